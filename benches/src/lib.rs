@@ -1,0 +1,1 @@
+//! Shared pieces of the workspace benchmarks and report.

@@ -1,0 +1,1 @@
+//! gpu-conv1d (in progress)

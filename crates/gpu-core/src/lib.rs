@@ -1,0 +1,73 @@
+//! # gpu-core
+//!
+//! The base the gpu-prims crates stand on: element types and operators with their CPU
+//! semantics (always available), and, with the `cuda` feature, the device handle [`Gpu`],
+//! typed device arrays [`DeviceArray`], launch planning, embedded-PTX kernel loading, GPU
+//! timing and the one [`Error`] type.
+//!
+//! ```no_run
+//! # #[cfg(feature = "cuda")]
+//! # fn main() -> gpu_core::Result<()> {
+//! use gpu_core::Gpu;
+//! let gpu = Gpu::default_device()?;
+//! let x = gpu.upload(&[1.0f32, 2.0, 3.0])?;        // host → device
+//! assert_eq!(x.to_vec()?, vec![1.0, 2.0, 3.0]);      // device → host
+//! let p = gpu.properties();
+//! println!("{}: {} SMs, {} KiB L2", p.name, p.sm_count, p.l2_cache / 1024);
+//! # Ok(()) }
+//! # #[cfg(not(feature = "cuda"))] fn main() {}
+//! ```
+//!
+//! Operators follow one set of rules everywhere, CPU and GPU alike: integer sums and products
+//! wrap, float min/max propagate NaN, bitwise operators apply to integers only.
+//!
+//! ```
+//! use gpu_core::{Element, Op};
+//! assert_eq!(i32::combine(Op::Sum, i32::MAX, 1), i32::MIN);
+//! assert!(Op::BitAnd.check::<f32>().is_err());
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod data;
+mod element;
+mod error;
+pub mod launch;
+mod monoid;
+mod op;
+
+pub use element::{Element, Pod};
+pub use error::{Error, Result};
+pub use launch::{check_block_size, grid_for, LaunchConfig};
+pub use monoid::{Affine, Mat2, Monoid};
+pub use op::Op;
+
+#[cfg(feature = "cuda")]
+mod device;
+#[cfg(feature = "cuda")]
+mod driver;
+#[cfg(feature = "cuda")]
+mod fill;
+#[cfg(feature = "cuda")]
+mod memory;
+#[cfg(feature = "cuda")]
+mod module;
+#[cfg(feature = "cuda")]
+mod stream;
+#[cfg(feature = "cuda")]
+pub mod testing;
+#[cfg(feature = "cuda")]
+mod timer;
+
+#[cfg(feature = "cuda")]
+pub use cust;
+#[cfg(feature = "cuda")]
+pub use device::{DeviceProperties, Gpu};
+#[cfg(feature = "cuda")]
+pub use memory::{DeviceArray, PinnedBuffer};
+#[cfg(feature = "cuda")]
+pub use module::{Kernel, Ptx};
+#[cfg(feature = "cuda")]
+pub use stream::{Event, Stream};
+#[cfg(feature = "cuda")]
+pub use timer::{GpuTimer, Timings};

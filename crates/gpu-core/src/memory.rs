@@ -1,0 +1,449 @@
+//! Typed device arrays and page-locked host buffers.
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::sync::Mutex;
+
+use cust::sys as cu;
+use ndarray::{Array1, ArrayBase, ArrayView1, Data, Dimension};
+
+use crate::device::Gpu;
+use crate::driver::check;
+use crate::element::Pod;
+use crate::error::{Error, Result};
+use crate::stream::{Event, Stream};
+
+/// `len` elements of `T` in device memory, freed on drop.
+///
+/// An empty array allocates nothing. Lengths beyond 2^31 elements are fine: kernels of this
+/// workspace index with 64 bits.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use ndarray::{array, s};
+/// let gpu = gpu_core::Gpu::default_device()?;
+/// let a = array![1.0f64, 2.0, 3.0, 4.0];
+/// let every_other = gpu.upload_view(a.slice(s![..;2]))?; // strided views are gathered
+/// assert_eq!(every_other.to_vec()?, vec![1.0, 3.0]);
+/// # Ok(()) }
+/// ```
+pub struct DeviceArray<T: Pod> {
+    ptr: cu::CUdeviceptr,
+    len: usize,
+    gpu: Gpu,
+    _marker: PhantomData<T>,
+}
+
+// SAFETY: the array owns device memory, reachable only through `&self`/`&mut self`; copies go
+// through the driver, which is thread-safe. `T: Pod` is `Send + Sync`.
+unsafe impl<T: Pod> Send for DeviceArray<T> {}
+// SAFETY: `&DeviceArray` only reads (device-to-host copies, or kernels given a read pointer).
+unsafe impl<T: Pod> Sync for DeviceArray<T> {}
+
+fn bytes_of<T>(len: usize) -> Result<usize> {
+    len.checked_mul(std::mem::size_of::<T>())
+        .ok_or_else(|| Error::invalid("len", format!("{len} elements overflow the address space")))
+}
+
+impl Gpu {
+    /// An array of `len` elements with unspecified contents (whatever bytes the memory held).
+    pub fn alloc<T: Pod>(&self, len: usize) -> Result<DeviceArray<T>> {
+        let bytes = bytes_of::<T>(len)?;
+        let mut ptr = 0;
+        if bytes > 0 {
+            self.bind()?;
+            if bytes > self.properties().total_memory {
+                let (free, _) = self.memory_info()?;
+                return Err(Error::OutOfMemory {
+                    requested: bytes,
+                    free,
+                });
+            }
+            // SAFETY: out-pointer to a local; non-zero size; context current.
+            let r = unsafe { cu::cuMemAlloc_v2(&mut ptr, bytes) };
+            if r == cu::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY {
+                let (free, _) = self.memory_info()?;
+                return Err(Error::OutOfMemory {
+                    requested: bytes,
+                    free,
+                });
+            }
+            check("cuMemAlloc", r)?;
+        }
+        Ok(DeviceArray {
+            ptr,
+            len,
+            gpu: self.clone(),
+            _marker: PhantomData,
+        })
+    }
+
+    /// An array of `len` elements, every byte zero.
+    pub fn zeros<T: Pod>(&self, len: usize) -> Result<DeviceArray<T>> {
+        let a = self.alloc::<T>(len)?;
+        a.memset_bytes(0, self.stream())?;
+        self.stream().synchronize()?;
+        Ok(a)
+    }
+
+    /// Copies a host slice to a new device array (waits for the copy).
+    pub fn upload<T: Pod>(&self, data: &[T]) -> Result<DeviceArray<T>> {
+        let mut a = self.alloc::<T>(data.len())?;
+        a.copy_from(data)?;
+        Ok(a)
+    }
+
+    /// Copies a 1-D ndarray view to a new device array. Contiguous views are copied directly;
+    /// strided or reversed views are gathered in logical order first.
+    pub fn upload_view<T: Pod>(&self, view: ArrayView1<'_, T>) -> Result<DeviceArray<T>> {
+        self.upload_array(&view)
+    }
+
+    /// Copies an n-dimensional ndarray to a new device array in logical row-major order
+    /// (rows of a 2-D array end up one after the other), whatever its memory layout.
+    pub fn upload_array<T: Pod, S: Data<Elem = T>, D: Dimension>(
+        &self,
+        array: &ArrayBase<S, D>,
+    ) -> Result<DeviceArray<T>> {
+        match array.as_slice() {
+            Some(slice) => self.upload(slice),
+            None => self.upload(&array.iter().copied().collect::<Vec<T>>()),
+        }
+    }
+
+    /// Copies page-locked host memory to a new device array asynchronously on `stream`.
+    pub fn upload_async<T: Pod>(
+        &self,
+        data: &PinnedBuffer<T>,
+        stream: &Stream,
+    ) -> Result<DeviceArray<T>> {
+        let mut a = self.alloc::<T>(data.len())?;
+        a.copy_from_pinned_async(data, stream)?;
+        Ok(a)
+    }
+}
+
+impl<T: Pod> DeviceArray<T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the array has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.len * std::mem::size_of::<T>()
+    }
+
+    /// The device this array lives on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The device address of the first element (0 for an empty array), for kernel arguments.
+    pub fn device_ptr(&self) -> u64 {
+        self.ptr
+    }
+
+    /// The device address of element `offset` (`offset ≤ len`).
+    pub fn device_ptr_at(&self, offset: usize) -> Result<u64> {
+        if offset > self.len {
+            return Err(Error::invalid(
+                "offset",
+                format!("{offset} is past the end of an array of {}", self.len),
+            ));
+        }
+        Ok(self.ptr + (offset * std::mem::size_of::<T>()) as u64)
+    }
+
+    fn check_len(&self, name: &'static str, other: usize) -> Result<()> {
+        if other != self.len {
+            return Err(Error::invalid(
+                name,
+                format!(
+                    "length {other} differs from the device array's {}",
+                    self.len
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Overwrites the array with a host slice of the same length (waits for the copy).
+    pub fn copy_from(&mut self, src: &[T]) -> Result<()> {
+        self.check_len("src", src.len())?;
+        if self.len == 0 {
+            return Ok(());
+        }
+        self.gpu.bind()?;
+        let stream = self.gpu.stream();
+        // SAFETY: `src` holds exactly `size_bytes` readable bytes; the copy completes before
+        // return (pageable memory is staged by the driver, and we synchronise the stream).
+        check("cuMemcpyHtoDAsync", unsafe {
+            cu::cuMemcpyHtoDAsync_v2(
+                self.ptr,
+                src.as_ptr() as *const c_void,
+                self.size_bytes(),
+                stream.as_raw(),
+            )
+        })?;
+        stream.synchronize()
+    }
+
+    /// Copies the array into a host slice of the same length (waits for earlier work on the
+    /// default stream and for the copy).
+    pub fn copy_to(&self, dst: &mut [T]) -> Result<()> {
+        self.check_len("dst", dst.len())?;
+        // SAFETY: `dst` holds exactly `len` writable elements.
+        unsafe { self.copy_to_raw(dst.as_mut_ptr()) }
+    }
+
+    /// # Safety
+    /// `dst` must be valid for writes of `len` elements.
+    unsafe fn copy_to_raw(&self, dst: *mut T) -> Result<()> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        self.gpu.bind()?;
+        let stream = self.gpu.stream();
+        // SAFETY: the caller guarantees `dst`; `T: Pod` accepts any bytes; we synchronise
+        // before returning, so `dst` outlives the copy.
+        check("cuMemcpyDtoHAsync", unsafe {
+            cu::cuMemcpyDtoHAsync_v2(
+                dst as *mut c_void,
+                self.ptr,
+                self.size_bytes(),
+                stream.as_raw(),
+            )
+        })?;
+        stream.synchronize()
+    }
+
+    /// The contents as a `Vec`.
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        let mut v = Vec::<T>::with_capacity(self.len);
+        // SAFETY: the capacity holds `len` elements; they are initialised by the copy before
+        // `set_len` exposes them, and `T: Pod` accepts whatever bytes were copied.
+        unsafe {
+            self.copy_to_raw(v.as_mut_ptr())?;
+            v.set_len(self.len);
+        }
+        Ok(v)
+    }
+
+    /// The contents as an ndarray `Array1`.
+    pub fn to_array1(&self) -> Result<Array1<T>> {
+        Ok(Array1::from_vec(self.to_vec()?))
+    }
+
+    /// Copies another device array of the same length into this one, on `stream`.
+    pub fn copy_from_device(&mut self, src: &DeviceArray<T>, stream: &Stream) -> Result<()> {
+        self.check_len("src", src.len)?;
+        if self.len == 0 {
+            return Ok(());
+        }
+        self.gpu.bind()?;
+        // SAFETY: both allocations hold `size_bytes`; distinct arrays (`&mut self` vs `&src`).
+        check("cuMemcpyDtoDAsync", unsafe {
+            cu::cuMemcpyDtoDAsync_v2(self.ptr, src.ptr, self.size_bytes(), stream.as_raw())
+        })
+    }
+
+    /// A new device array with the same contents (waits for the copy).
+    pub fn try_clone(&self) -> Result<DeviceArray<T>> {
+        let mut c = self.gpu.alloc::<T>(self.len)?;
+        c.copy_from_device(self, self.gpu.stream())?;
+        self.gpu.stream().synchronize()?;
+        Ok(c)
+    }
+
+    /// Sets every byte to `value`, on `stream`.
+    pub fn memset_bytes(&self, value: u8, stream: &Stream) -> Result<()> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        self.gpu.bind()?;
+        // SAFETY: the allocation holds `size_bytes`; any byte pattern is a valid `T: Pod`.
+        check("cuMemsetD8Async", unsafe {
+            cu::cuMemsetD8Async(self.ptr, value, self.size_bytes(), stream.as_raw())
+        })
+    }
+
+    /// Starts copying page-locked host memory of the same length into the array on `stream`.
+    /// The buffer's contents stay unreadable from the host until the copy has finished (its
+    /// accessors wait for it), so no synchronisation is needed for soundness.
+    pub fn copy_from_pinned_async(&mut self, src: &PinnedBuffer<T>, stream: &Stream) -> Result<()> {
+        self.check_len("src", src.len())?;
+        if self.len == 0 {
+            return Ok(());
+        }
+        src.wait()?;
+        self.gpu.bind()?;
+        // SAFETY: `src` is page-locked and holds `size_bytes`; it records an event after the copy
+        // and every host access to it (and its drop) waits for that event first.
+        check("cuMemcpyHtoDAsync", unsafe {
+            cu::cuMemcpyHtoDAsync_v2(
+                self.ptr,
+                src.ptr as *const c_void,
+                self.size_bytes(),
+                stream.as_raw(),
+            )
+        })?;
+        src.mark_in_flight(&self.gpu, stream)
+    }
+
+    /// Starts copying the array into page-locked host memory of the same length on `stream`;
+    /// reading the buffer waits for the copy.
+    pub fn copy_to_pinned_async(&self, dst: &mut PinnedBuffer<T>, stream: &Stream) -> Result<()> {
+        self.check_len("dst", dst.len())?;
+        if self.len == 0 {
+            return Ok(());
+        }
+        dst.wait()?;
+        self.gpu.bind()?;
+        // SAFETY: as in `copy_from_pinned_async`; `T: Pod` accepts any bytes.
+        check("cuMemcpyDtoHAsync", unsafe {
+            cu::cuMemcpyDtoHAsync_v2(
+                dst.ptr as *mut c_void,
+                self.ptr,
+                self.size_bytes(),
+                stream.as_raw(),
+            )
+        })?;
+        dst.mark_in_flight(&self.gpu, stream)
+    }
+}
+
+impl<T: Pod> Drop for DeviceArray<T> {
+    fn drop(&mut self) {
+        if self.ptr != 0 {
+            let _ = self.gpu.bind();
+            // SAFETY: allocated by `cuMemAlloc` in `alloc`, freed once. cuMemFree waits for
+            // work still using the memory to finish.
+            unsafe {
+                cu::cuMemFree_v2(self.ptr);
+            }
+        }
+    }
+}
+
+impl<T: Pod + std::fmt::Debug> std::fmt::Debug for DeviceArray<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceArray")
+            .field("len", &self.len)
+            .field("type", &std::any::type_name::<T>())
+            .finish()
+    }
+}
+
+/// Page-locked (pinned) host memory: the fast path for large host↔device transfers and the
+/// only kind that copies truly asynchronously.
+///
+/// Asynchronous copies record an event; [`PinnedBuffer::as_slice`], [`as_mut_slice`] and drop
+/// wait for it, so the host never sees a buffer the device is still copying.
+///
+/// [`as_mut_slice`]: PinnedBuffer::as_mut_slice
+pub struct PinnedBuffer<T: Pod> {
+    ptr: *mut T,
+    len: usize,
+    pending: Mutex<Option<Event>>,
+    gpu: Gpu,
+}
+
+// SAFETY: owns its allocation; host access is through `&`/`&mut` and waits for device copies.
+unsafe impl<T: Pod> Send for PinnedBuffer<T> {}
+// SAFETY: as above; the pending event is behind a mutex.
+unsafe impl<T: Pod> Sync for PinnedBuffer<T> {}
+
+impl Gpu {
+    /// Page-locked host memory for `len` elements, zeroed.
+    pub fn pinned<T: Pod>(&self, len: usize) -> Result<PinnedBuffer<T>> {
+        let bytes = bytes_of::<T>(len)?;
+        let mut ptr = std::ptr::NonNull::<T>::dangling().as_ptr();
+        if bytes > 0 {
+            self.bind()?;
+            let mut raw: *mut c_void = std::ptr::null_mut();
+            // SAFETY: out-pointer to a local; non-zero size.
+            check("cuMemAllocHost", unsafe {
+                cu::cuMemAllocHost_v2(&mut raw, bytes)
+            })?;
+            // SAFETY: fresh allocation of `bytes` bytes; zeroing makes every element a value.
+            unsafe { std::ptr::write_bytes(raw as *mut u8, 0, bytes) };
+            ptr = raw as *mut T;
+        }
+        Ok(PinnedBuffer {
+            ptr,
+            len,
+            pending: Mutex::new(None),
+            gpu: self.clone(),
+        })
+    }
+
+    /// Page-locked copy of a host slice.
+    pub fn pinned_from<T: Pod>(&self, data: &[T]) -> Result<PinnedBuffer<T>> {
+        let mut b = self.pinned::<T>(data.len())?;
+        b.as_mut_slice()?.copy_from_slice(data);
+        Ok(b)
+    }
+}
+
+impl<T: Pod> PinnedBuffer<T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn wait(&self) -> Result<()> {
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(event) = pending.as_ref() {
+            event.synchronize()?;
+            *pending = None;
+        }
+        Ok(())
+    }
+
+    fn mark_in_flight(&self, gpu: &Gpu, stream: &Stream) -> Result<()> {
+        let event = gpu.new_event(false)?;
+        event.record(stream)?;
+        *self.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(event);
+        Ok(())
+    }
+
+    /// The contents, after any copy in flight has finished.
+    pub fn as_slice(&self) -> Result<&[T]> {
+        self.wait()?;
+        // SAFETY: `ptr` is valid for `len` initialised elements (zeroed at allocation, any bytes
+        // are a `T: Pod`), and no device copy is in flight after `wait`.
+        Ok(unsafe { std::slice::from_raw_parts(self.ptr, self.len) })
+    }
+
+    /// The contents, mutable, after any copy in flight has finished.
+    pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
+        self.wait()?;
+        // SAFETY: as in `as_slice`; `&mut self` guarantees exclusive access.
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) })
+    }
+}
+
+impl<T: Pod> Drop for PinnedBuffer<T> {
+    fn drop(&mut self) {
+        // The device may still be copying: wait before freeing.
+        let _ = self.wait();
+        if self.len > 0 && std::mem::size_of::<T>() > 0 {
+            let _ = self.gpu.bind();
+            // SAFETY: allocated by cuMemAllocHost, freed once, no copy in flight.
+            unsafe {
+                cu::cuMemFreeHost(self.ptr as *mut c_void);
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Operators shared by every primitive, mirrored on the device by `kernels/include/gpu_prims/ops.cuh`.
+
+use std::fmt;
+
+use crate::element::Element;
+use crate::error::{Error, Result};
+
+/// An associative, commutative binary operator with an identity.
+///
+/// [`Op::name`] is the operator's part of every kernel entry point name
+/// (`reduce_auto_sum_f32`, `scan_lookback_inclusive_max_i64`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `a + b` (integers wrap).
+    Sum,
+    /// `a * b` (integers wrap).
+    Product,
+    /// The smaller value; NaN propagates for floats.
+    Min,
+    /// The larger value; NaN propagates for floats.
+    Max,
+    /// Bitwise and (integers only).
+    BitAnd,
+    /// Bitwise or (integers only).
+    BitOr,
+    /// Bitwise exclusive or (integers only).
+    BitXor,
+}
+
+impl Op {
+    /// Every operator, in a fixed order.
+    pub const ALL: [Op; 7] = [
+        Op::Sum,
+        Op::Product,
+        Op::Min,
+        Op::Max,
+        Op::BitAnd,
+        Op::BitOr,
+        Op::BitXor,
+    ];
+
+    /// The name used in kernel entry points: `sum`, `prod`, `min`, `max`, `and`, `or`, `xor`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Op::Sum => "sum",
+            Op::Product => "prod",
+            Op::Min => "min",
+            Op::Max => "max",
+            Op::BitAnd => "and",
+            Op::BitOr => "or",
+            Op::BitXor => "xor",
+        }
+    }
+
+    /// Whether the operator is one of the bitwise ones.
+    pub const fn is_bitwise(self) -> bool {
+        matches!(self, Op::BitAnd | Op::BitOr | Op::BitXor)
+    }
+
+    /// Whether the operator applies to `T` (bitwise operators do not apply to floats).
+    pub fn supports<T: Element>(self) -> bool {
+        T::identity(self).is_some()
+    }
+
+    /// `Ok` when the operator applies to `T`, otherwise a clear [`Error::InvalidArgument`].
+    pub fn check<T: Element>(self) -> Result<()> {
+        if self.supports::<T>() {
+            Ok(())
+        } else {
+            Err(Error::invalid(
+                "op",
+                format!(
+                    "operator `{}` is not defined for element type {}",
+                    self.name(),
+                    T::NAME
+                ),
+            ))
+        }
+    }
+
+    /// The identity of this operator for `T`, or an error when it does not apply.
+    pub fn identity<T: Element>(self) -> Result<T> {
+        self.check::<T>()?;
+        Ok(T::identity(self).expect("checked above"))
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitwise_rejected_for_floats_with_clear_error() {
+        let err = Op::BitXor.check::<f32>().unwrap_err();
+        assert!(err
+            .to_string()
+            .contains("`xor` is not defined for element type f32"));
+        assert!(Op::BitXor.check::<u64>().is_ok());
+        assert_eq!(Op::Min.identity::<i32>().unwrap(), i32::MAX);
+    }
+}

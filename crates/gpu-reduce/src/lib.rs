@@ -1,0 +1,1 @@
+//! gpu-reduce (in progress)

@@ -1,0 +1,1 @@
+//! gpu-sync (in progress)

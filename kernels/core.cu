@@ -1,0 +1,22 @@
+// Kernels of gpu-core itself: fills used by tests and benchmarks (a device-to-device copy is
+// the driver's own cuMemcpyDtoD).
+#include <gpu_prims/load.cuh>
+
+template <class T> __device__ void fill(T* out, gp::u64 n, T value) {
+    for (gp::u64 i = gp::global_thread_index(); i < n; i += gp::grid_thread_count()) out[i] = value;
+}
+
+// out[i] = i (wrapping to the type), for checking that every element is written.
+template <class T> __device__ void iota(T* out, gp::u64 n) {
+    for (gp::u64 i = gp::global_thread_index(); i < n; i += gp::grid_thread_count()) out[i] = (T)i;
+}
+
+#define CORE_ENTRY(tname, T)                                                                   \
+    extern "C" __global__ void fill_##tname(T* out, gp::u64 n, T value) { fill(out, n, value); } \
+    extern "C" __global__ void iota_##tname(T* out, gp::u64 n) { iota(out, n); }
+CORE_ENTRY(i32, gp::i32)
+CORE_ENTRY(u32, gp::u32)
+CORE_ENTRY(i64, gp::i64)
+CORE_ENTRY(u64, gp::u64)
+CORE_ENTRY(f32, gp::f32)
+CORE_ENTRY(f64, gp::f64)
