@@ -23,7 +23,7 @@ quiet=0
 for arg in "$@"; do
   case "$arg" in
     -q|--quiet) quiet=1 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "cuda-stub.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
