@@ -1,1 +1,430 @@
-//! gpu-conv1d (in progress)
+//! # gpu-conv1d
+//!
+//! 1-D convolution and cross-correlation of `f32` / `f64` signals on the GPU, with the output
+//! modes of `numpy.convolve` / `scipy.signal` (`full`, `same`, `valid`), the boundary modes of
+//! `scipy.ndimage` for the elements past the ends, batches of rows in one launch, and the five
+//! kernels of [`Strategy`]: the chapter's basic kernel, its constant-memory mask, its two tiling
+//! strategies, and a register-tiled default ([`Strategy::Auto`]).
+//!
+//! ```no_run
+//! # #[cfg(feature = "cuda")]
+//! # fn main() -> gpu_core::Result<()> {
+//! use gpu_conv1d::{correlate, Boundary, Conv1d, Mode, Options, Strategy};
+//! let gpu = gpu_core::Gpu::default_device()?;
+//! let signal: Vec<f32> = (0..1 << 20).map(|i| (i % 17) as f32).collect();
+//! let mask = [0.25f32, 0.5, 0.25];
+//!
+//! // One call: P[i] = Σ_j N[i − 1 + j]·M[j], ghost elements 0 (the chapter's form).
+//! let smoothed = correlate(&gpu, &signal, &mask, Options::default())?;
+//! assert_eq!(smoothed.len(), signal.len());
+//!
+//! // Prepared once, run many times; any strategy, mode and boundary.
+//! let options = Options::new().mode(Mode::Same).boundary(Boundary::Reflect).strategy(Strategy::Auto);
+//! let conv = Conv1d::convolution(&gpu, &mask, options)?;
+//! let x = gpu.upload(&signal)?;
+//! let mut y = gpu.alloc::<f32>(conv.output_len(x.len())?)?;
+//! conv.run_device(&x, &mut y, gpu.stream())?;  // enqueued only: no host synchronisation
+//! let y = y.to_vec()?;
+//! # Ok(()) }
+//! # #[cfg(not(feature = "cuda"))] fn main() {}
+//! ```
+//!
+//! The CPU versions in [`cpu`] (serial and rayon) have the same semantics and are always built:
+//!
+//! ```
+//! use gpu_conv1d::{cpu, Boundary, Mode};
+//! let x = [1.0f64, 2.0, 3.0, 4.0];
+//! // numpy.correlate(x, [1, 0, -1], 'same') == [-2, -2, -2, 3]
+//! assert_eq!(cpu::correlate(&x, &[1.0, 0.0, -1.0], Mode::Same, Boundary::Zero)?, [-2.0, -2.0, -2.0, 3.0]);
+//! // numpy.convolve(x, [1, 0, -1], 'valid') == [2, 2]
+//! assert_eq!(cpu::convolve(&x, &[1.0, 0.0, -1.0], Mode::Valid, Boundary::Zero)?, [2.0, 2.0]);
+//! // 'same' with the ends replicated instead of zero-padded
+//! assert_eq!(cpu::correlate(&x, &[1.0, 0.0, -1.0], Mode::Same, Boundary::Nearest)?, [-1.0, -2.0, -2.0, -1.0]);
+//! # Ok::<(), gpu_core::Error>(())
+//! ```
+//!
+//! ## Semantics
+//!
+//! *Correlation* (the chapter's reference, `numpy.correlate`, `scipy.signal.correlate`) of a
+//! signal `x` of `n` elements with a mask `m` of `w` elements is
+//! `y[o] = Σ_{j<w} X(o + off + j)·m[j]`; *convolution* (`numpy.convolve`,
+//! `scipy.signal.convolve`) is the correlation with the mask reversed. `X` is `x` extended past
+//! its ends by the [`Boundary`] mode, `off` and the output length come from the [`Mode`]:
+//!
+//! | mode | length | `off` | `y[0]` is centred on |
+//! | --- | --- | --- | --- |
+//! | [`Mode::Full`] | `n + w − 1` | `−(w − 1)` | every overlap, first one element |
+//! | [`Mode::Same`] | `n` | `−⌊w/2⌋` | `x[0]` under mask element `⌊w/2⌋` |
+//! | [`Mode::Valid`] | `n − w + 1` | `0` | the first full overlap |
+//!
+//! For an even `w` the mask "centre" is element `w/2`, so `same` takes one more element from
+//! the left of `x` than from the right (`w/2` before, `w/2 − 1` after) for a correlation, and —
+//! the mask being reversed — one more from the right for a convolution: exactly
+//! `numpy.correlate` / `numpy.convolve` / `scipy.signal.{correlate,convolve}` with `'same'`.
+//! (`scipy.ndimage.convolve1d` shifts even masks the other way; it agrees with the odd ones.)
+//! `same` always has `n` elements, as in `scipy.signal`, also when the mask is longer than the
+//! signal (`numpy.convolve` returns `max(n, w)` elements then). The boundary mode applies
+//! wherever a window reaches past the signal — `same` and `full`; `valid` never does.
+//!
+//! Errors ([`gpu_core::Error::InvalidArgument`]): an empty mask; `valid` with a signal shorter
+//! than the mask; a mask too long for the constant-memory strategies
+//! ([`constant_capacity`]); a tile that is not a power of two in 32..=1024. An empty signal gives
+//! an empty result (in every mode).
+//!
+//! ## Strategies
+//!
+//! See [`Strategy`], and `docs/conv1d.md` for the memory-traffic analysis of each. The
+//! constant-memory strategies share one `__constant__` buffer per device context, so their
+//! launches are serialised on the device (each waits, on its stream, for the previous one to
+//! finish; the host never blocks); [`Strategy::Auto`] and [`Strategy::Basic`] run concurrently
+//! on any number of streams.
+
+#![warn(missing_docs)]
+
+pub mod cpu;
+mod plan;
+
+#[cfg(feature = "cuda")]
+mod constant;
+#[cfg(feature = "cuda")]
+mod gpu;
+
+pub use plan::{
+    auto_tile, constant_capacity, output_len, Path, AUTO_BLOCK, CONSTANT_MASK_BYTES, DEFAULT_TILE,
+};
+
+#[cfg(feature = "cuda")]
+pub use gpu::{convolve, convolve_rows, correlate, correlate_rows, Conv1d, PTX};
+
+use std::ops::{Add, Mul, Neg, Sub};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// The element types of this crate: `f32` and `f64`.
+pub trait Real:
+    gpu_core::Element
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+    + sealed::Sealed
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// Machine epsilon (the gap between 1 and the next value), for tolerances.
+    const EPSILON: Self;
+    /// |self|.
+    fn abs(self) -> Self;
+}
+
+impl Real for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const EPSILON: Self = f32::EPSILON;
+    fn abs(self) -> Self {
+        f32::abs(self)
+    }
+}
+
+impl Real for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const EPSILON: Self = f64::EPSILON;
+    fn abs(self) -> Self {
+        f64::abs(self)
+    }
+}
+
+/// Correlation (the chapter's `P[i] = Σ_j N[i − r + j]·M[j]`) or true convolution (the same
+/// with the mask reversed), as `numpy.correlate` vs `numpy.convolve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Operation {
+    /// `y[o] = Σ_j X(o + off + j)·m[j]`: the mask slides unreversed (`numpy.correlate`).
+    #[default]
+    Correlation,
+    /// `y[o] = Σ_j X(o + off + j)·m[w − 1 − j]`: the mask is reversed (`numpy.convolve`).
+    Convolution,
+}
+
+impl Operation {
+    /// The mask as the kernels apply it: unchanged for a correlation, reversed for a
+    /// convolution. Fails on an empty mask.
+    pub fn effective_mask<T: Copy>(self, mask: &[T]) -> gpu_core::Result<Vec<T>> {
+        plan::check_mask(mask.len())?;
+        Ok(match self {
+            Operation::Correlation => mask.to_vec(),
+            Operation::Convolution => mask.iter().rev().copied().collect(),
+        })
+    }
+}
+
+/// Output mode: which outputs of the sliding product are kept (numpy / scipy.signal names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    /// Every position where mask and signal overlap: `n + w − 1` outputs.
+    Full,
+    /// `n` outputs centred like the input (mask centre `⌊w/2⌋`): the chapter's output.
+    #[default]
+    Same,
+    /// Only positions where the mask lies entirely inside the signal: `n − w + 1` outputs.
+    Valid,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: [Mode; 3] = [Mode::Full, Mode::Same, Mode::Valid];
+
+    /// Lower-case name, as numpy spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Full => "full",
+            Mode::Same => "same",
+            Mode::Valid => "valid",
+        }
+    }
+
+    /// Input position under mask element 0 for output 0 (`off` in `y[o] = Σ_j X(o + off + j)·m[j]`).
+    pub fn offset(self, mask_len: usize) -> i64 {
+        plan::offset(self, mask_len)
+    }
+}
+
+/// What a window reads past the ends of the signal (scipy.ndimage names).
+///
+/// For `x = [a, b, c, d]`:
+///
+/// | mode | left of `x` | right of `x` | also known as |
+/// | --- | --- | --- | --- |
+/// | [`Zero`](Boundary::Zero) | `0 0 0` | `0 0 0` | ndimage `constant` (cval 0); numpy's and the chapter's ghost elements |
+/// | [`Nearest`](Boundary::Nearest) | `a a a` | `d d d` | clamp, replicate (`numpy.pad` `edge`) |
+/// | [`Reflect`](Boundary::Reflect) | `c b a` | `d c b` | half-sample symmetric (`numpy.pad` `symmetric`) |
+/// | [`Mirror`](Boundary::Mirror) | `d c b` | `c b a` | whole-sample symmetric (`numpy.pad` `reflect`) |
+/// | [`Wrap`](Boundary::Wrap) | `b c d` | `a b c` | periodic |
+///
+/// Far from the signal (masks longer than it) the patterns repeat, as in `scipy.ndimage`:
+/// reflect has period `2n`, mirror `2n − 2` (a one-element signal repeats), wrap `n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Boundary {
+    /// Ghost elements are 0.
+    #[default]
+    Zero,
+    /// The nearest end element.
+    Nearest,
+    /// Reflection about the edge, the edge element repeated (`d c b a | a b c d | d c b a`).
+    Reflect,
+    /// Reflection about the edge element, not repeated (`d c b | a b c d | c b a`).
+    Mirror,
+    /// The signal repeated periodically.
+    Wrap,
+}
+
+impl Boundary {
+    /// Every boundary mode.
+    pub const ALL: [Boundary; 5] = [
+        Boundary::Zero,
+        Boundary::Nearest,
+        Boundary::Reflect,
+        Boundary::Mirror,
+        Boundary::Wrap,
+    ];
+
+    /// The scipy.ndimage name (`constant` for [`Boundary::Zero`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Boundary::Zero => "constant",
+            Boundary::Nearest => "nearest",
+            Boundary::Reflect => "reflect",
+            Boundary::Mirror => "mirror",
+            Boundary::Wrap => "wrap",
+        }
+    }
+
+    /// The element of a signal of `n ≥ 1` elements that position `p` reads, or `None` for a
+    /// zero ghost element. Positions inside the signal read themselves.
+    ///
+    /// ```
+    /// use gpu_conv1d::Boundary;
+    /// let at = |b: Boundary, p| b.index(p, 4);
+    /// assert_eq!([-2, -1, 4, 5].map(|p| at(Boundary::Reflect, p)), [Some(1), Some(0), Some(3), Some(2)]);
+    /// assert_eq!([-2, -1, 4, 5].map(|p| at(Boundary::Mirror, p)), [Some(2), Some(1), Some(2), Some(1)]);
+    /// assert_eq!([-2, 4].map(|p| at(Boundary::Zero, p)), [None, None]);
+    /// ```
+    pub fn index(self, p: i64, n: usize) -> Option<usize> {
+        let n = n as i64;
+        if (0..n).contains(&p) {
+            return Some(p as usize);
+        }
+        if n == 0 {
+            return None;
+        }
+        let q = match self {
+            Boundary::Zero => return None,
+            Boundary::Nearest => p.clamp(0, n - 1),
+            Boundary::Reflect => {
+                let m = p.rem_euclid(2 * n);
+                if m < n {
+                    m
+                } else {
+                    2 * n - 1 - m
+                }
+            }
+            Boundary::Mirror => {
+                if n == 1 {
+                    0
+                } else {
+                    let m = p.rem_euclid(2 * n - 2);
+                    if m < n {
+                        m
+                    } else {
+                        2 * n - 2 - m
+                    }
+                }
+            }
+            Boundary::Wrap => p.rem_euclid(n),
+        };
+        Some(q as usize)
+    }
+
+    /// The code the kernels take (`gpu_prims/conv1d_boundary.cuh`).
+    pub fn code(self) -> i32 {
+        match self {
+            Boundary::Zero => 0,
+            Boundary::Nearest => 1,
+            Boundary::Reflect => 2,
+            Boundary::Mirror => 3,
+            Boundary::Wrap => 4,
+        }
+    }
+}
+
+/// Which kernel computes the convolution. All give the same results (up to rounding: every one
+/// sums `j` in increasing order with fused multiply-adds).
+///
+/// | strategy | mask | inputs | kernel |
+/// | --- | --- | --- | --- |
+/// | [`Basic`](Strategy::Basic) | global memory | global memory, one thread per output | `conv1d_basic_T` |
+/// | [`ConstantMask`](Strategy::ConstantMask) | `__constant__` | global memory, one thread per output | `conv1d_constant_T` |
+/// | [`TiledHalo`](Strategy::TiledHalo) | `__constant__` | tile + both halos staged in shared memory | `conv1d_tiled_halo_T` |
+/// | [`TiledCached`](Strategy::TiledCached) | `__constant__` | tile in shared memory, halo through L1/L2 | `conv1d_tiled_cached_T` |
+/// | [`Auto`](Strategy::Auto) | shared memory (broadcast) | register tiling: 16 (f32) / 8 (f64) outputs per thread | `conv1d_auto_T` |
+///
+/// The tiled strategies take their `tile` (outputs per block = threads per block, a power of
+/// two in 32..=1024; [`DEFAULT_TILE`] = 256). The three `__constant__` strategies accept masks
+/// of at most [`constant_capacity`] elements (16384 f32 / 8192 f64) and are serialised per
+/// device (see the crate docs). `Auto` takes any mask length: its tile is fixed
+/// ([`auto_tile`]), and rows shorter than a quarter of it run the basic kernel instead (see
+/// [`Path`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Strategy {
+    /// The chapter's first kernel: mask in global memory.
+    Basic,
+    /// The mask in `__constant__` memory (the chapter's `cudaMemcpyToSymbol` version).
+    ConstantMask,
+    /// Tiling strategy 1: the tile and its left and right halo in shared memory.
+    TiledHalo {
+        /// Outputs (and threads) per block.
+        tile: u32,
+    },
+    /// Tiling strategy 2: only the tile in shared memory, the halo read through the caches.
+    TiledCached {
+        /// Outputs (and threads) per block.
+        tile: u32,
+    },
+    /// The fastest path for the shape: register tiling, vector loads, segmented long masks.
+    #[default]
+    Auto,
+}
+
+impl Strategy {
+    /// [`Strategy::TiledHalo`] with [`DEFAULT_TILE`].
+    pub const TILED_HALO: Strategy = Strategy::TiledHalo { tile: DEFAULT_TILE };
+    /// [`Strategy::TiledCached`] with [`DEFAULT_TILE`].
+    pub const TILED_CACHED: Strategy = Strategy::TiledCached { tile: DEFAULT_TILE };
+    /// Every strategy, tiled ones with the default tile (for tests and benchmarks).
+    pub const ALL: [Strategy; 5] = [
+        Strategy::Basic,
+        Strategy::ConstantMask,
+        Strategy::TILED_HALO,
+        Strategy::TILED_CACHED,
+        Strategy::Auto,
+    ];
+
+    /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Basic => "basic",
+            Strategy::ConstantMask => "constant",
+            Strategy::TiledHalo { .. } => "tiled_halo",
+            Strategy::TiledCached { .. } => "tiled_cached",
+            Strategy::Auto => "auto",
+        }
+    }
+
+    /// Whether the strategy reads the mask from the `__constant__` buffer.
+    pub fn uses_constant_memory(self) -> bool {
+        matches!(
+            self,
+            Strategy::ConstantMask | Strategy::TiledHalo { .. } | Strategy::TiledCached { .. }
+        )
+    }
+
+    /// Checks the strategy's own limits for a mask of `mask_len` elements of `T` (tile size,
+    /// constant-memory capacity). Device limits (shared memory) are checked at launch.
+    pub fn validate<T: Real>(self, mask_len: usize) -> gpu_core::Result<()> {
+        plan::validate_strategy::<T>(self, mask_len)
+    }
+
+    /// The kernel this strategy runs for rows of `n_out` outputs.
+    pub fn path<T: Real>(self, n_out: usize) -> Path {
+        plan::resolve::<T>(self, n_out)
+    }
+}
+
+/// How a convolution runs: output mode, boundary mode and strategy.
+///
+/// ```
+/// use gpu_conv1d::{Boundary, Mode, Options, Strategy};
+/// let o = Options::new().mode(Mode::Valid).strategy(Strategy::TiledHalo { tile: 128 });
+/// assert_eq!(o.boundary, Boundary::Zero);
+/// assert_eq!(Options::default(), Options { mode: Mode::Same, boundary: Boundary::Zero, strategy: Strategy::Auto });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Options {
+    /// Output mode (default `same`).
+    pub mode: Mode,
+    /// Boundary mode (default zero).
+    pub boundary: Boundary,
+    /// Kernel (default [`Strategy::Auto`]).
+    pub strategy: Strategy,
+}
+
+impl Options {
+    /// `same`, zero boundary, [`Strategy::Auto`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// With output mode `mode`.
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// With boundary mode `boundary`.
+    pub fn boundary(mut self, boundary: Boundary) -> Self {
+        self.boundary = boundary;
+        self
+    }
+
+    /// With strategy `strategy`.
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+}

@@ -1,1 +1,272 @@
-//! gpu-scan (in progress)
+//! # gpu-scan
+//!
+//! Prefix scans (inclusive and exclusive) on the CPU and the GPU: the serial and a rayon
+//! scan, the three GPU scans of the prefix-scan report (Hillis–Steele double buffer, Blelloch
+//! work-efficient, Blelloch with bank-conflict padding, each on any length through recursively
+//! scanned block sums), and the default: a single-pass scan with decoupled look-back that reads
+//! and writes every element once.
+//!
+//! ```no_run
+//! # #[cfg(feature = "cuda")]
+//! # fn main() -> gpu_core::Result<()> {
+//! use gpu_core::{Gpu, Op};
+//! use gpu_scan::{Algorithm, ScanOptions, Scanner};
+//!
+//! let gpu = Gpu::default_device()?;
+//! // One-off: slice in, Vec out (the default algorithm, inclusive).
+//! let sums = gpu_scan::scan(&gpu, &[3i32, 1, 4, 1, 5], Op::Sum, &ScanOptions::default())?;
+//! assert_eq!(sums, vec![3, 4, 8, 9, 14]);
+//!
+//! // Device arrays, a reusable scanner, any algorithm and form, in place or not.
+//! let mut scanner = Scanner::new(&gpu)?;
+//! let x = gpu.upload(&[2.0f32, 7.0, 1.0, 8.0])?;
+//! let mut y = gpu.alloc::<f32>(x.len())?;
+//! let options = ScanOptions::exclusive().algorithm(Algorithm::Blelloch).block_size(256);
+//! scanner.scan(&x, &mut y, Op::Max, &options)?;
+//! assert_eq!(y.to_vec()?, vec![f32::NEG_INFINITY, 2.0, 7.0, 7.0]);
+//! # Ok(()) }
+//! # #[cfg(not(feature = "cuda"))] fn main() {}
+//! ```
+//!
+//! The CPU scans need no GPU and follow the same semantics:
+//!
+//! ```
+//! use gpu_core::Op;
+//! use gpu_scan::{cpu, ScanKind};
+//!
+//! let x = [3u32, 1, 4, 1, 5];
+//! assert_eq!(cpu::scan(&x, Op::Sum, ScanKind::Inclusive).unwrap(), vec![3, 4, 8, 9, 14]);
+//! assert_eq!(cpu::scan(&x, Op::Sum, ScanKind::Exclusive).unwrap(), vec![0, 3, 4, 8, 9]);
+//! assert_eq!(cpu::par_scan(&x, Op::Max, ScanKind::Inclusive).unwrap(), vec![3, 3, 4, 4, 5]);
+//! // Integer sums wrap, as on the GPU.
+//! assert_eq!(cpu::scan(&[i32::MAX, 1], Op::Sum, ScanKind::Inclusive).unwrap(), vec![i32::MAX, i32::MIN]);
+//! ```
+//!
+//! ## Operators
+//! Every [`Op`] on every [`Element`] it applies to (sum, product, min, max for i32, u32, i64,
+//! u64, f32, f64; and/or/xor for the integers), plus the non-commutative monoids
+//! [`gpu_core::Mat2`] and [`gpu_core::Affine`], whose scans keep sequence order. A first-order
+//! linear recurrence `x[t] = a[t]·x[t−1] + b[t]` is solved with an affine scan
+//! ([`cpu::linear_recurrence`], and `Scanner::linear_recurrence` on the GPU).
+//!
+//! ## Float determinism
+//! A look-back scan combines its predecessors' partial results in an order that depends on
+//! timing; float sums and products can then differ in the last bits between runs.
+//! [`Algorithm::LookBackDeterministic`] always uses the same grouping (a left fold over tile
+//! aggregates), so its results are identical run to run. [`Algorithm::Auto`] picks it for float
+//! sums, products and float monoids when [`DETERMINISTIC_FLOATS`] is true (the default), and the
+//! plain look-back everywhere else (where grouping cannot change a result). See `docs/scan.md`.
+//!
+//! ## Timing
+//! `Scanner::scan_async` and `Scanner::scan_in_place_async` only enqueue work on a stream (no
+//! host synchronisation), for CUDA-event timing; [`ScanOptions::block_size`] sets the block size
+//! of any GPU algorithm (a power of two in 32..=1024) for block-size sweeps.
+
+#![warn(missing_docs)]
+
+pub mod cpu;
+pub mod plan;
+
+#[cfg(feature = "cuda")]
+mod gpu;
+
+#[cfg(feature = "cuda")]
+pub use gpu::{linear_recurrence, scan, scan_monoid, Scanner};
+
+use gpu_core::{Affine, Element, Mat2, Monoid, Op};
+
+/// Whether [`Algorithm::Auto`] uses the fixed-order (deterministic) look-back for scans whose
+/// result depends on grouping (float sums and products, float matrix and affine monoids).
+///
+/// Set from measurements: the deterministic look-back is the default when it costs under 10% of
+/// bandwidth against the plain look-back (see `docs/scan.md`).
+pub const DETERMINISTIC_FLOATS: bool = true;
+
+/// A scan algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// Serial loop on the CPU.
+    Serial,
+    /// Blocked parallel scan on the CPU with rayon: chunk totals, a scan of the totals, fix-up.
+    /// Fixed chunk size, so float results do not depend on the thread count.
+    Rayon,
+    /// GPU: double-buffered Hillis–Steele scan per block (one value per thread), block sums
+    /// scanned recursively and added back.
+    HillisSteele,
+    /// GPU: Blelloch work-efficient scan per block (two values per thread), same multi-block
+    /// scheme.
+    Blelloch,
+    /// GPU: Blelloch with bank-conflict-avoiding padding (element i at i + i/32).
+    BlellochPadded,
+    /// GPU: single-pass scan with decoupled look-back (each element read and written once).
+    /// Float sums and products may differ in the last bits from run to run.
+    LookBack,
+    /// GPU: single-pass look-back with a fixed combination order: identical float results run to
+    /// run. For operators where grouping cannot change a result it is the plain look-back.
+    LookBackDeterministic,
+    /// GPU default: [`LookBackDeterministic`](Algorithm::LookBackDeterministic) where grouping
+    /// matters and [`DETERMINISTIC_FLOATS`] is set, [`LookBack`](Algorithm::LookBack) otherwise.
+    #[default]
+    Auto,
+}
+
+impl Algorithm {
+    /// Every algorithm.
+    pub const ALL: [Algorithm; 8] = [
+        Algorithm::Serial,
+        Algorithm::Rayon,
+        Algorithm::HillisSteele,
+        Algorithm::Blelloch,
+        Algorithm::BlellochPadded,
+        Algorithm::LookBack,
+        Algorithm::LookBackDeterministic,
+        Algorithm::Auto,
+    ];
+
+    /// The GPU algorithms.
+    pub const GPU: [Algorithm; 6] = [
+        Algorithm::HillisSteele,
+        Algorithm::Blelloch,
+        Algorithm::BlellochPadded,
+        Algorithm::LookBack,
+        Algorithm::LookBackDeterministic,
+        Algorithm::Auto,
+    ];
+
+    /// A short lowercase name, for benchmark ids and tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Algorithm::Serial => "serial",
+            Algorithm::Rayon => "rayon",
+            Algorithm::HillisSteele => "hillis_steele",
+            Algorithm::Blelloch => "blelloch",
+            Algorithm::BlellochPadded => "blelloch_padded",
+            Algorithm::LookBack => "lookback",
+            Algorithm::LookBackDeterministic => "lookback_det",
+            Algorithm::Auto => "auto",
+        }
+    }
+
+    /// Whether the algorithm runs on the GPU.
+    pub const fn is_gpu(self) -> bool {
+        !matches!(self, Algorithm::Serial | Algorithm::Rayon)
+    }
+
+    /// What [`Auto`](Algorithm::Auto) stands for when grouping can (`exact == false`) or cannot
+    /// change the result; other algorithms are returned unchanged.
+    pub const fn resolve(self, exact: bool) -> Algorithm {
+        match self {
+            Algorithm::Auto if !exact && DETERMINISTIC_FLOATS => Algorithm::LookBackDeterministic,
+            Algorithm::Auto => Algorithm::LookBack,
+            other => other,
+        }
+    }
+}
+
+/// Inclusive (`out[i] = x[0] ∘ … ∘ x[i]`) or exclusive (`out[i] = x[0] ∘ … ∘ x[i−1]`, the
+/// identity at 0) scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ScanKind {
+    /// `out[i]` includes `x[i]`.
+    #[default]
+    Inclusive,
+    /// `out[i]` stops before `x[i]`; `out[0]` is the identity.
+    Exclusive,
+}
+
+/// What to run: form, algorithm and (GPU) block size.
+///
+/// ```
+/// use gpu_scan::{Algorithm, ScanKind, ScanOptions};
+/// let o = ScanOptions::exclusive().algorithm(Algorithm::BlellochPadded).block_size(128);
+/// assert_eq!(o.kind, ScanKind::Exclusive);
+/// assert_eq!(ScanOptions::default().algorithm, Algorithm::Auto);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScanOptions {
+    /// Inclusive or exclusive.
+    pub kind: ScanKind,
+    /// Which algorithm.
+    pub algorithm: Algorithm,
+    /// Threads per block for the GPU algorithms (a power of two in 32..=1024); `None` for the
+    /// default ([`plan::DEFAULT_LOOKBACK_BLOCK`] or [`plan::DEFAULT_REPORT_BLOCK`]).
+    pub block_size: Option<u32>,
+}
+
+impl ScanOptions {
+    /// Inclusive scan with the default algorithm.
+    pub fn inclusive() -> Self {
+        ScanOptions::default()
+    }
+
+    /// Exclusive scan with the default algorithm.
+    pub fn exclusive() -> Self {
+        ScanOptions {
+            kind: ScanKind::Exclusive,
+            ..ScanOptions::default()
+        }
+    }
+
+    /// The same options with another form.
+    pub fn kind(mut self, kind: ScanKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// The same options with another algorithm.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The same options with a block size (checked when the scan runs).
+    pub fn block_size(mut self, block: u32) -> Self {
+        self.block_size = Some(block);
+        self
+    }
+}
+
+/// Whether every grouping of `op` over `T` gives the same result: true for integers (wrapping
+/// arithmetic is associative) and for min/max; false for float sums and products.
+pub fn is_exact<T: Element>(op: Op) -> bool {
+    !T::IS_FLOAT || matches!(op, Op::Min | Op::Max)
+}
+
+/// The algorithm [`Algorithm::Auto`] runs for `op` over `T`.
+pub fn auto_algorithm<T: Element>(op: Op) -> Algorithm {
+    Algorithm::Auto.resolve(is_exact::<T>(op))
+}
+
+mod sealed {
+    pub trait Sealed {}
+    pub trait Real {}
+    impl Real for f32 {}
+    impl Real for f64 {}
+}
+
+/// The monoids the GPU scans: [`Mat2<T>`] and [`Affine<T>`] over the six element types.
+/// (The CPU scans accept any [`Monoid`].)
+pub trait ScanMonoid: Monoid + sealed::Sealed {
+    /// Whether every grouping gives the same result (integer element types).
+    const EXACT: bool;
+}
+
+impl<T: Element> sealed::Sealed for Mat2<T> where Mat2<T>: Monoid {}
+impl<T: Element> ScanMonoid for Mat2<T>
+where
+    Mat2<T>: Monoid,
+{
+    const EXACT: bool = !T::IS_FLOAT;
+}
+impl<T: Element> sealed::Sealed for Affine<T> where Affine<T>: Monoid {}
+impl<T: Element> ScanMonoid for Affine<T>
+where
+    Affine<T>: Monoid,
+{
+    const EXACT: bool = !T::IS_FLOAT;
+}
+
+/// The float element types of the linear recurrence: f32 and f64.
+pub trait Real: Element + sealed::Real {}
+impl Real for f32 {}
+impl Real for f64 {}

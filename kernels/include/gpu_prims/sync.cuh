@@ -1,42 +1,77 @@
 // Cooperation between the blocks of one launch without a grid-wide barrier: the last-block
-// guard and the global work queue. Blocks of one launch cannot wait for each other (nothing
-// guarantees they are resident at the same time), but they can hand results to whichever
-// block finishes last, and they can take work from a shared counter.
+// guard and the global work queue.
+//
+// Blocks of one launch cannot wait for each other: nothing guarantees that they are resident
+// at the same time (a grid may have more blocks than the GPU holds at once, and the hardware
+// starts a waiting block only when a running one exits), so a block spinning until another
+// block has done something can deadlock. What blocks *can* do without waiting:
+//  * hand their results to whichever block finishes last (`is_last_block`), and
+//  * take work from a shared counter as they become free (`WorkQueue`).
+// Neither ever waits for another block, so both are safe for any grid size.
+//
+// Memory-model notes (Volta and later, PTX memory model):
+//  * The guard is a release/acquire pair through one device-scope atomic: each block's writes
+//    are ordered before its arrival (barrier, then a fence by the block's leader, then the
+//    atomic), and the last block's reads after it (the leader's fence after the atomic, then a
+//    barrier that hands the ordering to every thread of the block).
+//  * Read other blocks' results with `load_coherent` (or another strong load). Never read them
+//    through a `const T* __restrict__` pointer: the compiler may use the non-coherent
+//    read-only path (ld.global.nc), which can return data older than the launch's writes.
+//
+// This header includes nothing but gpu_prims/types.cuh; downstream crates get both from
+// gpu_sync::write_headers / gpu_sync::HEADERS.
 #pragma once
 #include <gpu_prims/types.cuh>
 
 namespace gp {
 
+// The one thread per block that talks to global counters: threadIdx == (0, 0, 0).
+__device__ __forceinline__ bool is_block_leader() {
+    return (threadIdx.x | threadIdx.y | threadIdx.z) == 0u;
+}
+
 // ---- Last-block guard --------------------------------------------------------------------
-// Returns true, in every thread of exactly one block per launch, for the block that finishes
-// last; that block then sees every other block's results.
+// Returns true, in every thread of exactly one block per launch: the block that arrives last.
+// When it returns true, every write that any thread of any block of this launch made before
+// calling is_last_block is visible to every thread of the returning block (read it with
+// load_coherent).
 //
-// Preconditions (the source's, kept):
-//  * `counter` points to global memory holding 0 before the launch. The last block resets
-//    it to 0 itself, so one counter serves any number of launches in one stream without a
-//    memset in between (launches that overlap — different streams — need their own counter).
-//  * Every thread of every block calls it, once per launch, after writing its partial result.
-//  * 1-D grid (gridDim.x blocks).
-// Read other blocks' results with load_coherent() (L1 is not coherent between SMs).
+// Preconditions:
+//  * `counter` points to global memory holding 0 when the launch starts. The last block
+//    resets it to 0 in the same atomic that finds it last (atomicInc wraps), so one counter
+//    serves any number of launches that run one after the other (one stream) without a
+//    memset in between. Launches that may overlap (different streams, CUDA graph
+//    branches) need one counter each. A launch that dies part way (a trap, a fault)
+//    leaves the counter non-zero: zero it again before the next launch.
+//  * Every thread of every block calls it, once per launch, from block-uniform control flow
+//    (it contains __syncthreads: a block where some threads skip it hangs or is undefined).
+//  * 1-D grid: the counter counts to gridDim.x (gridDim.y and gridDim.z must be 1).
+// Guarantees nothing about which block is last, nor about when the other blocks exit; it
+// never waits, so it cannot deadlock. Costs two block barriers and one atomic per block.
 __device__ __forceinline__ bool is_last_block(unsigned int* counter) {
-    // Make this block's partial results visible device-wide before announcing completion.
-    __threadfence();
+    // Every thread of this block has written its part of the block's result.
+    __syncthreads();
     int last = 0;
-    if (threadIdx.x == 0) {
-        unsigned int arrived = atomicAdd(counter, 1u);
-        last = (arrived == gridDim.x - 1);
-        if (last) {
-            // Every other block has arrived: reset for the next launch, and order this
-            // block's later reads after the other blocks' fences.
-            *counter = 0u;
-            __threadfence();
-        }
+    if (is_block_leader()) {
+        // Release: the fence is cumulative, so it orders the whole block's writes (which the
+        // barrier ordered before this thread) before the atomic that announces the arrival.
+        __threadfence();
+        // atomicInc stores (old >= limit ? 0 : old + 1): the last arrival, which reads
+        // gridDim.x - 1, leaves 0 behind for the next launch.
+        unsigned int arrived = atomicInc(counter, gridDim.x - 1u);
+        last = arrived == gridDim.x - 1u;
+        // Acquire: the atomic read every other block's arrival; the fence orders this block's
+        // later reads after it.
+        if (last) __threadfence();
     }
+    // Broadcast the answer; the barrier carries the leader's acquire to every thread.
     return __syncthreads_or(last) != 0;
 }
 
-// A load that bypasses L1, for reading data other blocks wrote during this launch.
-// Word by word through volatile, so it works for any value type (matrices, pairs).
+// A strong load of a value other blocks wrote during this launch: volatile word loads, which
+// bypass the (non-coherent) L1 cache and the read-only path. Works for any value type whose
+// size is a multiple of 4 bytes (matrices, pairs). Not atomic as a whole: use it only for
+// data whose writers finished before a guard or another release/acquire handed it over.
 template <class T> __device__ __forceinline__ T load_coherent(const T* p) {
     static_assert(sizeof(T) % 4 == 0, "coherent loads move whole 32-bit words");
     T r;
@@ -48,38 +83,56 @@ template <class T> __device__ __forceinline__ T load_coherent(const T* p) {
 }
 
 // ---- Global work queue -------------------------------------------------------------------
-// Items 0 .. total-1 handed out to blocks through one atomic on a cursor in global memory.
+// Items 0 .. total-1 handed out to the blocks of a launch through one atomic on a cursor in
+// global memory: a block takes its next item only when it has finished the previous one, so
+// blocks that drew cheap items take more of them. Usually launched on a persistent grid
+// (SMs × resident blocks per SM) whose blocks loop until the queue is empty.
 //
-// Preconditions (the source's, kept):
-//  * `cursor` is in global memory and holds the first index to hand out (0 for a fresh queue)
-//    before the launch; the host resets it between launches.
-//  * No items are added while a kernel consumes the queue.
-//  * Every thread of the block calls fetch uniformly, and there is a __syncthreads() between
-//    two fetches of one block (the shared slot is rewritten by the next fetch).
-// After the launch min(*cursor, total) items have been taken (the cursor overshoots by the
-// final failed fetch of each block).
+//     __shared__ gp::u64 slot;
+//     for (gp::u64 i = q.fetch(&slot); i < q.total; i = q.fetch(&slot)) { work on item i }
+//
+// Preconditions:
+//  * `cursor` points to global memory holding the first index to hand out (0 for a fresh
+//    queue) when the launch starts; the host resets it before every launch that should see the
+//    whole queue again (a launch that finds cursor >= total takes nothing).
+//  * `total` and the items do not change while a launch consumes the queue (no items added).
+//  * Every thread of the block calls fetch / fetch_batch, from block-uniform control flow
+//    (they contain __syncthreads), with the same `shared_slot`, a block-private location
+//    (normally a __shared__ u64) that nothing else writes.
+//  * total + gridDim.x * batch < 2^64 (the cursor overshoots total, see below).
+// Two fetches may follow each other directly: fetch begins with a barrier, so the leader
+// never rewrites the slot while another thread still reads the previous index (the
+// source's "barrier between two fetches" is built in).
+// Guarantees: each index in [0, total) goes to exactly one block of one launch, and every
+// thread of that block gets the same index. Nothing about which block gets which item, or
+// in what order. After the launch min(*cursor, total) items have been taken; the cursor
+// itself ends above total (each block's last, failed fetch still adds).
 struct WorkQueue {
     u64* cursor;
     u64 total;
 
     // The next item's index for the whole block, or `total` when the queue is empty.
     __device__ __forceinline__ u64 fetch(u64* shared_slot) const {
-        if (threadIdx.x == 0) *shared_slot = atomicAdd(cursor, 1ull);
+        __syncthreads();  // every thread has read the slot's previous value
+        if (is_block_leader()) *shared_slot = atomicAdd(cursor, 1ull);
         __syncthreads();
         u64 i = *shared_slot;
         return i < total ? i : total;
     }
 
     // Up to `batch` consecutive items per atomic (less contention when items are cheap):
-    // returns false when the queue is empty; otherwise [*begin, *end) is this block's batch.
+    // false when the queue is empty; otherwise [*begin, *end) is this block's batch, never
+    // empty and never past `total`. A batch of 0 is taken as 1.
     __device__ __forceinline__ bool fetch_batch(u64* shared_slot, u64 batch, u64* begin,
                                                 u64* end) const {
-        if (threadIdx.x == 0) *shared_slot = atomicAdd(cursor, batch);
+        const u64 step = batch == 0ull ? 1ull : batch;
+        __syncthreads();  // every thread has read the slot's previous value
+        if (is_block_leader()) *shared_slot = atomicAdd(cursor, step);
         __syncthreads();
         u64 b = *shared_slot;
         if (b >= total) return false;
         *begin = b;
-        *end = (total - b) < batch ? total : b + batch;
+        *end = (total - b) < step ? total : b + step;
         return true;
     }
 };

@@ -1,0 +1,96 @@
+//! gpu-conv1d: every strategy × mask width {3, 7, 31, 127} × n {2^20, 2^24, 2^28}, f32, `same`
+//! output, zero boundary (cross-correlation), device time by CUDA events through
+//! `Conv1d::run_device`; throughput `8·n` bytes (read + write), a `copy` line of the same array
+//! in every group (`conv1d/f32/w<w>`), and the rayon (and, at 2^20, serial) baseline
+//! (`conv1d/cpu/f32/w<w>`).
+//!
+//! `cargo bench -p gpu-prims-benches [--features cuda] --bench conv1d`;
+//! `GPU_PRIMS_BENCH_MAX_LOG2=28` adds 2^28.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use gpu_conv1d::{cpu, Boundary, Mode};
+use gpu_prims_benches::{crit, data};
+
+const SIZES_LOG2: [u32; 3] = [20, 24, 28];
+const WIDTHS: [usize; 4] = [3, 7, 31, 127];
+const SERIAL_MAX_LOG2: u32 = 20;
+
+fn bench(c: &mut Criterion) {
+    let sizes = crit::sizes(&SIZES_LOG2);
+    let signals: Vec<Vec<f32>> = sizes.iter().map(|&n| data::values::<f32>(n, 1)).collect();
+    for w in WIDTHS {
+        let mask = data::mask::<f32>(w, 2);
+        let mut g = c.benchmark_group(format!("conv1d/cpu/f32/w{w}"));
+        for x in &signals {
+            let n = x.len();
+            g.throughput(Throughput::BytesDecimal(8 * n as u64));
+            if n <= 1 << SERIAL_MAX_LOG2 {
+                g.bench_function(crit::id("serial", n), |b| {
+                    b.iter(|| cpu::correlate(x, &mask, Mode::Same, Boundary::Zero).unwrap())
+                });
+            }
+            g.bench_function(crit::id("rayon", n), |b| {
+                b.iter(|| cpu::correlate_par(x, &mask, Mode::Same, Boundary::Zero).unwrap())
+            });
+        }
+        g.finish();
+        #[cfg(feature = "cuda")]
+        gpu::bench_width(c, &signals, &mask);
+        #[cfg(not(feature = "cuda"))]
+        crit::skipped(
+            &format!("conv1d/f32/w{w}"),
+            "built without the `cuda` feature",
+        );
+    }
+}
+
+#[cfg(feature = "cuda")]
+mod gpu {
+    use criterion::{Criterion, Throughput};
+    use gpu_conv1d::{Conv1d, Options, Strategy};
+    use gpu_prims_benches::crit;
+
+    pub fn bench_width(c: &mut Criterion, signals: &[Vec<f32>], mask: &[f32]) {
+        let w = mask.len();
+        let group = format!("conv1d/f32/w{w}");
+        let Some(gpu) = crit::gpu_or_skip(&group) else {
+            return;
+        };
+        let mut g = c.benchmark_group(group.as_str());
+        for host in signals {
+            let n = host.len();
+            if !crit::fits(&gpu, 4 * 4 * n) {
+                crit::skipped(
+                    &format!("{group}/*/{}", gpu_prims_benches::size_label(n)),
+                    "does not fit",
+                );
+                continue;
+            }
+            let x = gpu.upload(host).expect("upload");
+            let mut y = gpu.alloc::<f32>(n).expect("alloc");
+            crit::bench_copy(&mut g, &gpu, 4 * n, n);
+            g.throughput(Throughput::BytesDecimal(8 * n as u64));
+            for strategy in Strategy::ALL {
+                let conv = match Conv1d::correlation(&gpu, mask, Options::new().strategy(strategy))
+                {
+                    Ok(c) => c,
+                    Err(e) => {
+                        crit::skipped(&format!("{group}/{}", strategy.name()), &e.to_string());
+                        continue;
+                    }
+                };
+                g.bench_function(crit::id(strategy.name(), n), |b| {
+                    crit::iter_gpu(b, &gpu, |s| conv.run_device(&x, &mut y, s))
+                });
+            }
+        }
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = crit::criterion();
+    targets = bench
+}
+criterion_main!(benches);

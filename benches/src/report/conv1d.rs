@@ -1,0 +1,202 @@
+//! gpu-conv1d's rows: every strategy × mask width × float type × size, `same` output, zero
+//! boundary, cross-correlation (the chapter's `P[i] = Σ_j N[i − r + j]·M[j]`), timed through
+//! `Conv1d::run_device` (enqueued only); the serial (the reference, where `n·w` is small enough;
+//! otherwise rayon is the reference) and rayon correlations of `gpu_conv1d::cpu`. The model
+//! moves `2·n·size` bytes (read the signal, write the output).
+
+use std::cell::RefCell;
+
+use gpu_conv1d::{cpu, Boundary, Mode, Real, Strategy};
+
+use super::{check, Case, Config, DType, Env, Group, Row, Verdict};
+use crate::data;
+
+/// The variant label of every row.
+pub const VARIANT: &str = "same, zero";
+
+/// One group per (float type, size).
+pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
+    let mut out = Vec::new();
+    let floats = cfg.float_types();
+    if floats.is_empty() {
+        notes.push("conv1d: runs on f32/f64 only; none in --types".into());
+    }
+    for d in floats {
+        for &n in &cfg.sizes {
+            let widths = cfg.widths.clone();
+            let limit = cfg.serial_conv_limit;
+            let serial = widths.iter().filter(|&&w| n * w <= limit).count();
+            let gpu_cases = if gpu { Strategy::ALL.len() } else { 0 };
+            out.push(Group {
+                label: format!("conv1d {} {}", d.name(), crate::size_label(n)),
+                cases: serial + widths.len() * (1 + gpu_cases),
+                run: Box::new(move |env: &mut Env| match d {
+                    DType::F32 => run::<f32>(env, d, n, &widths),
+                    DType::F64 => run::<f64>(env, d, n, &widths),
+                    _ => Vec::new(),
+                }),
+            });
+        }
+    }
+    out
+}
+
+fn run<T: Real>(env: &mut Env, d: DType, n: usize, widths: &[usize]) -> Vec<Row> {
+    env.progress.note(&format!(
+        "generating {} × {}",
+        crate::size_label(n),
+        d.name()
+    ));
+    let host = data::values::<T>(n, env.cfg.seed);
+    let bytes = 2 * (n * d.size()) as u64;
+    let reps = env.cfg.cpu_reps_for(n);
+    #[cfg(feature = "cuda")]
+    let mut device = if env.has_gpu() {
+        gpu::Device::new(env, &host)
+    } else {
+        None
+    };
+    let mut rows = Vec::new();
+    for &w in widths {
+        let mask = data::mask::<T>(w, env.cfg.seed ^ w as u64);
+        let reference = RefCell::new(Vec::<T>::new());
+        let rayon_out = RefCell::new(Vec::<T>::new());
+        let limit = env.cfg.serial_conv_limit;
+        let serial = n * w <= limit;
+        let (host, mask_ref) = (&host, &mask);
+        let mut cases = Vec::new();
+        if serial {
+            cases.push(
+                Case::new("conv1d", "serial", VARIANT, d.name(), n)
+                    .param("w", w as u64)
+                    .bytes(bytes, None)
+                    .reps(1)
+                    .cpu(|| {
+                        *reference.borrow_mut() =
+                            cpu::correlate(host, mask_ref, Mode::Same, Boundary::Zero)
+                                .unwrap_or_default();
+                    })
+                    .check(|| Verdict::Unchecked("the reference".into())),
+            );
+        }
+        cases.push(
+            Case::new("conv1d", "rayon", VARIANT, d.name(), n)
+                .param("w", w as u64)
+                .bytes(bytes, None)
+                .reps(reps)
+                .cpu(|| {
+                    *rayon_out.borrow_mut() =
+                        cpu::correlate_par(host, mask_ref, Mode::Same, Boundary::Zero)
+                            .unwrap_or_default();
+                })
+                .check(|| {
+                    if serial {
+                        check::slices(&rayon_out.borrow(), &reference.borrow())
+                    } else {
+                        Verdict::Unchecked(format!("the reference (serial skipped: n·w > {limit})"))
+                    }
+                }),
+        );
+        rows.extend(env.run_cases(cases));
+        if !serial {
+            *reference.borrow_mut() = std::mem::take(&mut *rayon_out.borrow_mut());
+        }
+        drop(rayon_out);
+        #[cfg(feature = "cuda")]
+        if let Some(dev) = device.as_mut() {
+            rows.extend(dev.run(env, d, &mask, &reference.borrow()));
+        }
+    }
+    rows
+}
+
+#[cfg(feature = "cuda")]
+mod gpu {
+    use std::cell::RefCell;
+
+    use gpu_conv1d::{Conv1d, Options, Real, Strategy};
+    use gpu_core::{DeviceArray, Stream};
+
+    use super::super::{check, classify, Case, DType, Env, Row, Verdict};
+    use super::VARIANT;
+
+    /// The signal on the device and the output array, shared by every width.
+    pub(super) struct Device<T: Real> {
+        x: DeviceArray<T>,
+        y: RefCell<DeviceArray<T>>,
+    }
+
+    impl<T: Real> Device<T> {
+        pub(super) fn new(env: &mut Env, host: &[T]) -> Option<Self> {
+            let n = host.len();
+            let label = format!("conv1d {} {}", T::NAME, crate::size_label(n));
+            if !env.fits(4 * n * std::mem::size_of::<T>()) {
+                env.note(format!("{label}: skipped, does not fit in device memory"));
+                return None;
+            }
+            let gpu = env.gpu.clone()?;
+            let setup = || -> gpu_core::Result<Self> {
+                Ok(Device {
+                    x: gpu.upload(host)?,
+                    y: RefCell::new(gpu.alloc::<T>(n)?),
+                })
+            };
+            match setup() {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    env.note(format!("{label}: {}", classify(&e).1));
+                    None
+                }
+            }
+        }
+
+        pub(super) fn run(
+            &mut self,
+            env: &mut Env,
+            d: DType,
+            mask: &[T],
+            reference: &[T],
+        ) -> Vec<Row> {
+            let n = self.x.len();
+            let w = mask.len();
+            let array = n * d.size();
+            let gpu = env.gpu.clone().expect("has_gpu");
+            let (x, y) = (&self.x, &self.y);
+            let cases: Vec<Case<'_>> = Strategy::ALL
+                .into_iter()
+                .map(|strategy| {
+                    let case = Case::new("conv1d", strategy.name(), VARIANT, d.name(), n)
+                        .param("w", w as u64)
+                        .bytes(2 * array as u64, Some(array));
+                    match Conv1d::correlation(&gpu, mask, Options::new().strategy(strategy)) {
+                        Err(e) => case.absent(classify(&e).1),
+                        Ok(conv) => {
+                            let conv = std::rc::Rc::new(conv);
+                            let c2 = conv.clone();
+                            case.gpu(move |s: &Stream| conv.run_device(x, &mut y.borrow_mut(), s))
+                                .check(move || {
+                                    if reference.len() != n {
+                                        return Verdict::Unchecked("no CPU reference".into());
+                                    }
+                                    // Once more into a poisoned output, so stale data cannot pass.
+                                    let s = c2.gpu().stream();
+                                    let once = || -> gpu_core::Result<Vec<T>> {
+                                        let mut o = y.borrow_mut();
+                                        o.memset_bytes(0xFF, s)?;
+                                        c2.run_device(x, &mut o, s)?;
+                                        s.synchronize()?;
+                                        o.to_vec()
+                                    };
+                                    match once() {
+                                        Ok(v) => check::slices(&v, reference),
+                                        Err(e) => Verdict::error(&e),
+                                    }
+                                })
+                        }
+                    }
+                })
+                .collect();
+            env.run_cases(cases)
+        }
+    }
+}

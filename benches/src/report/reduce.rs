@@ -1,0 +1,155 @@
+//! gpu-reduce's rows: every algorithm × {sum, max} × type × size, timed through
+//! `Reduce::reduce_into` (device-side result, no host synchronisation inside the timed runs),
+//! checked after the timing with a poisoned result slot; the serial (the reference) and rayon
+//! reductions of `gpu_reduce::cpu`. The model moves `n·size` bytes (a read).
+
+use std::cell::Cell;
+
+use gpu_core::{Element, Op};
+use gpu_reduce::cpu;
+
+use super::{check, Case, Config, DType, Env, Group, Row, Verdict};
+use crate::data;
+
+/// The operators of the report (the peers' `sum` and `max`).
+pub const OPS: [Op; 2] = [Op::Sum, Op::Max];
+
+/// One group per (type, size).
+pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
+    let mut out = Vec::new();
+    let per_op = 2 + if gpu {
+        gpu_reduce::Algorithm::ALL.len()
+    } else {
+        0
+    };
+    for &d in &cfg.types {
+        for &n in &cfg.sizes {
+            out.push(Group {
+                label: format!("reduce {} {}", d.name(), crate::size_label(n)),
+                cases: OPS.len() * per_op,
+                run: Box::new(move |env: &mut Env| crate::with_dtype!(d, T => run::<T>(env, d, n))),
+            });
+        }
+    }
+    out
+}
+
+fn run<T: Element>(env: &mut Env, d: DType, n: usize) -> Vec<Row> {
+    env.progress.note(&format!(
+        "generating {} × {}",
+        crate::size_label(n),
+        d.name()
+    ));
+    let host = data::values::<T>(n, env.cfg.seed);
+    let bytes = (n * d.size()) as u64;
+    let reps = env.cfg.cpu_reps_for(n);
+    let mut rows = Vec::new();
+    for op in OPS {
+        let reference = Cell::new(None::<T>);
+        let rayon_out = Cell::new(None::<T>);
+        let host = &host;
+        let cases = vec![
+            Case::new("reduce", "serial", op.name(), d.name(), n)
+                .bytes(bytes, None)
+                .reps(1)
+                .cpu(|| reference.set(cpu::reduce(host, op).ok()))
+                .check(|| Verdict::Unchecked("the reference".into())),
+            Case::new("reduce", "rayon", op.name(), d.name(), n)
+                .bytes(bytes, None)
+                .reps(reps)
+                .cpu(|| rayon_out.set(cpu::par_reduce(host, op).ok()))
+                .check(|| match (rayon_out.get(), reference.get()) {
+                    (Some(g), Some(w)) => check::scalar(g, w),
+                    _ => Verdict::Wrong("the CPU reduction failed".into()),
+                }),
+        ];
+        rows.extend(env.run_cases(cases));
+        #[cfg(feature = "cuda")]
+        if env.has_gpu() {
+            rows.extend(gpu::run::<T>(env, d, host, op, reference.get()));
+        }
+    }
+    rows
+}
+
+#[cfg(feature = "cuda")]
+mod gpu {
+    use std::cell::RefCell;
+
+    use gpu_core::{Element, Op, Stream};
+    use gpu_reduce::{Algorithm, Reduce, Workspace};
+
+    use super::super::{check, classify, Case, DType, Env, Row, Verdict};
+
+    pub(super) fn run<T: Element>(
+        env: &mut Env,
+        d: DType,
+        host: &[T],
+        op: Op,
+        reference: Option<T>,
+    ) -> Vec<Row> {
+        let n = host.len();
+        let array = n * d.size();
+        let label = format!("reduce {} {}", d.name(), crate::size_label(n));
+        // The input, the unrolled algorithm's scratch copy, and the copy reference's two arrays.
+        if !env.fits(2 * array) {
+            env.note(format!("{label}: skipped, does not fit in device memory"));
+            return Vec::new();
+        }
+        let gpu = env.gpu.clone().expect("has_gpu");
+        let setup = || -> gpu_core::Result<_> {
+            Ok((
+                gpu.upload(host)?,
+                RefCell::new(gpu.alloc::<T>(1)?),
+                RefCell::new(Workspace::new(&gpu)?),
+            ))
+        };
+        let (x, out, ws) = match setup() {
+            Ok(v) => v,
+            Err(e) => {
+                env.note(format!("{label}: {}", classify(&e).1));
+                return Vec::new();
+            }
+        };
+        let (x, out, ws, gpu) = (&x, &out, &ws, &gpu);
+        let cases: Vec<Case<'_>> = Algorithm::ALL
+            .into_iter()
+            .map(|a| {
+                Case::new("reduce", a.name(), op.name(), d.name(), n)
+                    .bytes(array as u64, Some(array))
+                    .gpu(move |s: &Stream| {
+                        Reduce::new(gpu).algorithm(a).stream(s).reduce_into(
+                            x,
+                            op,
+                            &mut out.borrow_mut(),
+                            &mut ws.borrow_mut(),
+                        )
+                    })
+                    .check(move || {
+                        let Some(want) = reference else {
+                            return Verdict::Unchecked("no CPU reference".into());
+                        };
+                        // Once more after a poisoned result slot, so a stale value cannot pass.
+                        let s = gpu.stream();
+                        let once = || -> gpu_core::Result<T> {
+                            let mut o = out.borrow_mut();
+                            o.memset_bytes(0xA5, s)?;
+                            Reduce::new(gpu).algorithm(a).stream(s).reduce_into(
+                                x,
+                                op,
+                                &mut o,
+                                &mut ws.borrow_mut(),
+                            )?;
+                            s.synchronize()?;
+                            Ok(o.to_vec()?[0])
+                        };
+                        match once() {
+                            Ok(got) => check::scalar(got, want),
+                            Err(e) => Verdict::error(&e),
+                        }
+                    })
+            })
+            .collect();
+        env.run_cases(cases)
+    }
+}

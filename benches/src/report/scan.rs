@@ -1,0 +1,234 @@
+//! gpu-scan's rows: every GPU algorithm × inclusive sum × type × size, kernel only
+//! (`Scanner::scan_async` on device arrays) and with the host↔device copies (pageable upload,
+//! scan, download: the prefix-scan report's second timing); the block-size sweep of the
+//! block-configurable algorithms at `--sweep-n`; the serial scan (the reference) and the rayon
+//! scan of `gpu_scan::cpu`.
+
+use std::cell::RefCell;
+
+use gpu_core::{Element, Op};
+use gpu_scan::{cpu, Algorithm, ScanKind};
+
+use super::{check, Case, Config, DType, Env, Group, Row, Verdict};
+use crate::data;
+
+/// The sweep's algorithms: the per-block scans of the report (block size is their parameter)
+/// and the plain look-back.
+pub const SWEEP: [Algorithm; 4] = [
+    Algorithm::HillisSteele,
+    Algorithm::Blelloch,
+    Algorithm::BlellochPadded,
+    Algorithm::LookBack,
+];
+
+const OP: Op = Op::Sum;
+const VARIANT: &str = "inclusive sum";
+
+/// One group per (type, size), then one for the sweep (first type of `--types`).
+pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
+    let mut out = Vec::new();
+    let per_gpu = 2 * Algorithm::GPU.len();
+    for &d in &cfg.types {
+        for &n in &cfg.sizes {
+            out.push(Group {
+                label: format!("scan {} {}", d.name(), crate::size_label(n)),
+                cases: 2 + if gpu { per_gpu } else { 0 },
+                run: Box::new(move |env: &mut Env| {
+                    crate::with_dtype!(d, T => run::<T>(env, d, n, None, true))
+                }),
+            });
+        }
+    }
+    // The sweep: GPU only; its CPU rows (for ×rayon) unless the main groups already have them.
+    if let (Some(&d), true) = (cfg.types.first(), gpu) {
+        let n = cfg.sweep_n;
+        let blocks = cfg.sweep_blocks.clone();
+        let cpu_rows = !cfg.sizes.contains(&n);
+        out.push(Group {
+            label: format!("scan block-size sweep {} {}", d.name(), crate::size_label(n)),
+            cases: if cpu_rows { 2 } else { 0 } + SWEEP.len() * blocks.len(),
+            run: Box::new(move |env: &mut Env| {
+                crate::with_dtype!(d, T => run::<T>(env, d, n, Some(&blocks), cpu_rows))
+            }),
+        });
+    }
+    out
+}
+
+fn run<T: Element>(
+    env: &mut Env,
+    d: DType,
+    n: usize,
+    sweep: Option<&[u32]>,
+    cpu_rows: bool,
+) -> Vec<Row> {
+    env.progress.note(&format!(
+        "generating {} × {}",
+        crate::size_label(n),
+        d.name()
+    ));
+    let host = data::values::<T>(n, env.cfg.seed);
+    let bytes = 2 * (n * d.size()) as u64;
+    let reps = env.cfg.cpu_reps_for(n);
+    let reference = RefCell::new(Vec::<T>::new());
+    let rayon_out = RefCell::new(vec![T::default(); n]);
+    let mut cases = vec![
+        Case::new("scan", "serial", VARIANT, d.name(), n)
+            .bytes(bytes, None)
+            .reps(1)
+            .cpu(|| {
+                let mut r = reference.borrow_mut();
+                r.resize(n, T::default());
+                if let Err(e) = cpu::serial(&host, &mut r, OP, ScanKind::Inclusive) {
+                    r.clear();
+                    eprintln!("scan serial: {e}");
+                }
+            })
+            .check(|| Verdict::Unchecked("the reference".into())),
+        Case::new("scan", "rayon", VARIANT, d.name(), n)
+            .bytes(bytes, None)
+            .reps(reps)
+            .cpu(|| {
+                let _ = cpu::parallel(&host, &mut rayon_out.borrow_mut(), OP, ScanKind::Inclusive);
+            })
+            .check(|| check::slices(&rayon_out.borrow(), &reference.borrow())),
+    ];
+    if !cpu_rows {
+        // The serial scan still runs (it is the reference), but is not a row.
+        cases.clear();
+        let mut r = reference.borrow_mut();
+        r.resize(n, T::default());
+        if cpu::serial(&host, &mut r, OP, ScanKind::Inclusive).is_err() {
+            r.clear();
+        }
+    }
+    #[allow(unused_mut)]
+    let mut rows = env.run_cases(cases);
+    drop(rayon_out);
+    #[cfg(feature = "cuda")]
+    if env.has_gpu() {
+        rows.extend(gpu::run::<T>(env, d, &host, &reference.borrow(), sweep));
+    }
+    let _ = sweep;
+    rows
+}
+
+#[cfg(feature = "cuda")]
+mod gpu {
+    use std::cell::RefCell;
+
+    use gpu_core::{Element, Stream};
+    use gpu_scan::{Algorithm, ScanOptions, Scanner};
+
+    use super::super::{check, classify, Case, DType, Env, Row, Verdict};
+    use super::{OP, SWEEP, VARIANT};
+
+    const WITH_COPIES: &str = "inclusive sum, with copies";
+
+    pub(super) fn run<T: Element>(
+        env: &mut Env,
+        d: DType,
+        host: &[T],
+        reference: &[T],
+        sweep: Option<&[u32]>,
+    ) -> Vec<Row> {
+        let n = host.len();
+        let array = n * d.size();
+        let label = format!("scan {} {}", d.name(), crate::size_label(n));
+        if !env.fits(4 * array) {
+            env.note(format!("{label}: skipped, does not fit in device memory"));
+            return Vec::new();
+        }
+        let gpu = env.gpu.clone().expect("has_gpu");
+        let setup = || -> gpu_core::Result<_> {
+            Ok((
+                RefCell::new(gpu.upload(host)?),
+                RefCell::new(gpu.alloc::<T>(n)?),
+                RefCell::new(Scanner::new(&gpu)?),
+            ))
+        };
+        let (x, y, scanner) = match setup() {
+            Ok(v) => v,
+            Err(e) => {
+                env.note(format!("{label}: {}", classify(&e).1));
+                return Vec::new();
+            }
+        };
+        let host_out = RefCell::new(vec![T::default(); n]);
+        let (x, y, scanner, host_out) = (&x, &y, &scanner, &host_out);
+        let bytes = 2 * array as u64;
+        let check_y = move || {
+            if reference.len() != n {
+                return Verdict::Unchecked("no serial reference".into());
+            }
+            // Poison-free check: the output array is overwritten by every run.
+            match y.borrow().to_vec() {
+                Ok(v) => check::slices(&v, reference),
+                Err(e) => Verdict::error(&e),
+            }
+        };
+        let kernel = move |o: ScanOptions| {
+            move |s: &Stream| {
+                scanner
+                    .borrow_mut()
+                    .scan_async(&x.borrow(), &mut y.borrow_mut(), OP, &o, s)
+            }
+        };
+        let mut cases = Vec::new();
+        match sweep {
+            None => {
+                for a in Algorithm::GPU {
+                    let o = ScanOptions::inclusive().algorithm(a);
+                    cases.push(
+                        Case::new("scan", a.name(), VARIANT, d.name(), n)
+                            .bytes(bytes, Some(array))
+                            .gpu(kernel(o))
+                            .check(check_y),
+                    );
+                }
+                for a in Algorithm::GPU {
+                    let o = ScanOptions::inclusive().algorithm(a);
+                    cases.push(
+                        Case::new("scan", a.name(), WITH_COPIES, d.name(), n)
+                            .bytes(bytes, Some(array))
+                            .reps(5)
+                            .gpu(move |s: &Stream| {
+                                // Pageable upload and download, as a plain cudaMemcpy does;
+                                // both wait for the device, so the events cover all three.
+                                x.borrow_mut().copy_from(host)?;
+                                scanner.borrow_mut().scan_async(
+                                    &x.borrow(),
+                                    &mut y.borrow_mut(),
+                                    OP,
+                                    &o,
+                                    s,
+                                )?;
+                                y.borrow().copy_to(&mut host_out.borrow_mut())
+                            })
+                            .check(move || {
+                                if reference.len() != n {
+                                    return Verdict::Unchecked("no serial reference".into());
+                                }
+                                check::slices(&host_out.borrow(), reference)
+                            }),
+                    );
+                }
+            }
+            Some(blocks) => {
+                for a in SWEEP {
+                    for &b in blocks {
+                        let o = ScanOptions::inclusive().algorithm(a).block_size(b);
+                        cases.push(
+                            Case::new("scan", a.name(), VARIANT, d.name(), n)
+                                .param("block", b as u64)
+                                .bytes(bytes, Some(array))
+                                .gpu(kernel(o))
+                                .check(check_y),
+                        );
+                    }
+                }
+            }
+        }
+        env.run_cases(cases)
+    }
+}

@@ -1,0 +1,251 @@
+//! CPU convolution, serial and rayon: the test oracles and the benchmark baselines.
+//!
+//! Same semantics as the GPU kernels (see the crate docs): `y[o] = Σ_j X(o + off + j)·m[j]`
+//! with `j` summed in increasing order from 0 in `T`. The serial and rayon versions compute every
+//! output the same way, so they agree bit for bit.
+//!
+//! Outputs are computed in blocks of 256: a block whose window lies inside the signal reads it
+//! in place, a block near an end first gathers its window through the boundary mode; the inner
+//! loop runs over the block's outputs for one mask element at a time, which vectorises.
+//!
+//! ```
+//! use gpu_conv1d::{cpu, Boundary, Mode};
+//! let x: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+//! let serial = cpu::convolve(&x, &[1.0, 2.0, 1.0], Mode::Full, Boundary::Zero)?;
+//! let parallel = cpu::convolve_par(&x, &[1.0, 2.0, 1.0], Mode::Full, Boundary::Zero)?;
+//! assert_eq!(serial, parallel);
+//! assert_eq!(serial.len(), 1002);
+//! # Ok::<(), gpu_core::Error>(())
+//! ```
+
+use ndarray::{Array2, ArrayView2};
+use rayon::prelude::*;
+
+use gpu_core::Result;
+
+use crate::plan::{offset, output_len};
+use crate::{Boundary, Mode, Operation, Real};
+
+/// Outputs per block of the CPU kernels.
+const BLOCK: usize = 256;
+
+/// The general form: `operation` of `signal` with `mask` in `mode`, serial or on rayon's pool.
+pub fn apply<T: Real>(
+    operation: Operation,
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    parallel: bool,
+) -> Result<Vec<T>> {
+    let m = operation.effective_mask(mask)?;
+    let n_out = output_len(signal.len(), m.len(), mode)?;
+    let mut out = vec![T::ZERO; n_out];
+    if n_out > 0 {
+        row_into(
+            signal,
+            &m,
+            offset(mode, m.len()),
+            boundary,
+            &mut out,
+            parallel,
+        );
+    }
+    Ok(out)
+}
+
+/// Cross-correlation (`numpy.correlate`, `scipy.signal.correlate`), serial.
+pub fn correlate<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply(Operation::Correlation, signal, mask, mode, boundary, false)
+}
+
+/// Convolution (`numpy.convolve`, `scipy.signal.convolve`: the mask reversed), serial.
+pub fn convolve<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply(Operation::Convolution, signal, mask, mode, boundary, false)
+}
+
+/// [`correlate`] on rayon's thread pool.
+pub fn correlate_par<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply(Operation::Correlation, signal, mask, mode, boundary, true)
+}
+
+/// [`convolve`] on rayon's thread pool.
+pub fn convolve_par<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply(Operation::Convolution, signal, mask, mode, boundary, true)
+}
+
+/// Every row of `signals` (any memory layout) with one mask: a `rows × n_out` array.
+pub fn apply_rows<T: Real>(
+    operation: Operation,
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    parallel: bool,
+) -> Result<Array2<T>> {
+    let m = operation.effective_mask(mask)?;
+    let (rows, n) = signals.dim();
+    let n_out = output_len(n, m.len(), mode)?;
+    let mut out = Array2::from_elem((rows, n_out), T::ZERO);
+    if n_out == 0 || rows == 0 {
+        return Ok(out);
+    }
+    let off = offset(mode, m.len());
+    let flat = out
+        .as_slice_mut()
+        .expect("a freshly allocated array is contiguous");
+    let one_row = |r: usize, y: &mut [T]| {
+        let row = signals.row(r);
+        match row.as_slice() {
+            Some(x) => row_into(x, &m, off, boundary, y, parallel),
+            None => row_into(&row.to_vec(), &m, off, boundary, y, parallel),
+        }
+    };
+    if parallel {
+        flat.par_chunks_mut(n_out)
+            .enumerate()
+            .for_each(|(r, y)| one_row(r, y));
+    } else {
+        flat.chunks_mut(n_out)
+            .enumerate()
+            .for_each(|(r, y)| one_row(r, y));
+    }
+    Ok(out)
+}
+
+/// [`correlate`] of every row of `signals`, serial.
+pub fn correlate_rows<T: Real>(
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Array2<T>> {
+    apply_rows(Operation::Correlation, signals, mask, mode, boundary, false)
+}
+
+/// [`convolve`] of every row of `signals`, serial.
+pub fn convolve_rows<T: Real>(
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Array2<T>> {
+    apply_rows(Operation::Convolution, signals, mask, mode, boundary, false)
+}
+
+/// [`correlate_rows`] on rayon's thread pool.
+pub fn correlate_rows_par<T: Real>(
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Array2<T>> {
+    apply_rows(Operation::Correlation, signals, mask, mode, boundary, true)
+}
+
+/// [`convolve_rows`] on rayon's thread pool.
+pub fn convolve_rows_par<T: Real>(
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Array2<T>> {
+    apply_rows(Operation::Convolution, signals, mask, mode, boundary, true)
+}
+
+/// `out[o] = Σ_j X(o + off + j)·m[j]` for one row `x` (non-empty).
+fn row_into<T: Real>(x: &[T], m: &[T], off: i64, boundary: Boundary, out: &mut [T], par: bool) {
+    if par {
+        out.par_chunks_mut(BLOCK)
+            .enumerate()
+            .for_each(|(b, y)| block(x, m, off, boundary, b * BLOCK, y));
+    } else {
+        out.chunks_mut(BLOCK)
+            .enumerate()
+            .for_each(|(b, y)| block(x, m, off, boundary, b * BLOCK, y));
+    }
+}
+
+/// Outputs `o0 .. o0 + out.len()`.
+fn block<T: Real>(x: &[T], m: &[T], off: i64, boundary: Boundary, o0: usize, out: &mut [T]) {
+    let len = out.len();
+    let span = len + m.len() - 1;
+    let start = o0 as i64 + off;
+    let gathered: Vec<T>;
+    let src: &[T] = if start >= 0 && start as usize + span <= x.len() {
+        &x[start as usize..start as usize + span]
+    } else {
+        gathered = (0..span)
+            .map(|q| {
+                boundary
+                    .index(start + q as i64, x.len())
+                    .map_or(T::ZERO, |i| x[i])
+            })
+            .collect();
+        &gathered
+    };
+    out.fill(T::ZERO);
+    for (j, &mj) in m.iter().enumerate() {
+        for (y, &xv) in out.iter_mut().zip(&src[j..j + len]) {
+            *y = *y + xv * mj;
+        }
+    }
+}
+
+/// One output computed in `f64` from `T` inputs, with `Σ_j |X(p + j)|·|m[j]|` (the scale of its
+/// rounding error): the reference the tests compare every type against.
+///
+/// `m` is the effective mask (reversed already for a convolution); `start` is the input position
+/// under `m[0]` (`o + off`).
+pub fn reference_at<T: Real>(x: &[T], m: &[T], start: i64, boundary: Boundary) -> (f64, f64) {
+    let (mut sum, mut mag) = (0.0f64, 0.0f64);
+    for (j, &mj) in m.iter().enumerate() {
+        if let Some(i) = boundary.index(start + j as i64, x.len()) {
+            let p = x[i].to_f64() * mj.to_f64();
+            sum += p;
+            mag += p.abs();
+        }
+    }
+    (sum, mag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_at_the_edges_match_a_direct_sum() {
+        let x: Vec<f64> = (0..700).map(|i| ((i * 37) % 101) as f64 - 50.0).collect();
+        let m = [1.0, -2.0, 3.0, 0.5, 7.0];
+        for mode in Mode::ALL {
+            for b in Boundary::ALL {
+                let y = correlate(&x, &m, mode, b).unwrap();
+                let off = offset(mode, m.len());
+                for (o, &v) in y.iter().enumerate() {
+                    let (r, _) = reference_at(&x, &m, o as i64 + off, b);
+                    assert_eq!(v, r, "{mode:?} {b:?} o={o}");
+                }
+            }
+        }
+    }
+}

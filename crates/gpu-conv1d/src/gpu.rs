@@ -1,0 +1,373 @@
+//! The GPU side: [`Conv1d`] (a mask on the device with its options) and the launches.
+
+use ndarray::{Array2, ArrayView2};
+
+use gpu_core::{kernel_args, DeviceArray, Error, Gpu, LaunchConfig, Ptx, Result, Stream};
+
+use crate::constant::with_constant_mask;
+use crate::plan::{auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK};
+use crate::{Operation, Options, Real};
+
+/// The crate's kernels, compiled from `kernels/conv1d.cu`.
+pub static PTX: Ptx = Ptx::new("gpu-conv1d/conv1d", include_str!("ptx/conv1d.ptx"));
+
+/// Threads per block of the per-output kernels (basic, constant).
+const DIRECT_BLOCK: u32 = 256;
+
+/// A correlation or convolution with one mask, ready to run on the device: the mask (reversed
+/// for a convolution) lives in device memory, the options are checked.
+///
+/// [`run_device`](Conv1d::run_device) and [`run_device_rows`](Conv1d::run_device_rows) only
+/// enqueue work on the given stream (no host synchronisation), for timing with events;
+/// [`run`](Conv1d::run) and [`run_rows`](Conv1d::run_rows) copy in and out and wait.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_conv1d::{Conv1d, Mode, Options, Strategy};
+/// let gpu = gpu_core::Gpu::default_device()?;
+/// let mask = vec![1.0f32 / 31.0; 31];
+/// let conv = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::TILED_HALO))?;
+/// let x = gpu.upload(&vec![1.0f32; 1 << 24])?;
+/// let mut y = gpu.alloc::<f32>(conv.output_len(x.len())?)?;
+/// let stream = gpu.new_stream()?;
+/// let timer = gpu_core::GpuTimer::new(&gpu)?;
+/// timer.start(&stream)?;
+/// conv.run_device(&x, &mut y, &stream)?;
+/// timer.stop(&stream)?;
+/// println!("{:.3} ms", timer.elapsed_ms()?);
+/// # Ok(()) }
+/// ```
+pub struct Conv1d<T: Real> {
+    gpu: Gpu,
+    mask: DeviceArray<T>,
+    operation: Operation,
+    options: Options,
+}
+
+impl<T: Real> std::fmt::Debug for Conv1d<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conv1d")
+            .field("type", &T::NAME)
+            .field("mask_len", &self.mask.len())
+            .field("operation", &self.operation)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl<T: Real> Conv1d<T> {
+    /// `operation` with `mask` on `gpu`. Fails on an empty mask or on a strategy that cannot
+    /// take it (tile size, constant-memory capacity).
+    pub fn new(gpu: &Gpu, operation: Operation, mask: &[T], options: Options) -> Result<Self> {
+        let m = operation.effective_mask(mask)?;
+        options.strategy.validate::<T>(m.len())?;
+        Ok(Conv1d {
+            gpu: gpu.clone(),
+            mask: gpu.upload(&m)?,
+            operation,
+            options,
+        })
+    }
+
+    /// Cross-correlation with `mask` (`numpy.correlate`).
+    pub fn correlation(gpu: &Gpu, mask: &[T], options: Options) -> Result<Self> {
+        Self::new(gpu, Operation::Correlation, mask, options)
+    }
+
+    /// Convolution with `mask` (`numpy.convolve`: the mask reversed).
+    pub fn convolution(gpu: &Gpu, mask: &[T], options: Options) -> Result<Self> {
+        Self::new(gpu, Operation::Convolution, mask, options)
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Mask length `w`.
+    pub fn mask_len(&self) -> usize {
+        self.mask.len()
+    }
+
+    /// Correlation or convolution.
+    pub fn operation(&self) -> Operation {
+        self.operation
+    }
+
+    /// Mode, boundary and strategy.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Outputs for a signal (row) of `n` elements (see [`output_len`](crate::output_len)).
+    pub fn output_len(&self, n: usize) -> Result<usize> {
+        output_len(n, self.mask.len(), self.options.mode)
+    }
+
+    /// The kernel that runs for signals (rows) of `n` elements.
+    pub fn path(&self, n: usize) -> Result<Path> {
+        Ok(self.options.strategy.path::<T>(self.output_len(n)?))
+    }
+
+    /// Runs on a host signal: copies it in, runs on the device's default stream, copies the
+    /// result out.
+    pub fn run(&self, signal: &[T]) -> Result<Vec<T>> {
+        let n_out = self.output_len(signal.len())?;
+        if n_out == 0 {
+            return Ok(Vec::new());
+        }
+        let x = self.gpu.upload(signal)?;
+        let mut y = self.gpu.alloc::<T>(n_out)?;
+        self.run_device(&x, &mut y, self.gpu.stream())?;
+        y.to_vec()
+    }
+
+    /// Runs on every row of `signals` in one launch: a `rows × n_out` array.
+    pub fn run_rows(&self, signals: ArrayView2<'_, T>) -> Result<Array2<T>> {
+        let (rows, n) = signals.dim();
+        let n_out = self.output_len(n)?;
+        if rows == 0 || n_out == 0 {
+            return Ok(Array2::from_elem((rows, n_out), T::ZERO));
+        }
+        let x = self.gpu.upload_array(&signals)?;
+        let mut y = self.gpu.alloc::<T>(rows * n_out)?;
+        self.run_device_rows(&x, rows, &mut y, self.gpu.stream())?;
+        Array2::from_shape_vec((rows, n_out), y.to_vec()?)
+            .map_err(|e| Error::invalid("signals", e.to_string()))
+    }
+
+    /// Enqueues the convolution of the signal `input` into `output` (exactly
+    /// [`output_len`](Conv1d::output_len)`(input.len())` elements) on `stream`; returns without
+    /// waiting. Both arrays must stay alive until the stream has run it (dropping device memory
+    /// waits for the device).
+    pub fn run_device(
+        &self,
+        input: &DeviceArray<T>,
+        output: &mut DeviceArray<T>,
+        stream: &Stream,
+    ) -> Result<()> {
+        let rows = usize::from(!input.is_empty() || !output.is_empty());
+        self.run_device_rows(input, rows, output, stream)
+    }
+
+    /// Enqueues the convolution of `rows` signals stored one after the other in `input`
+    /// (`rows × n` elements) into `output` (`rows × n_out`, rows one after the other) on
+    /// `stream`, in one launch; returns without waiting.
+    pub fn run_device_rows(
+        &self,
+        input: &DeviceArray<T>,
+        rows: usize,
+        output: &mut DeviceArray<T>,
+        stream: &Stream,
+    ) -> Result<()> {
+        if !input.gpu().same_device(&self.gpu) || !output.gpu().same_device(&self.gpu) {
+            return Err(Error::invalid(
+                "input",
+                "the arrays and the convolution live on different devices",
+            ));
+        }
+        if rows == 0 {
+            if !input.is_empty() || !output.is_empty() {
+                return Err(Error::invalid(
+                    "rows",
+                    "0 rows, but the input or output array is not empty",
+                ));
+            }
+            return Ok(());
+        }
+        if input.len() % rows != 0 {
+            return Err(Error::invalid(
+                "rows",
+                format!(
+                    "an input of {} elements does not split into {rows} rows",
+                    input.len()
+                ),
+            ));
+        }
+        let n = input.len() / rows;
+        let n_out = self.output_len(n)?;
+        let expected = rows
+            .checked_mul(n_out)
+            .ok_or_else(|| Error::invalid("rows", "output size overflows"))?;
+        if output.len() != expected {
+            return Err(Error::invalid(
+                "output",
+                format!(
+                    "{} elements, expected {rows} rows × {n_out} outputs = {expected}",
+                    output.len()
+                ),
+            ));
+        }
+        if expected == 0 {
+            return Ok(());
+        }
+        let shape = Shape {
+            rows: rows as u64,
+            n: n as u64,
+            n_out: n_out as u64,
+            off: offset(self.options.mode, self.mask.len()),
+            w: self.mask.len() as u64,
+            boundary: self.options.boundary.code(),
+        };
+        let path = self.options.strategy.path::<T>(n_out);
+        let kernel = self.gpu.kernel(&PTX, &path.kernel_name::<T>())?;
+        let (x, y, m) = (
+            input.device_ptr(),
+            output.device_ptr(),
+            self.mask.device_ptr(),
+        );
+        let Shape {
+            rows,
+            n,
+            n_out,
+            off,
+            w,
+            boundary,
+        } = shape;
+        match path {
+            Path::Basic => {
+                let config = kernel.grid_stride_config(rows * n_out, DIRECT_BLOCK, 1, 0)?;
+                // SAFETY: conv1d_basic_T(const T* x, const T* mask, T* y, u64 rows, u64 n,
+                // u64 n_out, i64 off, u64 w, int boundary): x holds rows·n elements, mask w,
+                // y rows·n_out (checked above); all three are device arrays of this context.
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &kernel_args![x, m, y, rows, n, n_out, off, w, boundary],
+                    )
+                }
+            }
+            Path::Constant => {
+                let config = kernel.grid_stride_config(rows * n_out, DIRECT_BLOCK, 1, 0)?;
+                with_constant_mask(&self.gpu, &self.mask, stream, || {
+                    // SAFETY: conv1d_constant_T(const T* x, T* y, u64 rows, u64 n, u64 n_out,
+                    // i64 off, u64 w, int boundary): sizes as for the basic kernel; the w-element
+                    // mask was copied into conv1d_mask on this stream just before.
+                    unsafe {
+                        kernel.launch(
+                            config,
+                            stream,
+                            &kernel_args![x, y, rows, n, n_out, off, w, boundary],
+                        )
+                    }
+                })
+            }
+            Path::TiledHalo { tile } | Path::TiledCached { tile } => {
+                let halo = matches!(path, Path::TiledHalo { .. });
+                let staged = if halo {
+                    tile as u64 + w - 1
+                } else {
+                    tile as u64
+                };
+                let shared = staged as usize * std::mem::size_of::<T>();
+                let props = self.gpu.properties();
+                if shared > props.shared_memory_per_block_optin {
+                    return Err(Error::invalid(
+                        "mask",
+                        format!(
+                            "tile {tile} + halo {} needs {shared} bytes of shared memory, the \
+                             device allows {} per block",
+                            w - 1,
+                            props.shared_memory_per_block_optin
+                        ),
+                    ));
+                }
+                if tile > kernel.max_threads_per_block()? {
+                    return Err(Error::invalid(
+                        "tile",
+                        format!(
+                            "{tile} threads per block exceed what `{}` can launch ({})",
+                            kernel.name(),
+                            kernel.max_threads_per_block()?
+                        ),
+                    ));
+                }
+                let tiles_per_row = n_out.div_ceil(tile as u64);
+                let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), tile)
+                    .with_shared_bytes(shared as u32);
+                with_constant_mask(&self.gpu, &self.mask, stream, || {
+                    // Inside the constant-mask lock, so no other launch changes the limit
+                    // between setting it and launching.
+                    if shared > props.shared_memory_per_block {
+                        kernel.set_max_dynamic_shared(shared)?;
+                    }
+                    // SAFETY: conv1d_tiled_{halo,cached}_T(const T* x, T* y, u64 rows, u64 n,
+                    // u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row): sizes as for
+                    // the basic kernel; block = tile threads with `shared` bytes of dynamic shared
+                    // memory, what the kernel stages (tile + w − 1 or tile elements); the mask
+                    // was copied into conv1d_mask on this stream just before.
+                    unsafe {
+                        kernel.launch(
+                            config,
+                            stream,
+                            &kernel_args![x, y, rows, n, n_out, off, w, boundary, tiles_per_row],
+                        )
+                    }
+                })
+            }
+            Path::RegisterTiled => {
+                let tiles_per_row = auto_tiles_per_row::<T>(n_out as usize);
+                let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), AUTO_BLOCK);
+                // SAFETY: conv1d_auto_T(const T* x, const T* mask, T* y, u64 rows, u64 n,
+                // u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row): sizes as for the
+                // basic kernel; x and y are whole allocations (16-byte aligned, as the vector
+                // loads need); AUTO_BLOCK threads as compiled (static shared memory only);
+                // tiles_per_row covers n_out outputs for every alignment shift.
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &kernel_args![x, m, y, rows, n, n_out, off, w, boundary, tiles_per_row],
+                    )
+                }
+            }
+        }
+    }
+}
+
+struct Shape {
+    rows: u64,
+    n: u64,
+    n_out: u64,
+    off: i64,
+    w: u64,
+    boundary: i32,
+}
+
+/// One block per tile, up to the device's grid limit (kernels grid-stride over the rest).
+fn grid(tiles: u64, gpu: &Gpu) -> u32 {
+    gpu_core::grid_for(tiles, 1, gpu.properties().max_grid_x)
+}
+
+/// Cross-correlation of `signal` with `mask` on `gpu` (`numpy.correlate` / `scipy.signal.correlate`
+/// semantics; see the crate docs), waiting for the result.
+pub fn correlate<T: Real>(gpu: &Gpu, signal: &[T], mask: &[T], options: Options) -> Result<Vec<T>> {
+    Conv1d::correlation(gpu, mask, options)?.run(signal)
+}
+
+/// Convolution of `signal` with `mask` on `gpu` (`numpy.convolve` / `scipy.signal.convolve`: the
+/// mask reversed), waiting for the result.
+pub fn convolve<T: Real>(gpu: &Gpu, signal: &[T], mask: &[T], options: Options) -> Result<Vec<T>> {
+    Conv1d::convolution(gpu, mask, options)?.run(signal)
+}
+
+/// [`correlate`] of every row of `signals` with one mask, in one launch.
+pub fn correlate_rows<T: Real>(
+    gpu: &Gpu,
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    options: Options,
+) -> Result<Array2<T>> {
+    Conv1d::correlation(gpu, mask, options)?.run_rows(signals)
+}
+
+/// [`convolve`] of every row of `signals` with one mask, in one launch.
+pub fn convolve_rows<T: Real>(
+    gpu: &Gpu,
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    options: Options,
+) -> Result<Array2<T>> {
+    Conv1d::convolution(gpu, mask, options)?.run_rows(signals)
+}

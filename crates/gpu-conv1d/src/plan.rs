@@ -1,0 +1,265 @@
+//! Launch planning, kept apart from the launches: output lengths and offsets, the shapes the
+//! kernels are compiled for, strategy limits and which kernel runs.
+
+use gpu_core::{check_block_size, Error, Result};
+
+use crate::{Mode, Real, Strategy};
+
+/// Default tile (outputs and threads per block) of the tiled strategies.
+pub const DEFAULT_TILE: u32 = 256;
+
+/// Size of the `__constant__` mask buffer (`conv1d_mask` in `kernels/conv1d.cu`): 64 KiB, the
+/// most constant data one module may declare, shared by the f32 and f64 kernels.
+pub const CONSTANT_MASK_BYTES: usize = 64 * 1024;
+
+/// Threads per block of the register-tiled kernel.
+pub const AUTO_BLOCK: u32 = 256;
+
+/// The register-tiled kernel's shape for `T`, mirroring `AutoShape<T>` in `kernels/conv1d.cu`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AutoShape {
+    /// Elements per 16-byte vector.
+    pub v: usize,
+    /// Outputs per thread.
+    pub k: usize,
+    /// Outputs per block.
+    pub tile: usize,
+    /// Mask elements per segment.
+    #[allow(dead_code)]
+    pub seg: usize,
+}
+
+pub(crate) fn auto_shape<T: Real>() -> AutoShape {
+    let size = std::mem::size_of::<T>();
+    let k = 64 / size;
+    AutoShape {
+        v: 16 / size,
+        k,
+        tile: AUTO_BLOCK as usize * k,
+        seg: 4096 / size,
+    }
+}
+
+/// Outputs per block of [`Strategy::Auto`]'s register-tiled kernel: 4096 for f32, 2048 for f64
+/// (256 threads × 16 or 8 consecutive outputs each).
+pub fn auto_tile<T: Real>() -> usize {
+    auto_shape::<T>().tile
+}
+
+/// Mask elements of `T` the `__constant__` buffer holds: 16384 f32 or 8192 f64. The
+/// [`Strategy::ConstantMask`], [`Strategy::TiledHalo`] and [`Strategy::TiledCached`] kernels
+/// refuse longer masks.
+pub fn constant_capacity<T: Real>() -> usize {
+    CONSTANT_MASK_BYTES / std::mem::size_of::<T>()
+}
+
+pub(crate) fn check_mask(w: usize) -> Result<()> {
+    if w == 0 {
+        return Err(Error::invalid("mask", "the mask is empty"));
+    }
+    Ok(())
+}
+
+/// Input position under mask element 0 for output 0.
+pub(crate) fn offset(mode: Mode, w: usize) -> i64 {
+    match mode {
+        Mode::Full => -(w.saturating_sub(1) as i64),
+        Mode::Same => -((w / 2) as i64),
+        Mode::Valid => 0,
+    }
+}
+
+/// Number of outputs for a signal of `n` elements and a mask of `w`: `n + w − 1` (full), `n`
+/// (same), `n − w + 1` (valid); 0 for an empty signal in every mode.
+///
+/// Fails on an empty mask, and in `valid` mode on a non-empty signal shorter than the mask.
+///
+/// ```
+/// use gpu_conv1d::{output_len, Mode};
+/// assert_eq!(output_len(10, 3, Mode::Full).unwrap(), 12);
+/// assert_eq!(output_len(10, 3, Mode::Same).unwrap(), 10);
+/// assert_eq!(output_len(10, 3, Mode::Valid).unwrap(), 8);
+/// assert_eq!(output_len(0, 3, Mode::Valid).unwrap(), 0);
+/// assert!(output_len(2, 3, Mode::Valid).is_err());
+/// assert!(output_len(5, 0, Mode::Same).is_err());
+/// ```
+pub fn output_len(n: usize, w: usize, mode: Mode) -> Result<usize> {
+    check_mask(w)?;
+    if n == 0 {
+        return Ok(0);
+    }
+    match mode {
+        Mode::Full => n
+            .checked_add(w - 1)
+            .ok_or_else(|| Error::invalid("mask", "full output length overflows usize")),
+        Mode::Same => Ok(n),
+        Mode::Valid => {
+            if n < w {
+                Err(Error::invalid(
+                    "signal",
+                    format!(
+                        "valid mode needs a signal at least as long as the mask: {n} elements < {w}"
+                    ),
+                ))
+            } else {
+                Ok(n - w + 1)
+            }
+        }
+    }
+}
+
+pub(crate) fn validate_strategy<T: Real>(strategy: Strategy, w: usize) -> Result<()> {
+    check_mask(w)?;
+    if let Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } = strategy {
+        check_block_size("tile", tile, 32, 1024)?;
+    }
+    if strategy.uses_constant_memory() {
+        let cap = constant_capacity::<T>();
+        if w > cap {
+            return Err(Error::invalid(
+                "mask",
+                format!(
+                    "{w} elements exceed the constant-memory mask capacity of {cap} {} elements \
+                     (a {} KiB __constant__ buffer) of strategy `{}`; use Strategy::Auto or \
+                     Strategy::Basic for longer masks",
+                    T::NAME,
+                    CONSTANT_MASK_BYTES / 1024,
+                    strategy.name()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The kernel that runs (what [`Strategy::Auto`] resolves to).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Path {
+    /// `conv1d_basic_T`: one thread per output, mask in global memory.
+    Basic,
+    /// `conv1d_constant_T`: one thread per output, mask in constant memory.
+    Constant,
+    /// `conv1d_tiled_halo_T` with `tile` threads per block.
+    TiledHalo {
+        /// Outputs per block.
+        tile: u32,
+    },
+    /// `conv1d_tiled_cached_T` with `tile` threads per block.
+    TiledCached {
+        /// Outputs per block.
+        tile: u32,
+    },
+    /// `conv1d_auto_T`: register tiling.
+    RegisterTiled,
+}
+
+impl Path {
+    /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32`.
+    pub fn kernel_name<T: Real>(self) -> String {
+        let algo = match self {
+            Path::Basic => "basic",
+            Path::Constant => "constant",
+            Path::TiledHalo { .. } => "tiled_halo",
+            Path::TiledCached { .. } => "tiled_cached",
+            Path::RegisterTiled => "auto",
+        };
+        format!("conv1d_{algo}_{}", T::NAME)
+    }
+}
+
+/// Rows with fewer outputs than `auto_tile / AUTO_SHORT_ROW_DIVISOR` would leave most of a
+/// register tile idle; `Auto` runs the per-output kernel for them.
+const AUTO_SHORT_ROW_DIVISOR: usize = 4;
+
+pub(crate) fn resolve<T: Real>(strategy: Strategy, n_out: usize) -> Path {
+    match strategy {
+        Strategy::Basic => Path::Basic,
+        Strategy::ConstantMask => Path::Constant,
+        Strategy::TiledHalo { tile } => Path::TiledHalo { tile },
+        Strategy::TiledCached { tile } => Path::TiledCached { tile },
+        Strategy::Auto => {
+            if n_out >= auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
+                Path::RegisterTiled
+            } else {
+                Path::Basic
+            }
+        }
+    }
+}
+
+/// Register tiles per row: tile `t` covers outputs `[t·TILE − d, (t+1)·TILE − d)` with the
+/// alignment shift `d < V`, so `n_out + V − 1` outputs are always covered.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn auto_tiles_per_row<T: Real>(n_out: usize) -> u64 {
+    let s = auto_shape::<T>();
+    ((n_out + s.v - 1) as u64).div_ceil(s.tile as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_match_numpy_alignment() {
+        assert_eq!(offset(Mode::Full, 1), 0);
+        assert_eq!(offset(Mode::Full, 4), -3);
+        assert_eq!(offset(Mode::Same, 3), -1);
+        assert_eq!(offset(Mode::Same, 4), -2);
+        assert_eq!(offset(Mode::Same, 1), 0);
+        assert_eq!(offset(Mode::Valid, 9), 0);
+    }
+
+    #[test]
+    fn shapes_mirror_the_kernel() {
+        assert_eq!(
+            auto_shape::<f32>(),
+            AutoShape {
+                v: 4,
+                k: 16,
+                tile: 4096,
+                seg: 1024
+            }
+        );
+        assert_eq!(
+            auto_shape::<f64>(),
+            AutoShape {
+                v: 2,
+                k: 8,
+                tile: 2048,
+                seg: 512
+            }
+        );
+        assert_eq!(constant_capacity::<f32>(), 16384);
+        assert_eq!(constant_capacity::<f64>(), 8192);
+        assert_eq!(auto_tiles_per_row::<f32>(4096), 2);
+        assert_eq!(auto_tiles_per_row::<f32>(4093), 1);
+        assert_eq!(auto_tiles_per_row::<f32>(1), 1);
+    }
+
+    #[test]
+    fn strategy_limits() {
+        assert!(validate_strategy::<f32>(Strategy::ConstantMask, 16384).is_ok());
+        let e = validate_strategy::<f32>(Strategy::ConstantMask, 16385).unwrap_err();
+        assert!(e.to_string().contains("16384 f32"), "{e}");
+        assert!(validate_strategy::<f64>(Strategy::TILED_HALO, 8193).is_err());
+        assert!(validate_strategy::<f64>(Strategy::Auto, 1 << 20).is_ok());
+        assert!(validate_strategy::<f64>(Strategy::Basic, 1 << 20).is_ok());
+        let e = validate_strategy::<f32>(Strategy::TiledCached { tile: 100 }, 3).unwrap_err();
+        assert!(e.to_string().contains("power of two"), "{e}");
+        assert!(validate_strategy::<f32>(Strategy::TiledHalo { tile: 2048 }, 3).is_err());
+        assert!(validate_strategy::<f32>(Strategy::Auto, 0).is_err());
+    }
+
+    #[test]
+    fn auto_resolves_short_rows_to_basic() {
+        assert_eq!(resolve::<f32>(Strategy::Auto, 1 << 20), Path::RegisterTiled);
+        assert_eq!(resolve::<f32>(Strategy::Auto, 1024), Path::RegisterTiled);
+        assert_eq!(resolve::<f32>(Strategy::Auto, 1023), Path::Basic);
+        assert_eq!(resolve::<f64>(Strategy::Auto, 512), Path::RegisterTiled);
+        assert_eq!(Path::RegisterTiled.kernel_name::<f64>(), "conv1d_auto_f64");
+        assert_eq!(
+            Path::TiledHalo { tile: 64 }.kernel_name::<f32>(),
+            "conv1d_tiled_halo_f32"
+        );
+    }
+}

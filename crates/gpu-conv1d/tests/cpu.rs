@@ -1,0 +1,361 @@
+//! CPU convolution against numpy / scipy results, the f64 reference, and itself (serial vs rayon).
+
+mod common;
+
+use gpu_conv1d::{cpu, output_len, Boundary, Mode, Operation};
+use ndarray::{Array2, ShapeBuilder};
+
+const X: [f64; 7] = [3.0, -1.0, 4.0, 1.0, -5.0, 9.0, 2.0];
+
+// Generated with numpy 2.4 / scipy 1.17 for X:
+// (mask, mode, scipy.signal.correlate(X, mask, mode), scipy.signal.convolve(X, mask, mode));
+// numpy.correlate / numpy.convolve agree wherever the mask is not longer than X.
+/// (mask, mode, correlation, convolution)
+type SignalCase = (&'static [f64], Mode, &'static [f64], &'static [f64]);
+
+const SIGNALS_NUMPY: &[SignalCase] = &[
+    (
+        &[1.0, 2.0],
+        Mode::Full,
+        &[6.0, 1.0, 7.0, 6.0, -9.0, 13.0, 13.0, 2.0],
+        &[3.0, 5.0, 2.0, 9.0, -3.0, -1.0, 20.0, 4.0],
+    ),
+    (
+        &[1.0, 2.0],
+        Mode::Same,
+        &[6.0, 1.0, 7.0, 6.0, -9.0, 13.0, 13.0],
+        &[3.0, 5.0, 2.0, 9.0, -3.0, -1.0, 20.0],
+    ),
+    (
+        &[1.0, 2.0],
+        Mode::Valid,
+        &[1.0, 7.0, 6.0, -9.0, 13.0, 13.0],
+        &[5.0, 2.0, 9.0, -3.0, -1.0, 20.0],
+    ),
+    (
+        &[2.0, -1.0, 0.5],
+        Mode::Full,
+        &[1.5, -3.5, 9.0, -5.5, 4.5, 11.5, -18.0, 16.0, 4.0],
+        &[6.0, -5.0, 10.5, -2.5, -9.0, 23.5, -7.5, 2.5, 1.0],
+    ),
+    (
+        &[2.0, -1.0, 0.5],
+        Mode::Same,
+        &[-3.5, 9.0, -5.5, 4.5, 11.5, -18.0, 16.0],
+        &[-5.0, 10.5, -2.5, -9.0, 23.5, -7.5, 2.5],
+    ),
+    (
+        &[2.0, -1.0, 0.5],
+        Mode::Valid,
+        &[9.0, -5.5, 4.5, 11.5, -18.0],
+        &[10.5, -2.5, -9.0, 23.5, -7.5],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Mode::Full,
+        &[12.0, 5.0, 19.0, 17.0, -10.0, 27.0, 26.0, 19.0, 13.0, 2.0],
+        &[3.0, 5.0, 11.0, 18.0, 5.0, 18.0, 9.0, 11.0, 42.0, 8.0],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Mode::Same,
+        &[5.0, 19.0, 17.0, -10.0, 27.0, 26.0, 19.0],
+        &[5.0, 11.0, 18.0, 5.0, 18.0, 9.0, 11.0],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Mode::Valid,
+        &[17.0, -10.0, 27.0, 26.0],
+        &[18.0, 5.0, 18.0, 9.0],
+    ),
+    (
+        &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0],
+        Mode::Full,
+        &[
+            6.0, -2.0, 8.0, 2.0, -10.0, 18.0, 4.0, 0.0, 0.0, 3.0, -1.0, 4.0, 1.0, -5.0, 9.0, 2.0,
+        ],
+        &[
+            3.0, -1.0, 4.0, 1.0, -5.0, 9.0, 2.0, 0.0, 0.0, 6.0, -2.0, 8.0, 2.0, -10.0, 18.0, 4.0,
+        ],
+    ),
+    (
+        &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0],
+        Mode::Same,
+        &[-10.0, 18.0, 4.0, 0.0, 0.0, 3.0, -1.0],
+        &[-5.0, 9.0, 2.0, 0.0, 0.0, 6.0, -2.0],
+    ),
+];
+// (mask, boundary, scipy.ndimage.correlate1d(X, mask, mode=boundary.name())).
+const NDIMAGE: &[(&[f64], Boundary, &[f64])] = &[
+    (
+        &[2.0, -1.0, 0.5],
+        Boundary::Nearest,
+        &[2.5, 9.0, -5.5, 4.5, 11.5, -18.0, 17.0],
+    ),
+    (
+        &[2.0, -1.0, 0.5],
+        Boundary::Reflect,
+        &[2.5, 9.0, -5.5, 4.5, 11.5, -18.0, 17.0],
+    ),
+    (
+        &[2.0, -1.0, 0.5],
+        Boundary::Mirror,
+        &[-5.5, 9.0, -5.5, 4.5, 11.5, -18.0, 20.5],
+    ),
+    (
+        &[2.0, -1.0, 0.5],
+        Boundary::Wrap,
+        &[0.5, 9.0, -5.5, 4.5, 11.5, -18.0, 17.5],
+    ),
+    (
+        &[2.0, -1.0, 0.5],
+        Boundary::Zero,
+        &[-3.5, 9.0, -5.5, 4.5, 11.5, -18.0, 16.0],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Boundary::Nearest,
+        &[14.0, 22.0, 17.0, -10.0, 27.0, 26.0, 27.0],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Boundary::Reflect,
+        &[10.0, 22.0, 17.0, -10.0, 27.0, 26.0, 27.0],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Boundary::Mirror,
+        &[7.0, 18.0, 17.0, -10.0, 27.0, 26.0, 55.0],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Boundary::Wrap,
+        &[18.0, 21.0, 17.0, -10.0, 27.0, 26.0, 31.0],
+    ),
+    (
+        &[1.0, 2.0, 3.0, 4.0],
+        Boundary::Zero,
+        &[5.0, 19.0, 17.0, -10.0, 27.0, 26.0, 19.0],
+    ),
+    (
+        &[
+            1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 2.0,
+        ],
+        Boundary::Nearest,
+        &[12.0, -3.0, 12.0, -3.0, 12.0, -3.0, 12.0],
+    ),
+    (
+        &[
+            1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 2.0,
+        ],
+        Boundary::Reflect,
+        &[4.0, 18.0, -10.0, 2.0, 8.0, -2.0, 6.0],
+    ),
+    (
+        &[
+            1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 2.0,
+        ],
+        Boundary::Mirror,
+        &[40.0, -32.0, 31.0, -13.0, 10.0, -4.0, 9.0],
+    ),
+    (
+        &[
+            1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 2.0,
+        ],
+        Boundary::Wrap,
+        &[6.0, -2.0, 8.0, 2.0, -10.0, 18.0, 4.0],
+    ),
+    (
+        &[
+            1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 2.0,
+        ],
+        Boundary::Zero,
+        &[5.0, -5.0, 5.0, -5.0, 5.0, -5.0, 5.0],
+    ),
+];
+
+fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= 1e-12 * (1.0 + y.abs()))
+}
+
+#[test]
+fn matches_numpy_and_scipy_signal() {
+    for &(mask, mode, corr, conv) in SIGNALS_NUMPY {
+        let c = cpu::correlate(&X, mask, mode, Boundary::Zero).unwrap();
+        assert!(
+            close(&c, corr),
+            "correlate {mask:?} {mode:?}: {c:?} vs {corr:?}"
+        );
+        let v = cpu::convolve(&X, mask, mode, Boundary::Zero).unwrap();
+        assert!(
+            close(&v, conv),
+            "convolve {mask:?} {mode:?}: {v:?} vs {conv:?}"
+        );
+        let c32 = cpu::correlate_par(
+            &X.map(|v| v as f32),
+            &mask.iter().map(|&v| v as f32).collect::<Vec<_>>(),
+            mode,
+            Boundary::Zero,
+        )
+        .unwrap();
+        let c32: Vec<f64> = c32.into_iter().map(f64::from).collect();
+        assert!(close(&c32, corr), "f32 correlate {mask:?} {mode:?}");
+    }
+}
+
+#[test]
+fn boundary_modes_match_scipy_ndimage() {
+    for &(mask, boundary, want) in NDIMAGE {
+        let got = cpu::correlate(&X, mask, Mode::Same, boundary).unwrap();
+        assert!(
+            close(&got, want),
+            "{boundary:?} {mask:?}: {got:?} vs {want:?}"
+        );
+        // convolve = correlate with the mask reversed, in every boundary mode
+        let rev: Vec<f64> = mask.iter().rev().copied().collect();
+        assert_eq!(cpu::convolve(&X, &rev, Mode::Same, boundary).unwrap(), got);
+    }
+}
+
+#[test]
+fn serial_and_rayon_agree_bit_for_bit() {
+    let x = common::data::<f32>(10_000, 1);
+    for w in [1, 2, 3, 4, 7, 31, 32, 33, 127, 255] {
+        let m = common::data::<f32>(w, 2 + w as u64);
+        for mode in Mode::ALL {
+            for b in Boundary::ALL {
+                let s = cpu::correlate(&x, &m, mode, b).unwrap();
+                let p = cpu::correlate_par(&x, &m, mode, b).unwrap();
+                assert!(s.iter().zip(&p).all(|(a, c)| a.to_bits() == c.to_bits()));
+                let s = cpu::convolve(&x, &m, mode, b).unwrap();
+                assert_eq!(s, cpu::convolve_par(&x, &m, mode, b).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn every_mode_and_boundary_against_the_f64_reference() {
+    for n in [1, 2, 5, 255, 256, 257, 1000] {
+        let x = common::data::<f32>(n, n as u64);
+        for w in [1, 2, 3, 4, 7, 31, 32, 33, 127, 255, 600] {
+            let m = common::data::<f32>(w, 99 + w as u64);
+            for op in [Operation::Correlation, Operation::Convolution] {
+                for mode in Mode::ALL {
+                    for b in Boundary::ALL {
+                        let got = cpu::apply(op, &x, &m, mode, b, false);
+                        if mode == Mode::Valid && n < w {
+                            assert!(got.is_err());
+                            continue;
+                        }
+                        common::check(&got.unwrap(), op, &x, &m, mode, b, usize::MAX)
+                            .unwrap_or_else(|e| panic!("n={n} w={w} {op:?} {mode:?} {b:?}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn f64_signals_too() {
+    let x = common::data::<f64>(3001, 5);
+    let m = common::data::<f64>(64, 6);
+    for mode in Mode::ALL {
+        for b in Boundary::ALL {
+            let got = cpu::convolve_par(&x, &m, mode, b).unwrap();
+            common::check(&got, Operation::Convolution, &x, &m, mode, b, usize::MAX).unwrap();
+        }
+    }
+}
+
+#[test]
+fn modes_are_slices_of_full() {
+    let x = common::data::<f64>(300, 8);
+    for w in [1, 2, 5, 6, 300] {
+        let m = common::data::<f64>(w, 9);
+        let full = cpu::correlate(&x, &m, Mode::Full, Boundary::Zero).unwrap();
+        let same = cpu::correlate(&x, &m, Mode::Same, Boundary::Zero).unwrap();
+        let valid = cpu::correlate(&x, &m, Mode::Valid, Boundary::Zero).unwrap();
+        // same[i] = full[i + (w − 1) − ⌊w/2⌋], valid[i] = full[i + w − 1]
+        assert_eq!(same[..], full[w - 1 - w / 2..w - 1 - w / 2 + 300]);
+        assert_eq!(valid[..], full[w - 1..300]);
+    }
+}
+
+#[test]
+fn identity_masks_copy_the_signal() {
+    let x = common::data::<f32>(77, 3);
+    for w in [1, 3, 4, 8, 9, 200] {
+        // 1 at the centre ⌊w/2⌋: correlate in `same` mode returns x exactly, in every boundary
+        let mut m = vec![0.0f32; w];
+        m[w / 2] = 1.0;
+        for b in Boundary::ALL {
+            assert_eq!(
+                cpu::correlate(&x, &m, Mode::Same, b).unwrap(),
+                x,
+                "w={w} {b:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn lengths_and_errors() {
+    assert_eq!(output_len(7, 3, Mode::Full).unwrap(), 9);
+    assert_eq!(output_len(7, 10, Mode::Same).unwrap(), 7);
+    assert_eq!(output_len(7, 10, Mode::Full).unwrap(), 16);
+    assert_eq!(output_len(7, 7, Mode::Valid).unwrap(), 1);
+    let e = cpu::correlate(&X, &[], Mode::Same, Boundary::Zero).unwrap_err();
+    assert!(e.to_string().contains("mask is empty"), "{e}");
+    let e = cpu::convolve(&X[..2], &[1.0; 3], Mode::Valid, Boundary::Zero).unwrap_err();
+    assert!(
+        e.to_string().contains("at least as long as the mask"),
+        "{e}"
+    );
+    for mode in Mode::ALL {
+        assert!(cpu::correlate::<f64>(&[], &[1.0; 4], mode, Boundary::Wrap)
+            .unwrap()
+            .is_empty());
+        assert!(cpu::convolve_par::<f32>(&[], &[1.0], mode, Boundary::Zero)
+            .unwrap()
+            .is_empty());
+    }
+    assert!(cpu::correlate::<f64>(&[], &[], Mode::Same, Boundary::Zero).is_err());
+}
+
+#[test]
+fn rows_match_one_signal_at_a_time() {
+    let (rows, n) = (9, 501);
+    let flat = common::data::<f64>(rows * n, 4);
+    let a = Array2::from_shape_vec((rows, n), flat).unwrap();
+    // the same values in column-major memory: rows are gathered
+    let mut f = Array2::<f64>::zeros((rows, n).f());
+    f.assign(&a);
+    let m = [0.5, -1.0, 2.0, 0.25];
+    for mode in Mode::ALL {
+        for b in Boundary::ALL {
+            let s = cpu::convolve_rows(a.view(), &m, mode, b).unwrap();
+            assert_eq!(s, cpu::convolve_rows_par(f.view(), &m, mode, b).unwrap());
+            let c = cpu::correlate_rows_par(a.view(), &m, mode, b).unwrap();
+            assert_eq!(c, cpu::correlate_rows(f.view(), &m, mode, b).unwrap());
+            for r in 0..rows {
+                let row = a.row(r).to_vec();
+                assert_eq!(s.row(r).to_vec(), cpu::convolve(&row, &m, mode, b).unwrap());
+                assert_eq!(
+                    c.row(r).to_vec(),
+                    cpu::correlate(&row, &m, mode, b).unwrap()
+                );
+            }
+        }
+    }
+    let empty = Array2::<f32>::zeros((0, 5));
+    let out = cpu::correlate_rows(empty.view(), &[1.0; 3], Mode::Full, Boundary::Zero).unwrap();
+    assert_eq!(out.dim(), (0, 7));
+    let no_cols = Array2::<f32>::zeros((3, 0));
+    let out = cpu::correlate_rows(no_cols.view(), &[1.0; 3], Mode::Valid, Boundary::Zero).unwrap();
+    assert_eq!(out.dim(), (3, 0));
+}

@@ -1,0 +1,617 @@
+//! GPU kernels against the f64 reference: every strategy × operation × mode × boundary × type
+//! at small sizes and the tile edges, mask widths 1 … 255 and masks longer than the signal;
+//! batches; long masks; 2^20 + 7 and 2^28 elements; concurrency of the constant-memory strategies;
+//! errors. Outputs are poisoned with NaN before every run.
+#![cfg(feature = "cuda")]
+
+mod common;
+
+use gpu_conv1d::{
+    auto_tile, constant_capacity, Boundary, Conv1d, Mode, Operation, Options, Path, Real, Strategy,
+    DEFAULT_TILE,
+};
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{DeviceArray, Gpu, Stream};
+use ndarray::{Array2, ShapeBuilder};
+
+const WIDTHS: [usize; 10] = [1, 2, 3, 4, 7, 31, 32, 33, 127, 255];
+const OPS: [Operation; 2] = [Operation::Correlation, Operation::Convolution];
+/// Outputs compared per run (all of them below this; both ends and a stride above).
+const CHECKED: usize = 4096;
+
+fn poisoned<T: Real>(gpu: &Gpu, len: usize, stream: &Stream) -> DeviceArray<T> {
+    let mut y = gpu.alloc::<T>(len).unwrap();
+    y.fill(T::from_f64(f64::NAN), stream).unwrap();
+    y
+}
+
+/// Runs `conv` on `x` into a NaN-poisoned output on `stream` and copies the result back.
+fn run_on<T: Real>(gpu: &Gpu, conv: &Conv1d<T>, x: &[T], stream: &Stream) -> Vec<T> {
+    let n_out = conv.output_len(x.len()).unwrap();
+    let xs = gpu.upload(x).unwrap();
+    let mut y = poisoned::<T>(gpu, n_out, stream);
+    conv.run_device(&xs, &mut y, stream).unwrap();
+    stream.synchronize().unwrap();
+    y.to_vec().unwrap()
+}
+
+/// The tile a strategy cuts rows into (threads per block for the per-output kernels).
+fn tile_of<T: Real>(strategy: Strategy) -> usize {
+    match strategy {
+        Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } => tile as usize,
+        Strategy::Auto => auto_tile::<T>(),
+        Strategy::Basic | Strategy::ConstantMask => DEFAULT_TILE as usize,
+    }
+}
+
+fn lengths<T: Real>(strategy: Strategy) -> Vec<usize> {
+    let t = tile_of::<T>(strategy);
+    let mut v = vec![0, 1, 2, 5, 40, t - 1, t, t + 1];
+    if strategy == Strategy::Auto {
+        // where Auto switches between the per-output and the register-tiled kernel
+        v.extend([t / 4 - 1, t / 4, 2 * t + 3]);
+    }
+    v
+}
+
+fn cross_product<T: Real>(strategy: Strategy) {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let stream = gpu.stream();
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for &w in &WIDTHS {
+        let mask = common::data::<T>(w, 1000 + w as u64);
+        for op in OPS {
+            for mode in Mode::ALL {
+                for boundary in Boundary::ALL {
+                    let options = Options {
+                        mode,
+                        boundary,
+                        strategy,
+                    };
+                    let conv = Conv1d::new(&gpu, op, &mask, options).unwrap();
+                    for n in lengths::<T>(strategy) {
+                        let x = common::data::<T>(n, 31 * n as u64 + w as u64);
+                        if mode == Mode::Valid && n > 0 && n < w {
+                            assert!(conv.output_len(n).is_err() && conv.run(&x).is_err());
+                            continue;
+                        }
+                        let got = run_on(&gpu, &conv, &x, stream);
+                        runs += 1;
+                        if let Err(e) = common::check(&got, op, &x, &mask, mode, boundary, CHECKED)
+                        {
+                            failures.push(format!(
+                                "{} {} n={n} w={w} {op:?} {mode:?} {boundary:?}: {e}",
+                                strategy.name(),
+                                T::NAME
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs failed:\n{}",
+        failures.len(),
+        failures[..failures.len().min(25)].join("\n")
+    );
+}
+
+macro_rules! cross_tests {
+    ($($name:ident: $strategy:expr, $t:ty;)*) => { $(
+        #[test]
+        fn $name() {
+            cross_product::<$t>($strategy);
+        }
+    )* };
+}
+
+cross_tests! {
+    gpu_cross_basic_f32: Strategy::Basic, f32;
+    gpu_cross_basic_f64: Strategy::Basic, f64;
+    gpu_cross_constant_f32: Strategy::ConstantMask, f32;
+    gpu_cross_constant_f64: Strategy::ConstantMask, f64;
+    gpu_cross_tiled_halo_f32: Strategy::TILED_HALO, f32;
+    gpu_cross_tiled_halo_f64: Strategy::TILED_HALO, f64;
+    gpu_cross_tiled_cached_f32: Strategy::TILED_CACHED, f32;
+    gpu_cross_tiled_cached_f64: Strategy::TILED_CACHED, f64;
+    gpu_cross_auto_f32: Strategy::Auto, f32;
+    gpu_cross_auto_f64: Strategy::Auto, f64;
+}
+
+#[test]
+fn gpu_other_tile_sizes() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    for tile in [32u32, 64, 1024] {
+        for strategy in [Strategy::TiledHalo { tile }, Strategy::TiledCached { tile }] {
+            for w in [1, 4, 33, 255] {
+                let mask = common::data::<f32>(w, 7);
+                for n in [1, tile as usize - 1, tile as usize + 1, 3 * tile as usize] {
+                    let x = common::data::<f32>(n, n as u64);
+                    for (mode, boundary) in
+                        [(Mode::Same, Boundary::Mirror), (Mode::Full, Boundary::Zero)]
+                    {
+                        let options = Options {
+                            mode,
+                            boundary,
+                            strategy,
+                        };
+                        let conv = Conv1d::correlation(&gpu, &mask, options).unwrap();
+                        let got = run_on(&gpu, &conv, &x, gpu.stream());
+                        common::check(
+                            &got,
+                            Operation::Correlation,
+                            &x,
+                            &mask,
+                            mode,
+                            boundary,
+                            CHECKED,
+                        )
+                        .unwrap_or_else(|e| panic!("{strategy:?} n={n} w={w} {mode:?}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn large<T: Real>(gpu: &Gpu) {
+    let n = (1 << 20) + 7;
+    let x = common::data::<T>(n, 20);
+    for strategy in Strategy::ALL {
+        for w in [3, 127] {
+            let mask = common::data::<T>(w, 21);
+            for mode in Mode::ALL {
+                for boundary in [Boundary::Zero, Boundary::Reflect] {
+                    for op in OPS {
+                        let options = Options {
+                            mode,
+                            boundary,
+                            strategy,
+                        };
+                        let conv = Conv1d::new(gpu, op, &mask, options).unwrap();
+                        let got = run_on(gpu, &conv, &x, gpu.stream());
+                        common::check(&got, op, &x, &mask, mode, boundary, CHECKED).unwrap_or_else(
+                            |e| {
+                                panic!(
+                                    "{} {} w={w} {op:?} {mode:?} {boundary:?}: {e}",
+                                    strategy.name(),
+                                    T::NAME
+                                )
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn gpu_large_2_pow_20_plus_7() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    large::<f32>(&gpu);
+    large::<f64>(&gpu);
+}
+
+#[test]
+fn gpu_huge_2_pow_28_auto_f32() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 1usize << 28;
+    // A cheap hash (random data would take long to generate in a debug build).
+    let x: Vec<f32> = (0..n as u64)
+        .map(|i| ((i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) & 0xffff) as f32 / 32768.0 - 1.0)
+        .collect();
+    for w in [31, 127] {
+        let mask = common::data::<f32>(w, 28);
+        let conv = Conv1d::correlation(&gpu, &mask, Options::default()).unwrap();
+        assert_eq!(conv.path(n).unwrap(), Path::RegisterTiled);
+        let got = run_on(&gpu, &conv, &x, gpu.stream());
+        common::check(
+            &got,
+            Operation::Correlation,
+            &x,
+            &mask,
+            Mode::Same,
+            Boundary::Zero,
+            20_000,
+        )
+        .unwrap_or_else(|e| panic!("w={w}: {e}"));
+    }
+}
+
+#[test]
+fn gpu_masks_longer_than_a_segment_or_the_signal() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu) {
+        for w in [600, 1025, 1500, 3000] {
+            let mask = common::data::<T>(w, w as u64);
+            for strategy in [
+                Strategy::Auto,
+                Strategy::Basic,
+                Strategy::ConstantMask,
+                Strategy::TILED_HALO,
+            ] {
+                for n in [1, 100, 5000, 20_011] {
+                    let x = common::data::<T>(n, n as u64 + 3);
+                    for mode in Mode::ALL {
+                        if mode == Mode::Valid && n < w {
+                            continue;
+                        }
+                        for boundary in Boundary::ALL {
+                            let options = Options {
+                                mode,
+                                boundary,
+                                strategy,
+                            };
+                            let conv = Conv1d::convolution(gpu, &mask, options).unwrap();
+                            let got = run_on(gpu, &conv, &x, gpu.stream());
+                            common::check(
+                                &got,
+                                Operation::Convolution,
+                                &x,
+                                &mask,
+                                mode,
+                                boundary,
+                                CHECKED,
+                            )
+                            .unwrap_or_else(|e| {
+                                panic!(
+                                    "{} {} n={n} w={w} {mode:?} {boundary:?}: {e}",
+                                    strategy.name(),
+                                    T::NAME
+                                )
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    case::<f32>(&gpu);
+    case::<f64>(&gpu);
+}
+
+#[test]
+fn gpu_constant_capacity_is_usable_and_enforced() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu) {
+        let cap = constant_capacity::<T>();
+        let mask = common::data::<T>(cap, 5);
+        let x = common::data::<T>(cap + 3000, 6);
+        for strategy in [
+            Strategy::ConstantMask,
+            Strategy::TiledHalo { tile: 1024 },
+            Strategy::TILED_CACHED,
+        ] {
+            let options = Options::new().mode(Mode::Valid).strategy(strategy);
+            let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+            let got = run_on(gpu, &conv, &x, gpu.stream());
+            common::check(
+                &got,
+                Operation::Correlation,
+                &x,
+                &mask,
+                Mode::Valid,
+                Boundary::Zero,
+                512,
+            )
+            .unwrap_or_else(|e| panic!("{} {}: {e}", strategy.name(), T::NAME));
+            let too_long = common::data::<T>(cap + 1, 5);
+            let e = Conv1d::correlation(gpu, &too_long, options).unwrap_err();
+            assert!(e.to_string().contains(&format!("{cap} {}", T::NAME)), "{e}");
+        }
+    }
+    case::<f32>(&gpu);
+    case::<f64>(&gpu);
+}
+
+fn rows_case<T: Real>(gpu: &Gpu, strategy: Strategy) {
+    for (rows, n) in [
+        (5, 1),
+        (5, 37),
+        (3, 1023),
+        (4, auto_tile::<T>() + 3),
+        (3, 5001),
+        (700, 300),
+    ] {
+        let flat = common::data::<T>(rows * n, (rows * n) as u64);
+        let a = Array2::from_shape_vec((rows, n), flat).unwrap();
+        let mut f = Array2::from_elem((rows, n).f(), T::ZERO);
+        f.assign(&a);
+        for w in [3, 32, 127] {
+            let mask = common::data::<T>(w, w as u64 + 1);
+            for mode in Mode::ALL {
+                if mode == Mode::Valid && n < w {
+                    continue;
+                }
+                for boundary in Boundary::ALL {
+                    let options = Options {
+                        mode,
+                        boundary,
+                        strategy,
+                    };
+                    let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+                    // one launch over the device rows, output poisoned
+                    let n_out = conv.output_len(n).unwrap();
+                    let xs = gpu.upload_array(&a).unwrap();
+                    let mut y = poisoned::<T>(gpu, rows * n_out, gpu.stream());
+                    conv.run_device_rows(&xs, rows, &mut y, gpu.stream())
+                        .unwrap();
+                    let y = y.to_vec().unwrap();
+                    for r in 0..rows {
+                        let x = a.row(r).to_vec();
+                        common::check(
+                            &y[r * n_out..(r + 1) * n_out],
+                            Operation::Correlation,
+                            &x,
+                            &mask,
+                            mode,
+                            boundary,
+                            512,
+                        )
+                        .unwrap_or_else(|e| {
+                            panic!(
+                                "{} {} rows={rows} n={n} row {r} w={w} {mode:?} {boundary:?}: {e}",
+                                strategy.name(),
+                                T::NAME
+                            )
+                        });
+                    }
+                    // the ndarray entry point, from column-major memory
+                    if rows * n < 50_000 {
+                        let z = conv.run_rows(f.view()).unwrap();
+                        assert_eq!(z.as_slice().unwrap(), &y[..]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn gpu_rows_in_one_launch() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    for strategy in Strategy::ALL {
+        rows_case::<f32>(&gpu, strategy);
+        rows_case::<f64>(&gpu, strategy);
+    }
+}
+
+#[test]
+fn gpu_many_long_rows_register_tiled() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    // 70 rows of an odd length: every row starts at a different 16-byte alignment
+    let (rows, n) = (70, 10_007);
+    let x = common::data::<f32>(rows * n, 70);
+    let mask = common::data::<f32>(33, 71);
+    for mode in Mode::ALL {
+        let conv = Conv1d::convolution(
+            &gpu,
+            &mask,
+            Options::new().mode(mode).boundary(Boundary::Wrap),
+        )
+        .unwrap();
+        assert_eq!(conv.path(n).unwrap(), Path::RegisterTiled);
+        let n_out = conv.output_len(n).unwrap();
+        let xs = gpu.upload(&x).unwrap();
+        let mut y = poisoned::<f32>(&gpu, rows * n_out, gpu.stream());
+        conv.run_device_rows(&xs, rows, &mut y, gpu.stream())
+            .unwrap();
+        let y = y.to_vec().unwrap();
+        for r in 0..rows {
+            common::check(
+                &y[r * n_out..(r + 1) * n_out],
+                Operation::Convolution,
+                &x[r * n..(r + 1) * n],
+                &mask,
+                mode,
+                Boundary::Wrap,
+                1024,
+            )
+            .unwrap_or_else(|e| panic!("{mode:?} row {r}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn gpu_constant_mask_launches_on_many_streams_do_not_race() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 1 << 20;
+    let x = common::data::<f32>(n, 1);
+    let xs = gpu.upload(&x).unwrap();
+    let masks: Vec<Vec<f32>> = (0..4)
+        .map(|i| common::data::<f32>(31 + 32 * i, 50 + i as u64))
+        .collect();
+    let strategies = [
+        Strategy::ConstantMask,
+        Strategy::TILED_HALO,
+        Strategy::TILED_CACHED,
+        Strategy::ConstantMask,
+    ];
+    let convs: Vec<Conv1d<f32>> = masks
+        .iter()
+        .zip(strategies)
+        .map(|(m, s)| Conv1d::correlation(&gpu, m, Options::new().strategy(s)).unwrap())
+        .collect();
+    // Four threads, each on its own stream, enqueue 8 launches without waiting in between.
+    let outputs: Vec<Vec<Vec<f32>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = convs
+            .iter()
+            .map(|conv| {
+                let (gpu, xs) = (&gpu, &xs);
+                scope.spawn(move || {
+                    let stream = gpu.new_stream().unwrap();
+                    let mut ys: Vec<DeviceArray<f32>> =
+                        (0..8).map(|_| poisoned(gpu, n, &stream)).collect();
+                    for y in ys.iter_mut() {
+                        conv.run_device(xs, y, &stream).unwrap();
+                    }
+                    stream.synchronize().unwrap();
+                    ys.iter().map(|y| y.to_vec().unwrap()).collect()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (i, runs) in outputs.iter().enumerate() {
+        for got in runs {
+            common::check(
+                got,
+                Operation::Correlation,
+                &x,
+                &masks[i],
+                Mode::Same,
+                Boundary::Zero,
+                2048,
+            )
+            .unwrap_or_else(|e| panic!("mask {i}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn gpu_empty_inputs_give_empty_results() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    for strategy in Strategy::ALL {
+        for mode in Mode::ALL {
+            for boundary in Boundary::ALL {
+                let options = Options {
+                    mode,
+                    boundary,
+                    strategy,
+                };
+                let conv = Conv1d::correlation(&gpu, &[1.0f64, 2.0, 3.0], options).unwrap();
+                assert!(conv.run(&[]).unwrap().is_empty());
+                let (x, mut y) = (gpu.alloc::<f64>(0).unwrap(), gpu.alloc::<f64>(0).unwrap());
+                conv.run_device(&x, &mut y, gpu.stream()).unwrap();
+                let rows = Array2::<f64>::zeros((4, 0));
+                assert_eq!(conv.run_rows(rows.view()).unwrap().dim(), (4, 0));
+                let no_rows = Array2::<f64>::zeros((0, 9));
+                let want = if mode == Mode::Full {
+                    11
+                } else if mode == Mode::Same {
+                    9
+                } else {
+                    7
+                };
+                assert_eq!(conv.run_rows(no_rows.view()).unwrap().dim(), (0, want));
+                assert!(gpu_conv1d::convolve::<f32>(&gpu, &[], &[1.0], options)
+                    .unwrap()
+                    .is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn gpu_bad_arguments_are_errors() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let o = Options::default();
+    assert!(Conv1d::<f32>::correlation(&gpu, &[], o).is_err());
+    let e = Conv1d::correlation(
+        &gpu,
+        &[1.0f32; 3],
+        o.strategy(Strategy::TiledHalo { tile: 100 }),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("power of two"), "{e}");
+    let e = gpu_conv1d::correlate(&gpu, &[1.0f32; 2], &[1.0; 3], o.mode(Mode::Valid)).unwrap_err();
+    assert!(e.to_string().contains("at least as long"), "{e}");
+    let conv = Conv1d::correlation(&gpu, &[1.0f32; 3], o).unwrap();
+    let x = gpu.upload(&[1.0f32; 10]).unwrap();
+    let mut y = gpu.alloc::<f32>(9).unwrap();
+    assert!(conv.run_device(&x, &mut y, gpu.stream()).is_err());
+    let mut y = gpu.alloc::<f32>(10).unwrap();
+    assert!(conv.run_device_rows(&x, 3, &mut y, gpu.stream()).is_err());
+    assert!(conv.run_device_rows(&x, 0, &mut y, gpu.stream()).is_err());
+    conv.run_device_rows(&x, 2, &mut y, gpu.stream()).unwrap();
+    let e = Conv1d::correlation(
+        &gpu,
+        &vec![1.0f64; 8193],
+        o.strategy(Strategy::ConstantMask),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("8192 f64"), "{e}");
+}
+
+#[test]
+fn gpu_convenience_functions_match_cpu() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let x = common::data::<f64>(5000, 9);
+    let m = common::data::<f64>(9, 10);
+    for mode in Mode::ALL {
+        for boundary in Boundary::ALL {
+            let o = Options {
+                mode,
+                boundary,
+                strategy: Strategy::Auto,
+            };
+            let g = gpu_conv1d::correlate(&gpu, &x, &m, o).unwrap();
+            common::check(
+                &g,
+                Operation::Correlation,
+                &x,
+                &m,
+                mode,
+                boundary,
+                usize::MAX,
+            )
+            .unwrap();
+            let g = gpu_conv1d::convolve(&gpu, &x, &m, o).unwrap();
+            let c = gpu_conv1d::cpu::convolve(&x, &m, mode, boundary).unwrap();
+            assert!(g.iter().zip(&c).all(|(a, b)| (a - b).abs() <= 1e-13));
+            let a = Array2::from_shape_vec((2, 2500), x.clone()).unwrap();
+            let g = gpu_conv1d::convolve_rows(&gpu, a.view(), &m, o).unwrap();
+            let c = gpu_conv1d::cpu::convolve_rows(a.view(), &m, mode, boundary).unwrap();
+            assert!(g.iter().zip(c.iter()).all(|(a, b)| (a - b).abs() <= 1e-13));
+        }
+    }
+}
+
+/// Not a test: GB/s (8·n bytes moved) and fraction of a device-to-device copy for every strategy
+/// at n = 2^28 f32, same mode, zero boundary. Run with
+/// `cargo test --release --features cuda -p gpu-conv1d --test gpu -- --ignored --nocapture throughput`.
+#[test]
+#[ignore]
+fn gpu_throughput_table() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 1usize << 28;
+    let mut x = gpu.alloc::<f32>(n).unwrap();
+    x.fill(0.5, gpu.stream()).unwrap();
+    let mut y = gpu.alloc::<f32>(n).unwrap();
+    let stream = gpu.new_stream().unwrap();
+    let timer = gpu_core::GpuTimer::new(&gpu).unwrap();
+    let reps = 10;
+    let time = |f: &mut dyn FnMut()| {
+        f();
+        timer.start(&stream).unwrap();
+        for _ in 0..reps {
+            f();
+        }
+        timer.stop(&stream).unwrap();
+        timer.elapsed_ms().unwrap() as f64 / reps as f64
+    };
+    let copy_ms = time(&mut || y.copy_from_device(&x, &stream).unwrap());
+    let bytes = 8.0 * n as f64;
+    println!("{}", gpu.properties().name);
+    println!("copy: {copy_ms:.3} ms, {:.0} GB/s", bytes / copy_ms / 1e6);
+    println!("| strategy | w | ms | GB/s | fraction of copy |");
+    println!("| --- | --- | --- | --- | --- |");
+    for strategy in Strategy::ALL {
+        for w in [3, 7, 31, 127] {
+            let conv =
+                Conv1d::correlation(&gpu, &vec![0.01f32; w], Options::new().strategy(strategy))
+                    .unwrap();
+            let ms = time(&mut || conv.run_device(&x, &mut y, &stream).unwrap());
+            println!(
+                "| {} | {w} | {ms:.3} | {:.0} | {:.2} |",
+                strategy.name(),
+                bytes / ms / 1e6,
+                copy_ms / ms
+            );
+        }
+    }
+}

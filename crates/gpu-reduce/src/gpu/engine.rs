@@ -1,0 +1,308 @@
+//! The launches: one type-erased engine for every algorithm and value kind, so the generic
+//! public API stays thin.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use gpu_core::{kernel_args, Error, Gpu, Kernel, LaunchConfig, Ptx, Result, Stream};
+
+use crate::algorithm::{Algorithm, Operation};
+use crate::plan::{self, Family, DEFAULT_SHARED_LIMIT};
+
+use super::workspace::Workspace;
+
+/// The reduction kernels, compiled from `kernels/reduce.cu` by `scripts/ptx.sh`.
+pub(crate) static REDUCE_PTX: Ptx = Ptx::new("gpu-reduce/reduce", include_str!("../ptx/reduce.ptx"));
+
+/// What is reduced, independent of the Rust types: the kernel name parts and value sizes.
+#[derive(Debug, Clone)]
+pub(crate) struct Desc {
+    pub operation: Operation,
+    /// Accumulator kind of the first pass, e.g. `sum_f32`, `argmin_i64`, `sum_i32_to_i64`.
+    pub kind: String,
+    /// Kind of the passes that read partials (two-pass second launch, unrolled passes after
+    /// the first): `sum_f32`, `argmin_i64_partials`, `sum_i64`.
+    pub partials_kind: String,
+    /// Bytes of one input element.
+    pub input_size: usize,
+    /// Bytes of one accumulator value.
+    pub value_size: usize,
+}
+
+/// The caller's choices.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settings {
+    pub algorithm: Algorithm,
+    pub block: Option<u32>,
+    pub unroll: u32,
+}
+
+impl Settings {
+    /// Every check that needs no device: algorithm vs operation, block size, unroll factor.
+    pub fn validate(&self, operation: Operation) -> Result<()> {
+        self.algorithm.check(operation)?;
+        if let Some(b) = self.block {
+            plan::check_block(b)?;
+        }
+        plan::check_unroll(self.unroll)
+    }
+}
+
+/// How a one-launch kernel's blocks hand on their results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// One block, which writes the result.
+    Single,
+    /// A grid; the last block (guard) merges the partials.
+    Guarded,
+    /// A grid writing partials only (the caller launches a second pass).
+    Partials,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct KernelInfo {
+    max_threads: u32,
+}
+
+fn kernel_info(kernel: &Kernel) -> Result<KernelInfo> {
+    static INFO: OnceLock<Mutex<HashMap<(usize, String), KernelInfo>>> = OnceLock::new();
+    let key = (kernel.gpu().properties().ordinal, kernel.name().to_string());
+    let map = INFO.get_or_init(Default::default);
+    if let Some(i) = map.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(*i);
+    }
+    let info = KernelInfo {
+        max_threads: kernel.max_threads_per_block()?,
+    };
+    map.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, info);
+    Ok(info)
+}
+
+fn resident_grid(kernel: &Kernel, block: u32, shared: usize) -> Result<u32> {
+    type Key = (usize, String, u32, usize);
+    static GRIDS: OnceLock<Mutex<HashMap<Key, u32>>> = OnceLock::new();
+    let key = (
+        kernel.gpu().properties().ordinal,
+        kernel.name().to_string(),
+        block,
+        shared,
+    );
+    let map = GRIDS.get_or_init(Default::default);
+    if let Some(&g) = map.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(g);
+    }
+    let g = kernel.resident_grid(block, shared)?;
+    map.lock().unwrap_or_else(|e| e.into_inner()).insert(key, g);
+    Ok(g)
+}
+
+/// One reduction being enqueued.
+pub(crate) struct Engine<'a> {
+    pub gpu: &'a Gpu,
+    pub desc: &'a Desc,
+    pub settings: Settings,
+    pub ws: &'a mut Workspace,
+    pub stream: &'a Stream,
+}
+
+impl Engine<'_> {
+    /// Enqueues the reduction of `n` elements at `input` into the value at `out`. With
+    /// `in_place` (unrolled algorithm, input and accumulator of one type) the input is the
+    /// scratch. An empty input writes the identity (one small launch).
+    ///
+    /// The caller guarantees that `input` holds `n` elements of `desc.input_size` bytes and
+    /// `out` one value of `desc.value_size` bytes, on this engine's device, and that both
+    /// stay allocated until the work finishes.
+    pub fn enqueue(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<()> {
+        self.settings.validate(self.desc.operation)?;
+        self.ws.begin(self.stream)?;
+        if self.ws.poisons() {
+            self.ws.poison_bytes(out, self.desc.value_size, self.stream)?;
+        }
+        let r = self.dispatch(input, n, out, in_place);
+        self.ws.end(self.stream)?;
+        r
+    }
+
+    fn dispatch(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<()> {
+        let alg = self.settings.algorithm;
+        let family = Family::of(alg, self.desc.operation);
+        if n == 0 {
+            // The identity, from the default kernel run on nothing.
+            let family = Family::of(Algorithm::Auto, self.desc.operation);
+            let kind = self.desc.kind.clone();
+            self.one_launch(family, &kind, input, 0, out, Mode::Single)?;
+            return Ok(());
+        }
+        if in_place || alg == Algorithm::Unrolled {
+            return self.unrolled(input, n, out, in_place);
+        }
+        let kind = self.desc.kind.clone();
+        match alg {
+            Algorithm::SingleBlock | Algorithm::SingleBlockNonCommutative => {
+                self.one_launch(family, &kind, input, n, out, Mode::Single)?;
+            }
+            Algorithm::TwoPass => {
+                let (grid, partials) =
+                    self.one_launch(family, &kind, input, n, out, Mode::Partials)?;
+                if grid > 1 {
+                    let second = self.desc.partials_kind.clone();
+                    self.one_launch(family, &second, partials, grid as u64, out, Mode::Single)?;
+                }
+            }
+            _ => {
+                self.one_launch(family, &kind, input, n, out, Mode::Guarded)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn kernel(&self, family: Family, kind: &str) -> Result<Kernel> {
+        self.gpu.kernel(&REDUCE_PTX, &family.kernel_name(kind))
+    }
+
+    /// Block size and dynamic shared memory for `kernel`: the caller's block if set (checked
+    /// against the kernel and the device), else the algorithm's default, fitted.
+    fn block_for(&self, kernel: &Kernel, family: Family) -> Result<(u32, usize)> {
+        let v = self.desc.value_size;
+        let info = kernel_info(kernel)?;
+        let Some(block) = self.settings.block else {
+            let block =
+                plan::fit_default_block(self.settings.algorithm, family, v, info.max_threads);
+            return Ok((block, family.shared_bytes(block, v)));
+        };
+        if block > info.max_threads {
+            return Err(Error::invalid(
+                "block_size",
+                format!(
+                    "{block} threads: kernel `{}` can run at most {} per block on this device",
+                    kernel.name(),
+                    info.max_threads
+                ),
+            ));
+        }
+        let shared = family.shared_bytes(block, v);
+        if shared > DEFAULT_SHARED_LIMIT {
+            let limit = self.gpu.properties().shared_memory_per_block_optin;
+            if shared > limit {
+                return Err(Error::invalid(
+                    "block_size",
+                    format!(
+                        "{block} threads: `{}` needs {shared} bytes of shared memory per block, \
+                         the device allows {limit}",
+                        self.settings.algorithm
+                    ),
+                ));
+            }
+            kernel.set_max_dynamic_shared(shared)?;
+        }
+        Ok((block, shared))
+    }
+
+    /// Launches one kernel of the one-launch signature
+    /// `(const In* in, u64 n, V* partials, V* out, unsigned* counter)`; returns the grid and
+    /// the partials' address (0 when the grid is one block).
+    fn one_launch(
+        &mut self,
+        family: Family,
+        kind: &str,
+        input: u64,
+        n: u64,
+        out: u64,
+        mode: Mode,
+    ) -> Result<(u32, u64)> {
+        let kernel = self.kernel(family, kind)?;
+        let (block, shared) = self.block_for(&kernel, family)?;
+        let grid = match mode {
+            Mode::Single => 1,
+            Mode::Guarded | Mode::Partials => {
+                let resident = resident_grid(&kernel, block, shared)?;
+                plan::grid(n, family, block, self.desc.input_size, resident)
+            }
+        };
+        let partials = if grid > 1 {
+            self.ws
+                .scratch(grid as usize * self.desc.value_size, self.stream)?
+        } else {
+            0u64
+        };
+        let counter = if mode == Mode::Guarded && grid > 1 {
+            self.ws.counter_ptr()
+        } else {
+            0u64
+        };
+        let config = LaunchConfig::new(grid, block).with_shared_bytes(shared as u32);
+        // SAFETY: every one-launch entry point of reduce.cu takes (const In* in, u64 n,
+        // V* partials, V* out, unsigned* counter), matching these five 8-byte arguments. `input`
+        // holds `n` elements (Engine::enqueue's contract, or the partials of the first pass of
+        // TwoPass, `grid` values); `partials` has room for `grid` values (scratch sized above)
+        // or is null with a one-block grid, where the kernel writes `out` directly; `out` holds
+        // one value; `counter` is the workspace's zeroed counter (left at zero by the guard,
+        // and launches using it are ordered on one stream by Workspace::begin) or null, which
+        // the kernel then never touches. Shared memory is what the family needs for `block`.
+        unsafe {
+            kernel.launch(
+                config,
+                self.stream,
+                &kernel_args![input, n, partials, out, counter],
+            )?;
+        }
+        Ok((grid, partials))
+    }
+
+    /// The unrolled reduction: passes of `n / UF` threads until one value is left, the last
+    /// writing `out`. Not in place: the first pass reads the input and writes the scratch,
+    /// later ones run in place on the scratch. In place: every pass but the last runs in
+    /// place on the input.
+    fn unrolled(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<()> {
+        let passes = plan::unrolled_passes(n, self.settings.unroll);
+        let first = self.kernel(Family::Unrolled, &self.desc.kind)?;
+        let next = if passes.len() > 1 && !in_place {
+            Some(self.kernel(Family::Unrolled, &self.desc.partials_kind)?)
+        } else {
+            None
+        };
+        let scratch = if in_place {
+            input
+        } else if passes[0].threads > 1 {
+            self.ws
+                .scratch(passes[0].threads as usize * self.desc.value_size, self.stream)?
+        } else {
+            0
+        };
+        for (i, pass) in passes.iter().enumerate() {
+            let kernel = match (&next, i) {
+                (Some(next), i) if i > 0 => next,
+                _ => &first,
+            };
+            let src = if i == 0 { input } else { scratch };
+            let dst = if i + 1 == passes.len() { out } else { scratch };
+            let (block, _) = self.block_for(kernel, Family::Unrolled)?;
+            let blocks = pass.threads.div_ceil(block as u64);
+            if blocks > self.gpu.properties().max_grid_x as u64 {
+                return Err(Error::invalid(
+                    "x",
+                    format!("{n} elements need more blocks than the device can launch"),
+                ));
+            }
+            let (m, uf) = (pass.n, pass.uf);
+            // SAFETY: reduce_unrolled_<kind>(const In* in, V* out, u64 n, unsigned uf) matches
+            // (u64, u64, u64, u32). `src` holds `m` values (the input, or the previous pass's
+            // output in the scratch); `dst` has room for `pass.threads = m / uf` values (the
+            // scratch was sized for the first pass's output, later passes write fewer; the
+            // last writes `out`, one value). With in == out a thread reads only its own slot
+            // and slots at or past `threads`, which no thread writes, so there is no race.
+            // In place, In == V (only plain operators are offered in place).
+            unsafe {
+                kernel.launch(
+                    LaunchConfig::new(blocks as u32, block),
+                    self.stream,
+                    &kernel_args![src, dst, m, uf],
+                )?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,708 @@
+//! The GPU entry points: the [`Reduce`] builder, the inputs it accepts, and shortcuts.
+
+mod engine;
+mod workspace;
+
+use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
+
+use gpu_core::{DeviceArray, Element, Error, Gpu, Op, Pod, Result, Stream};
+use ndarray::{ArrayBase, Data, Dimension};
+
+use crate::algorithm::{Algorithm, Operation};
+use crate::plan::DEFAULT_UNROLL;
+use crate::value::{DeviceMonoid, Extreme, Widen};
+use engine::{Desc, Engine, Settings};
+pub use workspace::Workspace;
+
+// ---- Inputs ------------------------------------------------------------------------------
+
+/// A contiguous range of a [`DeviceArray`], reduced without copying.
+///
+/// Indices returned by argmin/argmax are relative to the start of the slice.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_reduce::{DeviceSlice, Reduce};
+/// let gpu = gpu_core::Gpu::default_device()?;
+/// let x = gpu.upload(&[5i32, 1, 4, 2, 3])?;
+/// let tail = DeviceSlice::new(&x, 2..)?;
+/// assert_eq!(Reduce::new(&gpu).sum(&tail)?, 9);
+/// assert_eq!(Reduce::new(&gpu).argmin(&tail)?, Some(1)); // x[3]
+/// # Ok(()) }
+/// ```
+pub struct DeviceSlice<'a, T: Pod> {
+    array: &'a DeviceArray<T>,
+    offset: usize,
+    len: usize,
+}
+
+impl<T: Pod> Clone for DeviceSlice<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: Pod> Copy for DeviceSlice<'_, T> {}
+
+impl<'a, T: Pod> DeviceSlice<'a, T> {
+    /// The elements of `array` in `range`; an error when the range is out of bounds.
+    pub fn new(array: &'a DeviceArray<T>, range: impl RangeBounds<usize>) -> Result<Self> {
+        let len = array.len();
+        let start = match range.start_bound() {
+            Bound::Included(&s) => s,
+            Bound::Excluded(&s) => s.saturating_add(1),
+            Bound::Unbounded => 0,
+        };
+        let end = match range.end_bound() {
+            Bound::Included(&e) => e.saturating_add(1),
+            Bound::Excluded(&e) => e,
+            Bound::Unbounded => len,
+        };
+        if start > end || end > len {
+            return Err(Error::invalid(
+                "range",
+                format!("{start}..{end} is out of bounds for a device array of {len}"),
+            ));
+        }
+        Ok(DeviceSlice {
+            array,
+            offset: start,
+            len: end - start,
+        })
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the slice is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The device address of the first element.
+    pub fn device_ptr(&self) -> u64 {
+        self.array.device_ptr() + (self.offset * std::mem::size_of::<T>()) as u64
+    }
+
+    /// The device the elements live on.
+    pub fn gpu(&self) -> &Gpu {
+        self.array.gpu()
+    }
+}
+
+impl<'a, T: Pod> From<&'a DeviceArray<T>> for DeviceSlice<'a, T> {
+    fn from(array: &'a DeviceArray<T>) -> Self {
+        DeviceSlice {
+            array,
+            offset: 0,
+            len: array.len(),
+        }
+    }
+}
+
+impl<T: Pod> std::fmt::Debug for DeviceSlice<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceSlice")
+            .field("offset", &self.offset)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+/// An input made ready on the device: borrowed (device arrays and slices) or uploaded (host
+/// data), alive until the reduction has finished.
+pub struct Staged<'a, T: Pod> {
+    ptr: u64,
+    len: usize,
+    _owned: Option<DeviceArray<T>>,
+    _borrowed: PhantomData<&'a DeviceArray<T>>,
+}
+
+impl<T: Pod> Staged<'_, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn uploaded(array: DeviceArray<T>) -> Self {
+        Staged {
+            ptr: array.device_ptr(),
+            len: array.len(),
+            _owned: Some(array),
+            _borrowed: PhantomData,
+        }
+    }
+}
+
+/// What the reductions accept: device arrays and slices of them as they are, host slices,
+/// `Vec`s, arrays and ndarray arrays or views (any dimension, logical row-major order) after
+/// an upload.
+pub trait Input<T: Pod> {
+    /// The input on `gpu`: borrowed if it already lives there, uploaded otherwise. Device data
+    /// on another device is an error.
+    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>>;
+}
+
+fn check_device(gpu: &Gpu, other: &Gpu, what: &'static str) -> Result<()> {
+    if gpu.same_device(other) {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            what,
+            format!(
+                "lives on device {} but the reduction runs on device {}",
+                other.properties().ordinal,
+                gpu.properties().ordinal
+            ),
+        ))
+    }
+}
+
+impl<T: Pod> Input<T> for DeviceArray<T> {
+    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
+        check_device(gpu, self.gpu(), "x")?;
+        Ok(Staged {
+            ptr: self.device_ptr(),
+            len: self.len(),
+            _owned: None,
+            _borrowed: PhantomData,
+        })
+    }
+}
+
+impl<T: Pod> Input<T> for DeviceSlice<'_, T> {
+    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
+        check_device(gpu, self.gpu(), "x")?;
+        Ok(Staged {
+            ptr: self.device_ptr(),
+            len: self.len,
+            _owned: None,
+            _borrowed: PhantomData,
+        })
+    }
+}
+
+impl<T: Pod> Input<T> for [T] {
+    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
+        Ok(Staged::uploaded(gpu.upload(self)?))
+    }
+}
+
+impl<T: Pod> Input<T> for Vec<T> {
+    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
+        self.as_slice().stage(gpu)
+    }
+}
+
+impl<T: Pod, const N: usize> Input<T> for [T; N] {
+    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
+        self.as_slice().stage(gpu)
+    }
+}
+
+impl<T: Pod, S: Data<Elem = T>, D: Dimension> Input<T> for ArrayBase<S, D> {
+    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
+        Ok(Staged::uploaded(gpu.upload_array(self)?))
+    }
+}
+
+// ---- Value kinds -------------------------------------------------------------------------
+
+fn desc_op<T: Element>(op: Op) -> Result<Desc> {
+    op.check::<T>()?;
+    let kind = format!("{}_{}", op.name(), T::NAME);
+    Ok(Desc {
+        operation: Operation::Op(op),
+        partials_kind: kind.clone(),
+        kind,
+        input_size: std::mem::size_of::<T>(),
+        value_size: std::mem::size_of::<T>(),
+    })
+}
+
+/// Bytes of the kernels' (value, index) pair: value at 0, index at 8.
+const ARG_PAIR_BYTES: usize = 16;
+
+fn desc_arg<T: Element>(which: Extreme) -> Desc {
+    let kind = format!("{}_{}", which.kernel_op(), T::NAME);
+    Desc {
+        operation: match which {
+            Extreme::Min => Operation::ArgMin,
+            Extreme::Max => Operation::ArgMax,
+        },
+        partials_kind: format!("{kind}_partials"),
+        kind,
+        input_size: std::mem::size_of::<T>(),
+        value_size: ARG_PAIR_BYTES,
+    }
+}
+
+fn desc_wide<T: Widen>(op: Op) -> Desc {
+    Desc {
+        operation: Operation::Widened(op),
+        kind: format!("{}_{}_to_{}", op.name(), T::NAME, T::Wide::NAME),
+        partials_kind: format!("{}_{}", op.name(), T::Wide::NAME),
+        input_size: std::mem::size_of::<T>(),
+        value_size: std::mem::size_of::<T::Wide>(),
+    }
+}
+
+fn desc_monoid<M: DeviceMonoid>() -> Desc {
+    Desc {
+        operation: Operation::Monoid,
+        kind: M::NAME.to_string(),
+        partials_kind: M::NAME.to_string(),
+        input_size: std::mem::size_of::<M>(),
+        value_size: std::mem::size_of::<M>(),
+    }
+}
+
+/// A `V` from the first bytes of `bytes`.
+fn read_value<V: Pod>(bytes: &[u8]) -> Result<V> {
+    if bytes.len() < std::mem::size_of::<V>() {
+        return Err(Error::invalid("result", "result slot shorter than the value"));
+    }
+    // SAFETY: at least size_of::<V>() readable bytes (checked); `V: Pod` accepts any bit
+    // pattern; read_unaligned has no alignment requirement.
+    Ok(unsafe { std::ptr::read_unaligned(bytes.as_ptr() as *const V) })
+}
+
+// ---- The builder ---------------------------------------------------------------------------
+
+/// A configured reduction on one GPU: algorithm, block size, unroll factor and stream, with
+/// one method per kind of result.
+///
+/// Every method takes any [`Input`] (a [`DeviceArray`], a [`DeviceSlice`], a slice, a `Vec`,
+/// an ndarray array or view), returns the result on the host, and waits for it. Empty inputs
+/// give the identity ([`reduce`](Reduce::reduce), [`sum`](Reduce::sum), …) or `None`
+/// ([`min`](Reduce::min), [`argmin`](Reduce::argmin), …) without launching anything. For
+/// device-side results without waiting (benchmarks), see [`reduce_into`](Reduce::reduce_into).
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_core::{Gpu, Op};
+/// use gpu_reduce::{Algorithm, Reduce};
+/// let gpu = Gpu::default_device()?;
+/// let x = gpu.upload(&(1..=1000).collect::<Vec<i32>>())?;
+/// assert_eq!(Reduce::new(&gpu).sum(&x)?, 500_500);
+/// let two_pass = Reduce::new(&gpu).algorithm(Algorithm::TwoPass).block_size(512);
+/// assert_eq!(two_pass.reduce(&x, Op::Max)?, 1000);
+/// assert_eq!(Reduce::new(&gpu).argmin(&vec![3.0f32, f32::NAN, -1.0])?, Some(1));
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Reduce<'s> {
+    gpu: Gpu,
+    algorithm: Algorithm,
+    block_size: Option<u32>,
+    unroll: u32,
+    stream: Option<&'s Stream>,
+}
+
+impl std::fmt::Debug for Reduce<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reduce")
+            .field("gpu", &self.gpu)
+            .field("algorithm", &self.algorithm)
+            .field("block_size", &self.block_size)
+            .field("unroll", &self.unroll)
+            .field("own_stream", &self.stream.is_some())
+            .finish()
+    }
+}
+
+impl Reduce<'static> {
+    /// The default reduction on `gpu`: [`Algorithm::Auto`], default block size, unroll factor
+    /// 7, the device's default stream.
+    pub fn new(gpu: &Gpu) -> Self {
+        Reduce {
+            gpu: gpu.clone(),
+            algorithm: Algorithm::Auto,
+            block_size: None,
+            unroll: DEFAULT_UNROLL,
+            stream: None,
+        }
+    }
+}
+
+impl<'s> Reduce<'s> {
+    /// Uses `algorithm`.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// Uses blocks of `threads` threads (a power of two from 32 to 1024, and at most what the
+    /// kernel can run on the device; checked when a reduction runs). Unset, each algorithm
+    /// picks its own: 1024 for the single-block ones, 256 otherwise, lowered when the kernel or
+    /// its shared memory do not allow it.
+    pub fn block_size(mut self, threads: u32) -> Self {
+        self.block_size = Some(threads);
+        self
+    }
+
+    /// Sets the unroll factor of [`Algorithm::Unrolled`] and [`reduce_in_place`]
+    /// (2 ..= 1024, checked when a reduction runs; default 7).
+    ///
+    /// [`reduce_in_place`]: Reduce::reduce_in_place
+    pub fn unroll(mut self, uf: u32) -> Self {
+        self.unroll = uf;
+        self
+    }
+
+    /// Runs on `stream` instead of the device's default stream.
+    pub fn stream<'t>(self, stream: &'t Stream) -> Reduce<'t> {
+        Reduce {
+            gpu: self.gpu,
+            algorithm: self.algorithm,
+            block_size: self.block_size,
+            unroll: self.unroll,
+            stream: Some(stream),
+        }
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The algorithm in use.
+    pub fn selected_algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    fn settings(&self) -> Settings {
+        Settings {
+            algorithm: self.algorithm,
+            block: self.block_size,
+            unroll: self.unroll,
+        }
+    }
+
+    fn launch_stream(&self) -> &Stream {
+        self.stream.unwrap_or_else(|| self.gpu.stream())
+    }
+
+    /// Runs `desc` on `n` elements at `ptr` into the pooled workspace's result slot and
+    /// returns its bytes (`None` for an empty input, nothing launched).
+    fn run_host(&self, desc: &Desc, ptr: u64, n: usize, in_place: bool) -> Result<Option<Vec<u8>>> {
+        let mut settings = self.settings();
+        if in_place {
+            settings.algorithm = Algorithm::Unrolled;
+        }
+        settings.validate(desc.operation)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        let stream = self.launch_stream();
+        workspace::with_pooled(&self.gpu, |ws| {
+            let out = ws.result_ptr();
+            // Poisoned, so a result the kernels failed to write cannot pass for a stale one.
+            ws.poison_bytes(out, desc.value_size, stream)?;
+            Engine {
+                gpu: &self.gpu,
+                desc,
+                settings,
+                ws,
+                stream,
+            }
+            .enqueue(ptr, n as u64, out, in_place)?;
+            stream.synchronize()?;
+            let mut bytes = ws.read_result()?;
+            bytes.truncate(desc.value_size);
+            Ok(Some(bytes))
+        })
+    }
+
+    fn value<T: Pod, V: Pod, I: Input<T> + ?Sized>(&self, x: &I, desc: &Desc) -> Result<Option<V>> {
+        let staged = x.stage(&self.gpu)?;
+        match self.run_host(desc, staged.ptr, staged.len, false)? {
+            Some(bytes) => Ok(Some(read_value(&bytes)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// `x[0] op x[1] op …` (the identity when `x` is empty). Errors when `op` does not apply to
+    /// `T` (bitwise on floats) or the algorithm and settings cannot run it.
+    pub fn reduce<T: Element, I: Input<T> + ?Sized>(&self, x: &I, op: Op) -> Result<T> {
+        let desc = desc_op::<T>(op)?;
+        Ok(self.value(x, &desc)?.unwrap_or(op.identity::<T>()?))
+    }
+
+    /// The sum (wrapping for integers; 0 when empty).
+    pub fn sum<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<T> {
+        self.reduce(x, Op::Sum)
+    }
+
+    /// The product (wrapping for integers; 1 when empty).
+    pub fn product<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<T> {
+        self.reduce(x, Op::Product)
+    }
+
+    /// The smallest element (NaN if there is a NaN), `None` when empty.
+    pub fn min<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<Option<T>> {
+        self.value(x, &desc_op::<T>(Op::Min)?)
+    }
+
+    /// The largest element (NaN if there is a NaN), `None` when empty.
+    pub fn max<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<Option<T>> {
+        self.value(x, &desc_op::<T>(Op::Max)?)
+    }
+
+    fn arg<T: Element, I: Input<T> + ?Sized>(&self, x: &I, which: Extreme) -> Result<Option<usize>> {
+        let staged = x.stage(&self.gpu)?;
+        let Some(bytes) = self.run_host(&desc_arg::<T>(which), staged.ptr, staged.len, false)?
+        else {
+            return Ok(None);
+        };
+        let index: u64 = read_value(&bytes[8..])?;
+        if index >= staged.len as u64 {
+            return Err(Error::invalid(
+                "x",
+                format!(
+                    "internal error: {} returned index {index} for {} elements",
+                    which.kernel_op(),
+                    staged.len
+                ),
+            ));
+        }
+        Ok(Some(index as usize))
+    }
+
+    /// Index of the first smallest element, or of the first NaN if there is one (PyTorch's
+    /// rule); `None` when empty.
+    pub fn argmin<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<Option<usize>> {
+        self.arg(x, Extreme::Min)
+    }
+
+    /// Index of the first largest element, or of the first NaN if there is one (PyTorch's
+    /// rule); `None` when empty.
+    pub fn argmax<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<Option<usize>> {
+        self.arg(x, Extreme::Max)
+    }
+
+    /// `op` (sum or product) accumulated in the wider type (`i32 → i64`, `u32 → u64`,
+    /// `f32 → f64`); the identity when empty.
+    pub fn reduce_wide<T: Widen, I: Input<T> + ?Sized>(&self, x: &I, op: Op) -> Result<T::Wide> {
+        let desc = desc_wide::<T>(op);
+        self.settings().validate(desc.operation)?;
+        Ok(self.value(x, &desc)?.unwrap_or(op.identity::<T::Wide>()?))
+    }
+
+    /// The sum accumulated in the wider type.
+    pub fn sum_wide<T: Widen, I: Input<T> + ?Sized>(&self, x: &I) -> Result<T::Wide> {
+        self.reduce_wide(x, Op::Sum)
+    }
+
+    /// `x[0] ∘ x[1] ∘ …` of a non-commutative monoid ([`gpu_core::Mat2`], [`gpu_core::Affine`])
+    /// in sequence order; the identity when empty. Needs an order-keeping algorithm
+    /// ([`Algorithm::keeps_order`]); `Auto` is one.
+    pub fn reduce_monoid<M: DeviceMonoid, I: Input<M> + ?Sized>(&self, x: &I) -> Result<M> {
+        Ok(self.value(x, &desc_monoid::<M>())?.unwrap_or(M::identity()))
+    }
+
+    /// The unrolled reduction ([`Algorithm::Unrolled`], with this builder's unroll factor and
+    /// block size, whatever algorithm is selected) run in place: `x` itself is the scratch,
+    /// so no memory is allocated, and **its contents are unspecified afterwards**. The other
+    /// methods never modify their input.
+    pub fn reduce_in_place<T: Element>(&self, x: &mut DeviceArray<T>, op: Op) -> Result<T> {
+        check_device(&self.gpu, x.gpu(), "x")?;
+        let desc = desc_op::<T>(op)?;
+        match self.run_host(&desc, x.device_ptr(), x.len(), true)? {
+            Some(bytes) => read_value(&bytes),
+            None => op.identity::<T>(),
+        }
+    }
+
+    fn enqueue_into<T: Pod, V: Pod>(
+        &self,
+        x: DeviceSlice<'_, T>,
+        desc: &Desc,
+        out: &mut DeviceArray<V>,
+        ws: &mut Workspace,
+    ) -> Result<()> {
+        check_device(&self.gpu, x.gpu(), "x")?;
+        check_device(&self.gpu, out.gpu(), "out")?;
+        check_device(&self.gpu, ws.gpu(), "ws")?;
+        if out.is_empty() {
+            return Err(Error::invalid("out", "needs room for one value"));
+        }
+        Engine {
+            gpu: &self.gpu,
+            desc,
+            settings: self.settings(),
+            ws,
+            stream: self.launch_stream(),
+        }
+        .enqueue(x.device_ptr(), x.len() as u64, out.device_ptr(), false)
+    }
+
+    /// Enqueues the reduction of `x` on this builder's stream and returns at once: the result
+    /// lands in `out[0]` when the stream gets there; nothing is allocated once `ws` has grown
+    /// to the largest grid (or unrolled scratch) asked of it, and the host never waits (unless
+    /// `ws` was last used on another stream). An empty `x` writes the identity. For timing
+    /// loops and for chaining device work.
+    ///
+    /// `x`, `out` and `ws` must stay alive until the stream has finished the work (dropping a
+    /// device array waits for the device, so this holds for safe code).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, GpuTimer, Op};
+    /// use gpu_reduce::{Algorithm, Reduce, Workspace};
+    /// let gpu = Gpu::default_device()?;
+    /// let stream = gpu.new_stream()?;
+    /// let x = gpu.upload(&vec![1.0f32; 1 << 24])?;
+    /// let mut out = gpu.alloc::<f32>(1)?;
+    /// let mut ws = Workspace::new(&gpu)?;
+    /// let r = Reduce::new(&gpu).algorithm(Algorithm::LastBlock).stream(&stream);
+    /// r.reduce_into(&x, Op::Sum, &mut out, &mut ws)?; // warm-up: loads the kernel, sizes ws
+    /// let timer = GpuTimer::new(&gpu)?;
+    /// timer.start(&stream)?;
+    /// for _ in 0..10 {
+    ///     r.reduce_into(&x, Op::Sum, &mut out, &mut ws)?;
+    /// }
+    /// timer.stop(&stream)?;
+    /// println!("{:.1} µs per reduction", timer.elapsed_ms()? * 100.0);
+    /// stream.synchronize()?;
+    /// assert_eq!(out.to_vec()?[0], (1 << 24) as f32);
+    /// # Ok(()) }
+    /// ```
+    pub fn reduce_into<'a, T: Element>(
+        &self,
+        x: impl Into<DeviceSlice<'a, T>>,
+        op: Op,
+        out: &mut DeviceArray<T>,
+        ws: &mut Workspace,
+    ) -> Result<()> {
+        self.enqueue_into(x.into(), &desc_op::<T>(op)?, out, ws)
+    }
+
+    /// [`reduce_into`](Reduce::reduce_into) accumulating in the wider type.
+    pub fn reduce_wide_into<'a, T: Widen>(
+        &self,
+        x: impl Into<DeviceSlice<'a, T>>,
+        op: Op,
+        out: &mut DeviceArray<T::Wide>,
+        ws: &mut Workspace,
+    ) -> Result<()> {
+        self.enqueue_into(x.into(), &desc_wide::<T>(op), out, ws)
+    }
+
+    /// [`reduce_into`](Reduce::reduce_into) for a non-commutative monoid.
+    pub fn reduce_monoid_into<'a, M: DeviceMonoid>(
+        &self,
+        x: impl Into<DeviceSlice<'a, M>>,
+        out: &mut DeviceArray<M>,
+        ws: &mut Workspace,
+    ) -> Result<()> {
+        self.enqueue_into(x.into(), &desc_monoid::<M>(), out, ws)
+    }
+}
+
+// ---- Shortcuts -------------------------------------------------------------------------------
+
+/// `x[0] op x[1] op …` with the default algorithm on `x`'s device (the identity when empty).
+pub fn reduce<T: Element>(x: &DeviceArray<T>, op: Op) -> Result<T> {
+    Reduce::new(x.gpu()).reduce(x, op)
+}
+
+/// The sum of a device array (wrapping for integers).
+pub fn sum<T: Element>(x: &DeviceArray<T>) -> Result<T> {
+    Reduce::new(x.gpu()).sum(x)
+}
+
+/// The product of a device array (wrapping for integers).
+pub fn product<T: Element>(x: &DeviceArray<T>) -> Result<T> {
+    Reduce::new(x.gpu()).product(x)
+}
+
+/// The smallest element of a device array (NaN if there is one), `None` when empty.
+pub fn min<T: Element>(x: &DeviceArray<T>) -> Result<Option<T>> {
+    Reduce::new(x.gpu()).min(x)
+}
+
+/// The largest element of a device array (NaN if there is one), `None` when empty.
+pub fn max<T: Element>(x: &DeviceArray<T>) -> Result<Option<T>> {
+    Reduce::new(x.gpu()).max(x)
+}
+
+/// Index of the first smallest element (first NaN if any), `None` when empty.
+pub fn argmin<T: Element>(x: &DeviceArray<T>) -> Result<Option<usize>> {
+    Reduce::new(x.gpu()).argmin(x)
+}
+
+/// Index of the first largest element (first NaN if any), `None` when empty.
+pub fn argmax<T: Element>(x: &DeviceArray<T>) -> Result<Option<usize>> {
+    Reduce::new(x.gpu()).argmax(x)
+}
+
+/// The sum of a device array accumulated in the wider type.
+pub fn sum_wide<T: Widen>(x: &DeviceArray<T>) -> Result<T::Wide> {
+    Reduce::new(x.gpu()).sum_wide(x)
+}
+
+/// The in-order product of a device array of a non-commutative monoid.
+pub fn reduce_monoid<M: DeviceMonoid>(x: &DeviceArray<M>) -> Result<M> {
+    Reduce::new(x.gpu()).reduce_monoid(x)
+}
+
+/// Method syntax for device arrays: `x.sum()?`, `x.argmax()?`, … with the default algorithm.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_reduce::DeviceReduce;
+/// let gpu = gpu_core::Gpu::default_device()?;
+/// let x = gpu.upload(&[2u64, 9, 4])?;
+/// assert_eq!(x.sum()?, 15);
+/// assert_eq!(x.max()?, Some(9));
+/// assert_eq!(x.argmax()?, Some(1));
+/// # Ok(()) }
+/// ```
+pub trait DeviceReduce<T: Element> {
+    /// See [`Reduce::reduce`].
+    fn reduce(&self, op: Op) -> Result<T>;
+    /// See [`Reduce::sum`].
+    fn sum(&self) -> Result<T>;
+    /// See [`Reduce::product`].
+    fn product(&self) -> Result<T>;
+    /// See [`Reduce::min`].
+    fn min(&self) -> Result<Option<T>>;
+    /// See [`Reduce::max`].
+    fn max(&self) -> Result<Option<T>>;
+    /// See [`Reduce::argmin`].
+    fn argmin(&self) -> Result<Option<usize>>;
+    /// See [`Reduce::argmax`].
+    fn argmax(&self) -> Result<Option<usize>>;
+}
+
+impl<T: Element> DeviceReduce<T> for DeviceArray<T> {
+    fn reduce(&self, op: Op) -> Result<T> {
+        reduce(self, op)
+    }
+    fn sum(&self) -> Result<T> {
+        sum(self)
+    }
+    fn product(&self) -> Result<T> {
+        product(self)
+    }
+    fn min(&self) -> Result<Option<T>> {
+        min(self)
+    }
+    fn max(&self) -> Result<Option<T>> {
+        max(self)
+    }
+    fn argmin(&self) -> Result<Option<usize>> {
+        argmin(self)
+    }
+    fn argmax(&self) -> Result<Option<usize>> {
+        argmax(self)
+    }
+}

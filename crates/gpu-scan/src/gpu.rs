@@ -1,0 +1,718 @@
+//! GPU launches (feature `cuda`): the [`Scanner`] and the one-off convenience functions.
+
+use gpu_core::{
+    grid_for, kernel_args, Affine, DeviceArray, Element, Error, Event, Gpu, Kernel, LaunchConfig,
+    Op, Pod, Ptx, Result, Stream,
+};
+use ndarray::{Array1, ArrayView1};
+
+use crate::cpu::{self, check_output, check_recurrence};
+use crate::plan::{self, Level, LookbackPlan, RecursivePlan};
+use crate::{is_exact, Algorithm, Real, ScanKind, ScanMonoid, ScanOptions};
+
+/// gpu-scan's kernels, compiled from `kernels/scan.cu`.
+static SCAN_PTX: Ptx = Ptx::new("gpu-scan/scan", include_str!("ptx/scan.ptx"));
+
+/// Threads per block of the small helper kernels (status reset, recurrence pack/apply).
+const HELPER_BLOCK: u32 = 256;
+
+/// What the kernel names and the plans need to know about (operator, value type).
+struct Combo {
+    /// Kernel name suffix: `sum_f32`, `mat2_u64`, ...
+    suffix: String,
+    /// Whether every grouping gives the same result.
+    exact: bool,
+    /// Bytes per value.
+    size: usize,
+}
+
+impl Combo {
+    fn op<T: Element>(op: Op) -> Result<Self> {
+        op.check::<T>()?;
+        Ok(Combo {
+            suffix: format!("{}_{}", op.name(), T::NAME),
+            exact: is_exact::<T>(op),
+            size: std::mem::size_of::<T>(),
+        })
+    }
+
+    fn monoid<M: ScanMonoid>() -> Self {
+        Combo {
+            suffix: M::NAME.to_string(),
+            exact: M::EXACT,
+            size: std::mem::size_of::<M>(),
+        }
+    }
+}
+
+/// A reusable GPU scanner: loads the kernels once and keeps its scratch memory (tile status,
+/// block sums) between calls.
+///
+/// * `scan*` methods without `_async` run on the device's default stream and return when the
+///   result is there.
+/// * `scan_async` and `scan_in_place_async` only enqueue work on the given stream (for timing
+///   with CUDA events); the first call at a given size may allocate scratch memory, which
+///   synchronises, so warm up once before timing.
+/// * The scratch is shared by all calls of one scanner: calls on one stream are ordered; when a
+///   call comes on a different stream than the previous one, the scanner first waits (on the
+///   host) for the previous call to finish. Use one scanner per stream for overlapping scans.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_core::{Gpu, GpuTimer, Op};
+/// use gpu_scan::{Algorithm, ScanOptions, Scanner};
+///
+/// let gpu = Gpu::default_device()?;
+/// let x = gpu.upload(&vec![1u32; 1 << 24])?;
+/// let mut y = gpu.alloc::<u32>(x.len())?;
+/// let mut scanner = Scanner::new(&gpu)?;
+/// let stream = gpu.new_stream()?;
+/// let options = ScanOptions::inclusive().algorithm(Algorithm::BlellochPadded).block_size(512);
+/// scanner.scan_async(&x, &mut y, Op::Sum, &options, &stream)?; // warm-up (allocates scratch)
+/// let timer = GpuTimer::new(&gpu)?;
+/// timer.start(&stream)?;
+/// scanner.scan_async(&x, &mut y, Op::Sum, &options, &stream)?;
+/// timer.stop(&stream)?;
+/// println!("{:.3} ms", timer.elapsed_ms()?);
+/// # Ok(()) }
+/// ```
+pub struct Scanner {
+    gpu: Gpu,
+    scratch: Option<DeviceArray<u64>>,
+    last_stream: Option<usize>,
+    done: Event,
+}
+
+impl std::fmt::Debug for Scanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scanner")
+            .field("gpu", &self.gpu)
+            .field(
+                "scratch_bytes",
+                &self.scratch.as_ref().map_or(0, |s| s.size_bytes()),
+            )
+            .finish()
+    }
+}
+
+fn cpu_algorithm_async(a: Algorithm) -> Error {
+    Error::invalid(
+        "algorithm",
+        format!(
+            "{a:?} is a CPU algorithm and cannot be enqueued on a stream; use gpu_scan::cpu or \
+             the synchronous Scanner::scan"
+        ),
+    )
+}
+
+impl Scanner {
+    /// A scanner for `gpu` (allocates nothing yet).
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Ok(Scanner {
+            gpu: gpu.clone(),
+            scratch: None,
+            last_stream: None,
+            done: gpu.new_event(false)?,
+        })
+    }
+
+    /// The device this scanner runs on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Scratch bytes currently held.
+    pub fn scratch_bytes(&self) -> usize {
+        self.scratch.as_ref().map_or(0, |s| s.size_bytes())
+    }
+
+    // ---- element types and operators --------------------------------------------------------
+
+    /// Enqueues the scan of `input` into `output` (at least as long) on `stream`; returns without
+    /// waiting. Any GPU algorithm of `options`; CPU algorithms are an error here.
+    pub fn scan_async<T: Element>(
+        &mut self,
+        input: &DeviceArray<T>,
+        output: &mut DeviceArray<T>,
+        op: Op,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let combo = Combo::op::<T>(op)?;
+        check_output(input.len(), output.len())?;
+        self.check_arrays(input.gpu())?;
+        self.check_arrays(output.gpu())?;
+        self.enqueue(
+            &combo,
+            input.device_ptr(),
+            output.device_ptr(),
+            input.len(),
+            options,
+            stream,
+        )
+    }
+
+    /// Enqueues the scan of `data` in place on `stream`; returns without waiting.
+    pub fn scan_in_place_async<T: Element>(
+        &mut self,
+        data: &mut DeviceArray<T>,
+        op: Op,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let combo = Combo::op::<T>(op)?;
+        self.check_arrays(data.gpu())?;
+        let p = data.device_ptr();
+        self.enqueue(&combo, p, p, data.len(), options, stream)
+    }
+
+    /// Scans `input` into `output` (at least as long) and waits for the result. CPU algorithms
+    /// copy to the host and back.
+    pub fn scan<T: Element>(
+        &mut self,
+        input: &DeviceArray<T>,
+        output: &mut DeviceArray<T>,
+        op: Op,
+        options: &ScanOptions,
+    ) -> Result<()> {
+        if !options.algorithm.is_gpu() {
+            op.check::<T>()?;
+            check_output(input.len(), output.len())?;
+            let y = cpu::scan_with(&input.to_vec()?, op, options)?;
+            return write_prefix(output, &y);
+        }
+        let gpu = self.gpu.clone();
+        self.scan_async(input, output, op, options, gpu.stream())?;
+        gpu.stream().synchronize()
+    }
+
+    /// Scans `data` in place and waits for the result.
+    pub fn scan_in_place<T: Element>(
+        &mut self,
+        data: &mut DeviceArray<T>,
+        op: Op,
+        options: &ScanOptions,
+    ) -> Result<()> {
+        if !options.algorithm.is_gpu() {
+            let y = cpu::scan_with(&data.to_vec()?, op, options)?;
+            return data.copy_from(&y);
+        }
+        let gpu = self.gpu.clone();
+        self.scan_in_place_async(data, op, options, gpu.stream())?;
+        gpu.stream().synchronize()
+    }
+
+    /// Scans a host slice (uploaded, scanned in place, downloaded). CPU algorithms stay on the
+    /// host.
+    pub fn scan_slice<T: Element>(
+        &mut self,
+        input: &[T],
+        op: Op,
+        options: &ScanOptions,
+    ) -> Result<Vec<T>> {
+        if !options.algorithm.is_gpu() {
+            return cpu::scan_with(input, op, options);
+        }
+        op.check::<T>()?;
+        let mut d = self.gpu.upload(input)?;
+        self.scan_in_place(&mut d, op, options)?;
+        d.to_vec()
+    }
+
+    /// Scans a 1-D ndarray view (any strides; gathered in logical order).
+    pub fn scan_view<T: Element>(
+        &mut self,
+        input: ArrayView1<'_, T>,
+        op: Op,
+        options: &ScanOptions,
+    ) -> Result<Array1<T>> {
+        if !options.algorithm.is_gpu() {
+            let x: Vec<T> = input.iter().copied().collect();
+            return cpu::scan_with(&x, op, options).map(Array1::from_vec);
+        }
+        op.check::<T>()?;
+        let mut d = self.gpu.upload_view(input)?;
+        self.scan_in_place(&mut d, op, options)?;
+        d.to_array1()
+    }
+
+    // ---- non-commutative monoids ------------------------------------------------------------
+
+    /// [`scan_async`](Self::scan_async) for [`gpu_core::Mat2`] / [`gpu_core::Affine`] values,
+    /// in sequence order.
+    pub fn scan_monoid_async<M: ScanMonoid>(
+        &mut self,
+        input: &DeviceArray<M>,
+        output: &mut DeviceArray<M>,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        check_output(input.len(), output.len())?;
+        self.check_arrays(input.gpu())?;
+        self.check_arrays(output.gpu())?;
+        self.enqueue(
+            &Combo::monoid::<M>(),
+            input.device_ptr(),
+            output.device_ptr(),
+            input.len(),
+            options,
+            stream,
+        )
+    }
+
+    /// [`scan_in_place_async`](Self::scan_in_place_async) for monoid values.
+    pub fn scan_monoid_in_place_async<M: ScanMonoid>(
+        &mut self,
+        data: &mut DeviceArray<M>,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.check_arrays(data.gpu())?;
+        let p = data.device_ptr();
+        self.enqueue(&Combo::monoid::<M>(), p, p, data.len(), options, stream)
+    }
+
+    /// [`scan`](Self::scan) for monoid values.
+    pub fn scan_monoid<M: ScanMonoid>(
+        &mut self,
+        input: &DeviceArray<M>,
+        output: &mut DeviceArray<M>,
+        options: &ScanOptions,
+    ) -> Result<()> {
+        if !options.algorithm.is_gpu() {
+            check_output(input.len(), output.len())?;
+            let y = cpu_monoid(&input.to_vec()?, options);
+            return write_prefix(output, &y);
+        }
+        let gpu = self.gpu.clone();
+        self.scan_monoid_async(input, output, options, gpu.stream())?;
+        gpu.stream().synchronize()
+    }
+
+    /// [`scan_in_place`](Self::scan_in_place) for monoid values.
+    pub fn scan_monoid_in_place<M: ScanMonoid>(
+        &mut self,
+        data: &mut DeviceArray<M>,
+        options: &ScanOptions,
+    ) -> Result<()> {
+        if !options.algorithm.is_gpu() {
+            let y = cpu_monoid(&data.to_vec()?, options);
+            return data.copy_from(&y);
+        }
+        let gpu = self.gpu.clone();
+        self.scan_monoid_in_place_async(data, options, gpu.stream())?;
+        gpu.stream().synchronize()
+    }
+
+    /// [`scan_slice`](Self::scan_slice) for monoid values.
+    pub fn scan_monoid_slice<M: ScanMonoid>(
+        &mut self,
+        input: &[M],
+        options: &ScanOptions,
+    ) -> Result<Vec<M>> {
+        if !options.algorithm.is_gpu() {
+            return Ok(cpu_monoid(input, options));
+        }
+        let mut d = self.gpu.upload(input)?;
+        self.scan_monoid_in_place(&mut d, options)?;
+        d.to_vec()
+    }
+
+    // ---- linear recurrence ------------------------------------------------------------------
+
+    /// Solves `x[t] = a[t]·x[t−1] + b[t]` with `x[−1] = x_init` into `x` (at least as long as
+    /// `a`; `a` and `b` of equal length) with an inclusive scan of the affine maps
+    /// `f_t(x) = a[t]·x + b[t]`, then `x[t] = (f_0 then … then f_t)(x_init)`; waits for the
+    /// result. `options.kind` is ignored; the algorithm and block size apply to the scan.
+    pub fn linear_recurrence<T: Real>(
+        &mut self,
+        a: &DeviceArray<T>,
+        b: &DeviceArray<T>,
+        x_init: T,
+        x: &mut DeviceArray<T>,
+        options: &ScanOptions,
+    ) -> Result<()>
+    where
+        Affine<T>: ScanMonoid,
+    {
+        check_recurrence(a.len(), b.len())?;
+        check_output(a.len(), x.len())?;
+        for g in [a.gpu(), b.gpu(), x.gpu()] {
+            self.check_arrays(g)?;
+        }
+        let n = a.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let options = options.kind(ScanKind::Inclusive);
+        if !options.algorithm.is_gpu() {
+            let (a, b) = (a.to_vec()?, b.to_vec()?);
+            let y = match options.algorithm {
+                Algorithm::Serial => cpu::linear_recurrence(&a, &b, x_init)?,
+                _ => cpu::linear_recurrence_scan(&a, &b, x_init)?,
+            };
+            return write_prefix(x, &y);
+        }
+        let gpu = self.gpu.clone();
+        let stream = gpu.stream();
+        let mut maps = gpu.alloc::<Affine<T>>(n)?;
+        let config = LaunchConfig::new(
+            grid_for(n as u64, HELPER_BLOCK as u64 * 4, 65_535),
+            HELPER_BLOCK,
+        );
+        let pack = gpu.kernel(&SCAN_PTX, &format!("scan_recurrence_pack_{}", T::NAME))?;
+        // SAFETY: scan_recurrence_pack_T(const T* a, const T* b, Affine<T>* maps, u64 n) reads
+        // a[0..n), b[0..n) and writes maps[0..n); all three arrays hold n elements.
+        unsafe {
+            pack.launch(
+                config,
+                stream,
+                &kernel_args![a.device_ptr(), b.device_ptr(), maps.device_ptr(), n as u64],
+            )?;
+        }
+        self.scan_monoid_in_place_async(&mut maps, &options, stream)?;
+        let apply = gpu.kernel(&SCAN_PTX, &format!("scan_recurrence_apply_{}", T::NAME))?;
+        // SAFETY: scan_recurrence_apply_T(const Affine<T>* maps, T x_init, T* x, u64 n) reads
+        // maps[0..n) and writes x[0..n); `x` holds at least n elements (checked above).
+        unsafe {
+            apply.launch(
+                config,
+                stream,
+                &kernel_args![maps.device_ptr(), x_init, x.device_ptr(), n as u64],
+            )?;
+        }
+        stream.synchronize()
+    }
+
+    // ---- launches ---------------------------------------------------------------------------
+
+    fn check_arrays(&self, gpu: &Gpu) -> Result<()> {
+        if !gpu.same_device(&self.gpu) {
+            return Err(Error::invalid(
+                "array",
+                "lives on another device (or context) than the scanner",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Device address of at least `bytes` of scratch (0 when none is needed).
+    fn scratch(&mut self, bytes: usize) -> Result<u64> {
+        if bytes == 0 {
+            return Ok(0);
+        }
+        let words = bytes.div_ceil(8);
+        let too_small = match &self.scratch {
+            Some(s) => s.len() < words,
+            None => true,
+        };
+        if too_small {
+            // Free the old buffer first (cuMemFree waits for work still using it).
+            self.scratch = None;
+            self.scratch = Some(self.gpu.alloc::<u64>(words)?);
+        }
+        Ok(self.scratch.as_ref().map_or(0, |s| s.device_ptr()))
+    }
+
+    fn check_kernel(&self, kernel: &Kernel, block: u32) -> Result<()> {
+        let max = kernel.max_threads_per_block()?;
+        if block > max {
+            return Err(Error::invalid(
+                "block_size",
+                format!(
+                    "{block} threads: kernel `{}` can run at most {max} per block on this device",
+                    kernel.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn grid(&self, blocks: u64) -> Result<u32> {
+        let max = self.gpu.properties().max_grid_x as u64;
+        if blocks > max {
+            return Err(Error::invalid(
+                "len",
+                format!("needs {blocks} blocks in one launch; the device allows {max}"),
+            ));
+        }
+        Ok(blocks as u32)
+    }
+
+    fn enqueue(
+        &mut self,
+        combo: &Combo,
+        input: u64,
+        output: u64,
+        n: usize,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let algorithm = options.algorithm.resolve(combo.exact);
+        // Plans first: bad block sizes are reported even for empty inputs.
+        match algorithm {
+            Algorithm::Serial | Algorithm::Rayon => Err(cpu_algorithm_async(algorithm)),
+            Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto => {
+                let plan = plan::lookback(n.max(1), combo.size, options.block_size)?;
+                if n == 0 {
+                    return Ok(());
+                }
+                let deterministic = algorithm == Algorithm::LookBackDeterministic && !combo.exact;
+                self.in_order(stream, |s| {
+                    s.lookback(
+                        combo,
+                        deterministic,
+                        &plan,
+                        input,
+                        output,
+                        n,
+                        options.kind,
+                        stream,
+                    )
+                })
+            }
+            Algorithm::HillisSteele | Algorithm::Blelloch | Algorithm::BlellochPadded => {
+                let plan = plan::recursive(algorithm, n.max(1), combo.size, options.block_size)?;
+                if n == 0 {
+                    return Ok(());
+                }
+                self.in_order(stream, |s| {
+                    s.recursive(combo, algorithm, &plan, input, output, options.kind, stream)
+                })
+            }
+        }
+    }
+
+    /// Runs `enqueue` after making sure the scratch is not still in use on another stream, and
+    /// records completion.
+    fn in_order(
+        &mut self,
+        stream: &Stream,
+        enqueue: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        let raw = stream.as_raw() as usize;
+        if self.last_stream.is_some_and(|prev| prev != raw) {
+            self.done.synchronize()?;
+        }
+        enqueue(self)?;
+        self.done.record(stream)?;
+        self.last_stream = Some(raw);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lookback(
+        &mut self,
+        combo: &Combo,
+        deterministic: bool,
+        plan: &LookbackPlan,
+        input: u64,
+        output: u64,
+        n: usize,
+        kind: ScanKind,
+        stream: &Stream,
+    ) -> Result<()> {
+        let name = if deterministic {
+            format!("scan_lookback_det_{}", combo.suffix)
+        } else {
+            format!("scan_lookback_{}", combo.suffix)
+        };
+        let kernel = self.gpu.kernel(&SCAN_PTX, &name)?;
+        self.check_kernel(&kernel, plan.block)?;
+        let grid = self.grid(plan.tiles)?;
+        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
+        let layout = plan.layout;
+        let base = self.scratch(layout.total_bytes)?;
+        let words = (layout.zero_bytes / 4) as u64;
+        let init_config =
+            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
+        // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words from
+        // `base`; the scratch holds total_bytes ≥ zero_bytes = 4·count bytes.
+        unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
+        let counter = base + layout.counter as u64;
+        let flags = layout.flags.map_or(0, |f| base + f as u64);
+        let aggregates = base + layout.aggregates as u64;
+        let inclusives = base + layout.inclusives as u64;
+        let exclusive = u32::from(kind == ScanKind::Exclusive);
+        // SAFETY: scan_lookback_<op>_<type>(const V* in, V* out, u64 n, u32 exclusive,
+        // u32* counter, u32* flags, void* aggs, void* incs), V the value type of `combo`: `in`
+        // and `out` hold at least n values (checked by the callers; they may be the same array),
+        // the grid has exactly `tiles` blocks of `block` threads covering n, and the scratch
+        // holds the counter and status of `tiles` tiles as laid out by `plan.layout` (the layout
+        // the kernel uses), zeroed by the init launch just before on the same stream.
+        unsafe {
+            kernel.launch(
+                LaunchConfig::new(grid, plan.block),
+                stream,
+                &kernel_args![
+                    input, output, n as u64, exclusive, counter, flags, aggregates, inclusives
+                ],
+            )
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn recursive(
+        &mut self,
+        combo: &Combo,
+        algorithm: Algorithm,
+        plan: &RecursivePlan,
+        input: u64,
+        output: u64,
+        kind: ScanKind,
+        stream: &Stream,
+    ) -> Result<()> {
+        let family = match algorithm {
+            Algorithm::HillisSteele => "hillis_steele",
+            Algorithm::Blelloch => "blelloch",
+            _ => "blelloch_padded",
+        };
+        let scan = self
+            .gpu
+            .kernel(&SCAN_PTX, &format!("scan_{family}_{}", combo.suffix))?;
+        let add = self
+            .gpu
+            .kernel(&SCAN_PTX, &format!("scan_add_block_sums_{}", combo.suffix))?;
+        self.check_kernel(&scan, plan.block)?;
+        self.check_kernel(&add, plan.block)?;
+        let props = self.gpu.properties();
+        if plan.shared_bytes > props.shared_memory_per_block {
+            if plan.shared_bytes > props.shared_memory_per_block_optin {
+                return Err(Error::invalid(
+                    "block_size",
+                    format!(
+                        "{} threads of {}-byte values need {} bytes of shared memory; the device \
+                         allows {}",
+                        plan.block,
+                        combo.size,
+                        plan.shared_bytes,
+                        props.shared_memory_per_block_optin
+                    ),
+                ));
+            }
+            scan.set_max_dynamic_shared(plan.shared_bytes)?;
+        }
+        self.grid(plan.levels[0].blocks)?;
+        let base = self.scratch(plan.scratch_bytes)?;
+        let sums = |level: &Level| level.sums.map_or(0, |o| base + o as u64);
+        let exclusive = u32::from(kind == ScanKind::Exclusive);
+        // Down: scan every block of every level, each level's block totals being the next level.
+        for (k, level) in plan.levels.iter().enumerate() {
+            let (src, dst, excl) = if k == 0 {
+                (input, output, exclusive)
+            } else {
+                let p = sums(&plan.levels[k - 1]);
+                (p, p, 1u32)
+            };
+            let config = LaunchConfig::new(level.blocks as u32, plan.block)
+                .with_shared_bytes(plan.shared_bytes as u32);
+            // SAFETY: scan_<family>_<op>_<type>(const V* in, V* out, V* sums, u64 n,
+            // u32 exclusive) reads in[0..n) and writes out[0..n) (the caller's arrays hold n
+            // values at level 0; level k > 0 scans level k−1's sums in place, `len` values in
+            // scratch) and, when `sums` is not null, sums[0..blocks), sized by the plan. The
+            // dynamic shared memory is the plan's size for this algorithm and block.
+            unsafe {
+                scan.launch(
+                    config,
+                    stream,
+                    &kernel_args![src, dst, sums(level), level.len, excl],
+                )?;
+            }
+        }
+        // Up: once level k+1 is fully scanned (exclusive), add it in front of level k's blocks.
+        for k in (0..plan.levels.len() - 1).rev() {
+            let level = &plan.levels[k];
+            let dst = if k == 0 {
+                output
+            } else {
+                sums(&plan.levels[k - 1])
+            };
+            // SAFETY: scan_add_block_sums_<op>_<type>(V* out, const V* sums, u64 n,
+            // u64 per_block) updates out[0..n) using sums[0..blocks) (blocks = n / per_block
+            // rounded up, the grid); both arrays are sized as in the launches above.
+            unsafe {
+                add.launch(
+                    LaunchConfig::new(level.blocks as u32, plan.block),
+                    stream,
+                    &kernel_args![dst, sums(level), level.len, plan.per_block],
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn cpu_monoid<M: ScanMonoid>(x: &[M], options: &ScanOptions) -> Vec<M> {
+    match options.algorithm {
+        Algorithm::Serial => cpu::scan_monoid(x, options.kind),
+        _ => cpu::par_scan_monoid(x, options.kind),
+    }
+}
+
+/// Writes `y` over the first `y.len()` elements of `out` (waits).
+fn write_prefix<V: Pod>(out: &mut DeviceArray<V>, y: &[V]) -> Result<()> {
+    if out.len() == y.len() {
+        return out.copy_from(y);
+    }
+    let mut all = out.to_vec()?;
+    all[..y.len()].copy_from_slice(y);
+    out.copy_from(&all)
+}
+
+/// Scans a host slice on `gpu` with a temporary [`Scanner`].
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_core::{Gpu, Op};
+/// use gpu_scan::{Algorithm, ScanOptions};
+/// let gpu = Gpu::default_device()?;
+/// let x: Vec<u64> = (1..=1_000_000).collect();
+/// let y = gpu_scan::scan(&gpu, &x, Op::Sum, &ScanOptions::default())?;
+/// assert_eq!(y[999_999], 500_000_500_000);
+/// let z = gpu_scan::scan(&gpu, &x, Op::Sum, &ScanOptions::exclusive().algorithm(Algorithm::HillisSteele))?;
+/// assert_eq!(z[1], 1);
+/// # Ok(()) }
+/// ```
+pub fn scan<T: Element>(gpu: &Gpu, input: &[T], op: Op, options: &ScanOptions) -> Result<Vec<T>> {
+    Scanner::new(gpu)?.scan_slice(input, op, options)
+}
+
+/// Scans a host slice of [`gpu_core::Mat2`] or [`gpu_core::Affine`] values on `gpu`, in
+/// sequence order.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_core::{Gpu, Mat2};
+/// use gpu_scan::ScanOptions;
+/// let gpu = Gpu::default_device()?;
+/// // Fibonacci numbers as powers of [[1, 1], [1, 0]].
+/// let m = vec![Mat2([1u64, 1, 1, 0]); 90];
+/// let powers = gpu_scan::scan_monoid(&gpu, &m, &ScanOptions::default())?;
+/// assert_eq!(powers[89].0[1], 2_880_067_194_370_816_120); // F(90)
+/// # Ok(()) }
+/// ```
+pub fn scan_monoid<M: ScanMonoid>(gpu: &Gpu, input: &[M], options: &ScanOptions) -> Result<Vec<M>> {
+    Scanner::new(gpu)?.scan_monoid_slice(input, options)
+}
+
+/// Solves `x[t] = a[t]·x[t−1] + b[t]` (`x[−1] = x_init`) on `gpu` with the default scan.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// let gpu = gpu_core::Gpu::default_device()?;
+/// let (a, b) = (vec![0.9f64; 1000], vec![1.0f64; 1000]);
+/// let x = gpu_scan::linear_recurrence(&gpu, &a, &b, 0.0)?;
+/// let reference = gpu_scan::cpu::linear_recurrence(&a, &b, 0.0)?;
+/// assert!((x[999] - reference[999]).abs() < 1e-9);
+/// # Ok(()) }
+/// ```
+pub fn linear_recurrence<T: Real>(gpu: &Gpu, a: &[T], b: &[T], x_init: T) -> Result<Vec<T>>
+where
+    Affine<T>: ScanMonoid,
+{
+    check_recurrence(a.len(), b.len())?;
+    let (da, db) = (gpu.upload(a)?, gpu.upload(b)?);
+    let mut x = gpu.alloc::<T>(a.len())?;
+    Scanner::new(gpu)?.linear_recurrence(&da, &db, x_init, &mut x, &ScanOptions::default())?;
+    x.to_vec()
+}

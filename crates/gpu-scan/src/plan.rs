@@ -1,0 +1,272 @@
+//! Launch plans: block sizes, items per thread, tiles, recursion levels and scratch layouts.
+//!
+//! Pure arithmetic, kept apart from the launches (and built without the `cuda` feature) so it can
+//! be tested anywhere. The kernels in `kernels/scan.cu` mirror these numbers.
+
+use gpu_core::{check_block_size, Error, Result};
+
+use crate::Algorithm;
+
+/// Smallest block size the GPU algorithms accept (one warp).
+pub const MIN_BLOCK: u32 = 32;
+/// Largest block size the GPU algorithms accept.
+pub const MAX_BLOCK: u32 = 1024;
+/// Default block size of the report's algorithms (Hillis–Steele, Blelloch, padded Blelloch):
+/// the best point of the report's sweep.
+pub const DEFAULT_REPORT_BLOCK: u32 = 512;
+/// Default block size of the look-back scan.
+pub const DEFAULT_LOOKBACK_BLOCK: u32 = 256;
+/// Bytes of values each look-back thread holds (`ScanTileShape` in `scan_tile.cuh`).
+pub const LOOKBACK_BYTES_PER_THREAD: usize = 64;
+
+/// Scratch regions start on this alignment (bytes).
+const ALIGN: usize = 256;
+
+fn align_up(bytes: usize) -> usize {
+    bytes.div_ceil(ALIGN) * ALIGN
+}
+
+fn block_for(algorithm: Algorithm, block: Option<u32>) -> Result<u32> {
+    let default = match algorithm {
+        Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto => {
+            DEFAULT_LOOKBACK_BLOCK
+        }
+        _ => DEFAULT_REPORT_BLOCK,
+    };
+    let block = block.unwrap_or(default);
+    check_block_size("block_size", block, MIN_BLOCK, MAX_BLOCK)?;
+    Ok(block)
+}
+
+/// Values per thread of the look-back scan for values of `value_size` bytes.
+pub fn lookback_items(value_size: usize) -> u32 {
+    (LOOKBACK_BYTES_PER_THREAD / value_size.max(1)).max(1) as u32
+}
+
+/// Where the look-back scan's tile counter and per-tile status live in its scratch buffer.
+///
+/// 4-byte values use two 64-bit words per tile (aggregate, inclusive prefix), each holding a
+/// "published" flag and the value; larger values use a 32-bit flag per tile plus two value
+/// arrays. Everything before `zero_bytes` must be zero before each launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusLayout {
+    /// Byte offset of the 32-bit tile counter (always 0).
+    pub counter: usize,
+    /// Byte offset of the per-tile flags (values larger than 4 bytes only).
+    pub flags: Option<usize>,
+    /// Byte offset of the per-tile aggregates.
+    pub aggregates: usize,
+    /// Byte offset of the per-tile inclusive prefixes.
+    pub inclusives: usize,
+    /// Bytes from the start that must be zeroed before a launch (a multiple of 4).
+    pub zero_bytes: usize,
+    /// Total bytes.
+    pub total_bytes: usize,
+}
+
+impl StatusLayout {
+    /// The layout for `tiles` tiles of values of `value_size` bytes.
+    pub fn new(tiles: u64, value_size: usize) -> Result<Self> {
+        let tiles = usize::try_from(tiles)
+            .map_err(|_| Error::invalid("len", "too many tiles for this platform"))?;
+        let bytes = |per: usize| {
+            tiles
+                .checked_mul(per)
+                .map(align_up)
+                .ok_or_else(|| Error::invalid("len", "scratch size overflows"))
+        };
+        Ok(if value_size == 4 {
+            let words = bytes(8)?;
+            StatusLayout {
+                counter: 0,
+                flags: None,
+                aggregates: ALIGN,
+                inclusives: ALIGN + words,
+                zero_bytes: ALIGN + 2 * words,
+                total_bytes: ALIGN + 2 * words,
+            }
+        } else {
+            let flags = bytes(4)?;
+            let values = bytes(value_size)?;
+            StatusLayout {
+                counter: 0,
+                flags: Some(ALIGN),
+                aggregates: ALIGN + flags,
+                inclusives: ALIGN + flags + values,
+                zero_bytes: ALIGN + flags,
+                total_bytes: ALIGN + flags + 2 * values,
+            }
+        })
+    }
+}
+
+/// One launch of the single-pass look-back scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LookbackPlan {
+    /// Threads per block.
+    pub block: u32,
+    /// Values per thread.
+    pub items: u32,
+    /// Values per tile (= per block).
+    pub tile: u64,
+    /// Tiles (= blocks in the grid).
+    pub tiles: u64,
+    /// Scratch layout for the tile status.
+    pub layout: StatusLayout,
+}
+
+/// The look-back plan for `n > 0` values of `value_size` bytes; `block` defaults to
+/// [`DEFAULT_LOOKBACK_BLOCK`] and must be a power of two in 32..=1024.
+pub fn lookback(n: usize, value_size: usize, block: Option<u32>) -> Result<LookbackPlan> {
+    let block = block_for(Algorithm::LookBack, block)?;
+    let items = lookback_items(value_size);
+    let tile = block as u64 * items as u64;
+    let tiles = (n as u64).div_ceil(tile);
+    Ok(LookbackPlan {
+        block,
+        items,
+        tile,
+        tiles,
+        layout: StatusLayout::new(tiles, value_size)?,
+    })
+}
+
+/// One level of the report's recursive multi-block scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    /// Values scanned at this level (n at level 0, then the previous level's block count).
+    pub len: u64,
+    /// Blocks launched at this level.
+    pub blocks: u64,
+    /// Byte offset in the scratch buffer of this level's block sums (`blocks` values), when
+    /// there is more than one block.
+    pub sums: Option<usize>,
+}
+
+/// The report's multi-block scheme: block scans, block sums scanned recursively, added back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecursivePlan {
+    /// Threads per block.
+    pub block: u32,
+    /// Values per block: the block size (Hillis–Steele) or twice it (Blelloch).
+    pub per_block: u64,
+    /// Dynamic shared memory per block, in bytes.
+    pub shared_bytes: usize,
+    /// Levels, from the input (level 0) to the last single-block level.
+    pub levels: Vec<Level>,
+    /// Scratch bytes for all levels' block sums.
+    pub scratch_bytes: usize,
+}
+
+/// Shared memory one block of a report algorithm needs, in bytes.
+pub fn shared_bytes(algorithm: Algorithm, block: u32, value_size: usize) -> usize {
+    let b = block as usize;
+    let slots = match algorithm {
+        Algorithm::BlellochPadded => 2 * b + (2 * b) / 32,
+        _ => 2 * b,
+    };
+    slots * value_size
+}
+
+/// The plan of a report algorithm (`HillisSteele`, `Blelloch`, `BlellochPadded`) for `n > 0`
+/// values of `value_size` bytes; `block` defaults to [`DEFAULT_REPORT_BLOCK`] and must be a power
+/// of two in 32..=1024.
+pub fn recursive(
+    algorithm: Algorithm,
+    n: usize,
+    value_size: usize,
+    block: Option<u32>,
+) -> Result<RecursivePlan> {
+    let per_block = match algorithm {
+        Algorithm::HillisSteele => 1,
+        Algorithm::Blelloch | Algorithm::BlellochPadded => 2,
+        other => {
+            return Err(Error::invalid(
+                "algorithm",
+                format!("{other:?} is not one of the report's multi-block algorithms"),
+            ))
+        }
+    };
+    let block = block_for(algorithm, block)?;
+    let per_block = per_block * block as u64;
+    let mut levels = Vec::new();
+    let mut len = n as u64;
+    let mut offset = 0usize;
+    loop {
+        let blocks = len.div_ceil(per_block).max(1);
+        let sums = if blocks > 1 {
+            let at = offset;
+            let bytes = usize::try_from(blocks)
+                .ok()
+                .and_then(|b| b.checked_mul(value_size))
+                .ok_or_else(|| Error::invalid("len", "scratch size overflows"))?;
+            offset += align_up(bytes);
+            Some(at)
+        } else {
+            None
+        };
+        levels.push(Level { len, blocks, sums });
+        if blocks == 1 {
+            break;
+        }
+        len = blocks;
+    }
+    Ok(RecursivePlan {
+        block,
+        per_block,
+        shared_bytes: shared_bytes(algorithm, block, value_size),
+        levels,
+        scratch_bytes: offset,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_match_the_kernel_shape() {
+        assert_eq!(lookback_items(4), 16);
+        assert_eq!(lookback_items(8), 8);
+        assert_eq!(lookback_items(16), 4);
+        assert_eq!(lookback_items(32), 2);
+    }
+
+    #[test]
+    fn lookback_tiles_cover_n() {
+        let p = lookback(123_123_123, 4, None).unwrap();
+        assert_eq!(p.tile, 4096);
+        assert_eq!(p.tiles, 123_123_123u64.div_ceil(4096));
+        assert!(p.layout.flags.is_none());
+        assert_eq!(p.layout.zero_bytes, p.layout.total_bytes);
+        let q = lookback(1, 32, Some(32)).unwrap();
+        assert_eq!((q.tile, q.tiles), (64, 1));
+        let flags = q.layout.flags.unwrap();
+        assert!(q.layout.zero_bytes > flags && q.layout.aggregates >= q.layout.zero_bytes);
+        assert!(q.layout.inclusives + 32 <= q.layout.total_bytes);
+    }
+
+    #[test]
+    fn recursion_levels() {
+        let p = recursive(Algorithm::HillisSteele, 1 << 20, 4, Some(32)).unwrap();
+        let lens: Vec<u64> = p.levels.iter().map(|l| l.len).collect();
+        assert_eq!(lens, vec![1 << 20, 1 << 15, 1 << 10, 32]);
+        assert!(p.levels.last().unwrap().sums.is_none());
+        let p = recursive(Algorithm::Blelloch, 2048, 8, Some(1024)).unwrap();
+        assert_eq!(p.levels.len(), 1);
+        assert_eq!(p.scratch_bytes, 0);
+        let p = recursive(Algorithm::BlellochPadded, 2049, 8, Some(1024)).unwrap();
+        assert_eq!(p.levels.len(), 2);
+        assert_eq!(p.shared_bytes, (2048 + 64) * 8);
+    }
+
+    #[test]
+    fn bad_block_sizes_are_clear_errors() {
+        for bad in [0, 16, 48, 100, 2048] {
+            let e = recursive(Algorithm::Blelloch, 10, 4, Some(bad)).unwrap_err();
+            assert!(e.to_string().contains("block_size"), "{e}");
+            assert!(lookback(10, 4, Some(bad)).is_err());
+        }
+        assert!(recursive(Algorithm::Serial, 10, 4, None).is_err());
+    }
+}

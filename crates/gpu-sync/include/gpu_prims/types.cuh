@@ -1,0 +1,64 @@
+// Element-type traits shared by every kernel: fixed-width names, limits, and the unsigned twin
+// used for wrapping arithmetic (signed overflow is undefined in C++, wrapping is our contract).
+#pragma once
+
+namespace gp {
+
+typedef int i32;
+typedef unsigned int u32;
+typedef long long i64;
+typedef unsigned long long u64;
+typedef float f32;
+typedef double f64;
+
+template <class T> struct TypeTraits;
+
+template <> struct TypeTraits<i32> {
+    typedef u32 Unsigned;
+    static constexpr bool is_float = false;
+    static __device__ __forceinline__ i32 lowest() { return (i32)0x80000000u; }
+    static __device__ __forceinline__ i32 highest() { return 0x7fffffff; }
+};
+template <> struct TypeTraits<u32> {
+    typedef u32 Unsigned;
+    static constexpr bool is_float = false;
+    static __device__ __forceinline__ u32 lowest() { return 0u; }
+    static __device__ __forceinline__ u32 highest() { return 0xffffffffu; }
+};
+template <> struct TypeTraits<i64> {
+    typedef u64 Unsigned;
+    static constexpr bool is_float = false;
+    static __device__ __forceinline__ i64 lowest() { return (i64)0x8000000000000000ull; }
+    static __device__ __forceinline__ i64 highest() { return 0x7fffffffffffffffll; }
+};
+template <> struct TypeTraits<u64> {
+    typedef u64 Unsigned;
+    static constexpr bool is_float = false;
+    static __device__ __forceinline__ u64 lowest() { return 0ull; }
+    static __device__ __forceinline__ u64 highest() { return 0xffffffffffffffffull; }
+};
+template <> struct TypeTraits<f32> {
+    static constexpr bool is_float = true;
+    static __device__ __forceinline__ f32 lowest() { return __int_as_float(0xff800000); }   // -inf
+    static __device__ __forceinline__ f32 highest() { return __int_as_float(0x7f800000); }  // +inf
+};
+template <> struct TypeTraits<f64> {
+    static constexpr bool is_float = true;
+    static __device__ __forceinline__ f64 lowest() { return __longlong_as_double(0xfff0000000000000ll); }
+    static __device__ __forceinline__ f64 highest() { return __longlong_as_double(0x7ff0000000000000ll); }
+};
+
+// a + b and a * b that wrap for integers, plain IEEE for floats.
+template <class T, bool F = TypeTraits<T>::is_float> struct Arith {
+    typedef typename TypeTraits<T>::Unsigned U;
+    static __device__ __forceinline__ T add(T a, T b) { return (T)((U)a + (U)b); }
+    static __device__ __forceinline__ T mul(T a, T b) { return (T)((U)a * (U)b); }
+};
+template <class T> struct Arith<T, true> {
+    static __device__ __forceinline__ T add(T a, T b) { return a + b; }
+    static __device__ __forceinline__ T mul(T a, T b) { return a * b; }
+};
+
+template <class T> __device__ __forceinline__ bool is_nan(T x) { return x != x; }
+
+}  // namespace gp

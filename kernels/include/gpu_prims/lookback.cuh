@@ -1,0 +1,228 @@
+// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
+// Look-back", 2016): the inter-tile half of a single-pass scan. Each tile publishes its
+// aggregate as soon as it has it, then finds its exclusive prefix by looking at its
+// predecessors' published state, 32 at a time (one warp lane per predecessor), and publishes its
+// inclusive prefix. A tile never waits for more than the predecessors' aggregates, so prefixes
+// do not propagate through a serial chain of tiles.
+//
+// Preconditions (the caller's):
+//  * Tile indices are handed out in order by an atomic counter (never blockIdx.x): a tile only
+//    waits on tiles with smaller indices, which belong to blocks that are already running, so the
+//    scan cannot deadlock whatever the hardware's block scheduling order.
+//  * The status words are zero (invalid) before the launch; one status array per launch in
+//    flight.
+//  * Tile 0 publishes only its inclusive prefix; every other tile publishes its aggregate before
+//    looking back, then its inclusive prefix.
+//
+// Memory ordering, the two classic bugs:
+//  * A missing fence between writing a value and publishing its flag would let a reader see the
+//    flag and a stale value. 4-byte values sidestep it: flag and value travel in one 64-bit word
+//    written and read by single (volatile) 64-bit accesses. Larger values use a separate flag
+//    word: value, __threadfence(), flag on the writer side; flag, __threadfence(), value on the
+//    reader side (the fence-based release/acquire pattern of the PTX memory model).
+//  * A spin loop on a plain load can be hoisted by the compiler into one read and an infinite
+//    loop; every status read here is volatile (ld.volatile = ld.relaxed.sys, never cached in L1).
+#pragma once
+#include <gpu_prims/warp.cuh>
+
+namespace gp {
+
+enum : int { SCAN_TILE_INVALID = 0, SCAN_TILE_AGGREGATE = 1, SCAN_TILE_INCLUSIVE = 2 };
+
+template <class To, class From> __device__ __forceinline__ To scan_bit_cast(const From& f) {
+    static_assert(sizeof(To) == sizeof(From), "bit casts keep the size");
+    union {
+        From from;
+        To to;
+    } u;
+    u.from = f;
+    return u.to;
+}
+
+// Volatile word-by-word load and store of any value type (never served from the incoherent
+// L1): the value half of the flag/value protocol for values wider than 4 bytes.
+template <class T> __device__ __forceinline__ T scan_load_coherent(const T* p) {
+    static_assert(sizeof(T) % 4 == 0, "coherent loads move whole 32-bit words");
+    T r;
+    const volatile int* src = reinterpret_cast<const volatile int*>(p);
+    int* dst = reinterpret_cast<int*>(&r);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 4); ++i) dst[i] = src[i];
+    return r;
+}
+template <class T> __device__ __forceinline__ void scan_store_coherent(T* p, const T& v) {
+    static_assert(sizeof(T) % 4 == 0, "coherent stores move whole 32-bit words");
+    const int* src = reinterpret_cast<const int*>(&v);
+    volatile int* dst = reinterpret_cast<volatile int*>(p);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 4); ++i) dst[i] = src[i];
+}
+
+// Per-tile published state. Two slots per tile, aggregate and inclusive prefix, so that the
+// aggregate stays readable after the inclusive prefix is published (the deterministic look-back
+// re-reads aggregates).
+template <class T, bool PACKED = (sizeof(T) == 4)> struct ScanTileStatus;
+
+// 4-byte values: slot = 64-bit word, high half 1 when published, low half the value bits.
+template <class T> struct ScanTileStatus<T, true> {
+    static constexpr bool NEEDS_FENCE = false;
+    u64* aggregates;
+    u64* inclusives;
+
+    __device__ ScanTileStatus(u32* /*flags*/, void* aggs, void* incs)
+        : aggregates(static_cast<u64*>(aggs)), inclusives(static_cast<u64*>(incs)) {}
+
+    static __device__ __forceinline__ u64 pack(T v) {
+        return (1ull << 32) | (u64)scan_bit_cast<u32>(v);
+    }
+    static __device__ __forceinline__ T unpack(u64 w) { return scan_bit_cast<T>((u32)w); }
+
+    __device__ __forceinline__ void publish_aggregate(u64 tile, T v) const {
+        *reinterpret_cast<volatile u64*>(aggregates + tile) = pack(v);
+    }
+    __device__ __forceinline__ void publish_inclusive(u64 tile, T v) const {
+        *reinterpret_cast<volatile u64*>(inclusives + tile) = pack(v);
+    }
+    // One look at a tile: its status, and the value when the status is not invalid.
+    __device__ __forceinline__ int poll(u64 tile, T& v) const {
+        u64 inc = *reinterpret_cast<volatile u64*>(inclusives + tile);
+        u64 agg = *reinterpret_cast<volatile u64*>(aggregates + tile);
+        if (inc >> 32) {
+            v = unpack(inc);
+            return SCAN_TILE_INCLUSIVE;
+        }
+        if (agg >> 32) {
+            v = unpack(agg);
+            return SCAN_TILE_AGGREGATE;
+        }
+        return SCAN_TILE_INVALID;
+    }
+    // The value came with the status word: nothing left to read.
+    __device__ __forceinline__ void read_value(u64, int, T&) const {}
+    // The aggregate of a tile already seen published.
+    __device__ __forceinline__ T aggregate(u64 tile) const {
+        return unpack(*reinterpret_cast<volatile u64*>(aggregates + tile));
+    }
+};
+
+// Larger values: one flag word per tile (0 invalid, 1 aggregate, 2 inclusive; it only grows),
+// values in their own arrays.
+template <class T> struct ScanTileStatus<T, false> {
+    static constexpr bool NEEDS_FENCE = true;
+    u32* flags;
+    T* aggregates;
+    T* inclusives;
+
+    __device__ ScanTileStatus(u32* f, void* aggs, void* incs)
+        : flags(f), aggregates(static_cast<T*>(aggs)), inclusives(static_cast<T*>(incs)) {}
+
+    __device__ __forceinline__ void publish_aggregate(u64 tile, T v) const {
+        scan_store_coherent(aggregates + tile, v);
+        __threadfence();  // the value is visible device-wide before the flag says so
+        *reinterpret_cast<volatile u32*>(flags + tile) = SCAN_TILE_AGGREGATE;
+    }
+    __device__ __forceinline__ void publish_inclusive(u64 tile, T v) const {
+        scan_store_coherent(inclusives + tile, v);
+        __threadfence();
+        *reinterpret_cast<volatile u32*>(flags + tile) = SCAN_TILE_INCLUSIVE;
+    }
+    __device__ __forceinline__ int poll(u64 tile, T&) const {
+        return (int)*reinterpret_cast<volatile u32*>(flags + tile);
+    }
+    // After poll() saw `status` and the caller fenced: the matching value.
+    __device__ __forceinline__ void read_value(u64 tile, int status, T& v) const {
+        v = scan_load_coherent(status == SCAN_TILE_INCLUSIVE ? inclusives + tile : aggregates + tile);
+    }
+    __device__ __forceinline__ T aggregate(u64 tile) const {
+        return scan_load_coherent(aggregates + tile);
+    }
+};
+
+// The warp waits until each lane's tile `t` (t < 0: before the first tile, read as an inclusive
+// identity) is at least an aggregate; returns the lane's status, with its value in `v`.
+// All 32 lanes must call it.
+template <class Op, class Status>
+__device__ __forceinline__ int scan_wait_window(const Status& st, i64 t,
+                                                typename Op::value_type& v) {
+    int status = SCAN_TILE_INVALID;
+    if (t < 0) {
+        status = SCAN_TILE_INCLUSIVE;
+        v = Op::identity();
+    }
+    while (__any_sync(FULL_MASK, status == SCAN_TILE_INVALID)) {
+        if (status == SCAN_TILE_INVALID) status = st.poll((u64)t, v);
+    }
+    if (Status::NEEDS_FENCE) {
+        __threadfence();  // flag reads above, value reads below
+        if (t >= 0) st.read_value((u64)t, status, v);
+    }
+    return status;
+}
+
+// Exclusive prefix of tile `tile` (> 0), in every lane: the fastest form. Each window of 32
+// predecessors is reduced as a tree (warp_reduce), so which predecessor happened to have its
+// inclusive prefix published decides the grouping: exact for integers, min/max, bitwise
+// operators, but float sums and products may differ in the last bits from run to run.
+template <class Op, class Status>
+__device__ __forceinline__ typename Op::value_type scan_lookback(const Status& st, u64 tile, Op op) {
+    typedef typename Op::value_type T;
+    const int lane = (int)lane_id();
+    T running = Op::identity();
+    bool have = false;
+    i64 end = (i64)tile;  // the window is tiles [end - 32, end)
+    while (true) {
+        T v;
+        int status = scan_wait_window<Op>(st, end - 32 + lane, v);
+        unsigned inclusive = __ballot_sync(FULL_MASK, status == SCAN_TILE_INCLUSIVE);
+        int hi = inclusive ? 31 - __clz(inclusive) : -1;  // nearest inclusive predecessor
+        T x = lane >= hi ? v : Op::identity();
+        T window = shfl_idx(warp_reduce(x, op), 0);
+        running = have ? op(window, running) : window;  // earlier windows go on the left
+        have = true;
+        if (inclusive) break;
+        end -= 32;
+    }
+    return running;
+}
+
+// Exclusive prefix of tile `tile` (> 0), in every lane, with a fixed combination order: always
+// ((agg0 ∘ agg1) ∘ agg2) ∘ ... ∘ agg(tile-1), a strict left fold over tile aggregates, whatever
+// predecessor had its inclusive prefix published (tile j's inclusive prefix is itself that left
+// fold up to j). Float results are therefore identical from run to run. The fold of up to 31
+// predecessors runs serially in registers (shuffles and combines, no memory); when no
+// predecessor in the nearest window is inclusive yet, the warp looks further back and then
+// re-reads the aggregates of the skipped windows (published values never change).
+template <class Op, class Status>
+__device__ __forceinline__ typename Op::value_type
+scan_lookback_deterministic(const Status& st, u64 tile, Op op) {
+    typedef typename Op::value_type T;
+    const int lane = (int)lane_id();
+    i64 end = (i64)tile;
+    T v;
+    int status = scan_wait_window<Op>(st, end - 32 + lane, v);
+    unsigned inclusive = __ballot_sync(FULL_MASK, status == SCAN_TILE_INCLUSIVE);
+    while (!inclusive) {
+        // No inclusive prefix among these 32 (all aggregates): look one window further back.
+        // Tile 0 only ever publishes an inclusive prefix, so this stops at the latest there.
+        end -= 32;
+        status = scan_wait_window<Op>(st, end - 32 + lane, v);
+        inclusive = __ballot_sync(FULL_MASK, status == SCAN_TILE_INCLUSIVE);
+    }
+    const int hi = 31 - __clz(inclusive);
+    // Left fold: the inclusive prefix of tile end-32+hi, then the aggregates after it.
+    T acc = shfl_idx(v, hi);
+#pragma unroll
+    for (int k = 0; k < 32; ++k) {
+        T y = shfl_idx(v, k);
+        if (k > hi) acc = op(acc, y);
+    }
+    // Then every skipped window, oldest first (all their lanes were aggregates; end + 32 > 0).
+    for (i64 e = end + 32; e <= (i64)tile; e += 32) {
+        T y = st.aggregate((u64)(e - 32 + lane));
+#pragma unroll
+        for (int k = 0; k < 32; ++k) acc = op(acc, shfl_idx(y, k));
+    }
+    return acc;
+}
+
+}  // namespace gp

@@ -1,0 +1,77 @@
+// Reduction-specific value types and operators: argmin/argmax over (value, index) pairs, and
+// the conversion from an input element to the accumulator type (identity, widening, or
+// pairing with the element's index).
+#pragma once
+#include <gpu_prims/ops.cuh>
+
+namespace gp {
+
+// A value and the index it was read from: 16 bytes for every element type (value at byte 0,
+// index at byte 8), a whole number of 32-bit words so it can be shuffled.
+template <class T> struct alignas(8) ArgVal {
+    T value;
+    u64 index;
+};
+
+// argmin / argmax: the first extreme value, PyTorch semantics for NaN (a NaN is "more extreme"
+// than any number, so the result is the first NaN if there is one). Defined as a total order
+// on (NaN-ness, value, index), so the operator is commutative as well as associative: any
+// reduction order gives the same pair.
+template <class T> struct ArgMin {
+    typedef ArgVal<T> value_type;
+    static constexpr bool commutative = true;
+    static __device__ __forceinline__ ArgVal<T> identity() {
+        ArgVal<T> r;
+        r.value = TypeTraits<T>::highest();
+        r.index = ~0ull;
+        return r;
+    }
+    __device__ __forceinline__ ArgVal<T> operator()(const ArgVal<T>& a, const ArgVal<T>& b) const {
+        const bool an = is_nan(a.value), bn = is_nan(b.value);
+        if (an != bn) return an ? a : b;
+        if (!an) {
+            if (b.value < a.value) return b;
+            if (a.value < b.value) return a;
+        }
+        return b.index < a.index ? b : a;
+    }
+};
+
+template <class T> struct ArgMax {
+    typedef ArgVal<T> value_type;
+    static constexpr bool commutative = true;
+    static __device__ __forceinline__ ArgVal<T> identity() {
+        ArgVal<T> r;
+        r.value = TypeTraits<T>::lowest();
+        r.index = ~0ull;
+        return r;
+    }
+    __device__ __forceinline__ ArgVal<T> operator()(const ArgVal<T>& a, const ArgVal<T>& b) const {
+        const bool an = is_nan(a.value), bn = is_nan(b.value);
+        if (an != bn) return an ? a : b;
+        if (!an) {
+            if (b.value > a.value) return b;
+            if (a.value > b.value) return a;
+        }
+        return b.index < a.index ? b : a;
+    }
+};
+
+// Input element `x` found at index `i`, as the accumulator type V: a plain conversion (the
+// widening i32 -> i64, u32 -> u64, f32 -> f64, exact), the identity, or the (x, i) pair.
+template <class In, class V> struct ReduceConvert {
+    static __device__ __forceinline__ V apply(In x, u64) { return (V)x; }
+};
+template <class V> struct ReduceConvert<V, V> {
+    static __device__ __forceinline__ V apply(const V& x, u64) { return x; }
+};
+template <class T> struct ReduceConvert<T, ArgVal<T>> {
+    static __device__ __forceinline__ ArgVal<T> apply(T x, u64 i) {
+        ArgVal<T> r;
+        r.value = x;
+        r.index = i;
+        return r;
+    }
+};
+
+}  // namespace gp

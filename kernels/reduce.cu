@@ -1,0 +1,389 @@
+// gpu-reduce kernels: every reduction technique of the sources plus the bandwidth-bound
+// default, as thin templates over the layered headers, instantiated per (operator, type).
+//
+// Entry points (see docs/reduce.md for which Algorithm launches which):
+//   reduce_<family>_<kind>                 one-launch signature
+//       (const In* in, u64 n, V* partials, V* out, unsigned* counter)
+//     family: tree, pairwise, warp_smem, warp_smem_ordered, warp_smem_padded, warp_shuffle, auto
+//     With gridDim.x == 1 the block writes *out directly. Otherwise block b writes
+//     partials[b]; then, if `counter` is not null, the last block to finish (gp::is_last_block;
+//     *counter must be 0 before the launch and is 0 again after it) merges partials[0 ..
+//     gridDim.x) into *out. With a null counter the caller launches a second pass.
+//   reduce_unrolled_<kind>(const In* in, V* out, u64 n, unsigned uf)
+//     one pass of the in-place unrolled reduction: t = n / uf threads; thread i folds
+//     in[i + k t] (k < uf) into out[i], thread 0 also the orphans in[t uf .. n). `in` may
+//     equal `out`. Needs 1 <= uf <= n.
+//   <kind>: <op>_<type> (sum_f32, and_u64, ...), argmin_<type> / argmax_<type> (the input is
+//   values; the accumulator an ArgVal pair), <op>_<in>_to_<acc> (widening: sum_i32_to_i64),
+//   mat2_<type> / affine_<type> (non-commutative), argmin_<type>_partials (pairs in, pairs
+//   out: second passes of argmin/argmax).
+#include <gpu_prims/block.cuh>
+#include <gpu_prims/block_reduce_tree.cuh>
+#include <gpu_prims/load.cuh>
+#include <gpu_prims/reduce_arg.cuh>
+#include <gpu_prims/sync.cuh>
+#include <gpu_prims/warp_reduce_smem.cuh>
+
+namespace gp {
+namespace reduce {
+
+// Dynamic shared memory as raw bytes, typed by each template (one declaration for all types).
+extern __shared__ __align__(16) unsigned char dynamic_smem_bytes[];
+template <class V> __device__ __forceinline__ V* dynamic_smem() {
+    return reinterpret_cast<V*>(dynamic_smem_bytes);
+}
+
+// Read-only loads through the non-coherent path where the hardware has one for the type.
+template <class T> __device__ __forceinline__ T load_ro(const T* p) { return *p; }
+template <> __device__ __forceinline__ i32 load_ro<i32>(const i32* p) { return __ldg(p); }
+template <> __device__ __forceinline__ u32 load_ro<u32>(const u32* p) { return __ldg(p); }
+template <> __device__ __forceinline__ i64 load_ro<i64>(const i64* p) { return __ldg(p); }
+template <> __device__ __forceinline__ u64 load_ro<u64>(const u64* p) { return __ldg(p); }
+template <> __device__ __forceinline__ f32 load_ro<f32>(const f32* p) { return __ldg(p); }
+template <> __device__ __forceinline__ f64 load_ro<f64>(const f64* p) { return __ldg(p); }
+
+// One 16-byte read-only load; `p` must be 16-byte aligned.
+template <class T> __device__ __forceinline__ Vec<T> load_vec_ro(const T* p) {
+    static_assert(sizeof(Vec<T>) == 16, "16-byte vectors only");
+    int4 raw = __ldg(reinterpret_cast<const int4*>(p));
+    return *reinterpret_cast<Vec<T>*>(&raw);
+}
+
+// Element i of the kernel's input, converted to the accumulator type.
+template <class In, class V> struct InputLoad {
+    const In* p;
+    __device__ __forceinline__ V operator()(u64 i) const {
+        return ReduceConvert<In, V>::apply(load_ro(p + i), i);
+    }
+};
+
+// Partial i, written by another block of this launch: a strong load (never the read-only
+// path; see gpu_prims/sync.cuh).
+template <class V> struct PartialLoad {
+    const V* p;
+    __device__ __forceinline__ V operator()(u64 i) const { return load_coherent(p + i); }
+};
+
+// Round 0 reads the input, round 1 (the last block's merge) the partials. One code path for
+// both rounds keeps a single copy of the block reduction in each kernel (PTX size).
+template <class In, class V> struct RoundLoad {
+    const In* in;
+    const V* partials;
+    bool merge;  // uniform
+    __device__ __forceinline__ V operator()(u64 i) const {
+        return merge ? load_coherent(partials + i)
+                     : ReduceConvert<In, V>::apply(load_ro(in + i), i);
+    }
+};
+
+// The contiguous chunk of [0, n) that block b of the grid owns (order-preserving kernels).
+__device__ __forceinline__ void block_chunk(u64 n, u64* begin, u64* end) {
+    const u64 per = (n + gridDim.x - 1) / gridDim.x;
+    const u64 b = (u64)blockIdx.x * per;
+    *begin = b < n ? b : n;
+    *end = (n - *begin) < per ? n : *begin + per;
+}
+
+// Hands the block's result on: straight to *out for a one-block grid, else to partials[b];
+// returns true in every thread of the one block that must merge the partials (last-block
+// guard, when `counter` is given). Called by every thread; the branches are uniform.
+template <class V> __device__ __forceinline__ bool publish(V r, V* partials, V* out, unsigned* counter) {
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) *out = r;
+        return false;
+    }
+    if (threadIdx.x == 0) partials[blockIdx.x] = r;
+    if (counter == nullptr) return false;
+    return is_last_block(counter);
+}
+
+// Block-stride fold of the partials, for the last block of the commutative kernels.
+template <class Op> __device__ __forceinline__ typename Op::value_type
+fold_partials(const typename Op::value_type* partials, Op op) {
+    const PartialLoad<typename Op::value_type> part{partials};
+    typename Op::value_type acc = Op::identity();
+    for (u64 i = threadIdx.x; i < gridDim.x; i += blockDim.x) acc = op(acc, part(i));
+    return acc;
+}
+
+// Every kernel below runs at most two rounds: round 0 reduces the block's share of the
+// input; if publish() elects this block as the last one, round 1 reduces the partials with
+// the same block reduction. Between the rounds, the guard's barriers separate the first
+// round's reads of shared memory from the second round's writes.
+
+// ---- 1, 3, 4: grid-stride accumulation + shared-memory halving tree (commutative) --------
+template <class Op, class In>
+__device__ __forceinline__ void tree(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
+                                     typename Op::value_type* out, unsigned* counter) {
+    typedef typename Op::value_type V;
+    Op op;
+    V* s = dynamic_smem<V>();  // blockDim.x values
+    const InputLoad<In, V> load{in};
+    V acc = Op::identity();
+    for (u64 i = global_thread_index(); i < n; i += grid_thread_count()) acc = op(acc, load(i));
+#pragma unroll 1
+    for (int round = 0;; ++round) {
+        const V r = block_reduce_tree(acc, op, s);
+        if (round == 1) {
+            if (threadIdx.x == 0) *out = r;
+            return;
+        }
+        if (!publish(r, partials, out, counter)) return;
+        acc = fold_partials(partials, op);
+    }
+}
+
+// ---- 6a: grid-stride accumulation + block reduction from shared-memory warp reductions ---
+template <class Op, class In>
+__device__ __forceinline__ void warp_smem(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
+                                          typename Op::value_type* out, unsigned* counter) {
+    typedef typename Op::value_type V;
+    Op op;
+    V* s = dynamic_smem<V>();  // block_reduce_warp_smem_slots<COMMUTATIVE>(blockDim.x) values
+    const InputLoad<In, V> load{in};
+    V acc = Op::identity();
+    for (u64 i = global_thread_index(); i < n; i += grid_thread_count()) acc = op(acc, load(i));
+#pragma unroll 1
+    for (int round = 0;; ++round) {
+        const V r = block_reduce_warp_smem<WARP_SMEM_COMMUTATIVE>(acc, op, s);
+        if (round == 1) {
+            if (threadIdx.x == 0) *out = r;
+            return;
+        }
+        if (!publish(r, partials, out, counter)) return;
+        acc = fold_partials(partials, op);
+    }
+}
+
+// ---- 2, 5: order-preserving pairwise reduction, a contiguous chunk per block -------------
+template <class Op, class In>
+__device__ __forceinline__ void pairwise(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
+                                         typename Op::value_type* out, unsigned* counter) {
+    typedef typename Op::value_type V;
+    Op op;
+    V* s = dynamic_smem<V>();  // 2 * blockDim.x values
+    u64 begin, end;
+    block_chunk(n, &begin, &end);
+#pragma unroll 1
+    for (int round = 0;; ++round) {
+        const RoundLoad<In, V> load{in, partials, round == 1};
+        const V r = block_reduce_pairwise(load, begin, end, op, s);
+        if (round == 1) {
+            if (threadIdx.x == 0) *out = r;
+            return;
+        }
+        if (!publish(r, partials, out, counter)) return;
+        begin = 0;
+        end = gridDim.x;
+    }
+}
+
+// ---- 6b, 6c, 6d: order-preserving tiles, block reduction built from warp reductions ------
+enum { ORDERED_SHUFFLE = 3 };
+constexpr int ORDERED_ITEMS = 4;  // consecutive elements per thread per tile
+
+template <int Kind, class Op> __device__ __forceinline__ typename Op::value_type
+block_reduce_kind(typename Op::value_type v, Op op, typename Op::value_type* s) {
+    if constexpr (Kind == ORDERED_SHUFFLE) {
+        return block_reduce(v, op, s);
+    } else {
+        return block_reduce_warp_smem<Kind>(v, op, s);
+    }
+}
+
+// Reduces load(begin .. end) in order: tiles of blockDim.x * ORDERED_ITEMS elements, thread
+// t folding ORDERED_ITEMS consecutive ones, then a block reduction in thread order; thread 0
+// accumulates the tiles. Result valid in thread 0.
+template <int Kind, class Op, class Load> __device__ __forceinline__ typename Op::value_type
+reduce_range_ordered(Load load, u64 begin, u64 end, Op op, typename Op::value_type* s) {
+    typedef typename Op::value_type V;
+    const u64 tile = (u64)blockDim.x * ORDERED_ITEMS;
+    V total = Op::identity();
+    for (u64 base = begin; base < end; base += tile) {  // uniform
+        const u64 first = base + (u64)threadIdx.x * ORDERED_ITEMS;
+        V v = Op::identity();
+#pragma unroll
+        for (int j = 0; j < ORDERED_ITEMS; ++j) {
+            if (first + j < end) v = op(v, load(first + j));
+        }
+        const V r = block_reduce_kind<Kind>(v, op, s);
+        if (threadIdx.x == 0) total = op(total, r);
+        __syncthreads();  // `s` is rewritten by the next tile
+    }
+    return total;
+}
+
+template <int Kind, class Op, class In>
+__device__ __forceinline__ void ordered(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
+                                        typename Op::value_type* out, unsigned* counter) {
+    typedef typename Op::value_type V;
+    Op op;
+    // Shuffle: 32 values; shared-memory warps: block_reduce_warp_smem_slots<Kind>(blockDim.x).
+    V* s = dynamic_smem<V>();
+    u64 begin, end;
+    block_chunk(n, &begin, &end);
+#pragma unroll 1
+    for (int round = 0;; ++round) {
+        const RoundLoad<In, V> load{in, partials, round == 1};
+        const V r = reduce_range_ordered<Kind>(load, begin, end, op, s);
+        if (round == 1) {
+            if (threadIdx.x == 0) *out = r;
+            return;
+        }
+        if (!publish(r, partials, out, counter)) return;
+        begin = 0;
+        end = gridDim.x;
+    }
+}
+
+// ---- 7: the in-place unrolled reduction (one pass) ---------------------------------------
+// Writes go to out[0 .. t), reads come from in[t .. n) and in[i] of the writing thread i, so
+// with in == out no location is read by one thread and written by another.
+template <class Op, class In>
+__device__ __forceinline__ void unrolled(const In* in, typename Op::value_type* out, u64 n, unsigned uf) {
+    typedef typename Op::value_type V;
+    Op op;
+    const u64 t = n / uf;
+    const u64 i = global_thread_index();
+    if (i >= t) return;
+    V acc = ReduceConvert<In, V>::apply(in[i], i);
+#pragma unroll 4
+    for (unsigned k = 1; k < uf; ++k) {
+        const u64 j = i + t * k;
+        acc = op(acc, ReduceConvert<In, V>::apply(in[j], j));
+    }
+    if (i == 0) {
+        for (u64 j = t * uf; j < n; ++j) acc = op(acc, ReduceConvert<In, V>::apply(in[j], j));
+    }
+    out[i] = acc;
+}
+
+// ---- 8: the default: one launch at memory bandwidth (commutative operators) --------------
+// Every thread folds AUTO_UNROLL independent 16-byte loads per iteration of a grid-stride
+// loop over the 16-byte-aligned body (the unaligned head and tail, fewer than one vector
+// each, go to the first threads), in registers; then a warp-shuffle block reduction; the
+// last block merges the per-block partials in block order. The grid is fixed for a given n
+// and device, and every combine happens in a fixed order: run-to-run identical results.
+constexpr int AUTO_UNROLL = 4;
+
+template <class Op, class In>
+__device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
+                                            typename Op::value_type* out, unsigned* counter) {
+    typedef typename Op::value_type V;
+    typedef ReduceConvert<In, V> Cv;
+    constexpr int W = VecWidth<In>::value;
+    Op op;
+    __shared__ V s[32];
+    const u64 tid = global_thread_index();
+    const u64 threads = grid_thread_count();
+    const u64 head = elements_to_alignment(in, n, 16);
+    const u64 vectors = (n - head) / W;
+    const u64 tail = head + vectors * W;
+    V acc = Op::identity();
+    if (tid < head) acc = op(acc, Cv::apply(load_ro(in + tid), tid));
+    if (tid < n - tail) acc = op(acc, Cv::apply(load_ro(in + tail + tid), tail + tid));
+    const In* body = in + head;
+    u64 v = tid;
+    for (; v + (AUTO_UNROLL - 1) * threads < vectors; v += AUTO_UNROLL * threads) {
+        Vec<In> x[AUTO_UNROLL];
+#pragma unroll
+        for (int k = 0; k < AUTO_UNROLL; ++k) x[k] = load_vec_ro(body + (v + k * threads) * W);
+#pragma unroll
+        for (int k = 0; k < AUTO_UNROLL; ++k) {
+            const u64 first = head + (v + k * threads) * W;
+#pragma unroll
+            for (int j = 0; j < W; ++j) acc = op(acc, Cv::apply(x[k].v[j], first + j));
+        }
+    }
+    for (; v < vectors; v += threads) {
+        const Vec<In> x = load_vec_ro(body + v * W);
+        const u64 first = head + v * W;
+#pragma unroll
+        for (int j = 0; j < W; ++j) acc = op(acc, Cv::apply(x.v[j], first + j));
+    }
+#pragma unroll 1
+    for (int round = 0;; ++round) {
+        const V r = block_reduce(acc, op, s);
+        if (round == 1) {
+            if (threadIdx.x == 0) *out = r;
+            return;
+        }
+        if (!publish(r, partials, out, counter)) return;
+        acc = fold_partials(partials, op);
+    }
+}
+
+}  // namespace reduce
+}  // namespace gp
+
+// ---- Entry points --------------------------------------------------------------------------
+#define REDUCE_ONE_LAUNCH(family, call, name, OpT, In)                                           \
+    extern "C" __global__ void reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
+                                                        OpT::value_type* partials,               \
+                                                        OpT::value_type* out, unsigned* counter) { \
+        gp::reduce::call<OpT, In>(in, n, partials, out, counter);                                \
+    }
+
+#define REDUCE_ORDERED(family, kind, name, OpT, In)                                              \
+    extern "C" __global__ void reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
+                                                        OpT::value_type* partials,               \
+                                                        OpT::value_type* out, unsigned* counter) { \
+        gp::reduce::ordered<kind, OpT, In>(in, n, partials, out, counter);                       \
+    }
+
+#define REDUCE_UNROLLED(name, OpT, In)                                                           \
+    extern "C" __global__ void reduce_unrolled_##name(const In* in, OpT::value_type* out,        \
+                                                      gp::u64 n, unsigned uf) {                  \
+        gp::reduce::unrolled<OpT, In>(in, out, n, uf);                                           \
+    }
+
+// Order-preserving families: every operator, commutative or not.
+#define REDUCE_ORDER_PRESERVING(name, OpT, In)                                                   \
+    REDUCE_ONE_LAUNCH(pairwise, pairwise, name, OpT, In)                                         \
+    REDUCE_ORDERED(warp_smem_ordered, gp::WARP_SMEM_ORDERED, name, OpT, In)                      \
+    REDUCE_ORDERED(warp_smem_padded, gp::WARP_SMEM_PADDED, name, OpT, In)                        \
+    REDUCE_ORDERED(warp_shuffle, gp::reduce::ORDERED_SHUFFLE, name, OpT, In)
+
+// The families for commutative operators, and the single-block order-preserving one.
+#define REDUCE_COMMUTATIVE(name, OpT, In)                                                        \
+    REDUCE_ONE_LAUNCH(tree, tree, name, OpT, In)                                                 \
+    REDUCE_ONE_LAUNCH(warp_smem, warp_smem, name, OpT, In)                                       \
+    REDUCE_ONE_LAUNCH(auto, auto_reduce, name, OpT, In)                                          \
+    REDUCE_ONE_LAUNCH(pairwise, pairwise, name, OpT, In)                                         \
+    REDUCE_UNROLLED(name, OpT, In)
+
+// sum/prod/min/max on every type, and/or/xor on the integers: every family,
+// reduce_<family>_<op>_<type>.
+#define REDUCE_PLAIN(opname, Op, tname, T)                                                       \
+    REDUCE_COMMUTATIVE(opname##_##tname, Op<T>, T)                                               \
+    REDUCE_ORDERED(warp_smem_ordered, gp::WARP_SMEM_ORDERED, opname##_##tname, Op<T>, T)         \
+    REDUCE_ORDERED(warp_smem_padded, gp::WARP_SMEM_PADDED, opname##_##tname, Op<T>, T)           \
+    REDUCE_ORDERED(warp_shuffle, gp::reduce::ORDERED_SHUFFLE, opname##_##tname, Op<T>, T)
+GP_FOR_EACH_OP_TYPE(REDUCE_PLAIN)
+
+// argmin/argmax (commutative by construction): the commutative families,
+// reduce_<family>_argmin_<type>, plus the pair-to-pair second passes
+// reduce_tree_argmin_<type>_partials and reduce_unrolled_argmin_<type>_partials. The
+// order-preserving warp families are not instantiated for them (PTX size; they would only
+// repeat what warp_smem does, slower).
+#define REDUCE_ARG(opname, Op, tname, T)                                                         \
+    REDUCE_COMMUTATIVE(opname##_##tname, Op<T>, T)                                               \
+    REDUCE_ONE_LAUNCH(tree, tree, opname##_##tname##_partials, Op<T>, gp::ArgVal<T>)             \
+    REDUCE_UNROLLED(opname##_##tname##_partials, Op<T>, gp::ArgVal<T>)
+GP_FOR_EACH_TYPE(REDUCE_ARG, argmin, gp::ArgMin)
+GP_FOR_EACH_TYPE(REDUCE_ARG, argmax, gp::ArgMax)
+
+// Widening: reduce_<family>_<op>_<in>_to_<acc> for the commutative families; second passes
+// use the plain <acc> kernels.
+#define REDUCE_WIDE(opname, Op)                                                                  \
+    REDUCE_COMMUTATIVE(opname##_i32_to_i64, Op<gp::i64>, gp::i32)                                \
+    REDUCE_COMMUTATIVE(opname##_u32_to_u64, Op<gp::u64>, gp::u32)                                \
+    REDUCE_COMMUTATIVE(opname##_f32_to_f64, Op<gp::f64>, gp::f32)
+REDUCE_WIDE(sum, gp::Sum)
+REDUCE_WIDE(prod, gp::Prod)
+
+// Non-commutative monoids (2x2 matrix product, affine composition): the order-preserving
+// families only, reduce_<family>_mat2_<type>, reduce_<family>_affine_<type>.
+#define REDUCE_MONOID(opname, Op, tname, T)                                                      \
+    REDUCE_ORDER_PRESERVING(opname##_##tname, Op<T>, Op<T>::value_type)
+GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)

@@ -1,0 +1,249 @@
+// Prefix scans (gpu-scan). Thin entry points over the layered headers:
+//   block_scan_hillis_steele.cuh  double-buffer scan of one block (the report's first GPU scan)
+//   block_scan_blelloch.cuh       work-efficient scan of one block, optionally padded
+//   scan_tile.cuh + lookback.cuh  the single-pass decoupled look-back scan (the default)
+//
+// Naming: scan_<algorithm>_<op>_<type>, e.g. scan_lookback_sum_f32, scan_blelloch_padded_mat2_u32.
+// Inclusive or exclusive is a runtime argument (`exclusive`), not part of the name: one
+// instantiation serves both forms, which halves the PTX, and Rust derives every name from
+// (algorithm, operator, type) alone.
+//
+// Every length is a u64 and every global index is computed in 64 bits. n = 0 is never launched
+// (the Rust side returns early). Inputs and outputs may be the same array (in-place scans): each
+// block reads all of its elements before writing any, and no block reads another's elements.
+#include <gpu_prims/block_scan_blelloch.cuh>
+#include <gpu_prims/block_scan_hillis_steele.cuh>
+#include <gpu_prims/lookback.cuh>
+#include <gpu_prims/scan_tile.cuh>
+
+// Every kernel may be launched with up to 1024 threads per block (the block-size sweep).
+#define SCAN_MAX_THREADS 1024
+
+extern __shared__ __align__(16) unsigned char scan_dynamic_smem[];
+
+// ---- Multi-block scheme of the report (Hillis–Steele, Blelloch, padded Blelloch) ------------
+// Block b scans elements [b·E, (b+1)·E) (E = blockDim.x, or 2·blockDim.x for Blelloch) and
+// writes its total to sums[b]; the host scans `sums` recursively (exclusive, in place) and
+// scan_add_block_sums adds sums[b] in front of block b's elements (the report's finalAdd).
+// `sums` may be null when there is a single block. Padding past n is the identity.
+
+template <class Op>
+__device__ __forceinline__ void hillis_steele_blocks(const typename Op::value_type* in,
+                                                     typename Op::value_type* out,
+                                                     typename Op::value_type* sums, gp::u64 n,
+                                                     gp::u32 exclusive) {
+    typedef typename Op::value_type T;
+    T* buf = reinterpret_cast<T*>(scan_dynamic_smem);  // 2 · blockDim.x values
+    const gp::u64 i = (gp::u64)blockIdx.x * blockDim.x + threadIdx.x;
+    T x = i < n ? in[i] : Op::identity();
+    T before;
+    T incl = gp::block_scan_hillis_steele(x, Op(), buf, &before);
+    if (i < n) out[i] = exclusive ? before : incl;
+    if (sums != nullptr && threadIdx.x == blockDim.x - 1) sums[blockIdx.x] = incl;
+}
+
+template <class Op, bool PAD>
+__device__ __forceinline__ void blelloch_blocks(const typename Op::value_type* in,
+                                                typename Op::value_type* out,
+                                                typename Op::value_type* sums, gp::u64 n,
+                                                gp::u32 exclusive) {
+    typedef typename Op::value_type T;
+    T* s = reinterpret_cast<T*>(scan_dynamic_smem);  // blelloch_slots<PAD>(2 · blockDim.x) values
+    const unsigned tid = threadIdx.x, b = blockDim.x;
+    const gp::u64 base = (gp::u64)blockIdx.x * (2 * b);
+    // Elements tid and tid + b of the block: coalesced loads and stores.
+    const gp::u64 i0 = base + tid, i1 = base + tid + b;
+    const T x0 = i0 < n ? in[i0] : Op::identity();
+    const T x1 = i1 < n ? in[i1] : Op::identity();
+    s[gp::blelloch_slot<PAD>(tid)] = x0;
+    s[gp::blelloch_slot<PAD>(tid + b)] = x1;
+    Op op;
+    T total = gp::block_scan_blelloch<Op, PAD>(s, op);
+    const T e0 = s[gp::blelloch_slot<PAD>(tid)];
+    const T e1 = s[gp::blelloch_slot<PAD>(tid + b)];
+    if (i0 < n) out[i0] = exclusive ? e0 : op(e0, x0);
+    if (i1 < n) out[i1] = exclusive ? e1 : op(e1, x1);
+    if (sums != nullptr && tid == 0) sums[blockIdx.x] = total;
+}
+
+// out[i] = sums[b] ∘ out[i] for the E = per_block elements of block b (block 0 has nothing to add).
+template <class Op>
+__device__ __forceinline__ void add_block_sums(typename Op::value_type* out,
+                                               const typename Op::value_type* sums, gp::u64 n,
+                                               gp::u64 per_block) {
+    typedef typename Op::value_type T;
+    if (blockIdx.x == 0) return;
+    const T carry = sums[blockIdx.x];
+    const gp::u64 base = (gp::u64)blockIdx.x * per_block;
+    Op op;
+    for (gp::u64 j = threadIdx.x; j < per_block; j += blockDim.x) {
+        const gp::u64 i = base + j;
+        if (i < n) out[i] = op(carry, out[i]);
+    }
+}
+
+// ---- Single-pass scan with decoupled look-back ----------------------------------------------
+// One tile of blockDim.x · ITEMS values per block; grid = number of tiles. The tile index comes
+// from `counter` (zeroed before the launch, with the status words, by scan_lookback_init).
+// Status layout (see lookback.cuh): `flags` (larger types only), `aggs` and `incs`, one slot
+// per tile each.
+
+template <class Op, bool DETERMINISTIC>
+__device__ __forceinline__ void lookback_tiles(const typename Op::value_type* in,
+                                               typename Op::value_type* out, gp::u64 n,
+                                               gp::u32 exclusive, gp::u32* counter,
+                                               gp::u32* flags, void* aggs, void* incs) {
+    typedef typename Op::value_type T;
+    typedef gp::ScanTileShape<T> Shape;
+    constexpr int VEC = Shape::VEC, ROWS = Shape::ROWS, ITEMS = Shape::ITEMS;
+    __shared__ gp::u32 tile_slot;
+    __shared__ T warp_totals[32];
+    __shared__ T tile_prefix;
+    Op op;
+    const unsigned lane = gp::lane_id(), warp = gp::warp_id(), warps = blockDim.x >> 5;
+
+    // Dynamic tile index: tiles are taken in the order blocks start running.
+    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
+    __syncthreads();
+    const gp::u64 tile = tile_slot;
+    const gp::u64 tile_items = (gp::u64)blockDim.x * ITEMS;
+    const gp::u64 seg = tile * tile_items + (gp::u64)warp * (32 * ITEMS);
+    const bool full = (tile + 1) * tile_items <= n;
+    const bool aligned = ((((gp::u64)in) | ((gp::u64)out)) % alignof(gp::Vec<T>)) == 0;
+    const bool vector_ok = full && aligned;
+
+    T s[ROWS][VEC];
+    T row_prefix[ROWS];
+    gp::scan_tile_load<Op>(in, seg, n, vector_ok, s);
+    const T warp_total = gp::scan_tile_warp(s, row_prefix, op);
+    if (lane == 0) warp_totals[warp] = warp_total;
+    __syncthreads();
+
+    if (warp == 0) {
+        // The tile's aggregate, the same left fold in every lane.
+        T aggregate = warp_totals[0];
+        for (unsigned w = 1; w < warps; ++w) aggregate = op(aggregate, warp_totals[w]);
+        const gp::ScanTileStatus<T> status(flags, aggs, incs);
+        T prefix = Op::identity();
+        if (tile == 0) {
+            if (lane == 0) status.publish_inclusive(0, aggregate);
+        } else {
+            if (lane == 0) status.publish_aggregate(tile, aggregate);
+            prefix = DETERMINISTIC ? gp::scan_lookback_deterministic(status, tile, op)
+                                   : gp::scan_lookback(status, tile, op);
+            if (lane == 0) status.publish_inclusive(tile, op(prefix, aggregate));
+        }
+        if (lane == 0) tile_prefix = prefix;
+    }
+    // Everything before this warp's segment: the tile's prefix, then earlier warps' totals.
+    T before = Op::identity();
+    for (unsigned w = 0; w < warp; ++w) before = w == 0 ? warp_totals[0] : op(before, warp_totals[w]);
+    __syncthreads();
+    bool has_prefix = warp > 0;
+    if (tile > 0) {
+        before = warp > 0 ? op(tile_prefix, before) : tile_prefix;
+        has_prefix = true;
+    }
+    gp::scan_tile_finish(s, row_prefix, before, has_prefix, exclusive != 0, op);
+    gp::scan_tile_store<Op>(out, seg, n, vector_ok, s);
+}
+
+// Zeroes the tile counter and status words before a look-back launch (same stream).
+extern "C" __global__ void scan_lookback_init(gp::u32* words, gp::u64 count) {
+    for (gp::u64 i = gp::global_thread_index(); i < count; i += gp::grid_thread_count()) words[i] = 0u;
+}
+
+// ---- Entry points -----------------------------------------------------------------------------
+
+#define SCAN_ENTRIES(opname, OpT, tname, T)                                                    \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_hillis_steele_##opname##_##tname(const OpT<T>::value_type* in,                    \
+                                              OpT<T>::value_type* out,                         \
+                                              OpT<T>::value_type* sums, gp::u64 n,             \
+                                              gp::u32 exclusive) {                             \
+        hillis_steele_blocks<OpT<T>>(in, out, sums, n, exclusive);                             \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_blelloch_##opname##_##tname(const OpT<T>::value_type* in, OpT<T>::value_type* out, \
+                                         OpT<T>::value_type* sums, gp::u64 n,                  \
+                                         gp::u32 exclusive) {                                  \
+        blelloch_blocks<OpT<T>, false>(in, out, sums, n, exclusive);                           \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_blelloch_padded_##opname##_##tname(const OpT<T>::value_type* in,                  \
+                                                OpT<T>::value_type* out,                       \
+                                                OpT<T>::value_type* sums, gp::u64 n,           \
+                                                gp::u32 exclusive) {                           \
+        blelloch_blocks<OpT<T>, true>(in, out, sums, n, exclusive);                            \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_add_block_sums_##opname##_##tname(OpT<T>::value_type* out,                        \
+                                               const OpT<T>::value_type* sums, gp::u64 n,      \
+                                               gp::u64 per_block) {                            \
+        add_block_sums<OpT<T>>(out, sums, n, per_block);                                       \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_lookback_##opname##_##tname(const OpT<T>::value_type* in, OpT<T>::value_type* out, \
+                                         gp::u64 n, gp::u32 exclusive, gp::u32* counter,       \
+                                         gp::u32* flags, void* aggs, void* incs) {             \
+        lookback_tiles<OpT<T>, false>(in, out, n, exclusive, counter, flags, aggs, incs);      \
+    }
+
+GP_FOR_EACH_OP_TYPE(SCAN_ENTRIES)
+GP_FOR_EACH_MONOID_TYPE(SCAN_ENTRIES)
+
+// The fixed-order look-back, only where grouping can change a result: float sums and products
+// and the float matrix/affine monoids. (Integer arithmetic wraps exactly and min/max/bitwise are
+// exact, so the plain look-back is already deterministic there; Rust maps those to it.)
+#define SCAN_DETERMINISTIC_ENTRY(opname, OpT, tname, T)                                        \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_lookback_det_##opname##_##tname(const OpT<T>::value_type* in,                     \
+                                             OpT<T>::value_type* out, gp::u64 n,               \
+                                             gp::u32 exclusive, gp::u32* counter,              \
+                                             gp::u32* flags, void* aggs, void* incs) {         \
+        lookback_tiles<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs, incs);       \
+    }
+
+SCAN_DETERMINISTIC_ENTRY(sum, gp::Sum, f32, gp::f32)
+SCAN_DETERMINISTIC_ENTRY(sum, gp::Sum, f64, gp::f64)
+SCAN_DETERMINISTIC_ENTRY(prod, gp::Prod, f32, gp::f32)
+SCAN_DETERMINISTIC_ENTRY(prod, gp::Prod, f64, gp::f64)
+SCAN_DETERMINISTIC_ENTRY(mat2, gp::Mat2Product, f32, gp::f32)
+SCAN_DETERMINISTIC_ENTRY(mat2, gp::Mat2Product, f64, gp::f64)
+SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f32, gp::f32)
+SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
+
+// ---- Linear recurrence x[t] = a[t]·x[t-1] + b[t] on top of the affine scan ----------------------
+
+template <class T>
+__device__ __forceinline__ void recurrence_pack(const T* a, const T* b, gp::Affine<T>* maps,
+                                                gp::u64 n) {
+    for (gp::u64 i = gp::global_thread_index(); i < n; i += gp::grid_thread_count()) {
+        gp::Affine<T> f;
+        f.a = a[i];
+        f.b = b[i];
+        maps[i] = f;
+    }
+}
+
+// x[t] = (f_0 then ... then f_t)(x_init) = A·x_init + B for the scanned map (A, B).
+template <class T>
+__device__ __forceinline__ void recurrence_apply(const gp::Affine<T>* scanned, T x_init, T* x,
+                                                 gp::u64 n) {
+    for (gp::u64 i = gp::global_thread_index(); i < n; i += gp::grid_thread_count()) {
+        const gp::Affine<T> f = scanned[i];
+        x[i] = f.a * x_init + f.b;
+    }
+}
+
+#define SCAN_RECURRENCE_ENTRIES(tname, T)                                                      \
+    extern "C" __global__ void scan_recurrence_pack_##tname(const T* a, const T* b,             \
+                                                            gp::Affine<T>* maps, gp::u64 n) {  \
+        recurrence_pack(a, b, maps, n);                                                        \
+    }                                                                                          \
+    extern "C" __global__ void scan_recurrence_apply_##tname(const gp::Affine<T>* scanned,     \
+                                                             T x_init, T* x, gp::u64 n) {      \
+        recurrence_apply(scanned, x_init, x, n);                                               \
+    }
+SCAN_RECURRENCE_ENTRIES(f32, gp::f32)
+SCAN_RECURRENCE_ENTRIES(f64, gp::f64)
