@@ -317,22 +317,23 @@ __device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n, ty
 }  // namespace gp
 
 // ---- Entry points --------------------------------------------------------------------------
+// __launch_bounds__(1024): every entry point can run any block size the Rust side accepts.
 #define REDUCE_ONE_LAUNCH(family, call, name, OpT, In)                                           \
-    extern "C" __global__ void reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
+    extern "C" __global__ void __launch_bounds__(1024) reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
                                                         OpT::value_type* partials,               \
                                                         OpT::value_type* out, unsigned* counter) { \
         gp::reduce::call<OpT, In>(in, n, partials, out, counter);                                \
     }
 
 #define REDUCE_ORDERED(family, kind, name, OpT, In)                                              \
-    extern "C" __global__ void reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
+    extern "C" __global__ void __launch_bounds__(1024) reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
                                                         OpT::value_type* partials,               \
                                                         OpT::value_type* out, unsigned* counter) { \
         gp::reduce::ordered<kind, OpT, In>(in, n, partials, out, counter);                       \
     }
 
 #define REDUCE_UNROLLED(name, OpT, In)                                                           \
-    extern "C" __global__ void reduce_unrolled_##name(const In* in, OpT::value_type* out,        \
+    extern "C" __global__ void __launch_bounds__(1024) reduce_unrolled_##name(const In* in, OpT::value_type* out,        \
                                                       gp::u64 n, unsigned uf) {                  \
         gp::reduce::unrolled<OpT, In>(in, out, n, uf);                                           \
     }

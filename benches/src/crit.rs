@@ -1,12 +1,13 @@
 //! Criterion helpers shared by `benches/benches/*.rs`.
 //!
-//! - [`criterion`]: quick defaults (10 samples, 0.2 s warm-up, 0.6 s measurement, no HTML plots),
+//! - [`criterion()`]: quick defaults (10 samples, 0.2 s warm-up, 0.6 s measurement, no HTML plots),
 //!   overridable through `GPU_PRIMS_BENCH_TIME` (measurement seconds) and criterion's own flags.
 //! - [`sizes`]: the sizes of a bench list up to `GPU_PRIMS_BENCH_MAX_LOG2` (default 24), so the
 //!   huge ones (2^28, 2^30) are opt-in.
-//! - [`iter_gpu`] (`cuda`): `iter_custom` timed by a pair of CUDA events around the batch, so
-//!   groups report device time; [`bench_copy`]: the device-to-device copy reference of a group.
-//! - [`GpuOrSkip`]: the device, or a printed `SKIPPED <group>: <why>` without one.
+//! - `iter_gpu` (`cuda`): `iter_custom` timed by a pair of CUDA events around the batch, so
+//!   groups report device time; `bench_copy`: the device-to-device copy reference of a group.
+//! - `gpu_or_skip` (`cuda`): the device, or a printed `SKIPPED <group>: <why>` without one
+//!   (a panic with `GPU_PRIMS_REQUIRE_GPU=1`).
 //!
 //! Throughput is in bytes everywhere (the report's model: reduce `n·size`, scan `2·n·size`,
 //! conv1d `2·n·size`, copy `2·n·size` read + written), so criterion's GB/s figures of a group

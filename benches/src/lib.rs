@@ -3,7 +3,7 @@
 //!
 //! - [`data`]: the generated inputs (deterministic, from `gpu_core::data`).
 //! - [`stats`]: medians of repeated runs, CPU timing.
-//! - [`gpu`] (`cuda`): CUDA-event timing of enqueued work and the device-to-device copy reference
+//! - `gpu` (`cuda`): CUDA-event timing of enqueued work and the device-to-device copy reference
 //!   every figure is quoted against.
 //! - [`crit`]: criterion helpers (event-timed `iter_custom`, byte throughput, quick defaults,
 //!   skipping GPU groups without a device).

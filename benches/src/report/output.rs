@@ -323,7 +323,7 @@ pub fn to_markdown(env: &Env, rows: &[Row], peers: Option<&Peers>, plots: &[Stri
         rows.len()
     );
     if !env.notes.is_empty() {
-        let _ = writeln!(s, "## Absent or skipped\n");
+        let _ = writeln!(s, "## Notes (absent, skipped, workloads)\n");
         for n in &env.notes {
             let _ = writeln!(s, "- {}", md_escape(n));
         }
@@ -396,6 +396,70 @@ pub fn write_all(env: &Env, rows: &[Row], peers: Option<&Peers>) -> std::io::Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::PeerCell;
+    use crate::stats::Stats;
+
+    fn gpu_row(alg: &str, variant: &str, n: usize, param: Option<(&str, u64)>, ms: f64) -> Row {
+        Row {
+            primitive: if param.is_some_and(|p| p.0 == "w") { "conv1d" } else { "scan" }.into(),
+            algorithm: alg.into(),
+            variant: variant.into(),
+            dtype: "f32".into(),
+            n,
+            param: param.map(|(k, v)| (k.to_string(), v)),
+            kind: "gpu".into(),
+            bytes: 8 * n as u64,
+            time: Stats::from_ms(vec![ms]),
+            copy: Stats::from_ms(vec![ms * 0.9]),
+            copy_bytes: 8 * n as u64,
+            rayon_ms: Some(ms * 30.0),
+            correct: Some(true),
+            note: "a | note".into(),
+            peers: vec![
+                PeerCell {
+                    library: "torch".into(),
+                    ms: Some(ms * 1.4),
+                    copy_fraction: Some(0.7),
+                    note: String::new(),
+                },
+                PeerCell {
+                    library: "cupy".into(),
+                    ms: None,
+                    copy_fraction: None,
+                    note: "absent: no cupy".into(),
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn tables_and_plots_render() {
+        let mut rows = Vec::new();
+        for k in [20, 24, 28] {
+            rows.push(gpu_row("auto", "inclusive sum", 1 << k, None, 0.01 * k as f64));
+            rows.push(gpu_row("blelloch", "inclusive sum", 1 << k, None, 0.02 * k as f64));
+            for w in [3, 127] {
+                rows.push(gpu_row("auto", "same, zero", 1 << k, Some(("w", w)), 0.1));
+            }
+        }
+        for b in [32, 1024] {
+            rows.push(gpu_row("blelloch", "inclusive sum", 1000, Some(("block", b)), 0.5));
+        }
+        let libs = vec!["torch".to_string(), "cupy".to_string()];
+        let text = text_table(&rows, &libs);
+        assert!(text.contains("torch ×copy") && text.contains("vs cupy"), "{text}");
+        assert!(text.contains("1.40×") && text.contains("absent"));
+        let md = markdown_table(&rows, &libs);
+        assert!(md.contains("a \\| note"));
+        assert_eq!(md.lines().count(), rows.len() + 2);
+        let plots = crate::report::plots::all(&rows, None);
+        let names: Vec<&str> = plots.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(names.contains(&"bandwidth_scan_inclusive_sum_f32.svg"), "{names:?}");
+        assert!(names.iter().any(|n| n.starts_with("scan_block_sweep_f32")));
+        assert!(names.iter().any(|n| n.starts_with("conv1d_width_same_zero_f32_n28")));
+        assert!(plots.iter().all(|(_, s)| s.contains("<polyline")));
+        assert_eq!(summary(&rows), (rows.len(), 0, 0, 0));
+    }
 
     #[test]
     fn dates() {
