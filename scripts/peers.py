@@ -292,6 +292,8 @@ def main(argv=None):
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="sizes 16,20 and 7 samples")
     ap.add_argument("--no-check", action="store_true", help="skip the small NumPy checks")
+    ap.add_argument("--cudnn-benchmark", action="store_true",
+                    help="torch.backends.cudnn.benchmark = True (autotuned conv1d; default off)")
     ap.add_argument("--out", default="peers.json")
     args = ap.parse_args(argv)
 
@@ -308,7 +310,7 @@ def main(argv=None):
             ap.error(f"unknown op {o}")
     t0 = time.time()
 
-    results, libraries, device = [], {}, None
+    results, libraries, device, settings = [], {}, None, {}
     for lname in [s.strip() for s in args.libs.split(",") if s.strip()]:
         cls = {"torch": Torch, "cupy": CuPy}.get(lname)
         if cls is None:
@@ -328,6 +330,15 @@ def main(argv=None):
             continue
         libraries[lname] = lib.version
         device = device or lib.device_name
+        if lname == "torch":
+            try:
+                cudnn = lib.torch.backends.cudnn
+                cudnn.benchmark = bool(args.cudnn_benchmark)
+                settings["torch"] = {"cudnn_benchmark": cudnn.benchmark,
+                                     "cudnn_allow_tf32": bool(cudnn.allow_tf32),
+                                     "cudnn_version": cudnn.version() if cudnn.is_available() else None}
+            except Exception as e:  # noqa: BLE001
+                settings["torch"] = {"error": f"{type(e).__name__}: {e}"}
         if getattr(lib, "correlate_name", None):
             log(f"cupy conv1d via {lib.correlate_name}")
 
@@ -397,6 +408,7 @@ def main(argv=None):
         del lib
 
     doc = {"schema": SCHEMA, "device": device or "none", "libraries": libraries,
+           "settings": settings,
            "config": {"sizes": sizes, "types": types, "widths": widths, "ops": ops, "reps": reps,
                       "warmup": args.warmup, "min_sample_ms": MIN_SAMPLE_MS},
            "results": results}

@@ -1,6 +1,6 @@
 //! gpu-scan: every GPU algorithm × {i32, f32} × {2^16, 2^20, 2^24, 2^28} inclusive sum, kernel
 //! only (`scan/kernel/<type>`) and with the pageable host↔device copies
-//! (`scan/with_copies/<type>`), the block-size sweep 32…1024 (`scan/block_sweep/<type>`), and
+//! (`scan/with_copies/<type>`), the block-size sweep 32…1024 at 2^24 (`scan/block_sweep/i32`), and
 //! the serial and rayon scans (`scan/cpu/<type>`). GPU time by CUDA events; throughput
 //! `2·n·size` bytes; every GPU group has a `copy` line of the same array.
 //!
@@ -101,9 +101,13 @@ mod gpu {
             }
             g.finish();
         }
+        // The sweep for the first type only (the prefix-scan report swept int).
         let Some(&n) = crit::sizes(&[SWEEP_LOG2]).first() else {
             return;
         };
+        if name != "i32" {
+            return;
+        }
         let host = data::values::<T>(n, 1);
         let (x, mut y) = (
             gpu.upload(&host).expect("upload"),

@@ -1,6 +1,6 @@
 //! Criterion helpers shared by `benches/benches/*.rs`.
 //!
-//! - [`criterion()`]: quick defaults (10 samples, 0.2 s warm-up, 0.6 s measurement, no HTML plots),
+//! - [`criterion()`]: quick defaults (10 samples, 0.2 s warm-up, 0.5 s measurement, no HTML plots),
 //!   overridable through `GPU_PRIMS_BENCH_TIME` (measurement seconds) and criterion's own flags.
 //! - [`sizes`]: the sizes of a bench list up to `GPU_PRIMS_BENCH_MAX_LOG2` (default 24), so the
 //!   huge ones (2^28, 2^30) are opt-in.
@@ -21,7 +21,7 @@ use criterion::Criterion;
 pub const MAX_LOG2_VAR: &str = "GPU_PRIMS_BENCH_MAX_LOG2";
 /// Default cap: sizes up to 2^24 (a full default run takes a few minutes on an H100).
 pub const DEFAULT_MAX_LOG2: u32 = 24;
-/// Variable setting criterion's measurement time in seconds (default 0.6).
+/// Variable setting criterion's measurement time in seconds (default 0.5).
 pub const TIME_VAR: &str = "GPU_PRIMS_BENCH_TIME";
 
 /// The largest log2 size to bench.
@@ -48,7 +48,7 @@ pub fn criterion() -> Criterion {
         .ok()
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|s| *s > 0.0)
-        .unwrap_or(0.6);
+        .unwrap_or(0.5);
     Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_millis(200))

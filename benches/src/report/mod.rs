@@ -403,46 +403,66 @@ impl Env {
         true
     }
 
-    /// Runs, times and checks the cases in order.
+    /// Runs, times and checks the cases in order. A case that panics becomes a failed row (the
+    /// report goes on with the next one).
     pub fn run_cases(&mut self, cases: Vec<Case<'_>>) -> Vec<Row> {
-        cases.into_iter().map(|c| self.run_case(c)).collect()
+        cases
+            .into_iter()
+            .map(|c| {
+                let blank = Row {
+                    primitive: c.primitive.to_string(),
+                    algorithm: c.algorithm.clone(),
+                    variant: c.variant.clone(),
+                    dtype: c.dtype.to_string(),
+                    n: c.n,
+                    param: c.param.map(|(k, v)| (k.to_string(), v)),
+                    kind: match c.work {
+                        Work::Gpu(_) => "gpu",
+                        Work::Cpu(_) => "cpu",
+                        Work::Absent(_) => "absent",
+                    }
+                    .to_string(),
+                    bytes: c.bytes_moved,
+                    time: None,
+                    copy: None,
+                    copy_bytes: c.copy_bytes.map_or(0, |b| 2 * b as u64),
+                    rayon_ms: None,
+                    correct: None,
+                    note: String::new(),
+                    peers: Vec::new(),
+                };
+                let run = std::panic::AssertUnwindSafe(|| self.run_case(c, blank.clone()));
+                std::panic::catch_unwind(run).unwrap_or_else(|p| {
+                    let msg = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "non-string panic".into());
+                    Row {
+                        correct: Some(false),
+                        note: format!("panicked: {msg}"),
+                        ..blank
+                    }
+                })
+            })
+            .collect()
     }
 
-    fn run_case(&mut self, mut case: Case<'_>) -> Row {
+    fn run_case(&mut self, mut case: Case<'_>, mut row: Row) -> Row {
         self.progress.step(&case.label());
-        let mut row = Row {
-            primitive: case.primitive.to_string(),
-            algorithm: case.algorithm.clone(),
-            variant: case.variant.clone(),
-            dtype: case.dtype.to_string(),
-            n: case.n,
-            param: case.param.map(|(k, v)| (k.to_string(), v)),
-            kind: String::new(),
-            bytes: case.bytes_moved,
-            time: None,
-            copy: None,
-            copy_bytes: case.copy_bytes.map_or(0, |b| 2 * b as u64),
-            rayon_ms: None,
-            correct: None,
-            note: String::new(),
-            peers: Vec::new(),
-        };
         let work = std::mem::replace(&mut case.work, Work::Absent(String::new()));
         match work {
             Work::Absent(why) => {
-                row.kind = "absent".into();
                 row.note = why;
                 return row;
             }
             Work::Cpu(mut run) => {
-                row.kind = "cpu".into();
                 let reps = case.reps.unwrap_or(self.cfg.cpu_reps);
                 let warmup = usize::from(reps > 1);
                 let (stats, ()) = time_cpu(warmup, reps, &mut run);
                 row.time = Some(stats);
             }
             Work::Gpu(run) => {
-                row.kind = "gpu".into();
                 if let Err(e) = self.time_gpu_case(&mut row, &case, run) {
                     let (correct, note) = classify(&e);
                     row.correct = correct;
@@ -601,6 +621,42 @@ pub fn run(cfg: Config) -> std::io::Result<(Vec<Row>, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cases_run_check_and_survive_panics() {
+        let cfg = Config {
+            quiet: true,
+            ..Config::default()
+        };
+        let mut env = Env::new(cfg);
+        let hits = std::cell::Cell::new(0);
+        let rows = env.run_cases(vec![
+            Case::new("core", "rayon", "copy", "i32", 8)
+                .bytes(64, None)
+                .reps(2)
+                .cpu(|| hits.set(hits.get() + 1))
+                .check(|| Verdict::Correct),
+            Case::new("core", "bad", "copy", "i32", 8)
+                .cpu(|| {})
+                .check(|| Verdict::Wrong("off by one".into())),
+            Case::new("core", "boom", "copy", "i32", 8).cpu(|| panic!("kaboom")),
+            Case::new("core", "none", "copy", "i32", 8).absent("not built"),
+        ]);
+        assert_eq!(hits.get(), 3); // one warm-up, two timed
+        assert_eq!(rows[0].correct, Some(true));
+        assert!(rows[0].time.is_some() && rows[0].kind == "cpu");
+        assert_eq!(
+            (rows[1].correct, rows[1].note.as_str()),
+            (Some(false), "off by one")
+        );
+        assert_eq!(rows[2].correct, Some(false));
+        assert!(rows[2].note.contains("kaboom"), "{}", rows[2].note);
+        assert_eq!(
+            (rows[3].kind.as_str(), rows[3].note.as_str()),
+            ("absent", "not built")
+        );
+        assert_eq!(env.progress.done, 4);
+    }
 
     #[test]
     fn rows_derive_fractions_and_speedups() {

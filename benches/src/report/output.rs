@@ -401,7 +401,12 @@ mod tests {
 
     fn gpu_row(alg: &str, variant: &str, n: usize, param: Option<(&str, u64)>, ms: f64) -> Row {
         Row {
-            primitive: if param.is_some_and(|p| p.0 == "w") { "conv1d" } else { "scan" }.into(),
+            primitive: if param.is_some_and(|p| p.0 == "w") {
+                "conv1d"
+            } else {
+                "scan"
+            }
+            .into(),
             algorithm: alg.into(),
             variant: variant.into(),
             dtype: "f32".into(),
@@ -436,27 +441,53 @@ mod tests {
     fn tables_and_plots_render() {
         let mut rows = Vec::new();
         for k in [20, 24, 28] {
-            rows.push(gpu_row("auto", "inclusive sum", 1 << k, None, 0.01 * k as f64));
-            rows.push(gpu_row("blelloch", "inclusive sum", 1 << k, None, 0.02 * k as f64));
+            rows.push(gpu_row(
+                "auto",
+                "inclusive sum",
+                1 << k,
+                None,
+                0.01 * k as f64,
+            ));
+            rows.push(gpu_row(
+                "blelloch",
+                "inclusive sum",
+                1 << k,
+                None,
+                0.02 * k as f64,
+            ));
             for w in [3, 127] {
                 rows.push(gpu_row("auto", "same, zero", 1 << k, Some(("w", w)), 0.1));
             }
         }
         for b in [32, 1024] {
-            rows.push(gpu_row("blelloch", "inclusive sum", 1000, Some(("block", b)), 0.5));
+            rows.push(gpu_row(
+                "blelloch",
+                "inclusive sum",
+                1000,
+                Some(("block", b)),
+                0.5,
+            ));
         }
         let libs = vec!["torch".to_string(), "cupy".to_string()];
         let text = text_table(&rows, &libs);
-        assert!(text.contains("torch ×copy") && text.contains("vs cupy"), "{text}");
+        assert!(
+            text.contains("torch ×copy") && text.contains("vs cupy"),
+            "{text}"
+        );
         assert!(text.contains("1.40×") && text.contains("absent"));
         let md = markdown_table(&rows, &libs);
         assert!(md.contains("a \\| note"));
         assert_eq!(md.lines().count(), rows.len() + 2);
         let plots = crate::report::plots::all(&rows, None);
         let names: Vec<&str> = plots.iter().map(|(n, _)| n.as_str()).collect();
-        assert!(names.contains(&"bandwidth_scan_inclusive_sum_f32.svg"), "{names:?}");
+        assert!(
+            names.contains(&"bandwidth_scan_inclusive_sum_f32.svg"),
+            "{names:?}"
+        );
         assert!(names.iter().any(|n| n.starts_with("scan_block_sweep_f32")));
-        assert!(names.iter().any(|n| n.starts_with("conv1d_width_same_zero_f32_n28")));
+        assert!(names
+            .iter()
+            .any(|n| n.starts_with("conv1d_width_same_zero_f32_n28")));
         assert!(plots.iter().all(|(_, s)| s.contains("<polyline")));
         assert_eq!(summary(&rows), (rows.len(), 0, 0, 0));
     }

@@ -213,7 +213,9 @@ impl Algorithm {
             Operation::Op(_) => true,
             Operation::ArgMin | Operation::ArgMax | Operation::Widened(_) => !matches!(
                 self,
-                Algorithm::WarpSmemNonCommutative | Algorithm::WarpSmemPadded | Algorithm::WarpShuffle
+                Algorithm::WarpSmemNonCommutative
+                    | Algorithm::WarpSmemPadded
+                    | Algorithm::WarpShuffle
             ),
             Operation::Monoid => self.keeps_order(),
         }
@@ -281,7 +283,9 @@ mod tests {
         assert!(e.to_string().contains("not built"), "{e}");
         assert!(Algorithm::Unrolled.check(Operation::ArgMax).is_ok());
         assert!(Algorithm::Auto.check(Operation::Widened(Op::Sum)).is_ok());
-        let e = Algorithm::Auto.check(Operation::Widened(Op::Max)).unwrap_err();
+        let e = Algorithm::Auto
+            .check(Operation::Widened(Op::Max))
+            .unwrap_err();
         assert!(e.to_string().contains("widening"), "{e}");
     }
 }

@@ -53,7 +53,11 @@ pub fn par_reduce<T: Element>(x: &[T], op: Op) -> Result<T> {
 
 /// The sum (wrapping for integers).
 pub fn sum<T: Element>(x: &[T]) -> T {
-    fold(x, Op::Sum, T::identity(Op::Sum).expect("sum applies to every element type"))
+    fold(
+        x,
+        Op::Sum,
+        T::identity(Op::Sum).expect("sum applies to every element type"),
+    )
 }
 
 /// [`sum`] on the rayon thread pool.
@@ -63,7 +67,11 @@ pub fn par_sum<T: Element>(x: &[T]) -> T {
 
 /// The product (wrapping for integers).
 pub fn product<T: Element>(x: &[T]) -> T {
-    fold(x, Op::Product, T::identity(Op::Product).expect("product applies to every element type"))
+    fold(
+        x,
+        Op::Product,
+        T::identity(Op::Product).expect("product applies to every element type"),
+    )
 }
 
 /// The smallest element (NaN if any element is NaN), `None` when empty.
@@ -208,7 +216,13 @@ mod tests {
     #[test]
     fn widening_only_for_sum_and_product() {
         assert!(reduce_wide(&[1i32], Op::Max).is_err());
-        assert_eq!(reduce_wide(&[i32::MIN, -1], Op::Sum).unwrap(), i32::MIN as i64 - 1);
-        assert_eq!(par_reduce_wide(&[u32::MAX; 3], Op::Sum).unwrap(), 3 * u32::MAX as u64);
+        assert_eq!(
+            reduce_wide(&[i32::MIN, -1], Op::Sum).unwrap(),
+            i32::MIN as i64 - 1
+        );
+        assert_eq!(
+            par_reduce_wide(&[u32::MAX; 3], Op::Sum).unwrap(),
+            3 * u32::MAX as u64
+        );
     }
 }

@@ -208,9 +208,30 @@ mod tests {
             }]
         );
         let p = unrolled_passes(100, 7);
-        assert_eq!(p[0], UnrolledPass { n: 100, uf: 7, threads: 14 });
-        assert_eq!(p[1], UnrolledPass { n: 14, uf: 7, threads: 2 });
-        assert_eq!(p[2], UnrolledPass { n: 2, uf: 2, threads: 1 });
+        assert_eq!(
+            p[0],
+            UnrolledPass {
+                n: 100,
+                uf: 7,
+                threads: 14
+            }
+        );
+        assert_eq!(
+            p[1],
+            UnrolledPass {
+                n: 14,
+                uf: 7,
+                threads: 2
+            }
+        );
+        assert_eq!(
+            p[2],
+            UnrolledPass {
+                n: 2,
+                uf: 2,
+                threads: 1
+            }
+        );
         assert_eq!(p.len(), 3);
         let p = unrolled_passes(1 << 28, 7);
         assert_eq!(p.last().unwrap().threads, 1);
@@ -272,9 +293,6 @@ mod tests {
             Family::of(Algorithm::Auto, Operation::Monoid),
             Family::WarpShuffle
         );
-        assert_eq!(
-            Family::Auto.kernel_name("sum_f32"),
-            "reduce_auto_sum_f32"
-        );
+        assert_eq!(Family::Auto.kernel_name("sum_f32"), "reduce_auto_sum_f32");
     }
 }

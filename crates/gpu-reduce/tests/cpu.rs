@@ -38,8 +38,20 @@ macro_rules! int_checks {
                     acc = match op {
                         Op::Sum => acc.wrapping_add(v),
                         Op::Product => acc.wrapping_mul(v | 1),
-                        Op::Min => if v < acc { v } else { acc },
-                        Op::Max => if v > acc { v } else { acc },
+                        Op::Min => {
+                            if v < acc {
+                                v
+                            } else {
+                                acc
+                            }
+                        }
+                        Op::Max => {
+                            if v > acc {
+                                v
+                            } else {
+                                acc
+                            }
+                        }
                         Op::BitAnd => acc & v,
                         Op::BitOr => acc | v,
                         Op::BitXor => acc ^ v,
@@ -51,8 +63,18 @@ macro_rules! int_checks {
             for op in Op::ALL {
                 let input = if op == Op::Product { &odd } else { &x };
                 let want = naive(op);
-                assert_eq!(cpu::reduce(input, op).unwrap(), want, "{} {op} n={n}", stringify!($t));
-                assert_eq!(cpu::par_reduce(input, op).unwrap(), want, "par {} {op} n={n}", stringify!($t));
+                assert_eq!(
+                    cpu::reduce(input, op).unwrap(),
+                    want,
+                    "{} {op} n={n}",
+                    stringify!($t)
+                );
+                assert_eq!(
+                    cpu::par_reduce(input, op).unwrap(),
+                    want,
+                    "par {} {op} n={n}",
+                    stringify!($t)
+                );
             }
             assert_eq!(cpu::sum(&x), naive(Op::Sum));
             assert_eq!(cpu::par_sum(&x), naive(Op::Sum));
@@ -87,7 +109,10 @@ fn float_checks<T: Element>() {
     for (seed, &n) in SIZES.iter().enumerate() {
         let x: Vec<T> = typical(n, seed as u64 + 100);
         // Dyadic values k/4: every partial sum is exact, so any order gives the same sum.
-        let dyadic: Vec<T> = x.iter().map(|v| T::from_f64((v.to_f64() * 32.0).round() / 4.0)).collect();
+        let dyadic: Vec<T> = x
+            .iter()
+            .map(|v| T::from_f64((v.to_f64() * 32.0).round() / 4.0))
+            .collect();
         let exact: f64 = dyadic.iter().map(|v| v.to_f64()).sum();
         assert_eq!(cpu::reduce(&dyadic, Op::Sum).unwrap().to_f64(), exact);
         assert_eq!(cpu::par_reduce(&dyadic, Op::Sum).unwrap().to_f64(), exact);
@@ -95,8 +120,15 @@ fn float_checks<T: Element>() {
         // magnitudes; serial and chunked orders round differently).
         let reference: f64 = x.iter().map(|v| v.to_f64()).sum();
         let magnitude: f64 = x.iter().map(|v| v.to_f64().abs()).sum();
-        let ulp = if std::mem::size_of::<T>() == 4 { f32::EPSILON as f64 } else { f64::EPSILON };
-        for got in [cpu::reduce(&x, Op::Sum).unwrap(), cpu::par_reduce(&x, Op::Sum).unwrap()] {
+        let ulp = if std::mem::size_of::<T>() == 4 {
+            f32::EPSILON as f64
+        } else {
+            f64::EPSILON
+        };
+        for got in [
+            cpu::reduce(&x, Op::Sum).unwrap(),
+            cpu::par_reduce(&x, Op::Sum).unwrap(),
+        ] {
             assert!(
                 (got.to_f64() - reference).abs() <= 64.0 * ulp * magnitude,
                 "{} sum n={n}: {got:?} vs {reference}",
@@ -105,7 +137,10 @@ fn float_checks<T: Element>() {
         }
         // min/max and arg variants, exact.
         let naive_min = x.iter().map(|v| v.to_f64()).fold(f64::INFINITY, f64::min);
-        let naive_max = x.iter().map(|v| v.to_f64()).fold(f64::NEG_INFINITY, f64::max);
+        let naive_max = x
+            .iter()
+            .map(|v| v.to_f64())
+            .fold(f64::NEG_INFINITY, f64::max);
         if n > 0 {
             assert_eq!(cpu::min(&x).unwrap().to_f64(), naive_min);
             assert_eq!(cpu::par_max(&x).unwrap().to_f64(), naive_max);
@@ -213,10 +248,14 @@ fn monoids_keep_order() {
         let naive = x.iter().fold(Mat2::<u32>::identity(), |acc, m| {
             let (a, b) = (acc.0, m.0);
             Mat2([
-                a[0].wrapping_mul(b[0]).wrapping_add(a[1].wrapping_mul(b[2])),
-                a[0].wrapping_mul(b[1]).wrapping_add(a[1].wrapping_mul(b[3])),
-                a[2].wrapping_mul(b[0]).wrapping_add(a[3].wrapping_mul(b[2])),
-                a[2].wrapping_mul(b[1]).wrapping_add(a[3].wrapping_mul(b[3])),
+                a[0].wrapping_mul(b[0])
+                    .wrapping_add(a[1].wrapping_mul(b[2])),
+                a[0].wrapping_mul(b[1])
+                    .wrapping_add(a[1].wrapping_mul(b[3])),
+                a[2].wrapping_mul(b[0])
+                    .wrapping_add(a[3].wrapping_mul(b[2])),
+                a[2].wrapping_mul(b[1])
+                    .wrapping_add(a[3].wrapping_mul(b[3])),
             ])
         });
         assert_eq!(cpu::reduce_monoid(&x), naive, "n={n}");
@@ -224,7 +263,11 @@ fn monoids_keep_order() {
         if n >= 2 {
             let mut swapped = x.clone();
             swapped.swap(n / 2 - 1, n / 2);
-            assert_ne!(cpu::reduce_monoid(&swapped), naive, "swap undetected at n={n}");
+            assert_ne!(
+                cpu::reduce_monoid(&swapped),
+                naive,
+                "swap undetected at n={n}"
+            );
         }
     }
     // Affine maps: the composition applies them in order.

@@ -152,7 +152,10 @@ mod gpu {
         let got = r.reduce(&x, op).unwrap();
         let want = cpu::reduce(&x, op).unwrap();
         if !same(got, want) {
-            return TestResult::error(format!("{alg} {op} {} len {len}: {got:?} vs {want:?}", T::NAME));
+            return TestResult::error(format!(
+                "{alg} {op} {} len {len}: {got:?} vs {want:?}",
+                T::NAME
+            ));
         }
         if alg.check(Operation::ArgMin).is_ok() {
             let (gi, wi) = (r.argmin(&x).unwrap(), cpu::argmin(&x));

@@ -12,7 +12,8 @@ use crate::plan::{self, Family, DEFAULT_SHARED_LIMIT};
 use super::workspace::Workspace;
 
 /// The reduction kernels, compiled from `kernels/reduce.cu` by `scripts/ptx.sh`.
-pub(crate) static REDUCE_PTX: Ptx = Ptx::new("gpu-reduce/reduce", include_str!("../ptx/reduce.ptx"));
+pub(crate) static REDUCE_PTX: Ptx =
+    Ptx::new("gpu-reduce/reduce", include_str!("../ptx/reduce.ptx"));
 
 /// What is reduced, independent of the Rust types: the kernel name parts and value sizes.
 #[derive(Debug, Clone)]
@@ -119,7 +120,8 @@ impl Engine<'_> {
         self.settings.validate(self.desc.operation)?;
         self.ws.begin(self.stream)?;
         if self.ws.poisons() {
-            self.ws.poison_bytes(out, self.desc.value_size, self.stream)?;
+            self.ws
+                .poison_bytes(out, self.desc.value_size, self.stream)?;
         }
         let r = self.dispatch(input, n, out, in_place);
         self.ws.end(self.stream)?;
@@ -267,8 +269,10 @@ impl Engine<'_> {
         let scratch = if in_place {
             input
         } else if passes[0].threads > 1 {
-            self.ws
-                .scratch(passes[0].threads as usize * self.desc.value_size, self.stream)?
+            self.ws.scratch(
+                passes[0].threads as usize * self.desc.value_size,
+                self.stream,
+            )?
         } else {
             0
         };

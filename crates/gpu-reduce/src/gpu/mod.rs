@@ -267,7 +267,10 @@ fn desc_monoid<M: DeviceMonoid>() -> Desc {
 /// A `V` from the first bytes of `bytes`.
 fn read_value<V: Pod>(bytes: &[u8]) -> Result<V> {
     if bytes.len() < std::mem::size_of::<V>() {
-        return Err(Error::invalid("result", "result slot shorter than the value"));
+        return Err(Error::invalid(
+            "result",
+            "result slot shorter than the value",
+        ));
     }
     // SAFETY: at least size_of::<V>() readable bytes (checked); `V: Pod` accepts any bit
     // pattern; read_unaligned has no alignment requirement.
@@ -456,7 +459,11 @@ impl<'s> Reduce<'s> {
         self.value(x, &desc_op::<T>(Op::Max)?)
     }
 
-    fn arg<T: Element, I: Input<T> + ?Sized>(&self, x: &I, which: Extreme) -> Result<Option<usize>> {
+    fn arg<T: Element, I: Input<T> + ?Sized>(
+        &self,
+        x: &I,
+        which: Extreme,
+    ) -> Result<Option<usize>> {
         let staged = x.stage(&self.gpu)?;
         let Some(bytes) = self.run_host(&desc_arg::<T>(which), staged.ptr, staged.len, false)?
         else {

@@ -6,14 +6,15 @@ use std::sync::{Mutex, OnceLock};
 
 use gpu_core::cust::sys as cu;
 use gpu_core::{DeviceArray, Error, Event, Gpu, Result, Stream};
+use gpu_sync::LastBlockCounter;
 
 /// Bytes of the result slot: the largest accumulator (a `Mat2<f64>`, 32 bytes).
 pub(crate) const RESULT_BYTES: usize = 32;
 /// Byte written over outputs and scratch when poisoning.
 pub(crate) const POISON: u8 = 0xA5;
 
-/// Reusable device scratch for reductions: a last-block counter (4 bytes, zeroed once; the
-/// guard leaves it at zero after every launch), a partials buffer that grows to the largest
+/// Reusable device scratch for reductions: a last-block counter ([`LastBlockCounter`], zeroed
+/// once; the guard leaves it at zero after every launch), a partials buffer that grows to the largest
 /// size asked for, and a one-value result slot.
 ///
 /// Create one per stream you launch on and reuse it: [`Reduce::reduce_into`] then allocates
@@ -24,7 +25,7 @@ pub(crate) const POISON: u8 = 0xA5;
 /// [`Reduce::reduce_into`]: crate::Reduce::reduce_into
 pub struct Workspace {
     gpu: Gpu,
-    counter: DeviceArray<u32>,
+    counter: LastBlockCounter,
     scratch: DeviceArray<u8>,
     result: DeviceArray<u8>,
     fence: Event,
@@ -36,7 +37,7 @@ impl Workspace {
     /// A workspace on `gpu` (allocates the counter and the result slot).
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Ok(Workspace {
-            counter: gpu.zeros::<u32>(1)?,
+            counter: LastBlockCounter::new(gpu)?,
             scratch: gpu.alloc::<u8>(0)?,
             result: gpu.zeros::<u8>(RESULT_BYTES)?,
             fence: gpu.new_event(false)?,
@@ -70,7 +71,10 @@ impl Workspace {
 
     /// Waits for the previous use when it was on another stream.
     pub(crate) fn begin(&mut self, stream: &Stream) -> Result<()> {
-        if self.last_stream.is_some_and(|s| s != stream.as_raw() as usize) {
+        if self
+            .last_stream
+            .is_some_and(|s| s != stream.as_raw() as usize)
+        {
             self.fence.synchronize()?;
         }
         Ok(())
@@ -91,10 +95,7 @@ impl Workspace {
             if self.last_stream.is_some() {
                 self.fence.synchronize()?;
             }
-            let grown = bytes
-                .checked_next_power_of_two()
-                .unwrap_or(bytes)
-                .max(4096);
+            let grown = bytes.checked_next_power_of_two().unwrap_or(bytes).max(4096);
             self.scratch = self.gpu.alloc::<u8>(0)?;
             self.scratch = self.gpu.alloc::<u8>(grown)?;
         }
@@ -106,6 +107,11 @@ impl Workspace {
 
     pub(crate) fn counter_ptr(&self) -> u64 {
         self.counter.device_ptr()
+    }
+
+    /// The last-block counter (gpu-sync's): 0 whenever no launch is in flight.
+    pub fn last_block_counter(&self) -> &LastBlockCounter {
+        &self.counter
     }
 
     pub(crate) fn result_ptr(&self) -> u64 {
