@@ -4,7 +4,8 @@
 // Entry points (see docs/reduce.md for which Algorithm launches which):
 //   reduce_<family>_<kind>                 one-launch signature
 //       (const In* in, u64 n, V* partials, V* out, unsigned* counter)
-//     family: tree, pairwise, warp_smem, warp_smem_ordered, warp_smem_padded, warp_shuffle, auto
+//     family: tree, pairwise, warp_smem, warp_smem_noncommutative, warp_smem_padded, warp_shuffle,
+//             auto
 //     With gridDim.x == 1 the block writes *out directly. Otherwise block b writes
 //     partials[b]; then, if `counter` is not null, the last block to finish (gp::is_last_block;
 //     *counter must be 0 before the launch and is 0 again after it) merges partials[0 ..
@@ -87,7 +88,8 @@ __device__ __forceinline__ void block_chunk(u64 n, u64* begin, u64* end) {
 // Hands the block's result on: straight to *out for a one-block grid, else to partials[b];
 // returns true in every thread of the one block that must merge the partials (last-block
 // guard, when `counter` is given). Called by every thread; the branches are uniform.
-template <class V> __device__ __forceinline__ bool publish(V r, V* partials, V* out, unsigned* counter) {
+template <class V>
+__device__ __forceinline__ bool publish(V r, V* partials, V* out, unsigned* counter) {
     if (gridDim.x == 1) {
         if (threadIdx.x == 0) *out = r;
         return false;
@@ -113,8 +115,8 @@ fold_partials(const typename Op::value_type* partials, Op op) {
 
 // ---- 1, 3, 4: grid-stride accumulation + shared-memory halving tree (commutative) --------
 template <class Op, class In>
-__device__ __forceinline__ void tree(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
-                                     typename Op::value_type* out, unsigned* counter) {
+__device__ __forceinline__ void tree(const In* __restrict__ in, u64 n,
+    typename Op::value_type* partials, typename Op::value_type* out, unsigned* counter) {
     typedef typename Op::value_type V;
     Op op;
     V* s = dynamic_smem<V>();  // blockDim.x values
@@ -135,8 +137,8 @@ __device__ __forceinline__ void tree(const In* __restrict__ in, u64 n, typename 
 
 // ---- 6a: grid-stride accumulation + block reduction from shared-memory warp reductions ---
 template <class Op, class In>
-__device__ __forceinline__ void warp_smem(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
-                                          typename Op::value_type* out, unsigned* counter) {
+__device__ __forceinline__ void warp_smem(const In* __restrict__ in, u64 n,
+    typename Op::value_type* partials, typename Op::value_type* out, unsigned* counter) {
     typedef typename Op::value_type V;
     Op op;
     V* s = dynamic_smem<V>();  // block_reduce_warp_smem_slots<COMMUTATIVE>(blockDim.x) values
@@ -157,8 +159,8 @@ __device__ __forceinline__ void warp_smem(const In* __restrict__ in, u64 n, type
 
 // ---- 2, 5: order-preserving pairwise reduction, a contiguous chunk per block -------------
 template <class Op, class In>
-__device__ __forceinline__ void pairwise(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
-                                         typename Op::value_type* out, unsigned* counter) {
+__device__ __forceinline__ void pairwise(const In* __restrict__ in, u64 n,
+    typename Op::value_type* partials, typename Op::value_type* out, unsigned* counter) {
     typedef typename Op::value_type V;
     Op op;
     V* s = dynamic_smem<V>();  // 2 * blockDim.x values
@@ -214,8 +216,8 @@ reduce_range_ordered(Load load, u64 begin, u64 end, Op op, typename Op::value_ty
 }
 
 template <int Kind, class Op, class In>
-__device__ __forceinline__ void ordered(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
-                                        typename Op::value_type* out, unsigned* counter) {
+__device__ __forceinline__ void ordered(const In* __restrict__ in, u64 n,
+    typename Op::value_type* partials, typename Op::value_type* out, unsigned* counter) {
     typedef typename Op::value_type V;
     Op op;
     // Shuffle: 32 values; shared-memory warps: block_reduce_warp_smem_slots<Kind>(blockDim.x).
@@ -240,7 +242,8 @@ __device__ __forceinline__ void ordered(const In* __restrict__ in, u64 n, typena
 // Writes go to out[0 .. t), reads come from in[t .. n) and in[i] of the writing thread i, so
 // with in == out no location is read by one thread and written by another.
 template <class Op, class In>
-__device__ __forceinline__ void unrolled(const In* in, typename Op::value_type* out, u64 n, unsigned uf) {
+__device__ __forceinline__ void unrolled(const In* in, typename Op::value_type* out, u64 n,
+                                         unsigned uf) {
     typedef typename Op::value_type V;
     Op op;
     const u64 t = n / uf;
@@ -267,8 +270,8 @@ __device__ __forceinline__ void unrolled(const In* in, typename Op::value_type* 
 constexpr int AUTO_UNROLL = 4;
 
 template <class Op, class In>
-__device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n, typename Op::value_type* partials,
-                                            typename Op::value_type* out, unsigned* counter) {
+__device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n,
+    typename Op::value_type* partials, typename Op::value_type* out, unsigned* counter) {
     typedef typename Op::value_type V;
     typedef ReduceConvert<In, V> Cv;
     constexpr int W = VecWidth<In>::value;
@@ -318,30 +321,32 @@ __device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n, ty
 
 // ---- Entry points --------------------------------------------------------------------------
 // __launch_bounds__(1024): every entry point can run any block size the Rust side accepts.
+#define REDUCE_ENTRY __global__ void __launch_bounds__(1024)
+
 #define REDUCE_ONE_LAUNCH(family, call, name, OpT, In)                                           \
-    extern "C" __global__ void __launch_bounds__(1024) reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
-                                                        OpT::value_type* partials,               \
-                                                        OpT::value_type* out, unsigned* counter) { \
+    extern "C" REDUCE_ENTRY reduce_##family##_##name(                                            \
+        const In* __restrict__ in, gp::u64 n, OpT::value_type* partials, OpT::value_type* out,    \
+        unsigned* counter) {                                                                     \
         gp::reduce::call<OpT, In>(in, n, partials, out, counter);                                \
     }
 
 #define REDUCE_ORDERED(family, kind, name, OpT, In)                                              \
-    extern "C" __global__ void __launch_bounds__(1024) reduce_##family##_##name(const In* __restrict__ in, gp::u64 n,    \
-                                                        OpT::value_type* partials,               \
-                                                        OpT::value_type* out, unsigned* counter) { \
+    extern "C" REDUCE_ENTRY reduce_##family##_##name(                                            \
+        const In* __restrict__ in, gp::u64 n, OpT::value_type* partials, OpT::value_type* out,    \
+        unsigned* counter) {                                                                     \
         gp::reduce::ordered<kind, OpT, In>(in, n, partials, out, counter);                       \
     }
 
 #define REDUCE_UNROLLED(name, OpT, In)                                                           \
-    extern "C" __global__ void __launch_bounds__(1024) reduce_unrolled_##name(const In* in, OpT::value_type* out,        \
-                                                      gp::u64 n, unsigned uf) {                  \
+    extern "C" REDUCE_ENTRY reduce_unrolled_##name(const In* in, OpT::value_type* out, gp::u64 n, \
+                                                   unsigned uf) {                                \
         gp::reduce::unrolled<OpT, In>(in, out, n, uf);                                           \
     }
 
 // Order-preserving families: every operator, commutative or not.
 #define REDUCE_ORDER_PRESERVING(name, OpT, In)                                                   \
     REDUCE_ONE_LAUNCH(pairwise, pairwise, name, OpT, In)                                         \
-    REDUCE_ORDERED(warp_smem_ordered, gp::WARP_SMEM_ORDERED, name, OpT, In)                      \
+    REDUCE_ORDERED(warp_smem_noncommutative, gp::WARP_SMEM_ORDERED, name, OpT, In)               \
     REDUCE_ORDERED(warp_smem_padded, gp::WARP_SMEM_PADDED, name, OpT, In)                        \
     REDUCE_ORDERED(warp_shuffle, gp::reduce::ORDERED_SHUFFLE, name, OpT, In)
 
@@ -357,7 +362,7 @@ __device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n, ty
 // reduce_<family>_<op>_<type>.
 #define REDUCE_PLAIN(opname, Op, tname, T)                                                       \
     REDUCE_COMMUTATIVE(opname##_##tname, Op<T>, T)                                               \
-    REDUCE_ORDERED(warp_smem_ordered, gp::WARP_SMEM_ORDERED, opname##_##tname, Op<T>, T)         \
+    REDUCE_ORDERED(warp_smem_noncommutative, gp::WARP_SMEM_ORDERED, opname##_##tname, Op<T>, T)  \
     REDUCE_ORDERED(warp_smem_padded, gp::WARP_SMEM_PADDED, opname##_##tname, Op<T>, T)           \
     REDUCE_ORDERED(warp_shuffle, gp::reduce::ORDERED_SHUFFLE, opname##_##tname, Op<T>, T)
 GP_FOR_EACH_OP_TYPE(REDUCE_PLAIN)

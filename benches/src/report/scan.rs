@@ -155,18 +155,10 @@ mod gpu {
             }
         };
         let host_out = RefCell::new(vec![T::default(); n]);
-        let (x, y, scanner, host_out) = (&x, &y, &scanner, &host_out);
-        let bytes = 2 * array as u64;
-        let check_y = move || {
-            if reference.len() != n {
-                return Verdict::Unchecked("no serial reference".into());
-            }
-            // Poison-free check: the output array is overwritten by every run.
-            match y.borrow().to_vec() {
-                Ok(v) => check::slices(&v, reference),
-                Err(e) => Verdict::error(&e),
-            }
-        };
+        let (x, y, scanner, host_out, gpu) = (&x, &y, &scanner, &host_out, &gpu);
+        // Every algorithm writes the same output arrays, so each check first poisons them and
+        // runs its algorithm once more: a run that writes nothing cannot pass on stale data.
+        let poisoned = T::from_f64(-12345.0);
         let kernel = move |o: ScanOptions| {
             move |s: &Stream| {
                 scanner
@@ -174,6 +166,52 @@ mod gpu {
                     .scan_async(&x.borrow(), &mut y.borrow_mut(), OP, &o, s)
             }
         };
+        let check_kernel = move |o: ScanOptions| {
+            move || {
+                if reference.len() != n {
+                    return Verdict::Unchecked("no serial reference".into());
+                }
+                let s = gpu.stream();
+                let again = || -> gpu_core::Result<Vec<T>> {
+                    y.borrow_mut().fill(poisoned, s)?;
+                    kernel(o)(s)?;
+                    s.synchronize()?;
+                    y.borrow().to_vec()
+                };
+                match again() {
+                    Ok(v) => check::slices(&v, reference),
+                    Err(e) => Verdict::error(&e),
+                }
+            }
+        };
+        // Pageable upload and download, as a plain cudaMemcpy does; both wait for the device,
+        // so the events around the three cover all of them.
+        let with_copies = move |o: ScanOptions| {
+            move |s: &Stream| {
+                x.borrow_mut().copy_from(host)?;
+                scanner
+                    .borrow_mut()
+                    .scan_async(&x.borrow(), &mut y.borrow_mut(), OP, &o, s)?;
+                y.borrow().copy_to(&mut host_out.borrow_mut())
+            }
+        };
+        let check_with_copies = move |o: ScanOptions| {
+            move || {
+                if reference.len() != n {
+                    return Verdict::Unchecked("no serial reference".into());
+                }
+                host_out.borrow_mut().fill(poisoned);
+                let s = gpu.stream();
+                if let Err(e) = y.borrow_mut().fill(poisoned, s) {
+                    return Verdict::error(&e);
+                }
+                match with_copies(o)(s) {
+                    Ok(()) => check::slices(&host_out.borrow(), reference),
+                    Err(e) => Verdict::error(&e),
+                }
+            }
+        };
+        let bytes = 2 * array as u64;
         let mut cases = Vec::new();
         match sweep {
             None => {
@@ -183,7 +221,7 @@ mod gpu {
                         Case::new("scan", a.name(), VARIANT, d.name(), n)
                             .bytes(bytes, Some(array))
                             .gpu(kernel(o))
-                            .check(check_y),
+                            .check(check_kernel(o)),
                     );
                 }
                 for a in Algorithm::GPU {
@@ -192,25 +230,8 @@ mod gpu {
                         Case::new("scan", a.name(), WITH_COPIES, d.name(), n)
                             .bytes(bytes, Some(array))
                             .reps(5)
-                            .gpu(move |s: &Stream| {
-                                // Pageable upload and download, as a plain cudaMemcpy does;
-                                // both wait for the device, so the events cover all three.
-                                x.borrow_mut().copy_from(host)?;
-                                scanner.borrow_mut().scan_async(
-                                    &x.borrow(),
-                                    &mut y.borrow_mut(),
-                                    OP,
-                                    &o,
-                                    s,
-                                )?;
-                                y.borrow().copy_to(&mut host_out.borrow_mut())
-                            })
-                            .check(move || {
-                                if reference.len() != n {
-                                    return Verdict::Unchecked("no serial reference".into());
-                                }
-                                check::slices(&host_out.borrow(), reference)
-                            }),
+                            .gpu(with_copies(o))
+                            .check(check_with_copies(o)),
                     );
                 }
             }
@@ -223,7 +244,7 @@ mod gpu {
                                 .param("block", b as u64)
                                 .bytes(bytes, Some(array))
                                 .gpu(kernel(o))
-                                .check(check_y),
+                                .check(check_kernel(o)),
                         );
                     }
                 }

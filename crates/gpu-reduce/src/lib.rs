@@ -69,9 +69,10 @@
 //! - [`plan`]: launch planning (block sizes, grids, shared memory, unrolled passes).
 //! - [`cpu`]: serial and rayon references.
 //! - With the `cuda` feature: [`Reduce`] (the builder), [`Input`] / [`DeviceSlice`] (what it
-//!   reduces), [`Workspace`] and [`Reduce::reduce_into`] (device-side results on a stream,
-//!   without waiting), shortcuts [`sum`], [`min`], [`argmax`], … and [`DeviceReduce`]
-//!   (method syntax on device arrays).
+//!   reduces), [`Workspace`] with [`Reduce::reduce_into`] (device-side results on a stream,
+//!   without waiting) and [`Reduce::prepare_into`] / [`Prepared`] (planned once, launched
+//!   many times: timing loops), shortcuts [`sum`], [`min`], [`argmax`], … and
+//!   [`DeviceReduce`] (method syntax on device arrays).
 //!
 //! See `docs/reduce.md` in the repository for each algorithm, when to choose it, and the
 //! measurements.
@@ -94,5 +95,5 @@ mod gpu;
 #[cfg(feature = "cuda")]
 pub use gpu::{
     argmax, argmin, max, min, product, reduce, reduce_monoid, sum, sum_wide, DeviceReduce,
-    DeviceSlice, Input, Reduce, Staged, Workspace,
+    DeviceSlice, Input, Prepared, Reduce, Staged, Workspace,
 };

@@ -64,7 +64,7 @@ impl Family {
             Family::Tree => "tree",
             Family::Pairwise => "pairwise",
             Family::WarpSmem => "warp_smem",
-            Family::WarpSmemOrdered => "warp_smem_ordered",
+            Family::WarpSmemOrdered => "warp_smem_noncommutative",
             Family::WarpSmemPadded => "warp_smem_padded",
             Family::WarpShuffle => "warp_shuffle",
             Family::Unrolled => "unrolled",

@@ -56,8 +56,8 @@ impl Bits for f64 {
 }
 
 /// Data that exercises `op` on `T` without saturating it, with exact float results in any
-/// order: sums of small dyadic values; products of ±1 with a few 2 and ½ (integers: odd
-/// values, so wrapping products stay non-zero); bitwise operators on bit patterns that leave
+/// order: sums of small dyadic values; products of ±1 with a few 2s (integers: odd values, so
+/// wrapping products stay non-zero); bitwise operators on bit patterns that leave
 /// something to find.
 fn data_for<T: Bits>(op: Op, n: usize, seed: u64) -> Vec<T> {
     let mut rng = SplitMix64::new(seed ^ (n as u64).wrapping_mul(0x9E37_79B9));
@@ -73,9 +73,10 @@ fn data_for<T: Bits>(op: Op, n: usize, seed: u64) -> Vec<T> {
                         T::from_bits64(r >> (r % 64))
                     }
                 }
-                Op::Product if T::IS_FLOAT => T::from_f64(match i % 97 {
+                // At most n / 10007 factors of 2 (≤ 2^105 for n ≤ 2^20): no partial product
+                // of any subset can overflow, whatever the grouping.
+                Op::Product if T::IS_FLOAT => T::from_f64(match i % 10007 {
                     5 => 2.0,
-                    50 => 0.5,
                     _ if r % 2 == 0 => -1.0,
                     _ => 1.0,
                 }),
@@ -217,31 +218,30 @@ fn gpu_min_max_argmin_argmax_with_ties_and_nan() {
     arg_and_extremes::<f64>(&gpu);
 }
 
-fn widening<T: Widen>(gpu: &Gpu, host: &[T], exact: bool) {
+/// `op` widened, every algorithm, against the CPU's widened reduction: exactly, or (typical
+/// float sums) within 64 f64 ulps of the sum of magnitudes.
+fn widening<T: Widen>(gpu: &Gpu, host: &[T], op: Op, exact: bool) {
     let dev = gpu.upload(host).unwrap();
-    for op in [Op::Sum, Op::Product] {
-        let want = cpu::reduce_wide(host, op).unwrap();
-        let magnitude: f64 = host.iter().map(|v| v.to_f64().abs()).sum();
-        for a in Algorithm::ALL {
-            let r = Reduce::new(gpu).algorithm(a);
-            let got = r.reduce_wide(&dev, op);
-            if a.check(Operation::Widened(op)).is_err() {
-                assert!(got.is_err(), "{a}");
-                continue;
-            }
-            let got = got.unwrap();
-            let ok = if exact || op == Op::Product {
-                same(got, want)
-            } else {
-                (got.to_f64() - want.to_f64()).abs() <= 64.0 * f64::EPSILON * magnitude
-            };
-            assert!(
-                ok,
-                "{a} wide {op} {} n={}: {got:?} vs {want:?}",
-                T::NAME,
-                host.len()
-            );
+    let want = cpu::reduce_wide(host, op).unwrap();
+    let magnitude: f64 = host.iter().map(|v| v.to_f64().abs()).sum();
+    for a in Algorithm::ALL {
+        let got = Reduce::new(gpu).algorithm(a).reduce_wide(&dev, op);
+        if a.check(Operation::Widened(op)).is_err() {
+            assert!(got.is_err(), "{a}");
+            continue;
         }
+        let got = got.unwrap();
+        let ok = if exact {
+            same(got, want)
+        } else {
+            (got.to_f64() - want.to_f64()).abs() <= 64.0 * f64::EPSILON * magnitude
+        };
+        assert!(
+            ok,
+            "{a} wide {op} {} n={}: {got:?} vs {want:?}",
+            T::NAME,
+            host.len()
+        );
     }
 }
 
@@ -251,16 +251,23 @@ fn gpu_widening_i32_u32_f32() {
     for n in sizes() {
         // Large i32 / u32 values: the plain sum wraps, the widened one does not.
         let big: Vec<i32> = gpu_core::data::uniform(n, 5, (i32::MAX / 2) as f64, i32::MAX as f64);
-        widening(&gpu, &big, true);
+        widening(&gpu, &big, Op::Sum, true);
+        widening(&gpu, &big, Op::Product, true);
         if n > 2 {
             let exact: i64 = big.iter().map(|&v| v as i64).sum();
             assert_eq!(Reduce::new(&gpu).sum_wide(&big).unwrap(), exact);
             assert_ne!(Reduce::new(&gpu).sum(&big).unwrap() as i64, exact);
         }
+        let words: Vec<u32> = data_for::<u32>(Op::Sum, n, 8);
+        widening(&gpu, &words, Op::Sum, true);
         let odd: Vec<u32> = data_for::<u32>(Op::Product, n, 9);
-        widening(&gpu, &odd, true);
+        widening(&gpu, &odd, Op::Product, true);
         let f: Vec<f32> = typical(n, 11);
-        widening(&gpu, &f, false);
+        widening(&gpu, &f, Op::Sum, false);
+        let dyadic: Vec<f32> = data_for::<f32>(Op::Sum, n, 12);
+        widening(&gpu, &dyadic, Op::Sum, true);
+        let factors: Vec<f32> = data_for::<f32>(Op::Product, n, 13);
+        widening(&gpu, &factors, Op::Product, true);
     }
 }
 
@@ -471,6 +478,25 @@ fn gpu_reduce_into_on_a_stream_without_waiting() {
         assert_eq!(out.to_vec().unwrap()[0], cpu::max(&host).unwrap(), "{a}");
     }
     // Every guarded launch's last block left the counter at zero.
+    assert_eq!(ws.last_block_counter().read(&stream).unwrap(), 0);
+    // Planned once, launched many times.
+    for a in Algorithm::ALL {
+        let mut out = gpu.alloc::<i64>(1).unwrap();
+        let r = Reduce::new(&gpu).algorithm(a).stream(&stream);
+        let mut plan = r.prepare_into(&dev, Op::Sum, &mut out, &mut ws).unwrap();
+        let launches = plan.kernels();
+        match a {
+            Algorithm::TwoPass => assert_eq!(launches.len(), 2, "{launches:?}"),
+            Algorithm::Unrolled => assert!(launches.len() >= 5, "{launches:?}"),
+            _ => assert_eq!(launches.len(), 1, "{launches:?}"),
+        }
+        for _ in 0..3 {
+            plan.launch().unwrap();
+        }
+        drop(plan);
+        stream.synchronize().unwrap();
+        assert_eq!(out.to_vec().unwrap()[0], cpu::sum(&host), "{a} prepared");
+    }
     assert_eq!(ws.last_block_counter().read(&stream).unwrap(), 0);
     // Empty input: the identity is written.
     let empty = gpu.alloc::<u32>(0).unwrap();

@@ -82,7 +82,8 @@ warp_reduce_smem(typename Op::value_type* s, Op op) {
 }
 
 // Shared-memory slots (values) block_reduce_warp_smem<Kind> needs for `threads` threads.
-template <int Kind> __host__ __device__ constexpr unsigned block_reduce_warp_smem_slots(unsigned threads) {
+template <int Kind>
+__host__ __device__ constexpr unsigned block_reduce_warp_smem_slots(unsigned threads) {
     return (threads / 32u + 1u) * WarpSmemSlots<Kind>::value;
 }
 

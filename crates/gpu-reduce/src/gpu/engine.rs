@@ -99,7 +99,90 @@ fn resident_grid(kernel: &Kernel, block: u32, shared: usize) -> Result<u32> {
     Ok(g)
 }
 
-/// One reduction being enqueued.
+/// The arguments of one launch, by kernel signature.
+#[derive(Debug, Clone, Copy)]
+enum Args {
+    /// `(const In* in, u64 n, V* partials, V* out, unsigned* counter)`.
+    OneLaunch {
+        input: u64,
+        n: u64,
+        partials: u64,
+        out: u64,
+        counter: u64,
+    },
+    /// `(const In* in, V* out, u64 n, unsigned uf)`.
+    Unrolled { src: u64, dst: u64, n: u64, uf: u32 },
+}
+
+/// One planned kernel launch: the kernel, its configuration and arguments, all resolved.
+pub(crate) struct Launch {
+    kernel: Kernel,
+    config: LaunchConfig,
+    args: Args,
+}
+
+impl Launch {
+    /// The entry point's name.
+    pub fn kernel_name(&self) -> &str {
+        self.kernel.name()
+    }
+
+    /// Grid, block and shared memory.
+    pub fn config(&self) -> LaunchConfig {
+        self.config
+    }
+
+    /// Enqueues the launch on `stream`.
+    ///
+    /// The buffers the arguments point to must still be alive and unchanged in size since the
+    /// launch was planned (the planner's caller keeps them borrowed), and launches that share
+    /// a workspace must be ordered (one stream).
+    pub fn enqueue(&self, stream: &Stream) -> Result<()> {
+        match self.args {
+            Args::OneLaunch {
+                input,
+                n,
+                partials,
+                out,
+                counter,
+            } => {
+                // SAFETY: every one-launch entry point of reduce.cu takes (const In* in, u64 n,
+                // V* partials, V* out, unsigned* counter), matching these five 8-byte values,
+                // and Engine::plan built them for this kernel: `input` holds `n` elements (the
+                // planner's contract, or the `grid` partials of a first TwoPass pass);
+                // `partials` has room for `config.grid` values (workspace scratch sized when
+                // planned and kept alive by the borrow of the workspace) or is null with a
+                // one-block grid, where the kernel writes `out` directly; `out` holds one value;
+                // `counter` is the workspace's last-block counter, zero between launches (the
+                // guard resets it, and launches sharing it are ordered on one stream), or null,
+                // which the kernel then never touches. Shared memory is what the family needs
+                // for the block size, opted in above 48 KiB when planned.
+                unsafe {
+                    self.kernel.launch(
+                        self.config,
+                        stream,
+                        &kernel_args![input, n, partials, out, counter],
+                    )
+                }
+            }
+            Args::Unrolled { src, dst, n, uf } => {
+                // SAFETY: reduce_unrolled_<kind>(const In* in, V* out, u64 n, unsigned uf)
+                // matches (u64, u64, u64, u32). `src` holds `n` values (the input, or the
+                // previous pass's output in the scratch); `dst` has room for n / uf values (the
+                // scratch was sized for the first pass's output and later passes write fewer;
+                // the last pass writes `out`, one value); 1 <= uf <= n. With src == dst a
+                // thread reads only its own slot and slots at or past n / uf, which no thread
+                // writes, so the pass is race-free.
+                unsafe {
+                    self.kernel
+                        .launch(self.config, stream, &kernel_args![src, dst, n, uf])
+                }
+            }
+        }
+    }
+}
+
+/// Plans one reduction: resolves kernels, block sizes, grids and scratch.
 pub(crate) struct Engine<'a> {
     pub gpu: &'a Gpu,
     pub desc: &'a Desc,
@@ -109,56 +192,76 @@ pub(crate) struct Engine<'a> {
 }
 
 impl Engine<'_> {
-    /// Enqueues the reduction of `n` elements at `input` into the value at `out`. With
-    /// `in_place` (unrolled algorithm, input and accumulator of one type) the input is the
-    /// scratch. An empty input writes the identity (one small launch).
-    ///
-    /// The caller guarantees that `input` holds `n` elements of `desc.input_size` bytes and
-    /// `out` one value of `desc.value_size` bytes, on this engine's device, and that both
-    /// stay allocated until the work finishes.
+    /// Enqueues the reduction of `n` elements at `input` into the value at `out` (see
+    /// [`Engine::plan`]) and marks the workspace's use.
     pub fn enqueue(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<()> {
-        self.settings.validate(self.desc.operation)?;
         self.ws.begin(self.stream)?;
-        if self.ws.poisons() {
-            self.ws
-                .poison_bytes(out, self.desc.value_size, self.stream)?;
-        }
-        let r = self.dispatch(input, n, out, in_place);
+        let r = self
+            .plan(input, n, out, in_place)
+            .and_then(|launches| launches.iter().try_for_each(|l| l.enqueue(self.stream)));
         self.ws.end(self.stream)?;
         r
     }
 
-    fn dispatch(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<()> {
+    /// The launches reducing `n` elements at `input` into the value at `out`. With `in_place`
+    /// (unrolled algorithm, input and accumulator of one type) the input is the scratch. An
+    /// empty input writes the identity (one small launch). Grows the workspace's scratch if
+    /// needed, and poisons `out` and the partials if the workspace poisons; launches nothing.
+    /// Call `ws.begin(stream)` first.
+    ///
+    /// The caller guarantees that `input` holds `n` elements of `desc.input_size` bytes and
+    /// `out` one value of `desc.value_size` bytes, on this engine's device, and that both,
+    /// and the workspace's scratch, stay allocated until the launches have finished.
+    pub fn plan(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<Vec<Launch>> {
+        self.settings.validate(self.desc.operation)?;
+        if self.ws.poisons() {
+            self.ws
+                .poison_bytes(out, self.desc.value_size, self.stream)?;
+        }
         let alg = self.settings.algorithm;
         let family = Family::of(alg, self.desc.operation);
+        let kind = self.desc.kind.clone();
         if n == 0 {
             // The identity, from the default kernel run on nothing.
             let family = Family::of(Algorithm::Auto, self.desc.operation);
-            let kind = self.desc.kind.clone();
-            self.one_launch(family, &kind, input, 0, out, Mode::Single)?;
-            return Ok(());
+            return Ok(vec![self.one_launch(
+                family,
+                &kind,
+                input,
+                0,
+                out,
+                Mode::Single,
+            )?]);
         }
         if in_place || alg == Algorithm::Unrolled {
             return self.unrolled(input, n, out, in_place);
         }
-        let kind = self.desc.kind.clone();
-        match alg {
+        Ok(match alg {
             Algorithm::SingleBlock | Algorithm::SingleBlockNonCommutative => {
-                self.one_launch(family, &kind, input, n, out, Mode::Single)?;
+                vec![self.one_launch(family, &kind, input, n, out, Mode::Single)?]
             }
             Algorithm::TwoPass => {
-                let (grid, partials) =
-                    self.one_launch(family, &kind, input, n, out, Mode::Partials)?;
+                let first = self.one_launch(family, &kind, input, n, out, Mode::Partials)?;
+                let grid = first.config.grid;
+                let Args::OneLaunch { partials, .. } = first.args else {
+                    unreachable!("one_launch plans one-launch arguments")
+                };
+                let mut launches = vec![first];
                 if grid > 1 {
                     let second = self.desc.partials_kind.clone();
-                    self.one_launch(family, &second, partials, grid as u64, out, Mode::Single)?;
+                    launches.push(self.one_launch(
+                        family,
+                        &second,
+                        partials,
+                        grid as u64,
+                        out,
+                        Mode::Single,
+                    )?);
                 }
+                launches
             }
-            _ => {
-                self.one_launch(family, &kind, input, n, out, Mode::Guarded)?;
-            }
-        }
-        Ok(())
+            _ => vec![self.one_launch(family, &kind, input, n, out, Mode::Guarded)?],
+        })
     }
 
     fn kernel(&self, family: Family, kind: &str) -> Result<Kernel> {
@@ -203,9 +306,7 @@ impl Engine<'_> {
         Ok((block, shared))
     }
 
-    /// Launches one kernel of the one-launch signature
-    /// `(const In* in, u64 n, V* partials, V* out, unsigned* counter)`; returns the grid and
-    /// the partials' address (0 when the grid is one block).
+    /// Plans one kernel of the one-launch signature; the grid and the partials' scratch.
     fn one_launch(
         &mut self,
         family: Family,
@@ -214,7 +315,7 @@ impl Engine<'_> {
         n: u64,
         out: u64,
         mode: Mode,
-    ) -> Result<(u32, u64)> {
+    ) -> Result<Launch> {
         let kernel = self.kernel(family, kind)?;
         let (block, shared) = self.block_for(&kernel, family)?;
         let grid = match mode {
@@ -235,36 +336,30 @@ impl Engine<'_> {
         } else {
             0u64
         };
-        let config = LaunchConfig::new(grid, block).with_shared_bytes(shared as u32);
-        // SAFETY: every one-launch entry point of reduce.cu takes (const In* in, u64 n,
-        // V* partials, V* out, unsigned* counter), matching these five 8-byte arguments. `input`
-        // holds `n` elements (Engine::enqueue's contract, or the partials of the first pass of
-        // TwoPass, `grid` values); `partials` has room for `grid` values (scratch sized above)
-        // or is null with a one-block grid, where the kernel writes `out` directly; `out` holds
-        // one value; `counter` is the workspace's zeroed counter (left at zero by the guard,
-        // and launches using it are ordered on one stream by Workspace::begin) or null, which
-        // the kernel then never touches. Shared memory is what the family needs for `block`.
-        unsafe {
-            kernel.launch(
-                config,
-                self.stream,
-                &kernel_args![input, n, partials, out, counter],
-            )?;
-        }
-        Ok((grid, partials))
+        Ok(Launch {
+            kernel,
+            config: LaunchConfig::new(grid, block).with_shared_bytes(shared as u32),
+            args: Args::OneLaunch {
+                input,
+                n,
+                partials,
+                out,
+                counter,
+            },
+        })
     }
 
     /// The unrolled reduction: passes of `n / UF` threads until one value is left, the last
     /// writing `out`. Not in place: the first pass reads the input and writes the scratch,
     /// later ones run in place on the scratch. In place: every pass but the last runs in
     /// place on the input.
-    fn unrolled(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<()> {
+    fn unrolled(&mut self, input: u64, n: u64, out: u64, in_place: bool) -> Result<Vec<Launch>> {
         let passes = plan::unrolled_passes(n, self.settings.unroll);
         let first = self.kernel(Family::Unrolled, &self.desc.kind)?;
         let next = if passes.len() > 1 && !in_place {
-            Some(self.kernel(Family::Unrolled, &self.desc.partials_kind)?)
+            self.kernel(Family::Unrolled, &self.desc.partials_kind)?
         } else {
-            None
+            first.clone()
         };
         let scratch = if in_place {
             input
@@ -276,14 +371,10 @@ impl Engine<'_> {
         } else {
             0
         };
+        let mut launches = Vec::with_capacity(passes.len());
         for (i, pass) in passes.iter().enumerate() {
-            let kernel = match (&next, i) {
-                (Some(next), i) if i > 0 => next,
-                _ => &first,
-            };
-            let src = if i == 0 { input } else { scratch };
-            let dst = if i + 1 == passes.len() { out } else { scratch };
-            let (block, _) = self.block_for(kernel, Family::Unrolled)?;
+            let kernel = if i == 0 { first.clone() } else { next.clone() };
+            let (block, _) = self.block_for(&kernel, Family::Unrolled)?;
             let blocks = pass.threads.div_ceil(block as u64);
             if blocks > self.gpu.properties().max_grid_x as u64 {
                 return Err(Error::invalid(
@@ -291,22 +382,17 @@ impl Engine<'_> {
                     format!("{n} elements need more blocks than the device can launch"),
                 ));
             }
-            let (m, uf) = (pass.n, pass.uf);
-            // SAFETY: reduce_unrolled_<kind>(const In* in, V* out, u64 n, unsigned uf) matches
-            // (u64, u64, u64, u32). `src` holds `m` values (the input, or the previous pass's
-            // output in the scratch); `dst` has room for `pass.threads = m / uf` values (the
-            // scratch was sized for the first pass's output, later passes write fewer; the
-            // last writes `out`, one value). With in == out a thread reads only its own slot
-            // and slots at or past `threads`, which no thread writes, so there is no race.
-            // In place, In == V (only plain operators are offered in place).
-            unsafe {
-                kernel.launch(
-                    LaunchConfig::new(blocks as u32, block),
-                    self.stream,
-                    &kernel_args![src, dst, m, uf],
-                )?;
-            }
+            launches.push(Launch {
+                kernel,
+                config: LaunchConfig::new(blocks as u32, block),
+                args: Args::Unrolled {
+                    src: if i == 0 { input } else { scratch },
+                    dst: if i + 1 == passes.len() { out } else { scratch },
+                    n: pass.n,
+                    uf: pass.uf,
+                },
+            });
         }
-        Ok(())
+        Ok(launches)
     }
 }

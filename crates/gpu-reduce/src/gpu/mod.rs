@@ -6,7 +6,7 @@ mod workspace;
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
-use gpu_core::{DeviceArray, Element, Error, Gpu, Op, Pod, Result, Stream};
+use gpu_core::{DeviceArray, Element, Error, Gpu, LaunchConfig, Op, Pod, Result, Stream};
 use ndarray::{ArrayBase, Data, Dimension};
 
 use crate::algorithm::{Algorithm, Operation};
@@ -528,34 +528,112 @@ impl<'s> Reduce<'s> {
         }
     }
 
-    fn enqueue_into<T: Pod, V: Pod>(
+    fn prepare<'a, T: Pod, V: Pod>(
         &self,
-        x: DeviceSlice<'_, T>,
+        x: DeviceSlice<'a, T>,
         desc: &Desc,
-        out: &mut DeviceArray<V>,
-        ws: &mut Workspace,
-    ) -> Result<()> {
+        out: &'a mut DeviceArray<V>,
+        ws: &'a mut Workspace,
+    ) -> Result<Prepared<'a>>
+    where
+        's: 'a,
+    {
         check_device(&self.gpu, x.gpu(), "x")?;
         check_device(&self.gpu, out.gpu(), "out")?;
         check_device(&self.gpu, ws.gpu(), "ws")?;
         if out.is_empty() {
             return Err(Error::invalid("out", "needs room for one value"));
         }
-        Engine {
+        let stream = self.launch_stream();
+        ws.begin(stream)?;
+        let launches = Engine {
             gpu: &self.gpu,
             desc,
             settings: self.settings(),
             ws,
-            stream: self.launch_stream(),
+            stream,
         }
-        .enqueue(x.device_ptr(), x.len() as u64, out.device_ptr(), false)
+        .plan(x.device_ptr(), x.len() as u64, out.device_ptr(), false)?;
+        Ok(Prepared {
+            launches,
+            gpu: self.gpu.clone(),
+            stream: self.stream,
+            ws,
+        })
+    }
+
+    /// Plans the reduction of `x` into `out[0]` once — kernels, block sizes, grid, workspace
+    /// scratch — for [`Prepared::launch`] to enqueue any number of times with nothing but the
+    /// kernel launches (no allocation, no lookups, no host waits): for timing loops. `x`,
+    /// `out` and `ws` stay borrowed while the plan lives.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, GpuTimer, Op};
+    /// use gpu_reduce::{Algorithm, Reduce, Workspace};
+    /// let gpu = Gpu::default_device()?;
+    /// let stream = gpu.new_stream()?;
+    /// let x = gpu.upload(&vec![1i32; 1 << 20])?;
+    /// let (mut out, mut ws) = (gpu.alloc::<i32>(1)?, Workspace::new(&gpu)?);
+    /// let r = Reduce::new(&gpu).algorithm(Algorithm::Auto).stream(&stream);
+    /// let mut plan = r.prepare_into(&x, Op::Sum, &mut out, &mut ws)?;
+    /// plan.launch()?; // warm-up
+    /// let timer = GpuTimer::new(&gpu)?;
+    /// timer.start(&stream)?;
+    /// for _ in 0..100 {
+    ///     plan.launch()?;
+    /// }
+    /// timer.stop(&stream)?;
+    /// println!("{:.2} µs per reduction, {:?}", timer.elapsed_ms()? * 10.0, plan.kernels());
+    /// # Ok(()) }
+    /// ```
+    pub fn prepare_into<'a, T: Element>(
+        &self,
+        x: impl Into<DeviceSlice<'a, T>>,
+        op: Op,
+        out: &'a mut DeviceArray<T>,
+        ws: &'a mut Workspace,
+    ) -> Result<Prepared<'a>>
+    where
+        's: 'a,
+    {
+        self.prepare(x.into(), &desc_op::<T>(op)?, out, ws)
+    }
+
+    /// [`prepare_into`](Reduce::prepare_into) accumulating in the wider type.
+    pub fn prepare_wide_into<'a, T: Widen>(
+        &self,
+        x: impl Into<DeviceSlice<'a, T>>,
+        op: Op,
+        out: &'a mut DeviceArray<T::Wide>,
+        ws: &'a mut Workspace,
+    ) -> Result<Prepared<'a>>
+    where
+        's: 'a,
+    {
+        self.prepare(x.into(), &desc_wide::<T>(op), out, ws)
+    }
+
+    /// [`prepare_into`](Reduce::prepare_into) for a non-commutative monoid.
+    pub fn prepare_monoid_into<'a, M: DeviceMonoid>(
+        &self,
+        x: impl Into<DeviceSlice<'a, M>>,
+        out: &'a mut DeviceArray<M>,
+        ws: &'a mut Workspace,
+    ) -> Result<Prepared<'a>>
+    where
+        's: 'a,
+    {
+        self.prepare(x.into(), &desc_monoid::<M>(), out, ws)
     }
 
     /// Enqueues the reduction of `x` on this builder's stream and returns at once: the result
     /// lands in `out[0]` when the stream gets there; nothing is allocated once `ws` has grown
     /// to the largest grid (or unrolled scratch) asked of it, and the host never waits (unless
     /// `ws` was last used on another stream). An empty `x` writes the identity. For timing
-    /// loops and for chaining device work.
+    /// loops and for chaining device work. Each call plans again (kernel lookup, grid); to
+    /// launch the same reduction repeatedly with nothing but the launches, use
+    /// [`prepare_into`](Reduce::prepare_into).
     ///
     /// `x`, `out` and `ws` must stay alive until the stream has finished the work (dropping a
     /// device array waits for the device, so this holds for safe code).
@@ -589,7 +667,8 @@ impl<'s> Reduce<'s> {
         out: &mut DeviceArray<T>,
         ws: &mut Workspace,
     ) -> Result<()> {
-        self.enqueue_into(x.into(), &desc_op::<T>(op)?, out, ws)
+        self.prepare(x.into(), &desc_op::<T>(op)?, out, ws)?
+            .launch()
     }
 
     /// [`reduce_into`](Reduce::reduce_into) accumulating in the wider type.
@@ -600,7 +679,8 @@ impl<'s> Reduce<'s> {
         out: &mut DeviceArray<T::Wide>,
         ws: &mut Workspace,
     ) -> Result<()> {
-        self.enqueue_into(x.into(), &desc_wide::<T>(op), out, ws)
+        self.prepare(x.into(), &desc_wide::<T>(op), out, ws)?
+            .launch()
     }
 
     /// [`reduce_into`](Reduce::reduce_into) for a non-commutative monoid.
@@ -610,7 +690,55 @@ impl<'s> Reduce<'s> {
         out: &mut DeviceArray<M>,
         ws: &mut Workspace,
     ) -> Result<()> {
-        self.enqueue_into(x.into(), &desc_monoid::<M>(), out, ws)
+        self.prepare(x.into(), &desc_monoid::<M>(), out, ws)?
+            .launch()
+    }
+}
+
+/// A reduction planned by [`Reduce::prepare_into`]: launch it any number of times.
+///
+/// Holds the input, the output and the workspace borrowed; when dropped, marks the
+/// workspace's use on the stream (so a later use on another stream waits for this work).
+pub struct Prepared<'a> {
+    launches: Vec<engine::Launch>,
+    gpu: Gpu,
+    stream: Option<&'a Stream>,
+    ws: &'a mut Workspace,
+}
+
+impl Prepared<'_> {
+    fn stream(&self) -> &Stream {
+        self.stream.unwrap_or_else(|| self.gpu.stream())
+    }
+
+    /// Enqueues the planned kernel launches on the stream and returns at once: the result is
+    /// in `out[0]` when the stream gets there.
+    pub fn launch(&mut self) -> Result<()> {
+        let stream = self.stream();
+        self.launches.iter().try_for_each(|l| l.enqueue(stream))
+    }
+
+    /// The planned launches, in order: entry point name and configuration.
+    pub fn kernels(&self) -> Vec<(String, LaunchConfig)> {
+        self.launches
+            .iter()
+            .map(|l| (l.kernel_name().to_string(), l.config()))
+            .collect()
+    }
+}
+
+impl Drop for Prepared<'_> {
+    fn drop(&mut self) {
+        let stream = self.stream.unwrap_or_else(|| self.gpu.stream());
+        let _ = self.ws.end(stream);
+    }
+}
+
+impl std::fmt::Debug for Prepared<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("kernels", &self.kernels())
+            .finish()
     }
 }
 
