@@ -2,9 +2,10 @@
 //! sizes, shared memory, grids, and the passes of the unrolled reduction. Pure functions of the
 //! sizes and of what the device reports, so they are tested without a GPU.
 
-use gpu_core::{check_block_size, grid_for, Error, Result};
+use gpu_core::{check_block_size, grid_for, Error, Op, Result};
 
 use crate::algorithm::{Algorithm, Operation};
+use crate::value::Extreme;
 
 /// The unroll factor of [`Algorithm::Unrolled`] unless set: the source's 7.
 pub const DEFAULT_UNROLL: u32 = 7;
@@ -193,6 +194,68 @@ pub fn unrolled_passes(n: u64, uf: u32) -> Vec<UnrolledPass> {
     passes
 }
 
+/// The `<kind>` parts of the entry point names of one reduction: the first pass (reading the
+/// input) and the passes over partials (the second launch of [`Algorithm::TwoPass`], the
+/// unrolled passes after the first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kinds {
+    /// First pass, e.g. `sum_f32`, `argmin_i64`, `sum_i32_to_i64`, `mat2_u32`.
+    pub first: String,
+    /// Passes over partials, e.g. `sum_f32`, `argmin_i64_partials`, `sum_i64`, `mat2_u32`.
+    pub partials: String,
+}
+
+impl Kinds {
+    /// `op` on the type named `t` (`Element::NAME`).
+    pub fn op(op: Op, t: &str) -> Kinds {
+        let k = format!("{}_{t}", op.name());
+        Kinds {
+            partials: k.clone(),
+            first: k,
+        }
+    }
+
+    /// argmin / argmax on the type named `t`.
+    pub fn arg(which: Extreme, t: &str) -> Kinds {
+        let k = format!("{}_{t}", which.kernel_op());
+        Kinds {
+            partials: format!("{k}_partials"),
+            first: k,
+        }
+    }
+
+    /// `op` on `t` accumulated in `wide`.
+    pub fn wide(op: Op, t: &str, wide: &str) -> Kinds {
+        Kinds {
+            first: format!("{}_{t}_to_{wide}", op.name()),
+            partials: format!("{}_{wide}", op.name()),
+        }
+    }
+
+    /// A monoid named `name` (`Monoid::NAME`).
+    pub fn monoid(name: &str) -> Kinds {
+        Kinds {
+            first: name.to_string(),
+            partials: name.to_string(),
+        }
+    }
+}
+
+/// Every entry point a reduction with `algorithm` may launch for `operation`: the families'
+/// kernels for the first pass and the partials, and the default kernel that writes the
+/// identity of an empty input.
+pub fn kernel_names(algorithm: Algorithm, operation: Operation, kinds: &Kinds) -> Vec<String> {
+    let family = Family::of(algorithm, operation);
+    let mut names = vec![
+        family.kernel_name(&kinds.first),
+        Family::of(Algorithm::Auto, operation).kernel_name(&kinds.first),
+    ];
+    if matches!(algorithm, Algorithm::TwoPass | Algorithm::Unrolled) {
+        names.push(family.kernel_name(&kinds.partials));
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +340,52 @@ mod tests {
             fit_default_block(Algorithm::SingleBlock, Family::Tree, 4, 640),
             512
         );
+    }
+
+    /// Every kernel the Rust side can ask for exists in the committed PTX.
+    #[test]
+    fn every_requested_entry_point_exists() {
+        let entries: std::collections::HashSet<&str> = include_str!("ptx/reduce.ptx")
+            .lines()
+            .filter_map(|l| l.strip_prefix(".visible .entry "))
+            .filter_map(|l| l.split('(').next())
+            .collect();
+        assert!(entries.len() > 400, "{}", entries.len());
+        let types = ["i32", "u32", "i64", "u64", "f32", "f64"];
+        let mut cases: Vec<(Operation, Kinds)> = Vec::new();
+        for t in types {
+            for op in Op::ALL {
+                if op.is_bitwise() && t.starts_with('f') {
+                    continue;
+                }
+                cases.push((Operation::Op(op), Kinds::op(op, t)));
+            }
+            cases.push((Operation::ArgMin, Kinds::arg(Extreme::Min, t)));
+            cases.push((Operation::ArgMax, Kinds::arg(Extreme::Max, t)));
+            cases.push((Operation::Monoid, Kinds::monoid(&format!("mat2_{t}"))));
+            cases.push((Operation::Monoid, Kinds::monoid(&format!("affine_{t}"))));
+        }
+        for (t, w) in [("i32", "i64"), ("u32", "u64"), ("f32", "f64")] {
+            for op in [Op::Sum, Op::Product] {
+                cases.push((Operation::Widened(op), Kinds::wide(op, t, w)));
+            }
+        }
+        let mut checked = 0;
+        for (operation, kinds) in &cases {
+            for a in Algorithm::ALL {
+                if a.check(*operation).is_err() {
+                    continue;
+                }
+                for name in kernel_names(a, *operation, kinds) {
+                    assert!(
+                        entries.contains(name.as_str()),
+                        "{a} {operation}: `{name}` missing from reduce.ptx"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use gpu_core::{DeviceArray, Element, Error, Gpu, LaunchConfig, Op, Pod, Result, 
 use ndarray::{ArrayBase, Data, Dimension};
 
 use crate::algorithm::{Algorithm, Operation};
-use crate::plan::DEFAULT_UNROLL;
+use crate::plan::{Kinds, DEFAULT_UNROLL};
 use crate::value::{DeviceMonoid, Extreme, Widen};
 use engine::{Desc, Engine, Settings};
 pub use workspace::Workspace;
@@ -215,53 +215,46 @@ impl<T: Pod, S: Data<Elem = T>, D: Dimension> Input<T> for ArrayBase<S, D> {
 
 // ---- Value kinds -------------------------------------------------------------------------
 
+fn desc(operation: Operation, kinds: Kinds, input_size: usize, value_size: usize) -> Desc {
+    Desc {
+        operation,
+        kind: kinds.first,
+        partials_kind: kinds.partials,
+        input_size,
+        value_size,
+    }
+}
+
 fn desc_op<T: Element>(op: Op) -> Result<Desc> {
     op.check::<T>()?;
-    let kind = format!("{}_{}", op.name(), T::NAME);
-    Ok(Desc {
-        operation: Operation::Op(op),
-        partials_kind: kind.clone(),
-        kind,
-        input_size: std::mem::size_of::<T>(),
-        value_size: std::mem::size_of::<T>(),
-    })
+    let size = std::mem::size_of::<T>();
+    Ok(desc(Operation::Op(op), Kinds::op(op, T::NAME), size, size))
 }
 
 /// Bytes of the kernels' (value, index) pair: value at 0, index at 8.
 const ARG_PAIR_BYTES: usize = 16;
 
 fn desc_arg<T: Element>(which: Extreme) -> Desc {
-    let kind = format!("{}_{}", which.kernel_op(), T::NAME);
-    Desc {
-        operation: match which {
-            Extreme::Min => Operation::ArgMin,
-            Extreme::Max => Operation::ArgMax,
-        },
-        partials_kind: format!("{kind}_partials"),
-        kind,
-        input_size: std::mem::size_of::<T>(),
-        value_size: ARG_PAIR_BYTES,
-    }
+    let operation = match which {
+        Extreme::Min => Operation::ArgMin,
+        Extreme::Max => Operation::ArgMax,
+    };
+    let kinds = Kinds::arg(which, T::NAME);
+    desc(operation, kinds, std::mem::size_of::<T>(), ARG_PAIR_BYTES)
 }
 
 fn desc_wide<T: Widen>(op: Op) -> Desc {
-    Desc {
-        operation: Operation::Widened(op),
-        kind: format!("{}_{}_to_{}", op.name(), T::NAME, T::Wide::NAME),
-        partials_kind: format!("{}_{}", op.name(), T::Wide::NAME),
-        input_size: std::mem::size_of::<T>(),
-        value_size: std::mem::size_of::<T::Wide>(),
-    }
+    desc(
+        Operation::Widened(op),
+        Kinds::wide(op, T::NAME, T::Wide::NAME),
+        std::mem::size_of::<T>(),
+        std::mem::size_of::<T::Wide>(),
+    )
 }
 
 fn desc_monoid<M: DeviceMonoid>() -> Desc {
-    Desc {
-        operation: Operation::Monoid,
-        kind: M::NAME.to_string(),
-        partials_kind: M::NAME.to_string(),
-        input_size: std::mem::size_of::<M>(),
-        value_size: std::mem::size_of::<M>(),
-    }
+    let size = std::mem::size_of::<M>();
+    desc(Operation::Monoid, Kinds::monoid(M::NAME), size, size)
 }
 
 /// A `V` from the first bytes of `bytes`.

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, over a bundle made by scripts/gpu-bundle.sh
+# and carried as gpu-carry/. Steps are picked by name:
+#   tests      every test binary with GPU_PRIMS_REQUIRE_GPU=1 (summary line "N passed, M failed")
+#   sanitize   compute-sanitizer memcheck, racecheck and synccheck over the gpu-sync kernels
+#   report     the report with PyTorch/CuPy peers (REPORT_SIZES, default 20,24,28)
+#   benches    the criterion benches
+# Logs and results are packed into $OUT/results.tar.gz (the device tool returns few files).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ -d gpu-bundle ] || tar xJf gpu-carry/bundle.tar.xz
+RES="$(mktemp -d)"
+trap 'tar -C "$RES" -czf "${OUT:-/tmp}/results.tar.gz" . ' EXIT
+status=0
+for step in "$@"; do
+  case "$step" in
+    tests)
+      OUT="$RES" TEST_TIMEOUT="${TEST_TIMEOUT:-300}" gpu-bundle/run-tests.sh ${TEST_FILTER:-} 2>&1 | tee "$RES/tests-summary.txt" | tail -n 40
+      grep -q " 0 failed$" "$RES/tests-summary.txt" || status=1 ;;
+    sanitize)
+      for tool in memcheck racecheck synccheck; do
+        if GPU_PRIMS_REQUIRE_GPU=1 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+             gpu-bundle/tests/gpu-sync__sanitize --test-threads=1 >"$RES/sanitize-$tool.log" 2>&1; then
+          echo "compute-sanitizer $tool: clean ($(grep -m1 'ERROR SUMMARY' "$RES/sanitize-$tool.log"))"
+        else
+          echo "compute-sanitizer $tool: FAILED"; tail -n 30 "$RES/sanitize-$tool.log"; status=1
+        fi
+      done ;;
+    report)
+      mkdir -p "$RES/report"
+      timeout 200 python3 scripts/peers.py --sizes "${REPORT_SIZES:-20,24,28}" --out "$RES/report/peers.json" 2>"$RES/report/peers.log" || echo "peers.py failed (see peers.log)"
+      timeout "${REPORT_TIMEOUT:-400}" gpu-bundle/bin/report --sizes "${REPORT_SIZES:-20,24,28}" ${REPORT_ARGS:-} \
+        --out "$RES/report" --peers "$RES/report/peers.json" 2>"$RES/report/progress.log" >"$RES/report/table.txt"
+      echo "report rc=$?"; tail -n 60 "$RES/report/table.txt" ;;
+    benches)
+      OUT="$RES" gpu-bundle/run-benches.sh ${BENCH_ARGS:-} >"$RES/benches.log" 2>&1; echo "benches rc=$?"; tail -n 20 "$RES/benches.log" ;;
+    *) echo "unknown step $step"; status=2 ;;
+  esac
+done
+exit $status
