@@ -28,7 +28,7 @@ for step in "$@"; do
       done ;;
     report)
       mkdir -p "$RES/report"
-      timeout 200 python3 scripts/peers.py --sizes "${REPORT_SIZES:-20,24,28}" --out "$RES/report/peers.json" 2>"$RES/report/peers.log" || echo "peers.py failed (see peers.log)"
+      timeout "${PEERS_TIMEOUT:-200}" python3 scripts/peers.py --sizes "${REPORT_SIZES:-20,24,28}" --out "$RES/report/peers.json" 2>"$RES/report/peers.log" || echo "peers.py failed (see peers.log)"
       timeout "${REPORT_TIMEOUT:-400}" gpu-bundle/bin/report --sizes "${REPORT_SIZES:-20,24,28}" ${REPORT_ARGS:-} \
         --out "$RES/report" --peers "$RES/report/peers.json" 2>"$RES/report/progress.log" >"$RES/report/table.txt"
       echo "report rc=$?"; tail -n 60 "$RES/report/table.txt" ;;
