@@ -10,6 +10,7 @@ use cust::sys as cu;
 use crate::driver::check;
 use crate::error::{Error, Result};
 use crate::module::LoadedModules;
+use crate::staging::Staging;
 use crate::stream::{Event, Stream};
 
 /// What the launch plans need to know about a device.
@@ -72,6 +73,8 @@ pub(crate) struct GpuInner {
     /// Created here with `owner: None` (its drop does nothing); destroyed in `GpuInner::drop`.
     default_stream: Stream,
     pub(crate) modules: Mutex<LoadedModules>,
+    /// Pinned staging buffers for large pageable transfers, made on first use.
+    pub(crate) staging: Mutex<Option<Staging>>,
 }
 
 // SAFETY: the context and stream are driver handles valid on any thread; every use goes
@@ -96,6 +99,14 @@ impl Drop for GpuInner {
             .get_mut()
             .unwrap_or_else(|p| p.into_inner())
             .unload_all();
+        if let Some(mut staging) = self
+            .staging
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            staging.free();
+        }
         Stream::destroy_raw(self.default_stream.as_raw());
         // SAFETY: releases the retain taken in `Gpu::new`; nothing uses the context afterwards.
         unsafe {
@@ -150,6 +161,7 @@ impl Gpu {
             props,
             default_stream,
             modules: Mutex::new(LoadedModules::default()),
+            staging: Mutex::new(None),
         });
         reg.insert(ordinal, Arc::downgrade(&inner));
         Ok(Gpu { inner })

@@ -53,6 +53,8 @@ mod memory;
 #[cfg(feature = "cuda")]
 mod module;
 #[cfg(feature = "cuda")]
+mod staging;
+#[cfg(feature = "cuda")]
 mod stream;
 #[cfg(feature = "cuda")]
 pub mod testing;

@@ -11,6 +11,7 @@ use crate::device::Gpu;
 use crate::driver::check;
 use crate::element::Pod;
 use crate::error::{Error, Result};
+use crate::staging::{self, Staging};
 use crate::stream::{Event, Stream};
 
 /// `len` elements of `T` in device memory, freed on drop.
@@ -123,6 +124,18 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// Runs `f` with this context's staging buffers (allocated on first use). Transfers from
+    /// several threads take turns.
+    fn with_staging<R>(&self, f: impl FnOnce(&mut Staging) -> Result<R>) -> Result<R> {
+        let mut guard = self.inner.staging.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none() {
+            *guard = Some(Staging::new()?);
+        }
+        f(guard.as_mut().expect("initialised above"))
+    }
+}
+
 impl<T: Pod> DeviceArray<T> {
     /// Number of elements.
     pub fn len(&self) -> usize {
@@ -181,6 +194,12 @@ impl<T: Pod> DeviceArray<T> {
         }
         self.gpu.bind()?;
         let stream = self.gpu.stream();
+        if self.size_bytes() >= staging::THRESHOLD {
+            // SAFETY: `T: Pod` has no padding, so its bytes are initialised `u8`s.
+            let bytes =
+                unsafe { std::slice::from_raw_parts(src.as_ptr() as *const u8, self.size_bytes()) };
+            return self.gpu.with_staging(|s| s.upload(self.ptr, bytes, stream));
+        }
         // SAFETY: `src` holds exactly `size_bytes` readable bytes; the copy completes before
         // return (pageable memory is staged by the driver, and we synchronise the stream).
         check("cuMemcpyHtoDAsync", unsafe {
@@ -210,6 +229,13 @@ impl<T: Pod> DeviceArray<T> {
         }
         self.gpu.bind()?;
         let stream = self.gpu.stream();
+        if self.size_bytes() >= staging::THRESHOLD {
+            // The staged path reads on the default stream too, after the work enqueued there.
+            // SAFETY: the caller guarantees `dst` for `len` elements = `size_bytes` bytes.
+            return self.gpu.with_staging(|s| unsafe {
+                s.download(dst as *mut u8, self.size_bytes(), self.ptr, stream)
+            });
+        }
         // SAFETY: the caller guarantees `dst`; `T: Pod` accepts any bytes; we synchronise
         // before returning, so `dst` outlives the copy.
         check("cuMemcpyDtoHAsync", unsafe {

@@ -16,7 +16,8 @@ fn round_trip<T: Element>(gpu: &Gpu, n: usize) {
 #[test]
 fn gpu_round_trips_every_type_small_and_medium() {
     let Some(gpu) = gpu_or_skip() else { return };
-    for n in [0usize, 1, 31, 32, 33, (1 << 20) + 3] {
+    // (3 << 21) + 7 crosses the staged-transfer threshold with a partial last chunk.
+    for n in [0usize, 1, 31, 32, 33, (1 << 20) + 3, (3 << 21) + 7] {
         round_trip::<i32>(&gpu, n);
         round_trip::<u32>(&gpu, n);
         round_trip::<i64>(&gpu, n);
@@ -155,7 +156,8 @@ fn gpu_handle_is_shared_across_threads() {
         for t in 0..4u32 {
             let gpu = &gpu;
             s.spawn(move || {
-                let v: Vec<u32> = (0..10_000).map(|i| i * t).collect();
+                // Large enough to take the staged path, so threads share the staging buffers.
+                let v: Vec<u32> = (0..(5 << 20) + t).map(|i| i.wrapping_mul(t + 1)).collect();
                 assert_eq!(gpu.upload(&v).unwrap().to_vec().unwrap(), v);
             });
         }

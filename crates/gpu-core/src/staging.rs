@@ -1,0 +1,156 @@
+//! Large transfers between pageable host memory and the device, staged through two page-locked
+//! buffers: the host copies one chunk into a pinned buffer while the DMA engine moves the other,
+//! which beats the driver's own pageable path by a wide margin.
+
+use std::ffi::c_void;
+
+use cust::sys as cu;
+
+use crate::driver::check;
+use crate::error::Result;
+use crate::stream::Stream;
+
+/// Bytes per staged chunk.
+pub(crate) const CHUNK: usize = 8 << 20;
+/// Transfers at least this large are staged; smaller ones go straight through the driver.
+pub(crate) const THRESHOLD: usize = 2 * CHUNK;
+
+/// Two pinned chunks and an event per chunk marking when its DMA has finished. Raw handles, not
+/// `PinnedBuffer`/`Event`, because it lives inside the context's own `GpuInner` (which those
+/// would keep alive); `GpuInner::drop` calls `free` while the context is still retained.
+pub(crate) struct Staging {
+    host: [*mut u8; 2],
+    done: [cu::CUevent; 2],
+}
+
+impl Staging {
+    /// Allocates the buffers; the caller has made the context current.
+    pub(crate) fn new() -> Result<Self> {
+        let mut s = Staging {
+            host: [std::ptr::null_mut(); 2],
+            done: [std::ptr::null_mut(); 2],
+        };
+        for i in 0..2 {
+            let mut raw: *mut c_void = std::ptr::null_mut();
+            // SAFETY: out-pointer to a local; non-zero size.
+            let r = check("cuMemAllocHost", unsafe {
+                cu::cuMemAllocHost_v2(&mut raw, CHUNK)
+            });
+            if let Err(e) = r {
+                s.free();
+                return Err(e);
+            }
+            s.host[i] = raw as *mut u8;
+            let flags = cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
+            // SAFETY: out-pointer into `s`; context current.
+            let r = check("cuEventCreate", unsafe {
+                cu::cuEventCreate(&mut s.done[i], flags)
+            });
+            if let Err(e) = r {
+                s.free();
+                return Err(e);
+            }
+        }
+        Ok(s)
+    }
+
+    /// Frees the buffers and events (idempotent); the caller has made the context current.
+    pub(crate) fn free(&mut self) {
+        for i in 0..2 {
+            if !self.done[i].is_null() {
+                // SAFETY: event created in `new`, destroyed once (nulled below).
+                unsafe { cu::cuEventDestroy_v2(self.done[i]) };
+                self.done[i] = std::ptr::null_mut();
+            }
+            if !self.host[i].is_null() {
+                // SAFETY: allocated by cuMemAllocHost in `new`; any DMA using it was waited for
+                // by the transfer that issued it.
+                unsafe { cu::cuMemFreeHost(self.host[i] as *mut c_void) };
+                self.host[i] = std::ptr::null_mut();
+            }
+        }
+    }
+
+    /// Copies `src` to device address `dst`, chunk by chunk, and waits for the last chunk.
+    pub(crate) fn upload(&mut self, dst: u64, src: &[u8], stream: &Stream) -> Result<()> {
+        for (k, chunk) in src.chunks(CHUNK).enumerate() {
+            let slot = k % 2;
+            // The DMA that last read this slot (two chunks ago) must be done before refilling it.
+            // SAFETY: valid event (recorded or never recorded, which counts as complete).
+            check("cuEventSynchronize", unsafe {
+                cu::cuEventSynchronize(self.done[slot])
+            })?;
+            // SAFETY: the slot holds CHUNK ≥ chunk.len() bytes and no DMA reads it now.
+            unsafe { std::ptr::copy_nonoverlapping(chunk.as_ptr(), self.host[slot], chunk.len()) };
+            let offset = (k * CHUNK) as u64;
+            // SAFETY: pinned source of chunk.len() bytes, kept untouched until `done[slot]`
+            // fires; `dst + offset` lies inside the destination the caller sized for `src`.
+            check("cuMemcpyHtoDAsync", unsafe {
+                cu::cuMemcpyHtoDAsync_v2(
+                    dst + offset,
+                    self.host[slot] as *const c_void,
+                    chunk.len(),
+                    stream.as_raw(),
+                )
+            })?;
+            // SAFETY: valid event and stream.
+            check("cuEventRecord", unsafe {
+                cu::cuEventRecord(self.done[slot], stream.as_raw())
+            })?;
+        }
+        stream.synchronize()
+    }
+
+    /// Copies `len` bytes from device address `src` to `dst`, chunk by chunk: the DMA of chunk
+    /// k+1 runs while the host copies chunk k out of its pinned buffer.
+    ///
+    /// # Safety
+    /// `dst` must be valid for writes of `len` bytes (it may be uninitialised).
+    pub(crate) unsafe fn download(
+        &mut self,
+        dst: *mut u8,
+        len: usize,
+        src: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        let chunks = len.div_ceil(CHUNK);
+        let len_of = |k: usize| CHUNK.min(len - k * CHUNK);
+        let issue = |k: usize, s: &mut Staging| -> Result<()> {
+            let slot = k % 2;
+            // SAFETY: the slot holds CHUNK ≥ len_of(k) bytes and the host finished reading it
+            // (chunk k−2 was copied out before chunk k is issued); `src + k·CHUNK` lies inside
+            // the source the caller sized for `dst`.
+            check("cuMemcpyDtoHAsync", unsafe {
+                cu::cuMemcpyDtoHAsync_v2(
+                    s.host[slot] as *mut c_void,
+                    src + (k * CHUNK) as u64,
+                    len_of(k),
+                    stream.as_raw(),
+                )
+            })?;
+            // SAFETY: valid event and stream.
+            check("cuEventRecord", unsafe {
+                cu::cuEventRecord(s.done[slot], stream.as_raw())
+            })
+        };
+        issue(0, self)?;
+        for k in 0..chunks {
+            if k + 1 < chunks {
+                issue(k + 1, self)?;
+            }
+            let slot = k % 2;
+            // SAFETY: valid event, recorded after chunk k's copy.
+            check("cuEventSynchronize", unsafe {
+                cu::cuEventSynchronize(self.done[slot])
+            })?;
+            let n = len_of(k);
+            // SAFETY: chunk k's DMA has finished; `dst + k·CHUNK .. + n` is within the `len`
+            // bytes the caller guarantees.
+            unsafe { std::ptr::copy_nonoverlapping(self.host[slot], dst.add(k * CHUNK), n) };
+        }
+        Ok(())
+    }
+}
+
+// SAFETY: raw pinned pointers and events, used only under the owning mutex in `GpuInner`.
+unsafe impl Send for Staging {}
