@@ -35,6 +35,16 @@ pub(crate) struct LoadedModules {
 }
 
 impl LoadedModules {
+    /// The loaded module for `ptx`, loading it on first use (context current).
+    fn module(&mut self, ptx: &Ptx) -> Result<cu::CUmodule> {
+        if let Some(&m) = self.modules.get(ptx.name) {
+            return Ok(m);
+        }
+        let m = load_ptx(ptx)?;
+        self.modules.insert(ptx.name, m);
+        Ok(m)
+    }
+
     pub(crate) fn unload_all(&mut self) {
         self.functions.clear();
         for (_, m) in self.modules.drain() {
@@ -76,14 +86,7 @@ impl Gpu {
                 gpu: self.clone(),
             });
         }
-        let module = match cache.modules.get(ptx.name) {
-            Some(&m) => m,
-            None => {
-                let m = load_ptx(ptx)?;
-                cache.modules.insert(ptx.name, m);
-                m
-            }
-        };
+        let module = cache.module(ptx)?;
         let cname = CString::new(name).map_err(|_| Error::invalid("name", "contains NUL"))?;
         let mut raw = std::ptr::null_mut();
         // SAFETY: valid module; NUL-terminated name; out-pointer to a local.
@@ -113,14 +116,7 @@ impl Gpu {
     pub fn module_global(&self, ptx: &Ptx, name: &str) -> Result<(u64, usize)> {
         self.bind()?;
         let mut cache = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
-        let module = match cache.modules.get(ptx.name) {
-            Some(&m) => m,
-            None => {
-                let m = load_ptx(ptx)?;
-                cache.modules.insert(ptx.name, m);
-                m
-            }
-        };
+        let module = cache.module(ptx)?;
         let cname = CString::new(name).map_err(|_| Error::invalid("name", "contains NUL"))?;
         let (mut ptr, mut size) = (0u64, 0usize);
         // SAFETY: valid module; NUL-terminated name; out-pointers to locals.
