@@ -149,8 +149,13 @@ mod gpu {
             // orders; ±1 keeps them exact, so any order must agree bit for bit (rounding of
             // products is covered with a tolerance in gpu.rs).
             let one = T::from_f64(1.0);
-            x.iter_mut()
-                .for_each(|v| *v = if v.to_f64() < 0.0 { T::from_f64(-1.0) } else { one });
+            x.iter_mut().for_each(|v| {
+                *v = if v.to_f64() < 0.0 {
+                    T::from_f64(-1.0)
+                } else {
+                    one
+                }
+            });
         }
         let alg = pick(alg);
         let mut r = Reduce::new(&gpu).algorithm(alg);

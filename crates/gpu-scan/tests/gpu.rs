@@ -127,7 +127,11 @@ fn assert_scan<T: Element>(got: &[T], x: &[T], op: Op, kind: ScanKind, what: &st
         };
         let g = g.to_f64();
         let exclusive_identity = kind == ScanKind::Exclusive && i == 0;
-        let k = if op == Op::Product { K + (i + 1) as f64 } else { K };
+        let k = if op == Op::Product {
+            K + (i + 1) as f64
+        } else {
+            K
+        };
         let ok = if exclusive_identity {
             g == want
         } else {
