@@ -1,8 +1,8 @@
 //! # gpu-core
 //!
 //! The base the gpu-prims crates stand on: element types and operators with their CPU
-//! semantics (always available), and, with the `cuda` feature, the device handle [`Gpu`],
-//! typed device arrays [`DeviceArray`], launch planning, embedded-PTX kernel loading, GPU
+//! semantics (always available), and, with the `cuda` feature, the device handle `Gpu`,
+//! typed device arrays `DeviceArray`, launch planning, embedded-PTX kernel loading, GPU
 //! timing and the one [`Error`] type.
 //!
 //! ```no_run
