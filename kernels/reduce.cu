@@ -43,13 +43,6 @@ template <> __device__ __forceinline__ u64 load_ro<u64>(const u64* p) { return _
 template <> __device__ __forceinline__ f32 load_ro<f32>(const f32* p) { return __ldg(p); }
 template <> __device__ __forceinline__ f64 load_ro<f64>(const f64* p) { return __ldg(p); }
 
-// One 16-byte read-only load; `p` must be 16-byte aligned.
-template <class T> __device__ __forceinline__ Vec<T> load_vec_ro(const T* p) {
-    static_assert(sizeof(Vec<T>) == 16, "16-byte vectors only");
-    int4 raw = __ldg(reinterpret_cast<const int4*>(p));
-    return *reinterpret_cast<Vec<T>*>(&raw);
-}
-
 // Element i of the kernel's input, converted to the accumulator type.
 template <class In, class V> struct InputLoad {
     const In* p;
@@ -262,11 +255,16 @@ __device__ __forceinline__ void unrolled(const In* in, typename Op::value_type* 
 }
 
 // ---- 8: the default: one launch at memory bandwidth (commutative operators) --------------
-// Every thread folds AUTO_UNROLL independent 16-byte loads per iteration of a grid-stride
-// loop over the 16-byte-aligned body (the unaligned head and tail, fewer than one vector
-// each, go to the first threads), in registers; then a warp-shuffle block reduction; the
-// last block merges the per-block partials in block order. The grid is fixed for a given n
-// and device, and every combine happens in a fixed order: run-to-run identical results.
+// The 16-byte-aligned body is cut into chunks of AUTO_UNROLL · 32 consecutive vectors, dealt
+// to the warps of the grid in turn (warp w takes chunks w, w + warps, ...): each thread issues
+// AUTO_UNROLL independent 16-byte loads, lane l of the warp reading vectors l, l + 32, ... of
+// the chunk, so every load instruction is one fully coalesced 512-byte row and a warp reads
+// 2 KiB of consecutive memory per step (measured faster than loads a whole grid apart; see
+// docs/perf-notes.md). The vectors after the last whole chunk, then the unaligned head and
+// tail (fewer than one vector each), go to the first threads. Each thread folds in registers;
+// then a warp-shuffle block reduction; the last block merges the per-block partials in block
+// order. The grid is fixed for a given n and device, and every combine happens in a fixed
+// order: run-to-run identical results. blockDim.x is a multiple of 32.
 constexpr int AUTO_UNROLL = 4;
 
 template <class Op, class In>
@@ -275,6 +273,7 @@ __device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n,
     typedef typename Op::value_type V;
     typedef ReduceConvert<In, V> Cv;
     constexpr int W = VecWidth<In>::value;
+    constexpr u64 CHUNK = 32 * AUTO_UNROLL;  // vectors per warp step
     Op op;
     __shared__ V s[32];
     const u64 tid = global_thread_index();
@@ -282,28 +281,31 @@ __device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n,
     const u64 head = elements_to_alignment(in, n, 16);
     const u64 vectors = (n - head) / W;
     const u64 tail = head + vectors * W;
-    V acc = Op::identity();
-    if (tid < head) acc = op(acc, Cv::apply(load_ro(in + tid), tid));
-    if (tid < n - tail) acc = op(acc, Cv::apply(load_ro(in + tail + tid), tail + tid));
+    const u64 chunks = vectors / CHUNK;
+    const u64 warps = threads >> 5;
+    const u64 lane = threadIdx.x & 31u;
     const In* body = in + head;
-    u64 v = tid;
-    for (; v + (AUTO_UNROLL - 1) * threads < vectors; v += AUTO_UNROLL * threads) {
+    V acc = Op::identity();
+    for (u64 c = tid >> 5; c < chunks; c += warps) {
+        const u64 v = c * CHUNK + lane;
         Vec<In> x[AUTO_UNROLL];
 #pragma unroll
-        for (int k = 0; k < AUTO_UNROLL; ++k) x[k] = load_vec_ro(body + (v + k * threads) * W);
+        for (int k = 0; k < AUTO_UNROLL; ++k) x[k] = load_vec_streaming(body + (v + 32 * k) * W);
 #pragma unroll
         for (int k = 0; k < AUTO_UNROLL; ++k) {
-            const u64 first = head + (v + k * threads) * W;
+            const u64 first = head + (v + 32 * k) * W;
 #pragma unroll
             for (int j = 0; j < W; ++j) acc = op(acc, Cv::apply(x[k].v[j], first + j));
         }
     }
-    for (; v < vectors; v += threads) {
-        const Vec<In> x = load_vec_ro(body + v * W);
+    for (u64 v = chunks * CHUNK + tid; v < vectors; v += threads) {
+        const Vec<In> x = load_vec_streaming(body + v * W);
         const u64 first = head + v * W;
 #pragma unroll
         for (int j = 0; j < W; ++j) acc = op(acc, Cv::apply(x.v[j], first + j));
     }
+    if (tid < head) acc = op(acc, Cv::apply(load_ro(in + tid), tid));
+    if (tid < n - tail) acc = op(acc, Cv::apply(load_ro(in + tail + tid), tail + tid));
 #pragma unroll 1
     for (int round = 0;; ++round) {
         const V r = block_reduce(acc, op, s);

@@ -113,9 +113,8 @@ __device__ __forceinline__ void lookback_tiles(const typename Op::value_type* in
     const bool vector_ok = full && aligned;
 
     T s[ROWS][VEC];
-    T row_prefix[ROWS];
     gp::scan_tile_load<Op>(in, seg, n, vector_ok, s);
-    const T warp_total = gp::scan_tile_warp(s, row_prefix, op);
+    const T warp_total = gp::scan_tile_warp(s, exclusive != 0, op);
     if (lane == 0) warp_totals[warp] = warp_total;
     __syncthreads();
 
@@ -144,7 +143,7 @@ __device__ __forceinline__ void lookback_tiles(const typename Op::value_type* in
         before = warp > 0 ? op(tile_prefix, before) : tile_prefix;
         has_prefix = true;
     }
-    gp::scan_tile_finish(s, row_prefix, before, has_prefix, exclusive != 0, op);
+    gp::scan_tile_finish(s, before, has_prefix, exclusive != 0, op);
     gp::scan_tile_store<Op>(out, seg, n, vector_ok, s);
 }
 

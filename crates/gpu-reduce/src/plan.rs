@@ -13,8 +13,12 @@ pub const DEFAULT_UNROLL: u32 = 7;
 pub const MAX_UNROLL: u32 = 1024;
 /// Smallest and largest accepted block sizes (threads); block sizes must be powers of two.
 pub const BLOCK_RANGE: (u32, u32) = (32, 1024);
-/// Independent 16-byte loads per thread per iteration of the default kernel.
+/// Independent 16-byte loads per thread per iteration of the default kernel (a warp reads
+/// `32 × AUTO_UNROLL` consecutive vectors per step).
 pub const AUTO_UNROLL: u64 = 4;
+/// Default block size of the default kernel ([`Family::Auto`]): with its ~30 registers four
+/// such blocks fill an SM; measured faster than 256-thread blocks (docs/perf-notes.md).
+pub const AUTO_BLOCK: u32 = 512;
 /// Consecutive elements per thread per tile of the order-preserving warp kernels.
 pub const ORDERED_ITEMS: u64 = 4;
 /// Dynamic shared memory a kernel gets without opting in.
@@ -117,7 +121,8 @@ pub const fn vector_width(size: usize) -> u64 {
 }
 
 /// The block size an algorithm uses unless told otherwise: 1024 for the single-block ones (the
-/// whole input goes through that block), 256 for the others.
+/// whole input goes through that block), 256 for the others ([`AUTO_BLOCK`] when the kernel is
+/// the default one, see [`fit_default_block`]).
 pub const fn default_block(algorithm: Algorithm) -> u32 {
     match algorithm {
         Algorithm::SingleBlock | Algorithm::SingleBlockNonCommutative => 1024,
@@ -125,15 +130,19 @@ pub const fn default_block(algorithm: Algorithm) -> u32 {
     }
 }
 
-/// The default block, lowered (by halving) until the kernel can run it and its shared memory
-/// fits without opting in.
+/// The default block ([`AUTO_BLOCK`] for the default kernel, else [`default_block`]), lowered
+/// (by halving) until the kernel can run it and its shared memory fits without opting in.
 pub fn fit_default_block(
     algorithm: Algorithm,
     family: Family,
     value_size: usize,
     kernel_max_threads: u32,
 ) -> u32 {
-    let mut block = default_block(algorithm);
+    let mut block = if family == Family::Auto {
+        AUTO_BLOCK
+    } else {
+        default_block(algorithm)
+    };
     while block > BLOCK_RANGE.0
         && (block > kernel_max_threads
             || family.shared_bytes(block, value_size) > DEFAULT_SHARED_LIMIT)
@@ -340,6 +349,18 @@ mod tests {
             fit_default_block(Algorithm::SingleBlock, Family::Tree, 4, 640),
             512
         );
+        assert_eq!(
+            fit_default_block(Algorithm::Auto, Family::Auto, 4, 1024),
+            512
+        );
+        assert_eq!(
+            fit_default_block(Algorithm::Auto, Family::Auto, 4, 256),
+            256
+        );
+        assert_eq!(
+            fit_default_block(Algorithm::Auto, Family::WarpShuffle, 32, 1024),
+            256
+        );
     }
 
     /// Every kernel the Rust side can ask for exists in the committed PTX.
@@ -390,9 +411,10 @@ mod tests {
 
     #[test]
     fn grids() {
-        // 2^28 i32 on the default kernel: capped at the resident grid.
-        assert_eq!(grid(1 << 28, Family::Auto, 256, 4, 1056), 1056);
-        // 2^20 i32: 256 blocks of 4096 elements.
+        // 2^28 i32 on the default kernel: capped at the resident grid (132 SMs × 4 blocks).
+        assert_eq!(grid(1 << 28, Family::Auto, 512, 4, 528), 528);
+        // 2^20 i32: 128 blocks of 8192 elements.
+        assert_eq!(grid(1 << 20, Family::Auto, 512, 4, 528), 128);
         assert_eq!(grid(1 << 20, Family::Auto, 256, 4, 1056), 256);
         assert_eq!(grid(0, Family::Tree, 256, 4, 1056), 1);
         assert_eq!(Family::Auto.items_per_block(256, 8), 256 * 2 * 4);

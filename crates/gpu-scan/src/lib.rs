@@ -189,7 +189,7 @@ pub struct ScanOptions {
     /// Which algorithm.
     pub algorithm: Algorithm,
     /// Threads per block for the GPU algorithms (a power of two in 32..=1024); `None` for the
-    /// default ([`plan::DEFAULT_LOOKBACK_BLOCK`] or [`plan::DEFAULT_REPORT_BLOCK`]).
+    /// default ([`plan::default_lookback_block`] or [`plan::DEFAULT_REPORT_BLOCK`]).
     pub block_size: Option<u32>,
 }
 

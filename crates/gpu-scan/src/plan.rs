@@ -14,10 +14,14 @@ pub const MAX_BLOCK: u32 = 1024;
 /// Default block size of the report's algorithms (Hillis–Steele, Blelloch, padded Blelloch):
 /// the best point of the report's sweep.
 pub const DEFAULT_REPORT_BLOCK: u32 = 512;
-/// Default block size of the look-back scan.
+/// Default block size of the look-back scan (values other than 4 bytes; 4-byte values see
+/// [`default_lookback_block`]).
 pub const DEFAULT_LOOKBACK_BLOCK: u32 = 256;
-/// Bytes of values each look-back thread holds (`ScanTileShape` in `scan_tile.cuh`).
+/// Bytes of values each look-back thread holds for values other than 4 bytes
+/// (`ScanTileShape` in `scan_tile.cuh`).
 pub const LOOKBACK_BYTES_PER_THREAD: usize = 64;
+/// Bytes of values each look-back thread holds for 4-byte values (32 per thread).
+pub const LOOKBACK_BYTES_PER_THREAD_4: usize = 128;
 
 /// Scratch regions start on this alignment (bytes).
 const ALIGN: usize = 256;
@@ -40,7 +44,28 @@ fn block_for(algorithm: Algorithm, block: Option<u32>) -> Result<u32> {
 
 /// Values per thread of the look-back scan for values of `value_size` bytes.
 pub fn lookback_items(value_size: usize) -> u32 {
-    (LOOKBACK_BYTES_PER_THREAD / value_size.max(1)).max(1) as u32
+    let bytes = if value_size == 4 {
+        LOOKBACK_BYTES_PER_THREAD_4
+    } else {
+        LOOKBACK_BYTES_PER_THREAD
+    };
+    (bytes / value_size.max(1)).max(1) as u32
+}
+
+/// The look-back scan's default block for `n` values of `value_size` bytes. 4-byte values: the
+/// largest tiles (1024 threads × 32 values, one block per SM) from 2^25 values on, where they
+/// were measured fastest on an H100 (docs/perf-notes.md); 512 threads from 2^21, 256 below, so
+/// that smaller inputs still spread over every SM. Other sizes: [`DEFAULT_LOOKBACK_BLOCK`].
+pub fn default_lookback_block(n: usize, value_size: usize) -> u32 {
+    if value_size != 4 {
+        DEFAULT_LOOKBACK_BLOCK
+    } else if n >= 1 << 25 {
+        1024
+    } else if n >= 1 << 21 {
+        512
+    } else {
+        DEFAULT_LOOKBACK_BLOCK
+    }
 }
 
 /// Where the look-back scan's tile counter and per-tile status live in its scratch buffer.
@@ -116,9 +141,12 @@ pub struct LookbackPlan {
 }
 
 /// The look-back plan for `n > 0` values of `value_size` bytes; `block` defaults to
-/// [`DEFAULT_LOOKBACK_BLOCK`] and must be a power of two in 32..=1024.
+/// [`default_lookback_block`] and must be a power of two in 32..=1024.
 pub fn lookback(n: usize, value_size: usize, block: Option<u32>) -> Result<LookbackPlan> {
-    let block = block_for(Algorithm::LookBack, block)?;
+    let block = block_for(
+        Algorithm::LookBack,
+        Some(block.unwrap_or_else(|| default_lookback_block(n, value_size))),
+    )?;
     let items = lookback_items(value_size);
     let tile = block as u64 * items as u64;
     let tiles = (n as u64).div_ceil(tile);
@@ -226,7 +254,7 @@ mod tests {
 
     #[test]
     fn items_match_the_kernel_shape() {
-        assert_eq!(lookback_items(4), 16);
+        assert_eq!(lookback_items(4), 32);
         assert_eq!(lookback_items(8), 8);
         assert_eq!(lookback_items(16), 4);
         assert_eq!(lookback_items(32), 2);
@@ -235,8 +263,13 @@ mod tests {
     #[test]
     fn lookback_tiles_cover_n() {
         let p = lookback(123_123_123, 4, None).unwrap();
-        assert_eq!(p.tile, 4096);
-        assert_eq!(p.tiles, 123_123_123u64.div_ceil(4096));
+        assert_eq!((p.block, p.items), (1024, 32));
+        assert_eq!(p.tile, 32768);
+        assert_eq!(p.tiles, 123_123_123u64.div_ceil(32768));
+        assert_eq!(lookback(1 << 20, 4, None).unwrap().tile, 256 * 32);
+        assert_eq!(lookback(1 << 22, 4, None).unwrap().tile, 512 * 32);
+        assert_eq!(lookback(1 << 28, 8, None).unwrap().tile, 256 * 8);
+        assert_eq!(lookback(1 << 28, 4, Some(128)).unwrap().tile, 128 * 32);
         assert!(p.layout.flags.is_none());
         assert_eq!(p.layout.zero_bytes, p.layout.total_bytes);
         let q = lookback(1, 32, Some(32)).unwrap();

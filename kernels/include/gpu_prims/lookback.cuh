@@ -208,14 +208,11 @@ scan_lookback_deterministic(const Status& st, u64 tile, Op op) {
         status = scan_wait_window<Op>(st, end - 32 + lane, v);
         inclusive = __ballot_sync(FULL_MASK, status == SCAN_TILE_INCLUSIVE);
     }
-    const int hi = 31 - __clz(inclusive);
-    // Left fold: the inclusive prefix of tile end-32+hi, then the aggregates after it.
+    const int hi = 31 - __clz(inclusive);  // warp-uniform
+    // Left fold: the inclusive prefix of tile end-32+hi, then the aggregates after it (only
+    // those: usually the nearest predecessor is inclusive and the fold is empty).
     T acc = shfl_idx(v, hi);
-#pragma unroll
-    for (int k = 0; k < 32; ++k) {
-        T y = shfl_idx(v, k);
-        if (k > hi) acc = op(acc, y);
-    }
+    for (int k = hi + 1; k < 32; ++k) acc = op(acc, shfl_idx(v, k));
     // Then every skipped window, oldest first (all their lanes were aggregates; end + 32 > 0).
     for (i64 e = end + 32; e <= (i64)tile; e += 32) {
         T y = st.aggregate((u64)(e - 32 + lane));

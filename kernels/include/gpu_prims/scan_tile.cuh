@@ -6,19 +6,24 @@
 // VEC consecutive values at l·VEC of each row. Each vector load/store of a row is therefore one
 // fully coalesced 512-byte warp access, and the scan needs no shared-memory transpose: a serial
 // scan inside each vector, a warp scan of the vector totals per row, a serial carry from row to
-// row, and a serial fold over the (≤ 32) warp totals. Every grouping is fixed by the layout, so
-// the result does not depend on timing.
+// row (folded into the values at once, so no per-row prefixes stay live in registers while the
+// tile waits for its look-back), and a serial fold over the (≤ 32) warp totals. Every grouping
+// is fixed by the layout, so the result does not depend on timing.
 #pragma once
 #include <gpu_prims/load.cuh>
 #include <gpu_prims/warp.cuh>
 
 namespace gp {
 
-// Items per thread: 64 bytes of values (16 for 4-byte types, 8 for 8-byte, 4 for 16-byte, 2 for
-// 32-byte); VEC of them per 16-byte vector, ROWS vectors. The Rust launch plan mirrors this.
+// Items per thread: 128 bytes of values for 4-byte types (32), 64 bytes for the others (8 for
+// 8-byte, 4 for 16-byte, 2 for 32-byte); VEC of them per 16-byte vector, ROWS vectors. Large
+// tiles amortise each tile's fixed latencies (tile counter, look-back): measured on an H100,
+// 32 i32 per thread in 1024-thread blocks beat 16 per thread in 256-thread blocks by 12%
+// (docs/perf-notes.md). The Rust launch plan mirrors this (gpu_scan::plan::lookback_items).
 template <class T> struct ScanTileShape {
     static constexpr int VEC = VecWidth<T>::value;
-    static constexpr int ITEMS = sizeof(T) >= 64 ? 1 : 64 / (int)sizeof(T);
+    static constexpr int BYTES = sizeof(T) == 4 ? 128 : 64;
+    static constexpr int ITEMS = (int)sizeof(T) >= BYTES ? 1 : BYTES / (int)sizeof(T);
     static constexpr int ROWS = ITEMS / VEC;
     static_assert(ROWS * VEC == ITEMS, "whole vectors per thread");
 };
@@ -85,15 +90,18 @@ __device__ __forceinline__ void scan_tile_store(typename Op::value_type* out, u6
     }
 }
 
-// Scans the warp's segment in registers: on return s[k][e] holds the inclusive scan of its
-// vector (within the vector only), row_prefix[k] the combination of everything in the segment
-// before this lane's vector of row k (the identity for lane 0 of row 0), and the return value is
-// the whole segment's total (same in every lane). All 32 lanes must call it.
+// Scans the warp's segment in registers: on return s[k][e] holds, for its position in the
+// segment, the combination of everything in the segment up to and including it (inclusive), or
+// up to and excluding it (exclusive; the identity for the segment's first value); the return
+// value is the whole segment's total (same in every lane). The combination before each vector
+// (the row carry and the earlier lanes of the row) is applied on the left of the in-vector scan,
+// p ∘ (x0 ∘ … ∘ xe), never to the identity (lane 0 of row 0 keeps its values as they are).
+// All 32 lanes must call it.
 template <class Op, int ROWS, int VEC>
 __device__ __forceinline__ typename Op::value_type
-scan_tile_warp(typename Op::value_type (&s)[ROWS][VEC], typename Op::value_type (&row_prefix)[ROWS],
-               Op op) {
+scan_tile_warp(typename Op::value_type (&s)[ROWS][VEC], bool exclusive, Op op) {
     typedef typename Op::value_type T;
+    const unsigned lane = lane_id();
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
 #pragma unroll
@@ -102,39 +110,39 @@ scan_tile_warp(typename Op::value_type (&s)[ROWS][VEC], typename Op::value_type 
     T carry = Op::identity();
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
-        T inclusive = warp_inclusive_scan(s[k][VEC - 1], op);
-        T exclusive = shfl_up(inclusive, 1);
-        if (lane_id() == 0) exclusive = Op::identity();
-        T row_total = shfl_idx(inclusive, 31);
-        if (k == 0) {
-            row_prefix[0] = exclusive;
-            carry = row_total;
-        } else {
-            row_prefix[k] = op(carry, exclusive);
-            carry = op(carry, row_total);
+        const T inclusive = warp_inclusive_scan(s[k][VEC - 1], op);
+        const T before_lane = shfl_up(inclusive, 1);  // lanes > 0: earlier lanes of the row
+        const T row_total = shfl_idx(inclusive, 31);
+        // p: everything in the segment before this lane's vector of row k.
+        const bool has = k > 0 || lane > 0;
+        T p;
+        if (k == 0) p = before_lane;
+        else p = lane > 0 ? op(carry, before_lane) : carry;
+        carry = k == 0 ? row_total : op(carry, row_total);
+        if (exclusive) {
+#pragma unroll
+            for (int e = VEC - 1; e > 0; --e) s[k][e] = has ? op(p, s[k][e - 1]) : s[k][e - 1];
+            s[k][0] = has ? p : Op::identity();
+        } else if (has) {
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) s[k][e] = op(p, s[k][e]);
         }
     }
     return carry;
 }
 
-// Final values of this thread: prefix ∘ row_prefix[k] ∘ (inclusive or exclusive in-vector scan).
+// Final values of this thread: prefix ∘ (the segment-local value of scan_tile_warp), when there
+// is a prefix; in exclusive mode the segment's first value is the prefix itself.
 template <class Op, int ROWS, int VEC>
 __device__ __forceinline__ void scan_tile_finish(typename Op::value_type (&s)[ROWS][VEC],
-                                                 const typename Op::value_type (&row_prefix)[ROWS],
                                                  typename Op::value_type prefix, bool has_prefix,
                                                  bool exclusive, Op op) {
-    typedef typename Op::value_type T;
+    if (!has_prefix) return;
+    const bool first = exclusive && lane_id() == 0;
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
-        const T p = has_prefix ? op(prefix, row_prefix[k]) : row_prefix[k];
-        if (exclusive) {
 #pragma unroll
-            for (int e = VEC - 1; e > 0; --e) s[k][e] = op(p, s[k][e - 1]);
-            s[k][0] = p;
-        } else {
-#pragma unroll
-            for (int e = 0; e < VEC; ++e) s[k][e] = op(p, s[k][e]);
-        }
+        for (int e = 0; e < VEC; ++e) s[k][e] = (first && k == 0 && e == 0) ? prefix : op(prefix, s[k][e]);
     }
 }
 

@@ -337,8 +337,8 @@ impl<'s> Reduce<'s> {
 
     /// Uses blocks of `threads` threads (a power of two from 32 to 1024, and at most what the
     /// kernel can run on the device; checked when a reduction runs). Unset, each algorithm
-    /// picks its own: 1024 for the single-block ones, 256 otherwise, lowered when the kernel or
-    /// its shared memory do not allow it.
+    /// picks its own: 1024 for the single-block ones, 512 for `Auto`'s default kernel, 256
+    /// otherwise, lowered when the kernel or its shared memory do not allow it.
     pub fn block_size(mut self, threads: u32) -> Self {
         self.block_size = Some(threads);
         self
