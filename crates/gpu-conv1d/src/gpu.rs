@@ -5,7 +5,10 @@ use ndarray::{Array2, ArrayView2};
 use gpu_core::{kernel_args, DeviceArray, Error, Gpu, LaunchConfig, Ptx, Result, Stream};
 
 use crate::constant::with_constant_mask;
-use crate::plan::{auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK};
+use crate::plan::{
+    auto_fixed_tiles_per_row, auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK,
+    AUTO_FIXED_BLOCK,
+};
 use crate::{Operation, Options, Real};
 
 /// The crate's kernels, compiled from `kernels/conv1d.cu`.
@@ -40,6 +43,9 @@ const DIRECT_BLOCK: u32 = 256;
 pub struct Conv1d<T: Real> {
     gpu: Gpu,
     mask: DeviceArray<T>,
+    /// The same (effective) mask on the host: the fixed-width kernels take it by value as a
+    /// kernel parameter.
+    mask_host: Vec<T>,
     operation: Operation,
     options: Options,
 }
@@ -64,6 +70,7 @@ impl<T: Real> Conv1d<T> {
         Ok(Conv1d {
             gpu: gpu.clone(),
             mask: gpu.upload(&m)?,
+            mask_host: m,
             operation,
             options,
         })
@@ -106,7 +113,10 @@ impl<T: Real> Conv1d<T> {
 
     /// The kernel that runs for signals (rows) of `n` elements.
     pub fn path(&self, n: usize) -> Result<Path> {
-        Ok(self.options.strategy.path::<T>(self.output_len(n)?))
+        Ok(self
+            .options
+            .strategy
+            .path::<T>(self.output_len(n)?, self.mask.len()))
     }
 
     /// Runs on a host signal: copies it in, runs on the device's default stream, copies the
@@ -209,7 +219,7 @@ impl<T: Real> Conv1d<T> {
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
         };
-        let path = self.options.strategy.path::<T>(n_out);
+        let path = self.options.strategy.path::<T>(n_out, self.mask.len());
         let kernel = self.gpu.kernel(&PTX, &path.kernel_name::<T>())?;
         let (x, y, m) = (
             input.device_ptr(),
@@ -319,6 +329,32 @@ impl<T: Real> Conv1d<T> {
                         config,
                         stream,
                         &kernel_args![x, m, y, rows, n, n_out, off, w, boundary, tiles_per_row],
+                    )
+                }
+            }
+            Path::RegisterTiledFixed { width } => {
+                debug_assert_eq!(width as u64, w);
+                debug_assert_eq!(self.mask_host.len() as u64, w);
+                let tiles_per_row = auto_fixed_tiles_per_row::<T>(n_out as usize);
+                let config =
+                    LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), AUTO_FIXED_BLOCK);
+                let args = kernel_args![x, y, rows, n, n_out, off, boundary, tiles_per_row];
+                // The last parameter is the mask itself, by value: the driver copies its
+                // w · size_of::<T>() bytes from this pointer at launch.
+                let mask_param = self.mask_host.as_ptr() as *mut std::ffi::c_void;
+                let [a0, a1, a2, a3, a4, a5, a6, a7] = args;
+                // SAFETY: conv1d_auto_w<W>_T(const T* x, T* y, u64 rows, u64 n, u64 n_out,
+                // i64 off, int boundary, u64 tiles_per_row, Conv1dFixedMask<T, W> mask): sizes as
+                // for the basic kernel; x and y are whole allocations (16-byte aligned, as the
+                // vector loads need); the path was chosen for W = w, and mask_host holds exactly
+                // w elements of T, the by-value struct `{ T m[W]; }` the driver copies;
+                // AUTO_FIXED_BLOCK threads as compiled (static shared memory only); tiles_per_row
+                // covers n_out outputs for every alignment shift.
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &[a0, a1, a2, a3, a4, a5, a6, a7, mask_param],
                     )
                 }
             }

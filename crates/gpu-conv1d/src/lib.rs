@@ -90,7 +90,8 @@ mod constant;
 mod gpu;
 
 pub use plan::{
-    auto_tile, constant_capacity, output_len, Path, AUTO_BLOCK, CONSTANT_MASK_BYTES, DEFAULT_TILE,
+    auto_fixed_tile, auto_tile, constant_capacity, output_len, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
+    AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
 };
 
 #[cfg(feature = "cuda")]
@@ -312,14 +313,16 @@ impl Boundary {
 /// | [`ConstantMask`](Strategy::ConstantMask) | `__constant__` | global memory, one thread per output | `conv1d_constant_T` |
 /// | [`TiledHalo`](Strategy::TiledHalo) | `__constant__` | tile + both halos staged in shared memory | `conv1d_tiled_halo_T` |
 /// | [`TiledCached`](Strategy::TiledCached) | `__constant__` | tile in shared memory, halo through L1/L2 | `conv1d_tiled_cached_T` |
-/// | [`Auto`](Strategy::Auto) | shared memory (broadcast) | register tiling: 16 (f32) / 8 (f64) outputs per thread | `conv1d_auto_T` |
+/// | [`Auto`](Strategy::Auto), width in [`AUTO_FIXED_WIDTHS`] | kernel parameter (uniform registers) | register tiling compiled for the width: 16 (f32) / 8 (f64) outputs per thread | `conv1d_auto_w<W>_T` |
+/// | [`Auto`](Strategy::Auto), other widths | shared memory (broadcast) | register tiling: 16 (f32) / 8 (f64) outputs per thread | `conv1d_auto_T` |
 ///
 /// The tiled strategies take their `tile` (outputs per block = threads per block, a power of
 /// two in 32..=1024; [`DEFAULT_TILE`] = 256). The three `__constant__` strategies accept masks
 /// of at most [`constant_capacity`] elements (16384 f32 / 8192 f64) and are serialised per
-/// device (see the crate docs). `Auto` takes any mask length: its tile is fixed
-/// ([`auto_tile`]), and rows shorter than a quarter of it run the basic kernel instead (see
-/// [`Path`]).
+/// device (see the crate docs). `Auto` takes any mask length: widths up to 32, 63 and 127 run a
+/// kernel compiled for that width ([`auto_fixed_tile`] outputs per block), the others the
+/// runtime-width kernel ([`auto_tile`]); rows shorter than a quarter of [`auto_tile`] run the
+/// basic kernel instead (see [`Path`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strategy {
     /// The chapter's first kernel: mask in global memory.
@@ -336,7 +339,8 @@ pub enum Strategy {
         /// Outputs (and threads) per block.
         tile: u32,
     },
-    /// The fastest path for the shape: register tiling, vector loads, segmented long masks.
+    /// The fastest path for the shape: register tiling (compiled for the mask width when it is
+    /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks.
     #[default]
     Auto,
 }
@@ -380,9 +384,10 @@ impl Strategy {
         plan::validate_strategy::<T>(self, mask_len)
     }
 
-    /// The kernel this strategy runs for rows of `n_out` outputs.
-    pub fn path<T: Real>(self, n_out: usize) -> Path {
-        plan::resolve::<T>(self, n_out)
+    /// The kernel this strategy runs for rows of `n_out` outputs and a mask of `mask_len`
+    /// elements.
+    pub fn path<T: Real>(self, n_out: usize, mask_len: usize) -> Path {
+        plan::resolve::<T>(self, n_out, mask_len)
     }
 }
 

@@ -15,7 +15,8 @@ pub const CONSTANT_MASK_BYTES: usize = 64 * 1024;
 /// Threads per block of the register-tiled kernel.
 pub const AUTO_BLOCK: u32 = 256;
 
-/// The register-tiled kernel's shape for `T`, mirroring `AutoShape<T>` in `kernels/conv1d.cu`.
+/// A register-tiled kernel's shape for `T`, mirroring `AutoShape<T>` (runtime width) or
+/// `Conv1dFixedShape<T, W, K, 128>` (fixed widths) in the kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct AutoShape {
     /// Elements per 16-byte vector.
@@ -24,7 +25,7 @@ pub(crate) struct AutoShape {
     pub k: usize,
     /// Outputs per block.
     pub tile: usize,
-    /// Mask elements per segment.
+    /// Mask elements per segment (0 for the fixed-width kernels, which take the whole mask).
     #[allow(dead_code)]
     pub seg: usize,
 }
@@ -40,10 +41,41 @@ pub(crate) fn auto_shape<T: Real>() -> AutoShape {
     }
 }
 
-/// Outputs per block of [`Strategy::Auto`]'s register-tiled kernel: 4096 for f32, 2048 for f64
-/// (256 threads × 16 or 8 consecutive outputs each).
+/// Outputs per block of [`Strategy::Auto`]'s register-tiled kernel for a runtime mask width
+/// (`conv1d_auto_T`): 4096 for f32, 2048 for f64 (256 threads × 16 or 8 consecutive outputs
+/// each).
 pub fn auto_tile<T: Real>() -> usize {
     auto_shape::<T>().tile
+}
+
+/// Mask widths for which [`Strategy::Auto`] runs a kernel compiled for that width
+/// (`conv1d_auto_w<W>_T`, [`Path::RegisterTiledFixed`]): every width up to 32, 63 and 127.
+/// Mirrors the `CONV1D_FIXED(W)` list in `kernels/conv1d.cu`.
+pub const AUTO_FIXED_WIDTHS: [usize; 34] = [
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+    27, 28, 29, 30, 31, 32, 63, 127,
+];
+
+/// Threads per block of the fixed-width register-tiled kernels.
+pub const AUTO_FIXED_BLOCK: u32 = 128;
+
+/// The fixed-width kernels' shape for `T`, mirroring `Conv1dFixedShape<T, W, K, 128>` as
+/// instantiated in `kernels/conv1d.cu`: 16 (f32) / 8 (f64) outputs per thread.
+pub(crate) fn auto_fixed_shape<T: Real>() -> AutoShape {
+    let size = std::mem::size_of::<T>();
+    let k = 64 / size;
+    AutoShape {
+        v: 16 / size,
+        k,
+        tile: AUTO_FIXED_BLOCK as usize * k,
+        seg: 0,
+    }
+}
+
+/// Outputs per block of [`Strategy::Auto`]'s fixed-width kernels ([`AUTO_FIXED_WIDTHS`]): 2048
+/// for f32, 1024 for f64 (128 threads × 16 or 8 consecutive outputs each).
+pub fn auto_fixed_tile<T: Real>() -> usize {
+    auto_fixed_shape::<T>().tile
 }
 
 /// Mask elements of `T` the `__constant__` buffer holds: 16384 f32 or 8192 f64. The
@@ -149,19 +181,26 @@ pub enum Path {
         /// Outputs per block.
         tile: u32,
     },
-    /// `conv1d_auto_T`: register tiling.
+    /// `conv1d_auto_T`: register tiling, any mask width.
     RegisterTiled,
+    /// `conv1d_auto_w<width>_T`: register tiling compiled for this mask width (one of
+    /// [`AUTO_FIXED_WIDTHS`]), the mask passed as a kernel parameter.
+    RegisterTiledFixed {
+        /// Mask width the kernel is compiled for.
+        width: u32,
+    },
 }
 
 impl Path {
-    /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32`.
+    /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {
-            Path::Basic => "basic",
-            Path::Constant => "constant",
-            Path::TiledHalo { .. } => "tiled_halo",
-            Path::TiledCached { .. } => "tiled_cached",
-            Path::RegisterTiled => "auto",
+            Path::Basic => "basic".to_string(),
+            Path::Constant => "constant".to_string(),
+            Path::TiledHalo { .. } => "tiled_halo".to_string(),
+            Path::TiledCached { .. } => "tiled_cached".to_string(),
+            Path::RegisterTiled => "auto".to_string(),
+            Path::RegisterTiledFixed { width } => format!("auto_w{width}"),
         };
         format!("conv1d_{algo}_{}", T::NAME)
     }
@@ -171,17 +210,19 @@ impl Path {
 /// register tile idle; `Auto` runs the per-output kernel for them.
 const AUTO_SHORT_ROW_DIVISOR: usize = 4;
 
-pub(crate) fn resolve<T: Real>(strategy: Strategy, n_out: usize) -> Path {
+pub(crate) fn resolve<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
     match strategy {
         Strategy::Basic => Path::Basic,
         Strategy::ConstantMask => Path::Constant,
         Strategy::TiledHalo { tile } => Path::TiledHalo { tile },
         Strategy::TiledCached { tile } => Path::TiledCached { tile },
         Strategy::Auto => {
-            if n_out >= auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
-                Path::RegisterTiled
-            } else {
+            if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
+            } else if AUTO_FIXED_WIDTHS.contains(&w) {
+                Path::RegisterTiledFixed { width: w as u32 }
+            } else {
+                Path::RegisterTiled
             }
         }
     }
@@ -192,6 +233,14 @@ pub(crate) fn resolve<T: Real>(strategy: Strategy, n_out: usize) -> Path {
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn auto_tiles_per_row<T: Real>(n_out: usize) -> u64 {
     let s = auto_shape::<T>();
+    ((n_out + s.v - 1) as u64).div_ceil(s.tile as u64)
+}
+
+/// Tiles per row of the fixed-width kernels (same alignment shift as
+/// [`auto_tiles_per_row`]).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn auto_fixed_tiles_per_row<T: Real>(n_out: usize) -> u64 {
+    let s = auto_fixed_shape::<T>();
     ((n_out + s.v - 1) as u64).div_ceil(s.tile as u64)
 }
 
@@ -234,6 +283,32 @@ mod tests {
         assert_eq!(auto_tiles_per_row::<f32>(4096), 2);
         assert_eq!(auto_tiles_per_row::<f32>(4093), 1);
         assert_eq!(auto_tiles_per_row::<f32>(1), 1);
+        assert_eq!(auto_fixed_tile::<f32>(), 2048);
+        assert_eq!(auto_fixed_tile::<f64>(), 1024);
+        assert_eq!(auto_fixed_tiles_per_row::<f32>(2048), 2);
+        assert_eq!(auto_fixed_tiles_per_row::<f32>(2045), 1);
+        assert_eq!(auto_fixed_tiles_per_row::<f64>(1023), 1);
+        assert_eq!(auto_fixed_tiles_per_row::<f64>(1024), 2);
+    }
+
+    /// The width list here and the `CONV1D_FIXED(W)` instantiations in kernels/conv1d.cu (and
+    /// so the entry points in the committed PTX) agree.
+    #[test]
+    fn fixed_widths_match_the_ptx() {
+        let ptx = include_str!("ptx/conv1d.ptx");
+        for w in AUTO_FIXED_WIDTHS {
+            for t in ["f32", "f64"] {
+                let entry = format!(".entry conv1d_auto_w{w}_{t}(");
+                assert!(ptx.contains(&entry), "{entry} missing from conv1d.ptx");
+            }
+        }
+        let count = ptx.matches(".entry conv1d_auto_w").count();
+        assert_eq!(
+            count,
+            2 * AUTO_FIXED_WIDTHS.len(),
+            "extra fixed-width entries in the PTX"
+        );
+        assert!(AUTO_FIXED_WIDTHS.windows(2).all(|p| p[0] < p[1]));
     }
 
     #[test]
@@ -252,11 +327,31 @@ mod tests {
 
     #[test]
     fn auto_resolves_short_rows_to_basic() {
-        assert_eq!(resolve::<f32>(Strategy::Auto, 1 << 20), Path::RegisterTiled);
-        assert_eq!(resolve::<f32>(Strategy::Auto, 1024), Path::RegisterTiled);
-        assert_eq!(resolve::<f32>(Strategy::Auto, 1023), Path::Basic);
-        assert_eq!(resolve::<f64>(Strategy::Auto, 512), Path::RegisterTiled);
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, 1 << 20, 33),
+            Path::RegisterTiled
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, 1024, 200),
+            Path::RegisterTiled
+        );
+        assert_eq!(resolve::<f32>(Strategy::Auto, 1023, 33), Path::Basic);
+        assert_eq!(resolve::<f32>(Strategy::Auto, 1023, 3), Path::Basic);
+        assert_eq!(resolve::<f64>(Strategy::Auto, 512, 64), Path::RegisterTiled);
+        assert_eq!(
+            resolve::<f64>(Strategy::Auto, 512, 31),
+            Path::RegisterTiledFixed { width: 31 }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, 1 << 28, 127),
+            Path::RegisterTiledFixed { width: 127 }
+        );
+        assert_eq!(resolve::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
         assert_eq!(Path::RegisterTiled.kernel_name::<f64>(), "conv1d_auto_f64");
+        assert_eq!(
+            Path::RegisterTiledFixed { width: 7 }.kernel_name::<f32>(),
+            "conv1d_auto_w7_f32"
+        );
         assert_eq!(
             Path::TiledHalo { tile: 64 }.kernel_name::<f32>(),
             "conv1d_tiled_halo_f32"

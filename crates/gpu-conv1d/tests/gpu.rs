@@ -7,8 +7,8 @@
 mod common;
 
 use gpu_conv1d::{
-    auto_tile, constant_capacity, Boundary, Conv1d, Mode, Operation, Options, Path, Real, Strategy,
-    DEFAULT_TILE,
+    auto_fixed_tile, auto_tile, constant_capacity, Boundary, Conv1d, Mode, Operation, Options,
+    Path, Real, Strategy, DEFAULT_TILE,
 };
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{DeviceArray, Gpu, Stream};
@@ -50,6 +50,9 @@ fn lengths<T: Real>(strategy: Strategy) -> Vec<usize> {
     if strategy == Strategy::Auto {
         // where Auto switches between the per-output and the register-tiled kernel
         v.extend([t / 4 - 1, t / 4, 2 * t + 3]);
+        // the tile edges of the fixed-width kernels
+        let f = auto_fixed_tile::<T>();
+        v.extend([f - 1, f, f + 1, 3 * f + 5]);
     }
     v
 }
@@ -204,10 +207,15 @@ fn gpu_huge_2_pow_28_auto_f32() {
     let x: Vec<f32> = (0..n as u64)
         .map(|i| ((i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) & 0xffff) as f32 / 32768.0 - 1.0)
         .collect();
-    for w in [31, 127] {
+    for w in [31, 127, 128] {
         let mask = common::data::<f32>(w, 28);
         let conv = Conv1d::correlation(&gpu, &mask, Options::default()).unwrap();
-        assert_eq!(conv.path(n).unwrap(), Path::RegisterTiled);
+        let expected = if w == 128 {
+            Path::RegisterTiled
+        } else {
+            Path::RegisterTiledFixed { width: w as u32 }
+        };
+        assert_eq!(conv.path(n).unwrap(), expected);
         let got = run_on(&gpu, &conv, &x, gpu.stream());
         common::check(
             &got,
@@ -394,32 +402,39 @@ fn gpu_many_long_rows_register_tiled() {
     // 70 rows of an odd length: every row starts at a different 16-byte alignment
     let (rows, n) = (70, 10_007);
     let x = common::data::<f32>(rows * n, 70);
-    let mask = common::data::<f32>(33, 71);
-    for mode in Mode::ALL {
-        let conv = Conv1d::convolution(
-            &gpu,
-            &mask,
-            Options::new().mode(mode).boundary(Boundary::Wrap),
-        )
-        .unwrap();
-        assert_eq!(conv.path(n).unwrap(), Path::RegisterTiled);
-        let n_out = conv.output_len(n).unwrap();
-        let xs = gpu.upload(&x).unwrap();
-        let mut y = poisoned::<f32>(&gpu, rows * n_out, gpu.stream());
-        conv.run_device_rows(&xs, rows, &mut y, gpu.stream())
-            .unwrap();
-        let y = y.to_vec().unwrap();
-        for r in 0..rows {
-            common::check(
-                &y[r * n_out..(r + 1) * n_out],
-                Operation::Convolution,
-                &x[r * n..(r + 1) * n],
+    // 33: the runtime-width kernel; 31 and 127: fixed-width kernels
+    for (w, path) in [
+        (33, Path::RegisterTiled),
+        (31, Path::RegisterTiledFixed { width: 31 }),
+        (127, Path::RegisterTiledFixed { width: 127 }),
+    ] {
+        let mask = common::data::<f32>(w, 71);
+        for mode in Mode::ALL {
+            let conv = Conv1d::convolution(
+                &gpu,
                 &mask,
-                mode,
-                Boundary::Wrap,
-                1024,
+                Options::new().mode(mode).boundary(Boundary::Wrap),
             )
-            .unwrap_or_else(|e| panic!("{mode:?} row {r}: {e}"));
+            .unwrap();
+            assert_eq!(conv.path(n).unwrap(), path);
+            let n_out = conv.output_len(n).unwrap();
+            let xs = gpu.upload(&x).unwrap();
+            let mut y = poisoned::<f32>(&gpu, rows * n_out, gpu.stream());
+            conv.run_device_rows(&xs, rows, &mut y, gpu.stream())
+                .unwrap();
+            let y = y.to_vec().unwrap();
+            for r in 0..rows {
+                common::check(
+                    &y[r * n_out..(r + 1) * n_out],
+                    Operation::Convolution,
+                    &x[r * n..(r + 1) * n],
+                    &mask,
+                    mode,
+                    Boundary::Wrap,
+                    1024,
+                )
+                .unwrap_or_else(|e| panic!("w={w} {mode:?} row {r}: {e}"));
+            }
         }
     }
 }

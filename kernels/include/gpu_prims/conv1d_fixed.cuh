@@ -1,0 +1,196 @@
+// Register-tiled 1-D correlation for a mask width W known at compile time: what
+// Strategy::Auto runs for the widths instantiated in kernels/conv1d.cu (the Rust side lists
+// them in gpu_conv1d's plan.rs, AUTO_FIXED_WIDTHS).
+//
+// Computes, like every conv1d kernel, y[r * n_out + o] = sum_{j < W} X_r(o + off + j) * M[j],
+// j upwards with fused multiply-adds (bit-identical to the runtime-width kernel), X_r row r
+// extended by the boundary mode.
+//
+// Shape: a block of BLOCK threads computes a tile of TILE = BLOCK * K consecutive outputs of one
+// row, K per thread. The tile's inputs plus W - 1 halo elements are staged in shared memory with
+// 16-byte vector loads (the tile start is aligned down to a 16-byte boundary of x; tiles touching
+// a row end gather element by element through the boundary mode). Each thread then walks its
+// K + W - 1 inputs once, 16 bytes (one shared load) at a time, and feeds each input to the up to
+// K accumulators it touches ("input-stationary"): acc[k] += x[i] * M[i - k]. With W and K fixed,
+// the whole loop unrolls (instantiated group by group through templates, so no compiler
+// unrolling threshold applies), and every M[j] is a compile-time offset into the kernel
+// parameter `mask` (passed by value, so no constant-buffer copy and no serialisation between
+// streams): ptxas loads it into uniform registers, and the loop is K * W FFMAs with one register
+// read each (the input sits in the operand reuse cache), plus (K + W - 1) / V shared loads and
+// about W / 2 uniform loads. Groups of K inputs are padded by 16 bytes in shared memory so the
+// per-thread 16-byte loads (K * size stride) hit disjoint banks. Results go back through shared
+// memory, re-aligned to y, and out as coalesced 16-byte vector stores.
+//
+// Blocks grid-stride over the rows * tiles_per_row tiles (the host launches one block per tile
+// up to the grid limit: persistent blocks measured slower, see docs/perf-notes-conv1d.md).
+#pragma once
+#include <gpu_prims/conv1d_boundary.cuh>
+#include <gpu_prims/load.cuh>
+
+namespace gp {
+
+__device__ __forceinline__ f32 conv1d_fma(f32 a, f32 b, f32 c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ f64 conv1d_fma(f64 a, f64 b, f64 c) { return __fma_rn(a, b, c); }
+
+// The mask, passed to the kernel by value (W * sizeof(T) bytes of kernel parameters; the
+// parameter space holds 4 KiB, and the largest instantiated mask is 127 f64 = 1016 bytes).
+template <class T, int W> struct Conv1dFixedMask {
+    T m[W];
+};
+
+template <class T, int W, int K, int BLOCK> struct Conv1dFixedShape {
+    static constexpr int V = 16 / (int)sizeof(T);                // elements per 16-byte vector
+    static constexpr int TILE = BLOCK * K;                       // outputs per tile
+    static constexpr int HALO = (W - 1 + V - 1) / V * V;         // extra inputs, whole vectors
+    static constexpr int SPAN = TILE + HALO;                     // inputs staged per tile
+    static constexpr int SLOTS = SPAN > TILE + V ? SPAN : TILE + V;  // inputs, or outputs + shift
+    static constexpr int PHYS = SLOTS + (SLOTS + K - 1) / K * V;  // with V of padding per K
+    static constexpr int MAIN = TILE / V / BLOCK;                // tile vectors per thread
+    static constexpr int HV = HALO / V;                          // halo vectors (one per thread)
+    static constexpr int NIN = K + W - 1;                        // inputs one thread reads
+    static constexpr int NG = (NIN + V - 1) / V;                 // ... in 16-byte groups
+    static_assert(K % V == 0 && TILE % (V * BLOCK) == 0, "conv1d fixed shape");
+    static_assert(HV <= BLOCK, "conv1d fixed: halo wider than one vector per thread");
+    // Shared-memory position of logical slot q (q / K groups of K, each padded by V).
+    static __device__ __forceinline__ int phys(int q) { return q + (q / K) * V; }
+};
+
+// Stages inputs at row positions [p, p + SPAN) into xs. x_row + p is on a 16-byte boundary
+// whenever the whole range lies inside the row (the vector path).
+template <class T, int W, int K, int BLOCK>
+__device__ __forceinline__ void conv1d_fixed_load(T* xs, const T* __restrict__ xr, i64 p, i64 n,
+                                                  int bmode) {
+    typedef Conv1dFixedShape<T, W, K, BLOCK> S;
+    const int tid = threadIdx.x;
+    if (p >= 0 && p + S::SPAN <= n) {
+        const T* src = xr + p;
+        Vec<T> v[S::MAIN];
+#pragma unroll
+        for (int i = 0; i < S::MAIN; ++i) v[i] = load_vec(src + (i * BLOCK + tid) * S::V);
+        Vec<T> h;
+        if (S::HV > 0 && tid < S::HV) h = load_vec(src + S::TILE + tid * S::V);
+#pragma unroll
+        for (int i = 0; i < S::MAIN; ++i)
+            *reinterpret_cast<Vec<T>*>(xs + S::phys((i * BLOCK + tid) * S::V)) = v[i];
+        if (S::HV > 0 && tid < S::HV)
+            *reinterpret_cast<Vec<T>*>(xs + S::phys(S::TILE + tid * S::V)) = h;
+    } else {
+        // Tiles touching a row end: element by element through the boundary mode (cold; not
+        // unrolled, to keep the PTX of the many instantiations small).
+#pragma unroll 1
+        for (int q = tid; q < S::SPAN; q += BLOCK) xs[S::phys(q)] = boundary_load(xr, p + q, n, bmode);
+    }
+}
+
+// Input group G (V inputs, one 16-byte shared load) into the accumulators, then group G + 1.
+// xt: the thread's first input (slot tid * K, 16-byte aligned).
+template <class T, int W, int K, int BLOCK, int G>
+__device__ __forceinline__ void conv1d_fixed_group(T (&acc)[K], const T* xt,
+                                                   const Conv1dFixedMask<T, W>& mask) {
+    typedef Conv1dFixedShape<T, W, K, BLOCK> S;
+    // Slot tid * K + G * V; tid * K starts a padded group, so the offset is a constant.
+    const Vec<T> v = *reinterpret_cast<const Vec<T>*>(xt + G * S::V + (G * S::V / K) * S::V);
+#pragma unroll
+    for (int e = 0; e < S::V; ++e) {
+        const int i = G * S::V + e;  // input index within the thread's window
+        if (i < S::NIN) {
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                const int j = i - k;  // mask element under input i for output k
+                if (j >= 0 && j < W) acc[k] = conv1d_fma(v.v[e], mask.m[j], acc[k]);
+            }
+        }
+    }
+    if constexpr (G + 1 < S::NG) conv1d_fixed_group<T, W, K, BLOCK, G + 1>(acc, xt, mask);
+}
+
+// acc -> slots tid * K + SH + k of ys, SH (< V <= K) the output alignment shift: slot tid*K+SH+k
+// lies in tid's padded group or the next one.
+template <class T, int K, int V, int SH>
+__device__ __forceinline__ void conv1d_fixed_stage_shift(T* ys, const T (&acc)[K]) {
+    T* dst = ys + threadIdx.x * (K + V);
+#pragma unroll
+    for (int k = 0; k < K; ++k) dst[SH + k + (SH + k >= K ? V : 0)] = acc[k];
+}
+template <class T, int K, int V>
+__device__ __forceinline__ void conv1d_fixed_stage(T* ys, const T (&acc)[K], int s) {
+    if (s == 0) conv1d_fixed_stage_shift<T, K, V, 0>(ys, acc);
+    else if (s == 1) conv1d_fixed_stage_shift<T, K, V, 1 % V>(ys, acc);
+    else if (s == 2) conv1d_fixed_stage_shift<T, K, V, 2 % V>(ys, acc);
+    else conv1d_fixed_stage_shift<T, K, V, 3 % V>(ys, acc);
+}
+
+// Slot q of ys holds flat output yt - s + q (s = yt mod V), so whole slot vectors leave as
+// aligned 16-byte stores; only slots holding this row's outputs [0, n_out) are written.
+template <class T, int W, int K, int BLOCK>
+__device__ __forceinline__ void conv1d_fixed_store(T* __restrict__ y, const T* ys, i64 yt,
+                                                   i64 o_tile, u64 n_out) {
+    typedef Conv1dFixedShape<T, W, K, BLOCK> S;
+    constexpr int V = S::V;
+    const int s = (int)floor_mod(yt, V);
+    T* yb = y + (yt - s);
+    // Slots [qlo, qhi), clamped to the tile's slot range so 32 bits suffice.
+    const i64 lo64 = s + (o_tile < 0 ? -o_tile : 0);
+    const i64 hi64 = (i64)s + (i64)n_out - o_tile;
+    const int qlo = (int)(lo64 < (i64)(S::TILE + V) ? lo64 : (i64)(S::TILE + V));
+    const int qhi = (int)(hi64 < (i64)(s + S::TILE) ? hi64 : (i64)(s + S::TILE));
+    for (int m = threadIdx.x; m <= S::TILE / V; m += BLOCK) {
+        const int q = m * V;
+        if (q >= qlo && q + V <= qhi) {
+            *reinterpret_cast<Vec<T>*>(yb + q) = *reinterpret_cast<const Vec<T>*>(ys + S::phys(q));
+        } else {
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                if (q + e >= qlo && q + e < qhi) yb[q + e] = ys[S::phys(q + e)];
+        }
+    }
+}
+
+// Geometry of tile b: tile 0 of a row starts at input off - d, d in [0, V) chosen so that it
+// sits on a 16-byte boundary of x; slot q of tile t computes output t * TILE - d + q.
+struct Conv1dFixedTile {
+    u64 row;
+    i64 p_tile;  // input position of slot 0
+    i64 o_tile;  // output position of slot 0
+};
+template <int TILE, int V>
+__device__ __forceinline__ Conv1dFixedTile conv1d_fixed_tile(u64 b, u64 tiles_per_row, u64 n,
+                                                             i64 off) {
+    Conv1dFixedTile t;
+    t.row = b / tiles_per_row;
+    const u64 tile = b - t.row * tiles_per_row;
+    const i64 d = floor_mod((i64)(t.row * n) + off, V);
+    t.p_tile = off - d + (i64)(tile * TILE);
+    t.o_tile = (i64)(tile * TILE) - d;
+    return t;
+}
+
+template <class T, int W, int K, int BLOCK>
+__device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restrict__ y, u64 rows,
+                                             u64 n, u64 n_out, i64 off, int bmode,
+                                             u64 tiles_per_row,
+                                             const Conv1dFixedMask<T, W>& mask) {
+    typedef Conv1dFixedShape<T, W, K, BLOCK> S;
+    constexpr int V = S::V;
+    __shared__ __align__(16) T xs[S::PHYS];
+    const int tid = threadIdx.x;
+    const u64 tiles = rows * tiles_per_row;
+    for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
+        const Conv1dFixedTile t = conv1d_fixed_tile<S::TILE, V>(b, tiles_per_row, n, off);
+        const T* xr = x + t.row * n;
+        __syncthreads();  // xs is free: the previous tile's stores have read it
+        conv1d_fixed_load<T, W, K, BLOCK>(xs, xr, t.p_tile, (i64)n, bmode);
+        __syncthreads();
+        T acc[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) acc[k] = T(0);
+        conv1d_fixed_group<T, W, K, BLOCK, 0>(acc, xs + S::phys(tid * K), mask);
+        const i64 yt = (i64)(t.row * n_out) + t.o_tile;  // flat index of slot 0's output
+        __syncthreads();  // every window read of xs is done
+        conv1d_fixed_stage<T, K, V>(xs, acc, (int)floor_mod(yt, V));
+        __syncthreads();
+        conv1d_fixed_store<T, W, K, BLOCK>(y, xs, yt, t.o_tile, n_out);
+    }
+}
+
+}  // namespace gp
