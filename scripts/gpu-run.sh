@@ -4,6 +4,8 @@
 #   tests      every test binary with GPU_PRIMS_REQUIRE_GPU=1 (summary line "N passed, M failed")
 #   sanitize   compute-sanitizer memcheck, racecheck and synccheck over the gpu-sync kernels
 #   report     the report with PyTorch/CuPy peers (REPORT_SIZES, default 20,24,28)
+#   report30   reduce (and the copy reference) at 2^30 elements, with peers
+#   sync       the uneven-workload demonstration at 2^12, 2^14 and 2^16 items
 #   benches    the criterion benches
 # Logs and results are packed into $OUT/results.tar.gz (the device tool returns few files).
 set -uo pipefail
@@ -32,6 +34,18 @@ for step in "$@"; do
       timeout "${REPORT_TIMEOUT:-400}" gpu-bundle/bin/report --sizes "${REPORT_SIZES:-20,24,28}" ${REPORT_ARGS:-} \
         --out "$RES/report" --peers "$RES/report/peers.json" 2>"$RES/report/progress.log" >"$RES/report/table.txt"
       echo "report rc=$?"; tail -n 60 "$RES/report/table.txt" ;;
+    report30)
+      mkdir -p "$RES/report30"
+      timeout 120 python3 scripts/peers.py --sizes 30 --ops sum,max --out "$RES/report30/peers.json" 2>"$RES/report30/peers.log" || echo "peers.py failed"
+      timeout 200 gpu-bundle/bin/report --only core,reduce --sizes 30 --out "$RES/report30" \
+        --peers "$RES/report30/peers.json" 2>"$RES/report30/progress.log" >"$RES/report30/table.txt"
+      echo "report30 rc=$?"; grep -E "auto|copy" "$RES/report30/table.txt" ;;
+    sync)
+      for k in 12 14 16; do
+        mkdir -p "$RES/sync$k"
+        timeout 60 gpu-bundle/bin/report --only sync --sync-items "$k" --out "$RES/sync$k" 2>/dev/null >"$RES/sync$k/table.txt"
+        echo "sync 2^$k rc=$?"; grep -E "^sync|note" "$RES/sync$k/table.txt"
+      done ;;
     benches)
       OUT="$RES" gpu-bundle/run-benches.sh ${BENCH_ARGS:-} >"$RES/benches.log" 2>&1; echo "benches rc=$?"; tail -n 20 "$RES/benches.log" ;;
     *) echo "unknown step $step"; status=2 ;;
