@@ -75,9 +75,9 @@ __device__ __forceinline__ void conv1d_fixed_load(T* xs, const T* __restrict__ x
         if (S::HV > 0 && tid < S::HV)
             *reinterpret_cast<Vec<T>*>(xs + S::phys(S::TILE + tid * S::V)) = h;
     } else {
-        // Tiles touching a row end: element by element through the boundary mode (cold; not
-        // unrolled, to keep the PTX of the many instantiations small).
-#pragma unroll 1
+        // Tiles touching a row end: element by element through the boundary mode (cold, but
+        // unrolled by 4 like the measured C2 harness code; see docs/perf-notes-conv1d.md).
+#pragma unroll 4
         for (int q = tid; q < S::SPAN; q += BLOCK) xs[S::phys(q)] = boundary_load(xr, p + q, n, bmode);
     }
 }
@@ -137,32 +137,14 @@ __device__ __forceinline__ void conv1d_fixed_store(T* __restrict__ y, const T* y
     for (int m = threadIdx.x; m <= S::TILE / V; m += BLOCK) {
         const int q = m * V;
         if (q >= qlo && q + V <= qhi) {
-            *reinterpret_cast<Vec<T>*>(yb + q) = *reinterpret_cast<const Vec<T>*>(ys + S::phys(q));
+            const Vec<T> v = *reinterpret_cast<const Vec<T>*>(ys + S::phys(q));
+            *reinterpret_cast<Vec<T>*>(yb + q) = v;
         } else {
 #pragma unroll
             for (int e = 0; e < V; ++e)
                 if (q + e >= qlo && q + e < qhi) yb[q + e] = ys[S::phys(q + e)];
         }
     }
-}
-
-// Geometry of tile b: tile 0 of a row starts at input off - d, d in [0, V) chosen so that it
-// sits on a 16-byte boundary of x; slot q of tile t computes output t * TILE - d + q.
-struct Conv1dFixedTile {
-    u64 row;
-    i64 p_tile;  // input position of slot 0
-    i64 o_tile;  // output position of slot 0
-};
-template <int TILE, int V>
-__device__ __forceinline__ Conv1dFixedTile conv1d_fixed_tile(u64 b, u64 tiles_per_row, u64 n,
-                                                             i64 off) {
-    Conv1dFixedTile t;
-    t.row = b / tiles_per_row;
-    const u64 tile = b - t.row * tiles_per_row;
-    const i64 d = floor_mod((i64)(t.row * n) + off, V);
-    t.p_tile = off - d + (i64)(tile * TILE);
-    t.o_tile = (i64)(tile * TILE) - d;
-    return t;
 }
 
 template <class T, int W, int K, int BLOCK>
@@ -176,20 +158,28 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
     const int tid = threadIdx.x;
     const u64 tiles = rows * tiles_per_row;
     for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
-        const Conv1dFixedTile t = conv1d_fixed_tile<S::TILE, V>(b, tiles_per_row, n, off);
-        const T* xr = x + t.row * n;
+        // Tile geometry: tile 0 of a row starts at input off - d, d in [0, V) chosen so that it
+        // sits on a 16-byte boundary of x; slot q of the tile computes output o_tile + q.
+        // (Written inline, in this order, as in the measured C2 harness code.)
+        const u64 row = b / tiles_per_row;
+        const u64 tile = b - row * tiles_per_row;
+        const T* xr = x + row * n;
+        const i64 d = floor_mod((i64)(row * n) + off, V);
+        const i64 p_tile = off - d + (i64)(tile * S::TILE);  // input position of slot 0
+        const i64 o_tile = (i64)(tile * S::TILE) - d;        // output position of slot 0
         __syncthreads();  // xs is free: the previous tile's stores have read it
-        conv1d_fixed_load<T, W, K, BLOCK>(xs, xr, t.p_tile, (i64)n, bmode);
+        conv1d_fixed_load<T, W, K, BLOCK>(xs, xr, p_tile, (i64)n, bmode);
         __syncthreads();
         T acc[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) acc[k] = T(0);
         conv1d_fixed_group<T, W, K, BLOCK, 0>(acc, xs + S::phys(tid * K), mask);
-        const i64 yt = (i64)(t.row * n_out) + t.o_tile;  // flat index of slot 0's output
+        const i64 yt = (i64)(row * n_out) + o_tile;  // flat index of slot 0's output
+        const int s = (int)floor_mod(yt, V);
         __syncthreads();  // every window read of xs is done
-        conv1d_fixed_stage<T, K, V>(xs, acc, (int)floor_mod(yt, V));
+        conv1d_fixed_stage<T, K, V>(xs, acc, s);
         __syncthreads();
-        conv1d_fixed_store<T, W, K, BLOCK>(y, xs, yt, t.o_tile, n_out);
+        conv1d_fixed_store<T, W, K, BLOCK>(y, xs, yt, o_tile, n_out);
     }
 }
 
