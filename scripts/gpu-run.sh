@@ -3,6 +3,8 @@
 # and carried as gpu-carry/. Steps are picked by name:
 #   tests      every test binary with GPU_PRIMS_REQUIRE_GPU=1 (summary line "N passed, M failed")
 #   sanitize   compute-sanitizer memcheck, racecheck and synccheck over the gpu-sync kernels
+#   sanitize-props  memcheck, racecheck and synccheck over the GPU-vs-CPU property tests of
+#              gpu-reduce, gpu-scan and gpu-conv1d (small random inputs, every kernel family)
 #   report     the report with PyTorch/CuPy peers (REPORT_SIZES, default 20,24,28)
 #   report30   reduce (and the copy reference) at 2^30 elements, with peers
 #   sync       the uneven-workload demonstration at 2^12, 2^14 and 2^16 items
@@ -28,6 +30,18 @@ for step in "$@"; do
           echo "compute-sanitizer $tool: FAILED"; tail -n 30 "$RES/sanitize-$tool.log"; status=1
         fi
       done ;;
+    sanitize-props)
+      for bin in gpu-reduce__properties gpu-scan__properties gpu-conv1d__properties; do
+        for tool in memcheck racecheck synccheck; do
+          log="$RES/sanitize-$bin-$tool.log"
+          if timeout "${SANITIZE_TIMEOUT:-150}" env GPU_PRIMS_REQUIRE_GPU=1 QUICKCHECK_TESTS="${QUICKCHECK_TESTS:-20}" \
+               compute-sanitizer --tool "$tool" --error-exitcode 1 gpu-bundle/tests/$bin gpu --test-threads=1 >"$log" 2>&1; then
+            echo "compute-sanitizer $tool $bin: clean ($(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log")) $(grep -m1 'test result' "$log")"
+          else
+            echo "compute-sanitizer $tool $bin: FAILED or timed out"; grep -m5 -E "=====|test result" "$log"; status=1
+          fi
+        done
+      done ;;
     report)
       mkdir -p "$RES/report"
       timeout "${PEERS_TIMEOUT:-200}" python3 scripts/peers.py --sizes "${REPORT_SIZES:-20,24,28}" --out "$RES/report/peers.json" 2>"$RES/report/peers.log" || echo "peers.py failed (see peers.log)"
@@ -47,7 +61,7 @@ for step in "$@"; do
         echo "sync 2^$k rc=$?"; grep -E "^sync|note" "$RES/sync$k/table.txt"
       done ;;
     benches)
-      OUT="$RES" gpu-bundle/run-benches.sh ${BENCH_ARGS:-} >"$RES/benches.log" 2>&1; echo "benches rc=$?"; tail -n 20 "$RES/benches.log" ;;
+      OUT="$RES" timeout "${BENCH_TIMEOUT:-300}" gpu-bundle/run-benches.sh ${BENCH_ARGS:-} >"$RES/benches.log" 2>&1; echo "benches rc=$?"; tail -n 20 "$RES/benches.log" ;;
     *) echo "unknown step $step"; status=2 ;;
   esac
 done
