@@ -126,6 +126,14 @@ mod gpu {
             .collect()
     }
 
+    /// `default` random cases, or `QUICKCHECK_TESTS` when set (fewer under compute-sanitizer).
+    fn cases(default: u64) -> u64 {
+        std::env::var("QUICKCHECK_TESTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    }
+
     fn pick(i: u8) -> Algorithm {
         Algorithm::ALL[i as usize % Algorithm::ALL.len()]
     }
@@ -189,16 +197,16 @@ mod gpu {
             return;
         }
         QuickCheck::new()
-            .tests(150)
+            .tests(cases(150))
             .quickcheck(check::<i32> as fn(u16, u64, u8, u8, u8) -> TestResult);
         QuickCheck::new()
-            .tests(100)
+            .tests(cases(100))
             .quickcheck(check::<u64> as fn(u16, u64, u8, u8, u8) -> TestResult);
         QuickCheck::new()
-            .tests(100)
+            .tests(cases(100))
             .quickcheck(check::<f32> as fn(u16, u64, u8, u8, u8) -> TestResult);
         QuickCheck::new()
-            .tests(60)
+            .tests(cases(60))
             .quickcheck(check::<f64> as fn(u16, u64, u8, u8, u8) -> TestResult);
     }
 
@@ -229,7 +237,7 @@ mod gpu {
             return;
         }
         QuickCheck::new()
-            .tests(100)
+            .tests(cases(100))
             .quickcheck(prop as fn(Vec<(u32, u32)>, u8, u8) -> TestResult);
     }
 }
