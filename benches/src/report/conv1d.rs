@@ -42,12 +42,7 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
 }
 
 fn run<T: Real>(env: &mut Env, d: DType, n: usize, widths: &[usize]) -> Vec<Row> {
-    env.progress.note(&format!(
-        "generating {} × {}",
-        crate::size_label(n),
-        d.name()
-    ));
-    let host = data::values::<T>(n, env.cfg.seed);
+    let host = env.generate::<T>(d, n);
     let bytes = 2 * (n * d.size()) as u64;
     let reps = env.cfg.cpu_reps_for(n);
     #[cfg(feature = "cuda")]

@@ -5,7 +5,6 @@ use gpu_core::Element;
 use rayon::prelude::*;
 
 use super::{check, Case, Config, DType, Env, Group, Row};
-use crate::data;
 
 /// GPU cases per group.
 const GPU_CASES: usize = 6;
@@ -26,12 +25,7 @@ pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
 }
 
 fn run<T: Element>(env: &mut Env, d: DType, n: usize) -> Vec<Row> {
-    env.progress.note(&format!(
-        "generating {} × {}",
-        crate::size_label(n),
-        d.name()
-    ));
-    let host = data::values::<T>(n, env.cfg.seed);
+    let host = env.generate::<T>(d, n);
     let bytes = (n * d.size()) as u64;
     let dst = std::cell::RefCell::new(vec![T::default(); n]);
     let mut cases = Vec::new();

@@ -338,6 +338,17 @@ pub struct Env {
 }
 
 impl Env {
+    /// The generated input of one group (`n` values of `T` from the run's seed), announced on
+    /// the progress line since large sizes take a moment.
+    pub fn generate<T: gpu_core::Element>(&mut self, d: DType, n: usize) -> Vec<T> {
+        self.progress.note(&format!(
+            "generating {} × {}",
+            crate::size_label(n),
+            d.name()
+        ));
+        crate::data::values::<T>(n, self.cfg.seed)
+    }
+
     /// Opens the device (if built with `cuda` and one is present).
     pub fn new(cfg: Config) -> Self {
         let quiet = cfg.quiet;

@@ -9,7 +9,6 @@ use gpu_core::{Element, Op};
 use gpu_reduce::cpu;
 
 use super::{check, Case, Config, DType, Env, Group, Row, Verdict};
-use crate::data;
 
 /// The operators of the report (the peers' `sum` and `max`).
 pub const OPS: [Op; 2] = [Op::Sum, Op::Max];
@@ -35,12 +34,7 @@ pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
 }
 
 fn run<T: Element>(env: &mut Env, d: DType, n: usize) -> Vec<Row> {
-    env.progress.note(&format!(
-        "generating {} × {}",
-        crate::size_label(n),
-        d.name()
-    ));
-    let host = data::values::<T>(n, env.cfg.seed);
+    let host = env.generate::<T>(d, n);
     let bytes = (n * d.size()) as u64;
     let reps = env.cfg.cpu_reps_for(n);
     let mut rows = Vec::new();

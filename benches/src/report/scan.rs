@@ -10,7 +10,6 @@ use gpu_core::{Element, Op};
 use gpu_scan::{cpu, Algorithm, ScanKind};
 
 use super::{check, Case, Config, DType, Env, Group, Row, Verdict};
-use crate::data;
 
 /// The sweep's algorithms: the per-block scans of the report (block size is their parameter)
 /// and the plain look-back.
@@ -62,12 +61,7 @@ fn run<T: Element>(
     sweep: Option<&[u32]>,
     cpu_rows: bool,
 ) -> Vec<Row> {
-    env.progress.note(&format!(
-        "generating {} × {}",
-        crate::size_label(n),
-        d.name()
-    ));
-    let host = data::values::<T>(n, env.cfg.seed);
+    let host = env.generate::<T>(d, n);
     let bytes = 2 * (n * d.size()) as u64;
     let reps = env.cfg.cpu_reps_for(n);
     let reference = RefCell::new(Vec::<T>::new());
