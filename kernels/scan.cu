@@ -1,7 +1,8 @@
 // Prefix scans (gpu-scan). Thin entry points over the layered headers:
 //   block_scan_hillis_steele.cuh  double-buffer scan of one block (the report's first GPU scan)
 //   block_scan_blelloch.cuh       work-efficient scan of one block, optionally padded
-//   scan_tile.cuh + lookback.cuh  the single-pass decoupled look-back scan (the default)
+//   scan_lookback.cuh             the single-pass decoupled look-back scan (the default), over
+//                                 scan_tile.cuh (the tile) and lookback.cuh (the inter-tile half)
 //
 // Naming: scan_<algorithm>_<op>_<type>, e.g. scan_lookback_sum_f32, scan_blelloch_padded_mat2_u32.
 // Inclusive or exclusive is a runtime argument (`exclusive`), not part of the name: one
@@ -13,8 +14,7 @@
 // block reads all of its elements before writing any, and no block reads another's elements.
 #include <gpu_prims/block_scan_blelloch.cuh>
 #include <gpu_prims/block_scan_hillis_steele.cuh>
-#include <gpu_prims/lookback.cuh>
-#include <gpu_prims/scan_tile.cuh>
+#include <gpu_prims/scan_lookback.cuh>
 
 // Every kernel may be launched with up to 1024 threads per block (the block-size sweep).
 #define SCAN_MAX_THREADS 1024
@@ -83,68 +83,17 @@ __device__ __forceinline__ void add_block_sums(typename Op::value_type* out,
 }
 
 // ---- Single-pass scan with decoupled look-back ----------------------------------------------
-// One tile of blockDim.x · ITEMS values per block; grid = number of tiles. The tile index comes
-// from `counter` (zeroed before the launch, with the status words, by scan_lookback_init).
-// Status layout (see lookback.cuh): `flags` (larger types only), `aggs` and `incs`, one slot
-// per tile each.
+// One tile of blockDim.x · ITEMS values per block, held in registers; grid = number of tiles.
+// The tile index comes from `counter` (zeroed before the launch, with the status words, by
+// scan_lookback_init). scan_sm80.cu has the larger staged tile for sm_80 and later.
 
 template <class Op, bool DETERMINISTIC>
 __device__ __forceinline__ void lookback_tiles(const typename Op::value_type* in,
                                                typename Op::value_type* out, gp::u64 n,
                                                gp::u32 exclusive, gp::u32* counter,
                                                gp::u32* flags, void* aggs, void* incs) {
-    typedef typename Op::value_type T;
-    typedef gp::ScanTileShape<T> Shape;
-    constexpr int VEC = Shape::VEC, ROWS = Shape::ROWS, ITEMS = Shape::ITEMS;
-    __shared__ gp::u32 tile_slot;
-    __shared__ T warp_totals[32];
-    __shared__ T tile_prefix;
-    Op op;
-    const unsigned lane = gp::lane_id(), warp = gp::warp_id(), warps = blockDim.x >> 5;
-
-    // Dynamic tile index: tiles are taken in the order blocks start running.
-    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
-    __syncthreads();
-    const gp::u64 tile = tile_slot;
-    const gp::u64 tile_items = (gp::u64)blockDim.x * ITEMS;
-    const gp::u64 seg = tile * tile_items + (gp::u64)warp * (32 * ITEMS);
-    const bool full = (tile + 1) * tile_items <= n;
-    const bool aligned = ((((gp::u64)in) | ((gp::u64)out)) % alignof(gp::Vec<T>)) == 0;
-    const bool vector_ok = full && aligned;
-
-    T s[ROWS][VEC];
-    gp::scan_tile_load<Op>(in, seg, n, vector_ok, s);
-    const T warp_total = gp::scan_tile_warp(s, exclusive != 0, op);
-    if (lane == 0) warp_totals[warp] = warp_total;
-    __syncthreads();
-
-    if (warp == 0) {
-        // The tile's aggregate, the same left fold in every lane.
-        T aggregate = warp_totals[0];
-        for (unsigned w = 1; w < warps; ++w) aggregate = op(aggregate, warp_totals[w]);
-        const gp::ScanTileStatus<T> status(flags, aggs, incs);
-        T prefix = Op::identity();
-        if (tile == 0) {
-            if (lane == 0) status.publish_inclusive(0, aggregate);
-        } else {
-            if (lane == 0) status.publish_aggregate(tile, aggregate);
-            prefix = DETERMINISTIC ? gp::scan_lookback_deterministic(status, tile, op)
-                                   : gp::scan_lookback(status, tile, op);
-            if (lane == 0) status.publish_inclusive(tile, op(prefix, aggregate));
-        }
-        if (lane == 0) tile_prefix = prefix;
-    }
-    // Everything before this warp's segment: the tile's prefix, then earlier warps' totals.
-    T before = Op::identity();
-    for (unsigned w = 0; w < warp; ++w) before = w == 0 ? warp_totals[0] : op(before, warp_totals[w]);
-    __syncthreads();
-    bool has_prefix = warp > 0;
-    if (tile > 0) {
-        before = warp > 0 ? op(tile_prefix, before) : tile_prefix;
-        has_prefix = true;
-    }
-    gp::scan_tile_finish(s, before, has_prefix, exclusive != 0, op);
-    gp::scan_tile_store<Op>(out, seg, n, vector_ok, s);
+    gp::ScanRegisterTile<Op> tile;
+    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
 }
 
 // Zeroes the tile counter and status words before a look-back launch (same stream).

@@ -50,7 +50,7 @@ mod gpu {
     use criterion::{Criterion, Throughput};
     use gpu_core::{Element, Op};
     use gpu_prims_benches::{crit, data};
-    use gpu_scan::{Algorithm, ScanOptions, Scanner};
+    use gpu_scan::{plan, Algorithm, ScanOptions, Scanner, TileStaging};
 
     /// The sweep's algorithms and its size.
     const SWEEP: [Algorithm; 4] = [
@@ -82,9 +82,23 @@ mod gpu {
                 let mut y = gpu.alloc::<T>(n).expect("alloc");
                 crit::bench_copy(&mut g, &gpu, n * size, n);
                 g.throughput(Throughput::BytesDecimal(2 * (n * size) as u64));
-                for a in Algorithm::GPU {
-                    let o = ScanOptions::inclusive().algorithm(a);
-                    g.bench_function(crit::id(a.name(), n), |b| {
+                // The look-back with each tile kind, whatever the default picks at this n.
+                let mut options: Vec<(String, ScanOptions)> = Algorithm::GPU
+                    .iter()
+                    .map(|&a| (a.name().to_string(), ScanOptions::inclusive().algorithm(a)))
+                    .collect();
+                let staged = gpu.properties().compute_capability >= plan::STAGED_MIN_COMPUTE;
+                for t in [TileStaging::Registers, TileStaging::Staged] {
+                    if t == TileStaging::Registers || staged {
+                        let o = ScanOptions::inclusive()
+                            .algorithm(Algorithm::LookBack)
+                            .staging(t);
+                        options.push((format!("lookback_{}", t.name()), o));
+                    }
+                }
+                for (label, o) in &options {
+                    let o = *o;
+                    g.bench_function(crit::id(label, n), |b| {
                         if timing == "kernel" {
                             crit::iter_gpu(b, &gpu, |s| {
                                 scanner.scan_async(&x, &mut y, Op::Sum, &o, s)
@@ -118,7 +132,10 @@ mod gpu {
         g.throughput(Throughput::BytesDecimal(2 * (n * size) as u64));
         for a in SWEEP {
             for block in BLOCKS {
-                let o = ScanOptions::inclusive().algorithm(a).block_size(block);
+                let o = ScanOptions::inclusive()
+                    .algorithm(a)
+                    .block_size(block)
+                    .staging(TileStaging::Registers);
                 let id = criterion::BenchmarkId::new(a.name(), format!("block{block}"));
                 g.bench_function(id, |b| {
                     crit::iter_gpu(b, &gpu, |s| scanner.scan_async(&x, &mut y, Op::Sum, &o, s))

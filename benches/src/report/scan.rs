@@ -20,13 +20,16 @@ pub const SWEEP: [Algorithm; 4] = [
     Algorithm::LookBack,
 ];
 
+/// Rows of the look-back tile comparison (plain and deterministic × registers and staged).
+const TILE_ROWS: usize = 4;
+
 const OP: Op = Op::Sum;
 const VARIANT: &str = "inclusive sum";
 
 /// One group per (type, size), then one for the sweep (first type of `--types`).
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
-    let per_gpu = 2 * Algorithm::GPU.len();
+    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS;
     for &d in &cfg.types {
         for &n in &cfg.sizes {
             out.push(Group {
@@ -45,7 +48,7 @@ pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
         let cpu_rows = !cfg.sizes.contains(&n);
         out.push(Group {
             label: format!("scan block-size sweep {} {}", d.name(), crate::size_label(n)),
-            cases: if cpu_rows { 2 } else { 0 } + SWEEP.len() * blocks.len(),
+            cases: if cpu_rows { 2 } else { 0 } + (SWEEP.len() + 1) * blocks.len(),
             run: Box::new(move |env: &mut Env| {
                 crate::with_dtype!(d, T => run::<T>(env, d, n, Some(&blocks), cpu_rows))
             }),
@@ -112,7 +115,7 @@ mod gpu {
     use std::cell::RefCell;
 
     use gpu_core::{Element, Stream};
-    use gpu_scan::{Algorithm, ScanOptions, Scanner};
+    use gpu_scan::{plan, Algorithm, ScanOptions, Scanner, TileStaging};
 
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
     use super::{OP, SWEEP, VARIANT};
@@ -218,6 +221,20 @@ mod gpu {
                             .check(check_kernel(o)),
                     );
                 }
+                // The look-back tiles side by side: all in registers (compute_70 kernels) and
+                // staged through shared memory (sm_80+), whatever the default picks at this n.
+                for a in [Algorithm::LookBack, Algorithm::LookBackDeterministic] {
+                    for t in tiles(gpu) {
+                        let o = ScanOptions::inclusive().algorithm(a).staging(t);
+                        let name = format!("{}_{}", a.name(), t.name());
+                        cases.push(
+                            Case::new("scan", name, VARIANT, d.name(), n)
+                                .bytes(bytes, Some(array))
+                                .gpu(kernel(o))
+                                .check(check_kernel(o)),
+                        );
+                    }
+                }
                 for a in Algorithm::GPU {
                     let o = ScanOptions::inclusive().algorithm(a);
                     cases.push(
@@ -232,9 +249,29 @@ mod gpu {
             Some(blocks) => {
                 for a in SWEEP {
                     for &b in blocks {
-                        let o = ScanOptions::inclusive().algorithm(a).block_size(b);
+                        // The sweep's look-back keeps its tiles in registers, as the report's
+                        // block-size parameter is about; the staged tiles follow below.
+                        let o = ScanOptions::inclusive()
+                            .algorithm(a)
+                            .block_size(b)
+                            .staging(TileStaging::Registers);
                         cases.push(
                             Case::new("scan", a.name(), VARIANT, d.name(), n)
+                                .param("block", b as u64)
+                                .bytes(bytes, Some(array))
+                                .gpu(kernel(o))
+                                .check(check_kernel(o)),
+                        );
+                    }
+                }
+                if tiles(gpu).contains(&TileStaging::Staged) {
+                    for &b in blocks {
+                        let o = ScanOptions::inclusive()
+                            .algorithm(Algorithm::LookBack)
+                            .block_size(b)
+                            .staging(TileStaging::Staged);
+                        cases.push(
+                            Case::new("scan", "lookback_staged", VARIANT, d.name(), n)
                                 .param("block", b as u64)
                                 .bytes(bytes, Some(array))
                                 .gpu(kernel(o))
@@ -245,5 +282,14 @@ mod gpu {
             }
         }
         env.run_cases(cases)
+    }
+
+    /// The look-back tile kinds this GPU runs.
+    fn tiles(gpu: &gpu_core::Gpu) -> Vec<TileStaging> {
+        let mut t = vec![TileStaging::Registers];
+        if gpu.properties().compute_capability >= plan::STAGED_MIN_COMPUTE {
+            t.push(TileStaging::Staged);
+        }
+        t
     }
 }

@@ -10,8 +10,11 @@ use crate::cpu::{self, check_output, check_recurrence};
 use crate::plan::{self, Level, LookbackPlan, RecursivePlan};
 use crate::{is_exact, Algorithm, Real, ScanKind, ScanMonoid, ScanOptions};
 
-/// gpu-scan's kernels, compiled from `kernels/scan.cu`.
+/// gpu-scan's kernels, compiled from `kernels/scan.cu` for compute_70 (every GPU).
 static SCAN_PTX: Ptx = Ptx::new("gpu-scan/scan", include_str!("ptx/scan.ptx"));
+/// The staged look-back kernels, compiled from `kernels/scan_sm80.cu` for compute_80: loaded only
+/// on GPUs of compute capability 8.0 and later.
+static SCAN_SM80_PTX: Ptx = Ptx::new("gpu-scan/scan_sm80", include_str!("ptx/scan_sm80.ptx"));
 
 /// Threads per block of the small helper kernels (status reset, recurrence pack/apply).
 const HELPER_BLOCK: u32 = 256;
@@ -24,6 +27,8 @@ struct Combo {
     exact: bool,
     /// Bytes per value.
     size: usize,
+    /// Whether `scan_sm80.cu` has staged look-back kernels for it (the element operators).
+    staged_kernel: bool,
 }
 
 impl Combo {
@@ -33,6 +38,7 @@ impl Combo {
             suffix: format!("{}_{}", op.name(), T::NAME),
             exact: is_exact::<T>(op),
             size: std::mem::size_of::<T>(),
+            staged_kernel: true,
         })
     }
 
@@ -41,6 +47,7 @@ impl Combo {
             suffix: M::NAME.to_string(),
             exact: M::EXACT,
             size: std::mem::size_of::<M>(),
+            staged_kernel: false,
         }
     }
 }
@@ -453,7 +460,20 @@ impl Scanner {
         match algorithm {
             Algorithm::Serial | Algorithm::Rayon => Err(cpu_algorithm_async(algorithm)),
             Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto => {
-                let plan = plan::lookback(n.max(1), combo.size, options.block_size)?;
+                let staged = plan::use_staged(
+                    options.staging,
+                    n,
+                    self.gpu.properties().compute_capability,
+                    combo.staged_kernel,
+                )?;
+                let props = self.gpu.properties();
+                let plan = plan::lookback(
+                    n.max(1),
+                    combo.size,
+                    options.block_size,
+                    staged,
+                    props.shared_memory_per_block_optin,
+                )?;
                 if n == 0 {
                     return Ok(());
                 }
@@ -512,13 +532,18 @@ impl Scanner {
         kind: ScanKind,
         stream: &Stream,
     ) -> Result<()> {
-        let name = if deterministic {
-            format!("scan_lookback_det_{}", combo.suffix)
+        let (ptx, family) = if plan.staged {
+            (&SCAN_SM80_PTX, "lookback_staged")
         } else {
-            format!("scan_lookback_{}", combo.suffix)
+            (&SCAN_PTX, "lookback")
         };
-        let kernel = self.gpu.kernel(&SCAN_PTX, &name)?;
+        let det = if deterministic { "det_" } else { "" };
+        let name = format!("scan_{family}_{det}{}", combo.suffix);
+        let kernel = self.gpu.kernel(ptx, &name)?;
         self.check_kernel(&kernel, plan.block)?;
+        if plan.shared_bytes > 0 {
+            kernel.set_max_dynamic_shared(plan.shared_bytes)?;
+        }
         let grid = self.grid(plan.tiles)?;
         let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
         let layout = plan.layout;
@@ -534,15 +559,17 @@ impl Scanner {
         let aggregates = base + layout.aggregates as u64;
         let inclusives = base + layout.inclusives as u64;
         let exclusive = u32::from(kind == ScanKind::Exclusive);
-        // SAFETY: scan_lookback_<op>_<type>(const V* in, V* out, u64 n, u32 exclusive,
-        // u32* counter, u32* flags, void* aggs, void* incs), V the value type of `combo`: `in`
-        // and `out` hold at least n values (checked by the callers; they may be the same array),
-        // the grid has exactly `tiles` blocks of `block` threads covering n, and the scratch
-        // holds the counter and status of `tiles` tiles as laid out by `plan.layout` (the layout
-        // the kernel uses), zeroed by the init launch just before on the same stream.
+        // SAFETY: scan_lookback[_staged]_[det_]<op>_<type>(const V* in, V* out, u64 n,
+        // u32 exclusive, u32* counter, u32* flags, void* aggs, void* incs), V the value type of
+        // `combo`: `in` and `out` hold at least n values (checked by the callers; they may be
+        // the same array), the grid has exactly `tiles` blocks of `block` threads covering n
+        // (tile = block · items, items as the kernel's shape), staged kernels get the
+        // block · 128 bytes of dynamic shared memory they index, and the scratch holds the
+        // counter and status of `tiles` tiles as laid out by `plan.layout` (the layout the kernel
+        // uses), zeroed by the init launch just before on the same stream.
         unsafe {
             kernel.launch(
-                LaunchConfig::new(grid, plan.block),
+                LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32),
                 stream,
                 &kernel_args![
                     input, output, n as u64, exclusive, counter, flags, aggregates, inclusives

@@ -5,7 +5,7 @@
 
 use gpu_core::{check_block_size, Error, Result};
 
-use crate::Algorithm;
+use crate::{Algorithm, TileStaging};
 
 /// Smallest block size the GPU algorithms accept (one warp).
 pub const MIN_BLOCK: u32 = 32;
@@ -22,6 +22,19 @@ pub const DEFAULT_LOOKBACK_BLOCK: u32 = 256;
 pub const LOOKBACK_BYTES_PER_THREAD: usize = 64;
 /// Bytes of values each look-back thread holds for 4-byte values (32 per thread).
 pub const LOOKBACK_BYTES_PER_THREAD_4: usize = 128;
+
+/// Bytes of values each thread of the staged look-back tile holds (`ScanStagedShape` in
+/// `scan_tile_staged.cuh`): 6 16-byte vectors in registers and 8 in shared memory.
+pub const STAGED_BYTES_PER_THREAD: usize = 14 * 16;
+/// Dynamic shared memory per thread of the staged look-back tile, in bytes.
+pub const STAGED_SHARED_BYTES_PER_THREAD: usize = 8 * 16;
+/// Default block of the staged look-back tile: 1024 threads × 224 bytes, one block per SM.
+pub const DEFAULT_STAGED_BLOCK: u32 = 1024;
+/// [`TileStaging::Auto`] stages tiles from this many values on (where the staged tile was
+/// measured faster on an H100: docs/perf-notes.md).
+pub const STAGED_MIN_LEN: usize = 1 << 25;
+/// Lowest compute capability with the staged tile (cp.async).
+pub const STAGED_MIN_COMPUTE: (u32, u32) = (8, 0);
 
 /// Scratch regions start on this alignment (bytes).
 const ALIGN: usize = 256;
@@ -65,6 +78,37 @@ pub fn default_lookback_block(n: usize, value_size: usize) -> u32 {
         512
     } else {
         DEFAULT_LOOKBACK_BLOCK
+    }
+}
+
+/// Whether the look-back scan of `n` values of `value_size` bytes stages its tiles: `staging` as
+/// asked, on a device of `compute` capability, where `kernel` says whether the operator has a
+/// staged kernel (every operator on 4- and 8-byte values; not the matrix and affine monoids).
+/// [`TileStaging::Staged`] where it cannot run is an error; [`TileStaging::Auto`] stages when it
+/// can and `n ≥ STAGED_MIN_LEN`.
+pub fn use_staged(
+    staging: TileStaging,
+    n: usize,
+    compute: (u32, u32),
+    kernel: bool,
+) -> Result<bool> {
+    let possible = kernel && compute >= STAGED_MIN_COMPUTE;
+    match staging {
+        TileStaging::Registers => Ok(false),
+        TileStaging::Auto => Ok(possible && n >= STAGED_MIN_LEN),
+        TileStaging::Staged if possible => Ok(true),
+        TileStaging::Staged if !kernel => Err(Error::invalid(
+            "staging",
+            "staged tiles exist for the element operators (sum, prod, min, max, and, or, xor), \
+             not for the matrix and affine monoids",
+        )),
+        TileStaging::Staged => Err(Error::invalid(
+            "staging",
+            format!(
+                "staged tiles need compute capability {}.{} or later (cp.async); this device is {}.{}",
+                STAGED_MIN_COMPUTE.0, STAGED_MIN_COMPUTE.1, compute.0, compute.1
+            ),
+        )),
     }
 }
 
@@ -132,6 +176,10 @@ pub struct LookbackPlan {
     pub block: u32,
     /// Values per thread.
     pub items: u32,
+    /// Whether the tile is staged (the `scan_sm80` kernels) or all in registers.
+    pub staged: bool,
+    /// Dynamic shared memory per block, in bytes (staged tiles only).
+    pub shared_bytes: usize,
     /// Values per tile (= per block).
     pub tile: u64,
     /// Tiles (= blocks in the grid).
@@ -140,19 +188,60 @@ pub struct LookbackPlan {
     pub layout: StatusLayout,
 }
 
-/// The look-back plan for `n > 0` values of `value_size` bytes; `block` defaults to
-/// [`default_lookback_block`] and must be a power of two in 32..=1024.
-pub fn lookback(n: usize, value_size: usize, block: Option<u32>) -> Result<LookbackPlan> {
-    let block = block_for(
-        Algorithm::LookBack,
-        Some(block.unwrap_or_else(|| default_lookback_block(n, value_size))),
-    )?;
-    let items = lookback_items(value_size);
+/// The look-back plan for `n > 0` values of `value_size` bytes with register tiles (`staged`
+/// false) or staged tiles (see [`use_staged`]); `block` defaults to [`default_lookback_block`]
+/// (registers) or [`DEFAULT_STAGED_BLOCK`] (staged; halved until its shared memory fits in
+/// `max_shared` bytes, the device's per-block limit) and must be a power of two in 32..=1024.
+pub fn lookback(
+    n: usize,
+    value_size: usize,
+    block: Option<u32>,
+    staged: bool,
+    max_shared: usize,
+) -> Result<LookbackPlan> {
+    let default = if staged {
+        let mut b = DEFAULT_STAGED_BLOCK;
+        while b > MIN_BLOCK && b as usize * STAGED_SHARED_BYTES_PER_THREAD > max_shared {
+            b /= 2;
+        }
+        b
+    } else {
+        default_lookback_block(n, value_size)
+    };
+    let block = block_for(Algorithm::LookBack, Some(block.unwrap_or(default)))?;
+    if staged && block as usize * STAGED_SHARED_BYTES_PER_THREAD > max_shared {
+        return Err(Error::invalid(
+            "block_size",
+            format!(
+                "{block} threads with staged tiles need {} bytes of shared memory per block; \
+                 this device allows {max_shared}",
+                block as usize * STAGED_SHARED_BYTES_PER_THREAD
+            ),
+        ));
+    }
+    if staged && !matches!(value_size, 4 | 8) {
+        return Err(Error::invalid(
+            "staging",
+            format!("staged tiles hold 4- or 8-byte values, not {value_size}-byte ones"),
+        ));
+    }
+    let items = if staged {
+        (STAGED_BYTES_PER_THREAD / value_size) as u32
+    } else {
+        lookback_items(value_size)
+    };
+    let shared_bytes = if staged {
+        block as usize * STAGED_SHARED_BYTES_PER_THREAD
+    } else {
+        0
+    };
     let tile = block as u64 * items as u64;
     let tiles = (n as u64).div_ceil(tile);
     Ok(LookbackPlan {
         block,
         items,
+        staged,
+        shared_bytes,
         tile,
         tiles,
         layout: StatusLayout::new(tiles, value_size)?,
@@ -252,6 +341,9 @@ pub fn recursive(
 mod tests {
     use super::*;
 
+    /// Shared memory per block of an H100 (opt-in).
+    const BIG: usize = 227 * 1024;
+
     #[test]
     fn items_match_the_kernel_shape() {
         assert_eq!(lookback_items(4), 32);
@@ -262,21 +354,73 @@ mod tests {
 
     #[test]
     fn lookback_tiles_cover_n() {
-        let p = lookback(123_123_123, 4, None).unwrap();
+        let p = lookback(123_123_123, 4, None, false, BIG).unwrap();
         assert_eq!((p.block, p.items), (1024, 32));
         assert_eq!(p.tile, 32768);
         assert_eq!(p.tiles, 123_123_123u64.div_ceil(32768));
-        assert_eq!(lookback(1 << 20, 4, None).unwrap().tile, 256 * 32);
-        assert_eq!(lookback(1 << 22, 4, None).unwrap().tile, 512 * 32);
-        assert_eq!(lookback(1 << 28, 8, None).unwrap().tile, 256 * 8);
-        assert_eq!(lookback(1 << 28, 4, Some(128)).unwrap().tile, 128 * 32);
+        assert_eq!(
+            lookback(1 << 20, 4, None, false, BIG).unwrap().tile,
+            256 * 32
+        );
+        assert_eq!(
+            lookback(1 << 22, 4, None, false, BIG).unwrap().tile,
+            512 * 32
+        );
+        assert_eq!(
+            lookback(1 << 28, 8, None, false, BIG).unwrap().tile,
+            256 * 8
+        );
+        assert_eq!(
+            lookback(1 << 28, 4, Some(128), false, BIG).unwrap().tile,
+            128 * 32
+        );
         assert!(p.layout.flags.is_none());
         assert_eq!(p.layout.zero_bytes, p.layout.total_bytes);
-        let q = lookback(1, 32, Some(32)).unwrap();
+        let q = lookback(1, 32, Some(32), false, BIG).unwrap();
         assert_eq!((q.tile, q.tiles), (64, 1));
         let flags = q.layout.flags.unwrap();
         assert!(q.layout.zero_bytes > flags && q.layout.aggregates >= q.layout.zero_bytes);
         assert!(q.layout.inclusives + 32 <= q.layout.total_bytes);
+    }
+
+    #[test]
+    fn staged_tiles() {
+        let p = lookback(1 << 28, 4, None, true, BIG).unwrap();
+        assert_eq!((p.block, p.items, p.shared_bytes), (1024, 56, 1024 * 128));
+        assert_eq!(p.tiles, (1u64 << 28).div_ceil(1024 * 56));
+        let q = lookback(1000, 8, Some(64), true, BIG).unwrap();
+        assert_eq!(
+            (q.items, q.tile, q.tiles, q.shared_bytes),
+            (28, 64 * 28, 1, 64 * 128)
+        );
+        assert!(q.layout.flags.is_some());
+        let e = lookback(10, 16, None, true, BIG).unwrap_err();
+        assert!(e.to_string().contains("staging"), "{e}");
+        assert_eq!(lookback(10, 4, None, false, BIG).unwrap().shared_bytes, 0);
+        // A device with 99 KiB per block gets 512 threads by default, and an error for 1024.
+        assert_eq!(
+            lookback(1 << 28, 4, None, true, 99 * 1024).unwrap().block,
+            512
+        );
+        let e = lookback(1 << 28, 4, Some(1024), true, 99 * 1024).unwrap_err();
+        assert!(e.to_string().contains("shared memory"), "{e}");
+    }
+
+    #[test]
+    fn staging_choice() {
+        let big = STAGED_MIN_LEN;
+        let h100 = (9, 0);
+        let v100 = (7, 0);
+        assert!(use_staged(TileStaging::Auto, big, h100, true).unwrap());
+        assert!(!use_staged(TileStaging::Auto, big - 1, h100, true).unwrap());
+        assert!(!use_staged(TileStaging::Auto, big, v100, true).unwrap());
+        assert!(!use_staged(TileStaging::Auto, big, h100, false).unwrap());
+        assert!(!use_staged(TileStaging::Registers, big, h100, true).unwrap());
+        assert!(use_staged(TileStaging::Staged, 1, (8, 0), true).unwrap());
+        let e = use_staged(TileStaging::Staged, 1, v100, true).unwrap_err();
+        assert!(e.to_string().contains("compute capability 8.0"), "{e}");
+        let e = use_staged(TileStaging::Staged, 1, h100, false).unwrap_err();
+        assert!(e.to_string().contains("monoids"), "{e}");
     }
 
     #[test]
@@ -298,7 +442,8 @@ mod tests {
         for bad in [0, 16, 48, 100, 2048] {
             let e = recursive(Algorithm::Blelloch, 10, 4, Some(bad)).unwrap_err();
             assert!(e.to_string().contains("block_size"), "{e}");
-            assert!(lookback(10, 4, Some(bad)).is_err());
+            assert!(lookback(10, 4, Some(bad), false, BIG).is_err());
+            assert!(lookback(10, 4, Some(bad), true, BIG).is_err());
         }
         assert!(recursive(Algorithm::Serial, 10, 4, None).is_err());
     }

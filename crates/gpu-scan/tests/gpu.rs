@@ -31,7 +31,7 @@
 use gpu_core::data::{self, SplitMix64};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{Affine, DeviceArray, Element, Gpu, Mat2, Monoid, Op};
-use gpu_scan::{cpu, is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions, Scanner};
+use gpu_scan::{cpu, is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions, Scanner, TileStaging};
 use ndarray::{s, Array1};
 
 const KINDS: [ScanKind; 2] = [ScanKind::Inclusive, ScanKind::Exclusive];
@@ -287,7 +287,28 @@ fn options(kind: ScanKind, algorithm: Algorithm, block: Option<u32>) -> ScanOpti
         kind,
         algorithm,
         block_size: block,
+        staging: TileStaging::Auto,
     }
+}
+
+/// The look-back algorithms, for the staged-tile tests.
+const LOOKBACKS: [Algorithm; 3] = [
+    Algorithm::LookBack,
+    Algorithm::LookBackDeterministic,
+    Algorithm::Auto,
+];
+
+/// Whether this GPU runs staged tiles (compute capability 8.0+); says so when it does not.
+fn staged_supported(gpu: &Gpu) -> bool {
+    let cc = gpu.properties().compute_capability;
+    let ok = cc >= gpu_scan::plan::STAGED_MIN_COMPUTE;
+    if !ok {
+        eprintln!(
+            "staged tiles not tested: compute capability {}.{} < 8.0",
+            cc.0, cc.1
+        );
+    }
+    ok
 }
 
 /// Every operator of `T`, every size, both forms, the given algorithms and block sizes; out of
@@ -298,6 +319,7 @@ fn check_type<T: Element>(
     algorithms: &[Algorithm],
     blocks: &[Option<u32>],
     ops: &[Op],
+    staging: TileStaging,
 ) {
     let mut scanner = Scanner::new(gpu).unwrap();
     let stream = gpu.stream();
@@ -310,10 +332,10 @@ fn check_type<T: Element>(
                 for &algorithm in algorithms {
                     for &block in blocks {
                         out.fill(poison::<T>(), stream).unwrap();
-                        let o = options(kind, algorithm, block);
+                        let o = options(kind, algorithm, block).staging(staging);
                         scanner.scan(&dx, &mut out, op, &o).unwrap();
                         let what = format!(
-                            "{} {op} {kind:?} {algorithm:?} block {block:?} n={n}",
+                            "{} {op} {kind:?} {algorithm:?} {staging:?} block {block:?} n={n}",
                             T::NAME
                         );
                         assert_scan(&out.to_vec().unwrap(), &x, op, kind, &what);
@@ -321,10 +343,12 @@ fn check_type<T: Element>(
                 }
                 let algorithm = algorithms[n % algorithms.len()];
                 let mut inplace = dx.try_clone().unwrap();
-                scanner
-                    .scan_in_place(&mut inplace, op, &options(kind, algorithm, blocks[0]))
-                    .unwrap();
-                let what = format!("{} {op} {kind:?} {algorithm:?} in place n={n}", T::NAME);
+                let o = options(kind, algorithm, blocks[0]).staging(staging);
+                scanner.scan_in_place(&mut inplace, op, &o).unwrap();
+                let what = format!(
+                    "{} {op} {kind:?} {algorithm:?} {staging:?} in place n={n}",
+                    T::NAME
+                );
                 assert_scan(&inplace.to_vec().unwrap(), &x, op, kind, &what);
             }
         }
@@ -372,7 +396,14 @@ macro_rules! every_op_test {
         #[test]
         fn $name() {
             let Some(gpu) = gpu_or_skip() else { return };
-            check_type::<$t>(&gpu, &sizes(), &GPU_ALGORITHMS, &[None], &Op::ALL);
+            check_type::<$t>(
+                &gpu,
+                &sizes(),
+                &GPU_ALGORITHMS,
+                &[None],
+                &Op::ALL,
+                TileStaging::Auto,
+            );
         }
     };
 }
@@ -382,6 +413,33 @@ every_op_test!(gpu_every_algorithm_form_op_i64, i64);
 every_op_test!(gpu_every_algorithm_form_op_u64, u64);
 every_op_test!(gpu_every_algorithm_form_op_f32, f32);
 every_op_test!(gpu_every_algorithm_form_op_f64, f64);
+
+// The staged look-back tiles (scan_sm80.cu), forced on every size: every operator and type,
+// both forms, the three look-back algorithms.
+macro_rules! staged_op_test {
+    ($name:ident, $t:ty) => {
+        #[test]
+        fn $name() {
+            let Some(gpu) = gpu_or_skip() else { return };
+            if staged_supported(&gpu) {
+                check_type::<$t>(
+                    &gpu,
+                    &sizes(),
+                    &LOOKBACKS,
+                    &[None],
+                    &Op::ALL,
+                    TileStaging::Staged,
+                );
+            }
+        }
+    };
+}
+staged_op_test!(gpu_staged_lookback_every_form_op_i32, i32);
+staged_op_test!(gpu_staged_lookback_every_form_op_u32, u32);
+staged_op_test!(gpu_staged_lookback_every_form_op_i64, i64);
+staged_op_test!(gpu_staged_lookback_every_form_op_u64, u64);
+staged_op_test!(gpu_staged_lookback_every_form_op_f32, f32);
+staged_op_test!(gpu_staged_lookback_every_form_op_f64, f64);
 
 macro_rules! every_monoid_test {
     ($name:ident, $m:ty) => {
@@ -408,17 +466,53 @@ every_monoid_test!(gpu_every_algorithm_form_affine_f64, Affine<f64>);
 #[test]
 fn gpu_large_sizes_for_a_few_combinations() {
     let Some(gpu) = gpu_or_skip() else { return };
-    check_type::<i32>(&gpu, &LARGE, &GPU_ALGORITHMS, &[None], &[Op::Sum]);
-    check_type::<f32>(&gpu, &LARGE, &GPU_ALGORITHMS, &[None], &[Op::Sum]);
+    check_type::<i32>(
+        &gpu,
+        &LARGE,
+        &GPU_ALGORITHMS,
+        &[None],
+        &[Op::Sum],
+        TileStaging::Auto,
+    );
+    check_type::<f32>(
+        &gpu,
+        &LARGE,
+        &GPU_ALGORITHMS,
+        &[None],
+        &[Op::Sum],
+        TileStaging::Auto,
+    );
     check_type::<u64>(
         &gpu,
         &LARGE[..2],
         &GPU_ALGORITHMS,
         &[None],
         &[Op::BitXor, Op::Max],
+        TileStaging::Auto,
     );
     check_monoid::<Mat2<u32>>(&gpu, &LARGE[..2], &GPU_ALGORITHMS, &[None]);
     check_monoid::<Affine<f64>>(&gpu, &LARGE[..2], &GPU_ALGORITHMS, &[None]);
+    if staged_supported(&gpu) {
+        let staged = TileStaging::Staged;
+        check_type::<i32>(&gpu, &LARGE, &LOOKBACKS, &[None], &[Op::Sum], staged);
+        check_type::<f32>(&gpu, &LARGE, &LOOKBACKS, &[None], &[Op::Sum], staged);
+        check_type::<u64>(
+            &gpu,
+            &LARGE[..2],
+            &LOOKBACKS,
+            &[None],
+            &[Op::BitXor, Op::Max],
+            staged,
+        );
+        check_type::<f64>(
+            &gpu,
+            &LARGE[..2],
+            &LOOKBACKS,
+            &[None],
+            &[Op::Product],
+            staged,
+        );
+    }
 }
 
 /// Every block size of the sweep on every GPU algorithm, including the smallest tiles (block 32:
@@ -429,16 +523,36 @@ fn gpu_every_block_size() {
     let Some(gpu) = gpu_or_skip() else { return };
     let blocks: Vec<Option<u32>> = BLOCKS.iter().map(|&b| Some(b)).collect();
     let sizes = [1, 33, 1025, 65_537, (1 << 20) + 1];
-    check_type::<i32>(&gpu, &sizes, &GPU_ALGORITHMS, &blocks, &[Op::Sum]);
+    check_type::<i32>(
+        &gpu,
+        &sizes,
+        &GPU_ALGORITHMS,
+        &blocks,
+        &[Op::Sum],
+        TileStaging::Auto,
+    );
     check_type::<f64>(
         &gpu,
         &sizes[..4],
         &GPU_ALGORITHMS,
         &blocks,
         &[Op::Sum, Op::Min],
+        TileStaging::Auto,
     );
     check_monoid::<Mat2<f64>>(&gpu, &sizes[..4], &GPU_ALGORITHMS, &blocks);
     check_monoid::<Mat2<i64>>(&gpu, &sizes[..4], &GPU_ALGORITHMS, &blocks);
+    if staged_supported(&gpu) {
+        let staged = TileStaging::Staged;
+        check_type::<i32>(&gpu, &sizes, &LOOKBACKS, &blocks, &[Op::Sum], staged);
+        check_type::<f64>(
+            &gpu,
+            &sizes[..4],
+            &LOOKBACKS,
+            &blocks,
+            &[Op::Sum, Op::Min],
+            staged,
+        );
+    }
 }
 
 // ---- the big sizes -----------------------------------------------------------------------------
@@ -488,6 +602,14 @@ fn gpu_2_pow_28() {
             .scan(&dx, &mut out, Op::Sum, &ScanOptions::default())
             .unwrap();
         assert!(out.to_vec().unwrap() == want, "i32 inclusive 2^28");
+        // The default stages its tiles on sm_80+ at this size; the register tiles too.
+        out.fill(7, gpu.stream()).unwrap();
+        let o = ScanOptions::default().staging(TileStaging::Registers);
+        scanner.scan(&dx, &mut out, Op::Sum, &o).unwrap();
+        assert!(
+            out.to_vec().unwrap() == want,
+            "i32 inclusive 2^28 register tiles"
+        );
         let mut d = dx;
         scanner
             .scan_in_place(&mut d, Op::Sum, &ScanOptions::exclusive())
@@ -732,6 +854,18 @@ fn gpu_bad_inputs_are_clear_errors() {
         )
         .unwrap_err();
     assert!(e.to_string().contains("CPU algorithm"), "{e}");
+    // Staged tiles: not for the matrix/affine monoids; not before compute capability 8.0.
+    let m = gpu.upload(&[Mat2::<f32>::identity(); 3]).unwrap();
+    let mut m_out = gpu.alloc::<Mat2<f32>>(3).unwrap();
+    let staged = ScanOptions::default().staging(TileStaging::Staged);
+    let e = scanner.scan_monoid(&m, &mut m_out, &staged).unwrap_err();
+    assert!(e.to_string().contains("monoids"), "{e}");
+    let r = scanner.scan(&x, &mut out, Op::Sum, &staged);
+    if gpu.properties().compute_capability >= gpu_scan::plan::STAGED_MIN_COMPUTE {
+        r.unwrap();
+    } else {
+        assert!(r.unwrap_err().to_string().contains("compute capability"));
+    }
     let b = gpu.upload(&[1.0f32]).unwrap();
     let e = scanner
         .linear_recurrence(&x, &b, 0.0, &mut out, &ScanOptions::default())

@@ -91,7 +91,7 @@ mod gpu {
     use super::*;
     use gpu_core::testing::gpu_or_skip;
     use gpu_core::Affine;
-    use gpu_scan::{Algorithm, ScanOptions, Scanner};
+    use gpu_scan::{Algorithm, ScanOptions, Scanner, TileStaging};
     use quickcheck::QuickCheck;
 
     fn algorithm_of(k: u8) -> Algorithm {
@@ -102,6 +102,16 @@ mod gpu {
         match k % 7 {
             6 => None,
             b => Some(32 << b),
+        }
+    }
+
+    /// Register or staged look-back tiles (staged only where the GPU has them).
+    fn staging_of(k: u8, gpu: &gpu_core::Gpu) -> TileStaging {
+        let staged = gpu.properties().compute_capability >= gpu_scan::plan::STAGED_MIN_COMPUTE;
+        match k % 3 {
+            0 => TileStaging::Auto,
+            1 if staged => TileStaging::Staged,
+            _ => TileStaging::Registers,
         }
     }
 
@@ -124,6 +134,7 @@ mod gpu {
             kind: kind_of(k),
             algorithm: algorithm_of(a),
             block_size: block_of(b),
+            staging: staging_of(k >> 1, &gpu),
         };
         let got = Scanner::new(&gpu).unwrap().scan_slice(&x, op, &o).unwrap();
         TestResult::from_bool(got == cpu::scan(&x, op, o.kind).unwrap())
@@ -156,6 +167,7 @@ mod gpu {
             kind: kind_of(k),
             algorithm: algorithm_of(a),
             block_size: block_of(b),
+            staging: TileStaging::Auto,
         };
         let got = Scanner::new(&gpu)
             .unwrap()

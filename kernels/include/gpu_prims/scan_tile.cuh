@@ -146,4 +146,23 @@ __device__ __forceinline__ void scan_tile_finish(typename Op::value_type (&s)[RO
     }
 }
 
+// The register tile as one object, for the device-level look-back scan (scan_lookback.cuh);
+// scan_tile_staged.cuh has the larger sm_80 variant with the same interface.
+template <class Op> struct ScanRegisterTile {
+    typedef typename Op::value_type T;
+    typedef ScanTileShape<T> Shape;
+    static constexpr int ITEMS = Shape::ITEMS;
+    T s[Shape::ROWS][Shape::VEC];
+
+    __device__ __forceinline__ void load(const T* in, u64 seg, u64 n, bool vector_ok) {
+        scan_tile_load<Op>(in, seg, n, vector_ok, s);
+    }
+    __device__ __forceinline__ T scan(bool exclusive, Op op) { return scan_tile_warp(s, exclusive, op); }
+    __device__ __forceinline__ void store(T* out, u64 seg, u64 n, bool vector_ok, T prefix,
+                                          bool has_prefix, bool exclusive, Op op) {
+        scan_tile_finish(s, prefix, has_prefix, exclusive, op);
+        scan_tile_store<Op>(out, seg, n, vector_ok, s);
+    }
+};
+
 }  // namespace gp

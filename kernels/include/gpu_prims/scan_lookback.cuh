@@ -1,0 +1,75 @@
+// The device-level single-pass scan: one tile per block, tile index from an atomic counter,
+// the tile scanned by a Tile policy (ScanRegisterTile in scan_tile.cuh, or ScanStagedTile in
+// scan_tile_staged.cuh on sm_80+), its prefix found by decoupled look-back (lookback.cuh).
+//
+// Tile policy interface: ITEMS (values per thread); load(in, seg, n, vector_ok) brings this
+// lane's values of the warp segment starting at `seg`; scan(exclusive, op) scans the segment
+// and returns its total (every lane); store(out, seg, n, vector_ok, prefix, has_prefix,
+// exclusive, op) writes prefix ∘ (segment-local result).
+//
+// Inputs and outputs may be the same array: a block reads all of its values before its first
+// store, and no block reads another's values.
+#pragma once
+#include <gpu_prims/lookback.cuh>
+#include <gpu_prims/scan_tile.cuh>
+
+namespace gp {
+
+// Status layout (see lookback.cuh): `flags` (values wider than 4 bytes only), `aggs` and `incs`,
+// one slot per tile each; `counter` and the status zeroed before the launch.
+template <class Op, bool DETERMINISTIC, class Tile>
+__device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
+                                              typename Op::value_type* out, u64 n, u32 exclusive,
+                                              u32* counter, u32* flags, void* aggs, void* incs,
+                                              Tile& t) {
+    typedef typename Op::value_type T;
+    __shared__ u32 tile_slot;
+    __shared__ T warp_totals[32];
+    __shared__ T tile_prefix;
+    Op op;
+    const unsigned lane = lane_id(), warp = warp_id(), warps = blockDim.x >> 5;
+
+    // Dynamic tile index: tiles are taken in the order blocks start running.
+    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
+    __syncthreads();
+    const u64 tile = tile_slot;
+    const u64 tile_items = (u64)blockDim.x * Tile::ITEMS;
+    const u64 seg = tile * tile_items + (u64)warp * (32 * Tile::ITEMS);
+    const bool full = (tile + 1) * tile_items <= n;
+    const bool aligned = ((((u64)in) | ((u64)out)) % alignof(Vec<T>)) == 0;
+    const bool vector_ok = full && aligned;
+
+    t.load(in, seg, n, vector_ok);
+    const T warp_total = t.scan(exclusive != 0, op);
+    if (lane == 0) warp_totals[warp] = warp_total;
+    __syncthreads();
+
+    if (warp == 0) {
+        // The tile's aggregate, the same left fold in every lane.
+        T aggregate = warp_totals[0];
+        for (unsigned w = 1; w < warps; ++w) aggregate = op(aggregate, warp_totals[w]);
+        const ScanTileStatus<T> status(flags, aggs, incs);
+        T prefix = Op::identity();
+        if (tile == 0) {
+            if (lane == 0) status.publish_inclusive(0, aggregate);
+        } else {
+            if (lane == 0) status.publish_aggregate(tile, aggregate);
+            prefix = DETERMINISTIC ? scan_lookback_deterministic(status, tile, op)
+                                   : scan_lookback(status, tile, op);
+            if (lane == 0) status.publish_inclusive(tile, op(prefix, aggregate));
+        }
+        if (lane == 0) tile_prefix = prefix;
+    }
+    // Everything before this warp's segment: the tile's prefix, then earlier warps' totals.
+    T before = Op::identity();
+    for (unsigned w = 0; w < warp; ++w) before = w == 0 ? warp_totals[0] : op(before, warp_totals[w]);
+    __syncthreads();
+    bool has_prefix = warp > 0;
+    if (tile > 0) {
+        before = warp > 0 ? op(tile_prefix, before) : tile_prefix;
+        has_prefix = true;
+    }
+    t.store(out, seg, n, vector_ok, before, has_prefix, exclusive != 0, op);
+}
+
+}  // namespace gp
