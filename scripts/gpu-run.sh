@@ -4,7 +4,8 @@
 #   tests      every test binary with GPU_PRIMS_REQUIRE_GPU=1 (summary line "N passed, M failed")
 #   sanitize   compute-sanitizer memcheck, racecheck and synccheck over the gpu-sync kernels
 #   sanitize-props  memcheck, racecheck and synccheck over the GPU-vs-CPU property tests of
-#              gpu-reduce, gpu-scan and gpu-conv1d (small random inputs, every kernel family)
+#              gpu-reduce, gpu-scan and gpu-conv1d (small random inputs, every kernel family;
+#              SANITIZE_BINS picks a subset)
 #   report     the report with PyTorch/CuPy peers (REPORT_SIZES, default 20,24,28)
 #   report30   reduce (and the copy reference) at 2^30 elements, with peers
 #   sync       the uneven-workload demonstration at 2^12, 2^14 and 2^16 items
@@ -31,7 +32,7 @@ for step in "$@"; do
         fi
       done ;;
     sanitize-props)
-      for bin in gpu-reduce__properties gpu-scan__properties gpu-conv1d__properties; do
+      for bin in ${SANITIZE_BINS:-gpu-reduce__properties gpu-scan__properties gpu-conv1d__properties}; do
         for tool in memcheck racecheck synccheck; do
           log="$RES/sanitize-$bin-$tool.log"
           if timeout "${SANITIZE_TIMEOUT:-150}" env GPU_PRIMS_REQUIRE_GPU=1 QUICKCHECK_TESTS="${QUICKCHECK_TESTS:-20}" \
