@@ -49,16 +49,20 @@ __device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
         T aggregate = warp_totals[0];
         for (unsigned w = 1; w < warps; ++w) aggregate = op(aggregate, warp_totals[w]);
         const ScanTileStatus<T> status(flags, aggs, incs);
-        T prefix = Op::identity();
+        // tile_prefix is only written (and read, below) for tiles after the first: a prefix
+        // initialised to the identity on one path only made NVRTC 12.0 place that constant
+        // differently from compile to compile (non-reproducible PTX).
         if (tile == 0) {
             if (lane == 0) status.publish_inclusive(0, aggregate);
         } else {
             if (lane == 0) status.publish_aggregate(tile, aggregate);
-            prefix = DETERMINISTIC ? scan_lookback_deterministic(status, tile, op)
-                                   : scan_lookback(status, tile, op);
-            if (lane == 0) status.publish_inclusive(tile, op(prefix, aggregate));
+            const T prefix = DETERMINISTIC ? scan_lookback_deterministic(status, tile, op)
+                                           : scan_lookback(status, tile, op);
+            if (lane == 0) {
+                status.publish_inclusive(tile, op(prefix, aggregate));
+                tile_prefix = prefix;
+            }
         }
-        if (lane == 0) tile_prefix = prefix;
     }
     // Everything before this warp's segment: the tile's prefix, then earlier warps' totals.
     T before = Op::identity();
