@@ -125,14 +125,21 @@ impl Gpu {
 }
 
 impl Gpu {
-    /// Runs `f` with this context's staging buffers (allocated on first use). Transfers from
-    /// several threads take turns.
-    fn with_staging<R>(&self, f: impl FnOnce(&mut Staging) -> Result<R>) -> Result<R> {
-        let mut guard = self.inner.staging.lock().unwrap_or_else(|p| p.into_inner());
+    /// Runs `f` with this context's staging buffers (allocated on first use), or returns `None`
+    /// at once when another transfer holds them; the caller then takes the driver's own path.
+    /// Never waiting here keeps concurrent transfers from queueing behind one another, and keeps
+    /// a transfer started from a rayon task from deadlocking against a staged copy that holds
+    /// the buffers while it runs on the same pool.
+    fn try_with_staging<R>(&self, f: impl FnOnce(&mut Staging) -> Result<R>) -> Result<Option<R>> {
+        let mut guard = match self.inner.staging.try_lock() {
+            Ok(guard) => guard,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(None),
+        };
         if guard.is_none() {
             *guard = Some(Staging::new()?);
         }
-        f(guard.as_mut().expect("initialised above"))
+        f(guard.as_mut().expect("initialised above")).map(Some)
     }
 }
 
@@ -198,7 +205,12 @@ impl<T: Pod> DeviceArray<T> {
             // SAFETY: `T: Pod` has no padding, so its bytes are initialised `u8`s.
             let bytes =
                 unsafe { std::slice::from_raw_parts(src.as_ptr() as *const u8, self.size_bytes()) };
-            return self.gpu.with_staging(|s| s.upload(self.ptr, bytes, stream));
+            if let Some(()) = self
+                .gpu
+                .try_with_staging(|s| s.upload(self.ptr, bytes, stream))?
+            {
+                return Ok(());
+            }
         }
         // SAFETY: `src` holds exactly `size_bytes` readable bytes; the copy completes before
         // return (pageable memory is staged by the driver, and we synchronise the stream).
@@ -232,9 +244,12 @@ impl<T: Pod> DeviceArray<T> {
         if self.size_bytes() >= staging::THRESHOLD {
             // The staged path reads on the default stream too, after the work enqueued there.
             // SAFETY: the caller guarantees `dst` for `len` elements = `size_bytes` bytes.
-            return self.gpu.with_staging(|s| unsafe {
+            let staged = self.gpu.try_with_staging(|s| unsafe {
                 s.download(dst as *mut u8, self.size_bytes(), self.ptr, stream)
-            });
+            })?;
+            if let Some(()) = staged {
+                return Ok(());
+            }
         }
         // SAFETY: the caller guarantees `dst`; `T: Pod` accepts any bytes; we synchronise
         // before returning, so `dst` outlives the copy.

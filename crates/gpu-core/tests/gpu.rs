@@ -164,6 +164,22 @@ fn gpu_handle_is_shared_across_threads() {
     });
 }
 
+/// Staged transfers started from rayon tasks while other staged transfers run their host copies
+/// on the same pool: each either gets the staging buffers or takes the driver's path, none waits
+/// for another (a blocking lock here could deadlock).
+#[test]
+fn gpu_staged_transfers_from_rayon_tasks() {
+    use rayon::prelude::*;
+    let Some(gpu) = gpu_or_skip() else { return };
+    (0..8u32).into_par_iter().for_each(|t| {
+        let v: Vec<u32> = (0..(9 << 20) + t)
+            .map(|i| i ^ t.wrapping_mul(0x9E37_79B9))
+            .collect();
+        let d = gpu.upload(&v).unwrap();
+        assert_eq!(d.to_vec().unwrap(), v, "task {t}");
+    });
+}
+
 #[test]
 fn gpu_length_beyond_2_pow_31() {
     let Some(gpu) = gpu_or_skip() else { return };
