@@ -304,6 +304,7 @@ def mode_write(sources: list[Path]) -> int:
 def mode_check(sources: list[Path]) -> int:
     built = build_all(sources)
     problems: list[str] = []
+    nvrtc = None  # loaded again only if some file needs recompiling
     with tempfile.TemporaryDirectory(prefix="gpu-prims-ptx-") as td:
         for dst, data in built.items():
             # Fresh output goes to the temp dir (kept only for the comparison).
@@ -319,7 +320,8 @@ def mode_check(sources: list[Path]) -> int:
             # NVRTC 12.0 has produced different PTX for the same source from one compile to the
             # next (docs/perf-notes.md, round 3): recompile to tell that apart from stale PTX.
             cu = next(c for c in sources if ptx_path_for(c).resolve() == dst)
-            again = [header_for(cu) + (Nvrtc().compile(cu)[0] or b"") for _ in range(REPRO_TRIES)]
+            nvrtc = nvrtc or Nvrtc()
+            again = [header_for(cu) + (nvrtc.compile(cu)[0] or b"") for _ in range(REPRO_TRIES)]
             if old in again or any(a != data for a in again):
                 problems.append(f"non-reproducible: {rel(dst)} (NVRTC gave different PTX for the "
                                 f"same source across {1 + REPRO_TRIES} compiles; make the kernel "

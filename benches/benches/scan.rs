@@ -87,7 +87,7 @@ mod gpu {
                     .iter()
                     .map(|&a| (a.name().to_string(), ScanOptions::inclusive().algorithm(a)))
                     .collect();
-                let staged = gpu.properties().compute_capability >= plan::STAGED_MIN_COMPUTE;
+                let staged = plan::staged_tiles_available(gpu.properties().compute_capability);
                 for t in [TileStaging::Registers, TileStaging::Staged] {
                     if t == TileStaging::Registers || staged {
                         let o = ScanOptions::inclusive()

@@ -287,7 +287,7 @@ mod gpu {
     /// The look-back tile kinds this GPU runs.
     fn tiles(gpu: &gpu_core::Gpu) -> Vec<TileStaging> {
         let mut t = vec![TileStaging::Registers];
-        if gpu.properties().compute_capability >= plan::STAGED_MIN_COMPUTE {
+        if plan::staged_tiles_available(gpu.properties().compute_capability) {
             t.push(TileStaging::Staged);
         }
         t

@@ -5,6 +5,7 @@ use gpu_core::{
     Op, Pod, Ptx, Result, Stream,
 };
 use ndarray::{Array1, ArrayView1};
+use std::collections::HashMap;
 
 use crate::cpu::{self, check_output, check_recurrence};
 use crate::plan::{self, Level, LookbackPlan, RecursivePlan};
@@ -88,6 +89,9 @@ pub struct Scanner {
     scratch: Option<DeviceArray<u64>>,
     last_stream: Option<usize>,
     done: Event,
+    /// Dynamic shared memory each kernel has been allowed so far (bytes, by kernel name), so
+    /// the opt-in is a driver call once per kernel and size, not once per launch.
+    shared_opt_in: HashMap<String, usize>,
 }
 
 impl std::fmt::Debug for Scanner {
@@ -120,6 +124,7 @@ impl Scanner {
             scratch: None,
             last_stream: None,
             done: gpu.new_event(false)?,
+            shared_opt_in: HashMap::new(),
         })
     }
 
@@ -435,6 +440,20 @@ impl Scanner {
         Ok(())
     }
 
+    /// Lets `kernel` use `bytes` of dynamic shared memory (the opt-in above 48 KiB).
+    fn allow_shared(&mut self, kernel: &Kernel, bytes: usize) -> Result<()> {
+        if self
+            .shared_opt_in
+            .get(kernel.name())
+            .is_some_and(|&b| b >= bytes)
+        {
+            return Ok(());
+        }
+        kernel.set_max_dynamic_shared(bytes)?;
+        self.shared_opt_in.insert(kernel.name().to_string(), bytes);
+        Ok(())
+    }
+
     fn grid(&self, blocks: u64) -> Result<u32> {
         let max = self.gpu.properties().max_grid_x as u64;
         if blocks > max {
@@ -542,7 +561,7 @@ impl Scanner {
         let kernel = self.gpu.kernel(ptx, &name)?;
         self.check_kernel(&kernel, plan.block)?;
         if plan.shared_bytes > 0 {
-            kernel.set_max_dynamic_shared(plan.shared_bytes)?;
+            self.allow_shared(&kernel, plan.shared_bytes)?;
         }
         let grid = self.grid(plan.tiles)?;
         let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
@@ -617,7 +636,7 @@ impl Scanner {
                     ),
                 ));
             }
-            scan.set_max_dynamic_shared(plan.shared_bytes)?;
+            self.allow_shared(&scan, plan.shared_bytes)?;
         }
         self.grid(plan.levels[0].blocks)?;
         let base = self.scratch(plan.scratch_bytes)?;

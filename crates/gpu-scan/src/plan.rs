@@ -81,6 +81,11 @@ pub fn default_lookback_block(n: usize, value_size: usize) -> u32 {
     }
 }
 
+/// Whether a device of compute capability `compute` runs the staged look-back tiles.
+pub fn staged_tiles_available(compute: (u32, u32)) -> bool {
+    compute >= STAGED_MIN_COMPUTE
+}
+
 /// Whether the look-back scan of `n` values of `value_size` bytes stages its tiles: `staging` as
 /// asked, on a device of `compute` capability, where `kernel` says whether the operator has a
 /// staged kernel (every operator on 4- and 8-byte values; not the matrix and affine monoids).
@@ -92,7 +97,7 @@ pub fn use_staged(
     compute: (u32, u32),
     kernel: bool,
 ) -> Result<bool> {
-    let possible = kernel && compute >= STAGED_MIN_COMPUTE;
+    let possible = kernel && staged_tiles_available(compute);
     match staging {
         TileStaging::Registers => Ok(false),
         TileStaging::Auto => Ok(possible && n >= STAGED_MIN_LEN),

@@ -301,7 +301,7 @@ const LOOKBACKS: [Algorithm; 3] = [
 /// Whether this GPU runs staged tiles (compute capability 8.0+); says so when it does not.
 fn staged_supported(gpu: &Gpu) -> bool {
     let cc = gpu.properties().compute_capability;
-    let ok = cc >= gpu_scan::plan::STAGED_MIN_COMPUTE;
+    let ok = gpu_scan::plan::staged_tiles_available(cc);
     if !ok {
         eprintln!(
             "staged tiles not tested: compute capability {}.{} < 8.0",
@@ -391,55 +391,65 @@ fn check_monoid<M: TestMonoid>(
 
 // ---- the matrix ------------------------------------------------------------------------------
 
-macro_rules! every_op_test {
-    ($name:ident, $t:ty) => {
+// Per element type: every GPU algorithm with the default tiles, and the staged look-back tiles
+// (scan_sm80.cu) forced on every size with the three look-back algorithms; every operator,
+// both forms.
+macro_rules! every_op_tests {
+    ($all:ident, $staged:ident, $t:ty) => {
         #[test]
-        fn $name() {
+        fn $all() {
             let Some(gpu) = gpu_or_skip() else { return };
+            let algorithms = &GPU_ALGORITHMS;
             check_type::<$t>(
                 &gpu,
                 &sizes(),
-                &GPU_ALGORITHMS,
+                algorithms,
                 &[None],
                 &Op::ALL,
                 TileStaging::Auto,
             );
         }
-    };
-}
-every_op_test!(gpu_every_algorithm_form_op_i32, i32);
-every_op_test!(gpu_every_algorithm_form_op_u32, u32);
-every_op_test!(gpu_every_algorithm_form_op_i64, i64);
-every_op_test!(gpu_every_algorithm_form_op_u64, u64);
-every_op_test!(gpu_every_algorithm_form_op_f32, f32);
-every_op_test!(gpu_every_algorithm_form_op_f64, f64);
 
-// The staged look-back tiles (scan_sm80.cu), forced on every size: every operator and type,
-// both forms, the three look-back algorithms.
-macro_rules! staged_op_test {
-    ($name:ident, $t:ty) => {
         #[test]
-        fn $name() {
+        fn $staged() {
             let Some(gpu) = gpu_or_skip() else { return };
             if staged_supported(&gpu) {
-                check_type::<$t>(
-                    &gpu,
-                    &sizes(),
-                    &LOOKBACKS,
-                    &[None],
-                    &Op::ALL,
-                    TileStaging::Staged,
-                );
+                let staged = TileStaging::Staged;
+                check_type::<$t>(&gpu, &sizes(), &LOOKBACKS, &[None], &Op::ALL, staged);
             }
         }
     };
 }
-staged_op_test!(gpu_staged_lookback_every_form_op_i32, i32);
-staged_op_test!(gpu_staged_lookback_every_form_op_u32, u32);
-staged_op_test!(gpu_staged_lookback_every_form_op_i64, i64);
-staged_op_test!(gpu_staged_lookback_every_form_op_u64, u64);
-staged_op_test!(gpu_staged_lookback_every_form_op_f32, f32);
-staged_op_test!(gpu_staged_lookback_every_form_op_f64, f64);
+every_op_tests!(
+    gpu_every_algorithm_form_op_i32,
+    gpu_staged_lookback_every_form_op_i32,
+    i32
+);
+every_op_tests!(
+    gpu_every_algorithm_form_op_u32,
+    gpu_staged_lookback_every_form_op_u32,
+    u32
+);
+every_op_tests!(
+    gpu_every_algorithm_form_op_i64,
+    gpu_staged_lookback_every_form_op_i64,
+    i64
+);
+every_op_tests!(
+    gpu_every_algorithm_form_op_u64,
+    gpu_staged_lookback_every_form_op_u64,
+    u64
+);
+every_op_tests!(
+    gpu_every_algorithm_form_op_f32,
+    gpu_staged_lookback_every_form_op_f32,
+    f32
+);
+every_op_tests!(
+    gpu_every_algorithm_form_op_f64,
+    gpu_staged_lookback_every_form_op_f64,
+    f64
+);
 
 macro_rules! every_monoid_test {
     ($name:ident, $m:ty) => {
@@ -861,7 +871,7 @@ fn gpu_bad_inputs_are_clear_errors() {
     let e = scanner.scan_monoid(&m, &mut m_out, &staged).unwrap_err();
     assert!(e.to_string().contains("monoids"), "{e}");
     let r = scanner.scan(&x, &mut out, Op::Sum, &staged);
-    if gpu.properties().compute_capability >= gpu_scan::plan::STAGED_MIN_COMPUTE {
+    if gpu_scan::plan::staged_tiles_available(gpu.properties().compute_capability) {
         r.unwrap();
     } else {
         assert!(r.unwrap_err().to_string().contains("compute capability"));

@@ -107,7 +107,7 @@ mod gpu {
 
     /// Register or staged look-back tiles (staged only where the GPU has them).
     fn staging_of(k: u8, gpu: &gpu_core::Gpu) -> TileStaging {
-        let staged = gpu.properties().compute_capability >= gpu_scan::plan::STAGED_MIN_COMPUTE;
+        let staged = gpu_scan::plan::staged_tiles_available(gpu.properties().compute_capability);
         match k % 3 {
             0 => TileStaging::Auto,
             1 if staged => TileStaging::Staged,
