@@ -90,6 +90,36 @@ __device__ __forceinline__ void scan_tile_store(typename Op::value_type* out, u6
     }
 }
 
+// One row of a warp segment, after the in-vector scan of its values: lane l's VEC values
+// (vector l of the row) get everything before them in the segment applied on the left: `carry`
+// (the rows before, when `has_carry`) and the earlier lanes' vectors of the row; in exclusive
+// mode the row also shifts by one value (the segment's first value becomes the identity).
+// `carry` then includes the row. All 32 lanes must call it.
+template <class Op, int VEC>
+__device__ __forceinline__ void scan_tile_row(typename Op::value_type (&x)[VEC],
+                                              typename Op::value_type& carry, bool has_carry,
+                                              bool exclusive, Op op) {
+    typedef typename Op::value_type T;
+    const unsigned lane = lane_id();
+    const T inclusive = warp_inclusive_scan(x[VEC - 1], op);
+    const T before_lane = shfl_up(inclusive, 1);  // lanes > 0: earlier lanes of the row
+    const T row_total = shfl_idx(inclusive, 31);
+    // p: everything in the segment before this lane's vector.
+    const bool has = has_carry || lane > 0;
+    T p;
+    if (!has_carry) p = before_lane;
+    else p = lane > 0 ? op(carry, before_lane) : carry;
+    carry = has_carry ? op(carry, row_total) : row_total;
+    if (exclusive) {
+#pragma unroll
+        for (int e = VEC - 1; e > 0; --e) x[e] = has ? op(p, x[e - 1]) : x[e - 1];
+        x[0] = has ? p : Op::identity();
+    } else if (has) {
+#pragma unroll
+        for (int e = 0; e < VEC; ++e) x[e] = op(p, x[e]);
+    }
+}
+
 // Scans the warp's segment in registers: on return s[k][e] holds, for its position in the
 // segment, the combination of everything in the segment up to and including it (inclusive), or
 // up to and excluding it (exclusive; the identity for the segment's first value); the return
@@ -101,7 +131,6 @@ template <class Op, int ROWS, int VEC>
 __device__ __forceinline__ typename Op::value_type
 scan_tile_warp(typename Op::value_type (&s)[ROWS][VEC], bool exclusive, Op op) {
     typedef typename Op::value_type T;
-    const unsigned lane = lane_id();
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
 #pragma unroll
@@ -109,25 +138,7 @@ scan_tile_warp(typename Op::value_type (&s)[ROWS][VEC], bool exclusive, Op op) {
     }
     T carry = Op::identity();
 #pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const T inclusive = warp_inclusive_scan(s[k][VEC - 1], op);
-        const T before_lane = shfl_up(inclusive, 1);  // lanes > 0: earlier lanes of the row
-        const T row_total = shfl_idx(inclusive, 31);
-        // p: everything in the segment before this lane's vector of row k.
-        const bool has = k > 0 || lane > 0;
-        T p;
-        if (k == 0) p = before_lane;
-        else p = lane > 0 ? op(carry, before_lane) : carry;
-        carry = k == 0 ? row_total : op(carry, row_total);
-        if (exclusive) {
-#pragma unroll
-            for (int e = VEC - 1; e > 0; --e) s[k][e] = has ? op(p, s[k][e - 1]) : s[k][e - 1];
-            s[k][0] = has ? p : Op::identity();
-        } else if (has) {
-#pragma unroll
-            for (int e = 0; e < VEC; ++e) s[k][e] = op(p, s[k][e]);
-        }
-    }
+    for (int k = 0; k < ROWS; ++k) scan_tile_row(s[k], carry, k > 0, exclusive, op);
     return carry;
 }
 

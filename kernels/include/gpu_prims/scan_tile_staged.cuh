@@ -69,19 +69,7 @@ template <class Op> struct ScanStagedTile {
             Vec<T> x = rows[k * 32 + lane];
 #pragma unroll
             for (int e = 1; e < VEC; ++e) x.v[e] = op(x.v[e - 1], x.v[e]);
-            const T inclusive = warp_inclusive_scan(x.v[VEC - 1], op);
-            const T before_lane = shfl_up(inclusive, 1);
-            const T row_total = shfl_idx(inclusive, 31);
-            const T p = lane > 0 ? op(carry, before_lane) : carry;
-            carry = op(carry, row_total);
-            if (exclusive) {
-#pragma unroll
-                for (int e = VEC - 1; e > 0; --e) x.v[e] = op(p, x.v[e - 1]);
-                x.v[0] = p;
-            } else {
-#pragma unroll
-                for (int e = 0; e < VEC; ++e) x.v[e] = op(p, x.v[e]);
-            }
+            scan_tile_row(x.v, carry, true, exclusive, op);
             rows[k * 32 + lane] = x;
         }
         return carry;
