@@ -10,6 +10,10 @@
 #   report30   reduce (and the copy reference) at 2^30 elements, with peers
 #   sync       the uneven-workload demonstration at 2^12, 2^14 and 2^16 items
 #   benches    the criterion benches
+#   first-call first-call latency in fresh processes (CUDA_CACHE_DISABLE=1; cubins and PTX)
+#              and the kernel bytes each crate embeds
+# The tests step prints its wall time; run it as `CUDA_CACHE_DISABLE=1 scripts/gpu-run.sh tests`
+# for the fresh-machine figure, with GPU_PRIMS_KERNEL_IMAGES=ptx to test the PTX path.
 # Logs and results are packed into $OUT/results.tar.gz (the device tool returns few files).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,8 +24,13 @@ status=0
 for step in "$@"; do
   case "$step" in
     tests)
+      t0=$(date +%s.%N)
       OUT="$RES" TEST_TIMEOUT="${TEST_TIMEOUT:-300}" gpu-bundle/run-tests.sh ${TEST_FILTER:-} 2>&1 | tee "$RES/tests-summary.txt" | tail -n 40
+      echo "tests wall time: $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}") s (CUDA_CACHE_DISABLE=${CUDA_CACHE_DISABLE:-unset}, GPU_PRIMS_KERNEL_IMAGES=${GPU_PRIMS_KERNEL_IMAGES:-unset})" | tee -a "$RES/tests-summary.txt"
       grep -q " 0 failed$" "$RES/tests-summary.txt" || status=1 ;;
+    first-call)
+      mkdir -p "$RES/first-call"
+      timeout "${FIRST_CALL_TIMEOUT:-300}" gpu-bundle/bin/first-call --out "$RES/first-call" 2>&1 | tail -n 40 || status=1 ;;
     sanitize)
       for tool in memcheck racecheck synccheck; do
         if GPU_PRIMS_REQUIRE_GPU=1 compute-sanitizer --tool "$tool" --error-exitcode 1 \

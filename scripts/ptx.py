@@ -11,11 +11,17 @@ Mapping:  kernels/<name>.cu  ->  crates/gpu-<name>/src/ptx/<name>.ptx   (crate d
           kernels/<name>_sm<NN>.cu -> crates/gpu-<name>/src/ptx/<name>_sm<NN>.ptx, compiled for
           compute_<NN>: kernels that need newer instructions, loaded by the crate only on GPUs
           of compute capability NN/10 or later.
+          Each .ptx is a *PTX pack* (scripts/kernel_pack.py): one standalone module per kernel,
+          so the driver JIT-compiles only the kernels a program uses. Beside it,
+          <name>.sm_<AA>.cubins packs every kernel's machine code for each SASS architecture AA
+          in SASS_ARCHS that is at least the PTX's (ptxas 12.0.76, from PyPI's
+          nvidia-cuda-nvcc-cu12, into .tools/nvcc): loaded instead of the PTX on GPUs of that
+          architecture (sm_80 also serves sm_86/sm_89), so they need no JIT at all.
 Options:  --gpu-architecture=compute_<NN> --std=c++17 --include-path=<abs kernels/include>
           -DGPU_PRIMS_NVRTC=1
 Output:   a header of PTX comment lines (provenance + sha256 of the .cu and of every header it
-          includes transitively from kernels/include), then NVRTC's PTX text unchanged.
-          Byte-identical from run to run.
+          includes transitively from kernels/include), then NVRTC's PTX split by kernel.
+          Byte-identical from run to run, cubins included.
 
 Usage:  scripts/ptx.sh            compile all kernels, rewrite only the .ptx files that changed
         scripts/ptx.sh --check    compile into a temp dir and compare with the committed files;
@@ -37,7 +43,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import kernel_pack  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "kernels"
@@ -50,6 +60,12 @@ NVRTC_VERSION = "12.0.76"
 ARCH = "compute_70"
 NVRTC_LIB_DIR = TOOLS / "nvidia" / "cuda_nvrtc" / "lib"
 NVRTC_DIST_INFO = TOOLS / f"nvidia_cuda_nvrtc_cu12-{NVRTC_VERSION}.dist-info"
+PTXAS_PKG = "nvidia-cuda-nvcc-cu12"
+PTXAS_TOOLS = ROOT / ".tools" / "nvcc"
+PTXAS = PTXAS_TOOLS / "nvidia" / "cuda_nvcc" / "bin" / "ptxas"
+# Machine code shipped beside the PTX: sm_80 (A100; runs on sm_86/sm_89 too) and sm_90
+# (H100/H200). Every other GPU JIT-compiles the PTX of the kernels it uses.
+SASS_ARCHS = (80, 90)
 
 ARCH_SUFFIX_RE = re.compile(r"^(?P<crate>[a-z0-9]+)_sm(?P<arch>[0-9]{2,3})$")
 # Extra compiles `--check` makes of a file whose PTX differs from the committed one.
@@ -89,8 +105,18 @@ def ptx_path_for(cu: Path) -> Path:
     return crate / "src" / "ptx" / f"{name}.ptx"
 
 
+def cubins_path_for(cu: Path, arch: int) -> Path:
+    return ptx_path_for(cu).with_name(f"{cu.stem}.sm_{arch}.cubins")
+
+
+def sass_archs_for(cu: Path) -> list[int]:
+    ptx_arch = int(arch_for(cu).split("_")[1])
+    return [a for a in SASS_ARCHS if a >= ptx_arch]
+
+
 def orphan_ptx(expected: set[Path]) -> list[Path]:
-    return sorted(p for p in CRATES.glob("*/src/ptx/*.ptx") if p.resolve() not in expected)
+    found = list(CRATES.glob("*/src/ptx/*.ptx")) + list(CRATES.glob("*/src/ptx/*.cubins"))
+    return sorted(p for p in found if p.resolve() not in expected)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -149,27 +175,60 @@ def header_for(cu: Path) -> bytes:
 def ensure_nvrtc() -> None:
     if (NVRTC_LIB_DIR / "libnvrtc.so.12").is_file() and NVRTC_DIST_INFO.is_dir():
         return
-    print(f"ptx.py: installing {NVRTC_PKG}=={NVRTC_VERSION} into {rel_or_abs(TOOLS)} ...",
-          file=sys.stderr)
-    TOOLS.parent.mkdir(parents=True, exist_ok=True)
-    # Install into a temp dir next to the target and rename, so an interrupted install never
-    # leaves a half-populated .tools/nvrtc behind.
-    tmp = Path(tempfile.mkdtemp(prefix="nvrtc.tmp-", dir=TOOLS.parent))
+    pip_install(NVRTC_PKG, NVRTC_VERSION, TOOLS)
+    if not (NVRTC_LIB_DIR / "libnvrtc.so.12").is_file():
+        die(f"{NVRTC_PKG} installed but {NVRTC_LIB_DIR}/libnvrtc.so.12 is missing")
+
+
+def pip_install(pkg: str, version: str, target: Path) -> None:
+    """pip-installs pkg==version into `target` (via a temp dir renamed into place, so an
+    interrupted install never leaves a half-populated folder behind)."""
+    print(f"ptx.py: installing {pkg}=={version} into {rel_or_abs(target)} ...", file=sys.stderr)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="pip.tmp-", dir=target.parent))
     try:
         env = dict(os.environ, PIP_ROOT_USER_ACTION="ignore", PIP_DISABLE_PIP_VERSION_CHECK="1")
         cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-               "--no-warn-script-location", "--target", str(tmp), f"{NVRTC_PKG}=={NVRTC_VERSION}"]
+               "--no-warn-script-location", "--target", str(tmp), f"{pkg}=={version}"]
         r = subprocess.run(cmd, env=env)
         if r.returncode != 0:
-            die(f"pip install {NVRTC_PKG}=={NVRTC_VERSION} failed (exit {r.returncode})")
-        if TOOLS.exists():
-            shutil.rmtree(TOOLS)
-        tmp.rename(TOOLS)
+            die(f"pip install {pkg}=={version} failed (exit {r.returncode})")
+        if target.exists():
+            shutil.rmtree(target)
+        tmp.rename(target)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
-    if not (NVRTC_LIB_DIR / "libnvrtc.so.12").is_file():
-        die(f"{NVRTC_PKG} installed but {NVRTC_LIB_DIR}/libnvrtc.so.12 is missing")
+
+
+def ensure_ptxas() -> None:
+    if PTXAS.is_file() and os.access(PTXAS, os.X_OK):
+        return
+    pip_install(PTXAS_PKG, NVRTC_VERSION, PTXAS_TOOLS)
+    if not PTXAS.is_file():
+        die(f"{PTXAS_PKG} installed but {rel_or_abs(PTXAS)} is missing")
+    PTXAS.chmod(0o755)
+
+
+def ptxas(sections: list[tuple[str, str]], arch: int) -> list[tuple[str, int, bytes]]:
+    """Compiles every (kernel, standalone PTX) to an sm_<arch> cubin, in parallel."""
+    ensure_ptxas()
+    with tempfile.TemporaryDirectory(prefix="gpu-prims-ptxas-") as td:
+        def one(item: tuple[int, tuple[str, str]]) -> tuple[str, int, bytes]:
+            i, (name, text) = item
+            src, dst = Path(td) / f"{i}.ptx", Path(td) / f"{i}.sm_{arch}.cubin"
+            data = text.encode()
+            src.write_bytes(data)
+            r = subprocess.run([str(PTXAS), f"-arch=sm_{arch}", "-O3", "-o", str(dst), str(src)],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"ptxas sm_{arch} failed on kernel {name}:\n{r.stderr}")
+            return name, kernel_pack.fnv1a64(data), dst.read_bytes()
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            try:
+                return list(pool.map(one, enumerate(sections)))
+            except RuntimeError as e:
+                die(str(e))
 
 
 def rel_or_abs(p: Path) -> str:
@@ -248,8 +307,20 @@ class Nvrtc:
             lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
-def build_all(sources: list[Path]) -> dict[Path, bytes]:
-    """Compiles every source; returns {ptx path: full file bytes}. Exits 1 on a compile error."""
+def pack_for(cu: Path, ptx: bytes) -> tuple[bytes, list[tuple[str, str]]]:
+    """The PTX pack file for NVRTC's output `ptx` of `cu`, and its per-kernel sections."""
+    text = ptx.decode()
+    try:
+        sections = kernel_pack.split(text)
+    except ValueError as e:
+        die(f"{rel(cu)}: cannot split NVRTC's PTX by kernel: {e}")
+    pack = kernel_pack.ptx_pack(header_for(cu).decode(), kernel_pack.nvvm_banner(text), sections)
+    return pack.encode(), sections
+
+
+def build_all(sources: list[Path], with_cubins: bool = True) -> dict[Path, bytes]:
+    """Compiles every source; returns {output path: full file bytes} for the PTX packs and (with
+    `with_cubins`) the cubin packs. Exits 1 on a compile error."""
     out: dict[Path, bytes] = {}
     if not sources:
         return out
@@ -264,7 +335,12 @@ def build_all(sources: list[Path]) -> dict[Path, bytes]:
             continue
         if log:
             print(f"ptx.py: NVRTC log for {rel(cu)}:\n{log}\n", file=sys.stderr)
-        out[dst.resolve()] = header_for(cu) + ptx
+        pack, sections = pack_for(cu, ptx)
+        out[dst.resolve()] = pack
+        if with_cubins:
+            for arch in sass_archs_for(cu):
+                cubins = ptxas(sections, arch)
+                out[cubins_path_for(cu, arch).resolve()] = kernel_pack.cubin_pack(arch, cubins)
     if failed:
         die(f"compile errors in: {', '.join(failed)}")
     return out
@@ -276,7 +352,8 @@ def build_all(sources: list[Path]) -> dict[Path, bytes]:
 
 def mode_list(sources: list[Path]) -> int:
     for cu in sources:
-        print(f"{rel(cu)} -> {ptx_path_for(cu).relative_to(ROOT).as_posix()}")
+        outs = [ptx_path_for(cu)] + [cubins_path_for(cu, a) for a in sass_archs_for(cu)]
+        print(f"{rel(cu)} -> {', '.join(o.relative_to(ROOT).as_posix() for o in outs)}")
     return 0
 
 
@@ -319,9 +396,12 @@ def mode_check(sources: list[Path]) -> int:
                 continue
             # NVRTC 12.0 has produced different PTX for the same source from one compile to the
             # next (docs/perf-notes.md, round 3): recompile to tell that apart from stale PTX.
-            cu = next(c for c in sources if ptx_path_for(c).resolve() == dst)
+            cu = next((c for c in sources if ptx_path_for(c).resolve() == dst), None)
+            if cu is None:  # a cubin pack: ptxas is deterministic, so it is stale
+                problems.append(f"stale:   {rel(dst)} (run scripts/ptx.sh)")
+                continue
             nvrtc = nvrtc or Nvrtc()
-            again = [header_for(cu) + (nvrtc.compile(cu)[0] or b"") for _ in range(REPRO_TRIES)]
+            again = [pack_for(cu, nvrtc.compile(cu)[0] or b"")[0] for _ in range(REPRO_TRIES)]
             if old in again or any(a != data for a in again):
                 problems.append(f"non-reproducible: {rel(dst)} (NVRTC gave different PTX for the "
                                 f"same source across {1 + REPRO_TRIES} compiles; make the kernel "

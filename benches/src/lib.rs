@@ -9,6 +9,8 @@
 //!   skipping GPU groups without a device).
 //! - [`report`]: the report's cases, runner, table, Markdown, JSON, peers and plots.
 //! - [`svg`]: hand-written SVG line charts.
+//! - [`first_call`]: first-call latency in fresh processes, and the kernel bytes each crate
+//!   embeds.
 //!
 //! # The copy reference
 //! Every GPU figure is quoted as a fraction of a device-to-device copy of an array of the same
@@ -19,6 +21,7 @@
 
 pub mod crit;
 pub mod data;
+pub mod first_call;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod report;
@@ -83,5 +86,20 @@ mod tests {
         assert_eq!(fmt_ms(0.0123), "12.30 µs");
         assert_eq!(fmt_ms(1.5), "1.500 ms");
         assert_eq!(fmt_ms(2500.0), "2.50 s");
+    }
+}
+
+/// The GPU's name, or why there is none.
+pub fn device_name() -> String {
+    #[cfg(feature = "cuda")]
+    {
+        match gpu_core::Gpu::default_device() {
+            Ok(gpu) => gpu.properties().name.clone(),
+            Err(e) => format!("no GPU: {e}"),
+        }
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        "no GPU: built without the `cuda` feature".to_string()
     }
 }

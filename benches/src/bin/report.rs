@@ -10,9 +10,15 @@
 
 use std::process::ExitCode;
 
+use gpu_prims_benches::first_call;
 use gpu_prims_benches::report::{self, config::USAGE, Config};
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(first_call::CHILD_FLAG) {
+        let case = args.get(1).map_or("", String::as_str);
+        return ExitCode::from(first_call::child(case) as u8);
+    }
     let cfg = match Config::from_args(std::env::args().skip(1)) {
         Ok(c) => c,
         Err(e) if e.is_empty() => {

@@ -112,7 +112,7 @@ pub struct Config {
     pub out: PathBuf,
     /// peers.json from scripts/peers.py.
     pub peers: Option<PathBuf>,
-    /// Primitives to run (`core`, `reduce`, `scan`, `conv1d`, `sync`); empty: all.
+    /// Parts to run (`core`, `reduce`, `scan`, `conv1d`, `sync`, `first-call`); empty: all.
     pub only: Vec<String>,
     /// conv1d mask widths.
     pub widths: Vec<usize>,
@@ -170,7 +170,7 @@ USAGE: report [OPTIONS]   (cargo run --release -p gpu-prims-benches [--features 
 
   --sizes LIST      log2 sizes (or element counts > 40), comma-separated   [20,24,28]
   --types LIST      element types: i32,u32,i64,u64,f32,f64                  [i32,f32]
-  --only LIST       primitives: core,reduce,scan,conv1d,sync               [all]
+  --only LIST       core,reduce,scan,conv1d,sync,first-call                [all]
   --widths LIST     conv1d mask widths                                      [3,7,31,127]
   --sweep-n N       scan block-size sweep size (log2 if <= 40)              [123123123]
   --blocks LIST     block sizes of the sweep                                [32,...,1024]
@@ -236,7 +236,7 @@ impl Config {
                 "--only" => {
                     c.only = parse_list(&value()?, |s| Some(s.to_ascii_lowercase()))?;
                     for o in &c.only {
-                        if !["core", "reduce", "scan", "conv1d", "sync"].contains(&o.as_str()) {
+                        if !["core", "reduce", "scan", "conv1d", "sync", "first-call"].contains(&o.as_str()) {
                             return Err(format!("unknown primitive `{o}`"));
                         }
                     }

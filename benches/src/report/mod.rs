@@ -624,9 +624,34 @@ pub fn run(cfg: Config) -> std::io::Result<(Vec<Row>, bool)> {
         },
         None => None,
     };
-    let all_ok = rows.iter().all(|r| r.correct != Some(false));
+    let mut all_ok = rows.iter().all(|r| r.correct != Some(false));
     output::write_all(&env, &rows, peers.as_ref())?;
+    let wanted = env.cfg.only.is_empty() || env.cfg.only.iter().any(|o| o == "first-call");
+    if wanted && env.has_gpu() {
+        all_ok &= first_call_section(&env.cfg)?;
+    }
     Ok((rows, all_ok))
+}
+
+/// Runs the first-call measurements as child processes of this binary (which must handle
+/// [`crate::first_call::CHILD_FLAG`]) and writes `first-call.md` and `first-call.json`.
+/// Returns whether every child succeeded.
+fn first_call_section(cfg: &Config) -> std::io::Result<bool> {
+    use crate::first_call;
+    let exe = std::env::current_exe()?;
+    let cases: Vec<&str> = first_call::CASES.iter().map(|c| c.0).collect();
+    let (rows, errors) = first_call::measure(&exe, &cases);
+    let device = crate::device_name();
+    let md = first_call::markdown(&device, &rows, &errors);
+    println!("\n{md}");
+    std::fs::create_dir_all(&cfg.out)?;
+    std::fs::write(cfg.out.join("first-call.md"), &md)?;
+    let json = first_call::json(&device, &rows, &errors);
+    std::fs::write(
+        cfg.out.join("first-call.json"),
+        serde_json::to_string_pretty(&json).unwrap_or_default(),
+    )?;
+    Ok(errors.is_empty())
 }
 
 #[cfg(test)]

@@ -1,13 +1,15 @@
 //! The `__constant__` mask buffer: writing it (the driver-API form of `cudaMemcpyToSymbol`) and
 //! serialising the launches that read it.
 //!
-//! A module has one `conv1d_mask` per context, so two constant-memory launches with different
+//! Each kernel is its own module (gpu-core loads kernels one by one), so each constant-memory
+//! kernel has one `conv1d_mask` per context, and two launches of that kernel with different
 //! masks must not overlap: the second one's mask copy would change what the first one reads.
 //! Every such launch therefore goes through [`with_constant_mask`], which, under a process-wide
 //! lock held only while enqueueing:
 //!
 //! 1. makes the launch's stream wait (on the device, `cuStreamWaitEvent`) for the event recorded
-//!    after the previous constant-memory launch of the same context, on whatever stream it ran;
+//!    after the previous launch of the same kernel in the same context, on whatever stream it
+//!    ran;
 //! 2. enqueues a device-to-device copy of the mask into `conv1d_mask` on that stream;
 //! 3. enqueues the kernel;
 //! 4. records the event on the stream.
@@ -19,9 +21,8 @@
 use std::sync::Mutex;
 
 use gpu_core::cust::sys as cu;
-use gpu_core::{DeviceArray, Error, Gpu, Pod, Result, Stream};
+use gpu_core::{DeviceArray, Error, Gpu, Kernel, Pod, Result, Stream};
 
-use crate::gpu::PTX;
 use crate::plan::CONSTANT_MASK_BYTES;
 
 /// Name of the `__constant__` buffer in `kernels/conv1d.cu`.
@@ -39,10 +40,11 @@ fn check(call: &'static str, r: cu::CUresult) -> Result<()> {
     }
 }
 
-/// One context's buffer and the event after its last user.
+/// One kernel's buffer in one context, and the event after its last user.
 struct Slot {
     /// Keeps the context (and so the module, the symbol and the event) alive.
     gpu: Gpu,
+    kernel: String,
     symbol: u64,
     size: usize,
     event: cu::CUevent,
@@ -56,8 +58,8 @@ unsafe impl Send for Slot {}
 static SLOTS: Mutex<Vec<Slot>> = Mutex::new(Vec::new());
 
 impl Slot {
-    fn new(gpu: &Gpu) -> Result<Slot> {
-        let (symbol, size) = gpu.module_global(&PTX, SYMBOL)?;
+    fn new(gpu: &Gpu, kernel: &Kernel) -> Result<Slot> {
+        let (symbol, size) = kernel.global(SYMBOL)?;
         if size != CONSTANT_MASK_BYTES {
             return Err(Error::invalid(
                 "mask",
@@ -85,6 +87,7 @@ impl Slot {
         })?;
         Ok(Slot {
             gpu: gpu.clone(),
+            kernel: kernel.name().to_string(),
             symbol,
             size,
             event,
@@ -93,20 +96,24 @@ impl Slot {
     }
 }
 
-/// Copies `mask` into the `__constant__` buffer on `stream` and runs `launch` (which must enqueue
-/// its kernel on the same `stream`), serialised against every other constant-memory launch of
-/// the same context. Returns without waiting for the device.
+/// Copies `mask` into `kernel`'s `__constant__` buffer on `stream` and runs `launch` (which must
+/// enqueue `kernel` on the same `stream`), serialised against every other launch of that kernel
+/// in the same context. Returns without waiting for the device.
 pub(crate) fn with_constant_mask<T: Pod>(
     gpu: &Gpu,
+    kernel: &Kernel,
     mask: &DeviceArray<T>,
     stream: &Stream,
     launch: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
     let mut slots = SLOTS.lock().unwrap_or_else(|p| p.into_inner());
-    let index = match slots.iter().position(|s| s.gpu.same_device(gpu)) {
+    let index = match slots
+        .iter()
+        .position(|s| s.gpu.same_device(gpu) && s.kernel == kernel.name())
+    {
         Some(i) => i,
         None => {
-            slots.push(Slot::new(gpu)?);
+            slots.push(Slot::new(gpu, kernel)?);
             slots.len() - 1
         }
     };

@@ -2,17 +2,15 @@
 
 use ndarray::{Array2, ArrayView2};
 
-use gpu_core::{kernel_args, DeviceArray, Error, Gpu, LaunchConfig, Ptx, Result, Stream};
+use gpu_core::{kernel_args, DeviceArray, Error, Gpu, LaunchConfig, Result, Stream};
 
 use crate::constant::with_constant_mask;
+use crate::kernels::PTX;
 use crate::plan::{
     auto_fixed_tiles_per_row, auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK,
     AUTO_FIXED_BLOCK,
 };
 use crate::{Operation, Options, Real};
-
-/// The crate's kernels, compiled from `kernels/conv1d.cu`.
-pub static PTX: Ptx = Ptx::new("gpu-conv1d/conv1d", include_str!("ptx/conv1d.ptx"));
 
 /// Threads per block of the per-output kernels (basic, constant).
 const DIRECT_BLOCK: u32 = 256;
@@ -250,7 +248,7 @@ impl<T: Real> Conv1d<T> {
             }
             Path::Constant => {
                 let config = kernel.grid_stride_config(rows * n_out, DIRECT_BLOCK, 1, 0)?;
-                with_constant_mask(&self.gpu, &self.mask, stream, || {
+                with_constant_mask(&self.gpu, &kernel, &self.mask, stream, || {
                     // SAFETY: conv1d_constant_T(const T* x, T* y, u64 rows, u64 n, u64 n_out,
                     // i64 off, u64 w, int boundary): sizes as for the basic kernel; the w-element
                     // mask was copied into conv1d_mask on this stream just before.
@@ -296,7 +294,7 @@ impl<T: Real> Conv1d<T> {
                 let tiles_per_row = n_out.div_ceil(tile as u64);
                 let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), tile)
                     .with_shared_bytes(shared as u32);
-                with_constant_mask(&self.gpu, &self.mask, stream, || {
+                with_constant_mask(&self.gpu, &kernel, &self.mask, stream, || {
                     // Inside the constant-mask lock, so no other launch changes the limit
                     // between setting it and launching.
                     if shared > props.shared_memory_per_block {

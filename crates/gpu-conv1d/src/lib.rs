@@ -88,6 +88,8 @@ mod plan;
 mod constant;
 #[cfg(feature = "cuda")]
 mod gpu;
+#[cfg(feature = "cuda")]
+mod kernels;
 
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, output_len, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
@@ -95,7 +97,9 @@ pub use plan::{
 };
 
 #[cfg(feature = "cuda")]
-pub use gpu::{convolve, convolve_rows, correlate, correlate_rows, Conv1d, PTX};
+pub use gpu::{convolve, convolve_rows, correlate, correlate_rows, Conv1d};
+#[cfg(feature = "cuda")]
+pub use kernels::{preload, KERNELS, PTX};
 
 use std::ops::{Add, Mul, Neg, Sub};
 

@@ -37,10 +37,12 @@ pub enum Error {
         /// Bytes the driver reported free at the time.
         free: usize,
     },
-    /// A PTX module was rejected by the driver's JIT compiler.
-    #[error("PTX module `{module}` failed to load ({error}); JIT log:\n{log}")]
+    /// A kernel's module (PTX, or a cubin) was rejected by the driver, or its embedded image
+    /// is unreadable. Other kernels are unaffected.
+    #[error("kernel module `{module}` failed to load ({error}); JIT log:\n{log}")]
     PtxLoad {
-        /// Which embedded module.
+        /// Which embedded module: `crate/file:kernel` for a kernel of a pack, with
+        /// `(sm_NN cubin)` when it was machine code.
         module: String,
         /// The driver error.
         error: String,

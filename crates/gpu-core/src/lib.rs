@@ -2,7 +2,8 @@
 //!
 //! The base the gpu-prims crates stand on: element types and operators with their CPU
 //! semantics (always available), and, with the `cuda` feature, the device handle `Gpu`,
-//! typed device arrays `DeviceArray`, launch planning, embedded-PTX kernel loading, GPU
+//! typed device arrays `DeviceArray`, launch planning, kernel loading on first use (per-kernel
+//! PTX and cubins embedded by each crate), GPU
 //! timing and the one [`Error`] type.
 //!
 //! ```no_run
@@ -32,12 +33,14 @@
 pub mod data;
 mod element;
 mod error;
+mod kernel_pack;
 pub mod launch;
 mod monoid;
 mod op;
 
 pub use element::{Element, Pod};
 pub use error::{Error, Result};
+pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
@@ -66,9 +69,11 @@ pub use cust;
 #[cfg(feature = "cuda")]
 pub use device::{DeviceProperties, Gpu};
 #[cfg(feature = "cuda")]
+pub use fill::KERNELS;
+#[cfg(feature = "cuda")]
 pub use memory::{DeviceArray, PinnedBuffer};
 #[cfg(feature = "cuda")]
-pub use module::{Kernel, Ptx};
+pub use module::{Kernel, KERNEL_IMAGES_VAR};
 #[cfg(feature = "cuda")]
 pub use stream::{Event, Stream};
 #[cfg(feature = "cuda")]

@@ -1,56 +1,75 @@
-//! Embedded PTX modules, loaded once per context, and their kernels.
+//! Loading kernels on first use, one module per kernel, cached per context.
+//!
+//! Each kernel of a [`Ptx`] pack is its own module: the first call of an (algorithm, operator,
+//! element type) loads only its kernel — its cubin where the pack has machine code for this
+//! GPU, otherwise its PTX through the driver's JIT. A plain (unpacked) PTX text loads as one
+//! module. Slots are per kernel: threads asking for the same kernel wait for one load; threads
+//! asking for different kernels load them in parallel.
 
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use cust::sys as cu;
+use rayon::prelude::*;
 
 use crate::device::Gpu;
 use crate::driver::{check, error_name};
 use crate::error::{Error, Result};
+use crate::kernel_pack::{KernelImage, Ptx};
 use crate::launch::LaunchConfig;
 use crate::stream::Stream;
 
-/// PTX text embedded in a crate, e.g.
-/// `Ptx::new("gpu-reduce/reduce", include_str!("ptx/reduce.ptx"))`.
-#[derive(Debug, Clone, Copy)]
-pub struct Ptx {
-    /// Unique module name (crate/file); the cache key.
-    pub name: &'static str,
-    /// The PTX source.
-    pub text: &'static str,
-}
+/// Variable that makes every kernel load from PTX even where cubins exist (`ptx`), e.g. to
+/// test or time the JIT path on a GPU that has machine code.
+pub const KERNEL_IMAGES_VAR: &str = "GPU_PRIMS_KERNEL_IMAGES";
 
-impl Ptx {
-    /// Names embedded PTX text.
-    pub const fn new(name: &'static str, text: &'static str) -> Self {
-        Ptx { name, text }
-    }
+/// Slot name of a plain PTX text's one module.
+const WHOLE_MODULE: &str = "";
+
+#[derive(Clone, Copy)]
+struct Loaded {
+    module: cu::CUmodule,
+    /// Null for a whole-module slot.
+    function: cu::CUfunction,
+    image: KernelImage,
+    /// Whether this slot loaded `module` (and so unloads it); kernels of a plain PTX text
+    /// share their whole-module slot's module.
+    owns_module: bool,
 }
 
 #[derive(Default)]
-pub(crate) struct LoadedModules {
-    modules: HashMap<&'static str, cu::CUmodule>,
-    functions: HashMap<(&'static str, String), cu::CUfunction>,
+struct Slot {
+    state: Mutex<Option<Loaded>>,
+    /// Module loads this slot made (stays at most 1: the property the tests check).
+    loads: AtomicUsize,
 }
 
-impl LoadedModules {
-    /// The loaded module for `ptx`, loading it on first use (context current).
-    fn module(&mut self, ptx: &Ptx) -> Result<cu::CUmodule> {
-        if let Some(&m) = self.modules.get(ptx.name) {
-            return Ok(m);
-        }
-        let m = load_ptx(ptx)?;
-        self.modules.insert(ptx.name, m);
-        Ok(m)
-    }
+/// One context's kernels: a slot per (module name, kernel).
+#[derive(Default)]
+pub(crate) struct LoadedModules {
+    slots: HashMap<(&'static str, String), Arc<Slot>>,
+}
 
+// SAFETY: the driver handles inside are valid on any thread (the context is made current
+// before each use).
+unsafe impl Send for Slot {}
+// SAFETY: as above; the state is behind a mutex.
+unsafe impl Sync for Slot {}
+
+impl LoadedModules {
     pub(crate) fn unload_all(&mut self) {
-        self.functions.clear();
-        for (_, m) in self.modules.drain() {
-            // SAFETY: module loaded by `load`, unloaded once, context current (caller binds).
-            unsafe {
-                cu::cuModuleUnload(m);
+        for (_, slot) in self.slots.drain() {
+            let state = slot.state.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(l) = *state {
+                if l.owns_module {
+                    // SAFETY: module loaded by this slot, unloaded once, context current
+                    // (the caller binds).
+                    unsafe {
+                        cu::cuModuleUnload(l.module);
+                    }
+                }
             }
         }
     }
@@ -62,73 +81,243 @@ impl LoadedModules {
 #[derive(Clone)]
 pub struct Kernel {
     raw: cu::CUfunction,
+    module: cu::CUmodule,
+    image: KernelImage,
     name: String,
     gpu: Gpu,
 }
 
-// SAFETY: a CUfunction is an immutable driver handle usable from any thread.
+// SAFETY: CUfunction and CUmodule are immutable driver handles usable from any thread.
 unsafe impl Send for Kernel {}
 // SAFETY: as above.
 unsafe impl Sync for Kernel {}
 
 impl Gpu {
-    /// The kernel `name` of the embedded module `ptx`, loading the module on first use.
+    /// The kernel `name` of the embedded kernels `ptx`, loading it on first use.
     ///
-    /// Modules are cached per context: each loads once however many times this is called.
-    /// A module the driver's JIT rejects gives [`Error::PtxLoad`] with the JIT log.
+    /// Kernels are cached per context: each loads once however many threads ask for it at
+    /// once. From a pack only this kernel loads: its cubin where `ptx` has machine code for
+    /// this GPU (unless `GPU_PRIMS_KERNEL_IMAGES=ptx`), otherwise its PTX. A kernel whose image
+    /// the driver rejects gives [`Error::PtxLoad`] naming it, with the JIT log; the other
+    /// kernels keep working.
     pub fn kernel(&self, ptx: &Ptx, name: &str) -> Result<Kernel> {
         self.bind()?;
-        let mut cache = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(&raw) = cache.functions.get(&(ptx.name, name.to_string())) {
-            return Ok(Kernel {
-                raw,
-                name: name.to_string(),
-                gpu: self.clone(),
-            });
-        }
-        let module = cache.module(ptx)?;
-        let cname = CString::new(name).map_err(|_| Error::invalid("name", "contains NUL"))?;
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: valid module; NUL-terminated name; out-pointer to a local.
-        check("cuModuleGetFunction", unsafe {
-            cu::cuModuleGetFunction(&mut raw, module, cname.as_ptr())
-        })
-        .map_err(|e| match e {
-            Error::Cuda { call, error, code } => Error::Cuda {
-                call,
-                error: format!(
-                    "{error}: kernel `{name}` not found in module `{}`",
-                    ptx.name
-                ),
-                code,
-            },
-            other => other,
-        })?;
-        cache.functions.insert((ptx.name, name.to_string()), raw);
+        let slot = self.slot(ptx, name);
+        let mut state = slot.state.lock().unwrap_or_else(|p| p.into_inner());
+        let loaded = match *state {
+            Some(l) => l,
+            None => {
+                let l = if ptx.is_pack() {
+                    let l = self.load_packed(ptx, name)?;
+                    slot.loads.fetch_add(1, Ordering::Relaxed);
+                    l
+                } else {
+                    let whole = self.whole_module(ptx)?;
+                    Loaded {
+                        function: get_function(whole.module, ptx, name)?,
+                        ..whole
+                    }
+                };
+                *state = Some(l);
+                l
+            }
+        };
         Ok(Kernel {
-            raw,
+            raw: loaded.function,
+            module: loaded.module,
+            image: loaded.image,
             name: name.to_string(),
             gpu: self.clone(),
         })
     }
 
-    /// Device address and size of the `__constant__` or `__device__` variable `name` in `ptx`.
+    /// Loads every kernel of `ptx` now, in parallel, instead of on first use; returns how
+    /// many there are. For programs that would rather pay all loads up front (each crate's
+    /// `preload` calls this for its kernels).
+    pub fn preload(&self, ptx: &Ptx) -> Result<usize> {
+        let names = ptx.kernel_names();
+        names
+            .par_iter()
+            .try_for_each(|name| self.kernel(ptx, name).map(drop))?;
+        Ok(names.len())
+    }
+
+    /// The kernels of `ptx` loaded so far on this device, sorted.
+    pub fn loaded_kernels(&self, ptx: &Ptx) -> Vec<String> {
+        let cache = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
+        let mut names: Vec<String> = cache
+            .slots
+            .iter()
+            .filter(|((module, kernel), slot)| {
+                *module == ptx.name
+                    && kernel != WHOLE_MODULE
+                    && slot.state.lock().is_ok_and(|s| s.is_some())
+            })
+            .map(|((_, kernel), _)| kernel.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Module loads made for kernel `name` of `ptx` (0 or 1): lets tests check that many
+    /// threads asking at once load it once.
+    #[doc(hidden)]
+    pub fn module_loads(&self, ptx: &Ptx, name: &str) -> usize {
+        self.slot(ptx, name).loads.load(Ordering::Relaxed)
+    }
+
+    /// Device address and size of the `__constant__` or `__device__` variable `name` in a
+    /// plain PTX text's module. Packs have one module per kernel: use [`Kernel::global`].
     pub fn module_global(&self, ptx: &Ptx, name: &str) -> Result<(u64, usize)> {
+        if ptx.is_pack() {
+            return Err(Error::invalid(
+                "ptx",
+                format!(
+                    "`{}` is a pack of per-kernel modules: ask the kernel (Kernel::global)",
+                    ptx.name
+                ),
+            ));
+        }
         self.bind()?;
+        global(self.whole_module(ptx)?.module, name)
+    }
+
+    fn slot(&self, ptx: &Ptx, name: &str) -> Arc<Slot> {
         let mut cache = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
-        let module = cache.module(ptx)?;
-        let cname = CString::new(name).map_err(|_| Error::invalid("name", "contains NUL"))?;
-        let (mut ptr, mut size) = (0u64, 0usize);
-        // SAFETY: valid module; NUL-terminated name; out-pointers to locals.
-        check("cuModuleGetGlobal", unsafe {
-            cu::cuModuleGetGlobal_v2(&mut ptr, &mut size, module, cname.as_ptr())
-        })?;
-        Ok((ptr, size))
+        cache
+            .slots
+            .entry((ptx.name, name.to_string()))
+            .or_default()
+            .clone()
+    }
+
+    /// The one module of a plain PTX text, loaded once (context current).
+    fn whole_module(&self, ptx: &Ptx) -> Result<Loaded> {
+        let slot = self.slot(ptx, WHOLE_MODULE);
+        let mut state = slot.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(l) = *state {
+            return Ok(Loaded {
+                owns_module: false,
+                ..l
+            });
+        }
+        let module = load_image(ptx.text.as_bytes(), true, || ptx.name.to_string())?;
+        slot.loads.fetch_add(1, Ordering::Relaxed);
+        let l = Loaded {
+            module,
+            function: std::ptr::null_mut(),
+            image: KernelImage::Ptx,
+            owns_module: true,
+        };
+        *state = Some(l);
+        Ok(Loaded {
+            owns_module: false,
+            ..l
+        })
+    }
+
+    /// Loads kernel `name` of a pack as its own module (context current).
+    fn load_packed(&self, ptx: &Ptx, name: &str) -> Result<Loaded> {
+        let index = ptx.index();
+        let Some(section) = index.section(name) else {
+            return Err(Error::Cuda {
+                call: "cuModuleGetFunction",
+                error: format!(
+                    "CUDA_ERROR_NOT_FOUND: kernel `{name}` not found in module `{}`",
+                    ptx.name
+                ),
+                code: cu::cudaError_enum::CUDA_ERROR_NOT_FOUND as i32,
+            });
+        };
+        let force_ptx = std::env::var(KERNEL_IMAGES_VAR).is_ok_and(|v| v == "ptx");
+        let cubin = if force_ptx {
+            None
+        } else {
+            index
+                .cubin_for(name, self.properties().compute_capability)
+                .map_err(|e| Error::PtxLoad {
+                    module: format!("{}:{name}", ptx.name),
+                    error: "unreadable cubin pack".into(),
+                    log: e,
+                })?
+        };
+        let (module, image) = match cubin {
+            Some((arch, code)) => {
+                let module = load_image(code, false, || {
+                    format!("{}:{name} (sm_{arch} cubin)", ptx.name)
+                })?;
+                (module, KernelImage::Cubin { arch })
+            }
+            None => {
+                let module = load_image(section.as_bytes(), true, || {
+                    format!("{}:{name}", ptx.name)
+                })?;
+                (module, KernelImage::Ptx)
+            }
+        };
+        let l = Loaded {
+            module,
+            function: std::ptr::null_mut(),
+            image,
+            owns_module: true,
+        };
+        match get_function(module, ptx, name) {
+            Ok(function) => Ok(Loaded { function, ..l }),
+            Err(e) => {
+                // SAFETY: just loaded, referenced nowhere else; context current.
+                unsafe {
+                    cu::cuModuleUnload(module);
+                }
+                Err(e)
+            }
+        }
     }
 }
 
-fn load_ptx(ptx: &Ptx) -> Result<cu::CUmodule> {
-    let text = CString::new(ptx.text).map_err(|_| Error::invalid("ptx", "contains NUL"))?;
+fn get_function(module: cu::CUmodule, ptx: &Ptx, name: &str) -> Result<cu::CUfunction> {
+    let cname = CString::new(name).map_err(|_| Error::invalid("name", "contains NUL"))?;
+    let mut raw = std::ptr::null_mut();
+    // SAFETY: valid module; NUL-terminated name; out-pointer to a local.
+    check("cuModuleGetFunction", unsafe {
+        cu::cuModuleGetFunction(&mut raw, module, cname.as_ptr())
+    })
+    .map_err(|e| match e {
+        Error::Cuda { call, error, code } => Error::Cuda {
+            call,
+            error: format!(
+                "{error}: kernel `{name}` not found in module `{}`",
+                ptx.name
+            ),
+            code,
+        },
+        other => other,
+    })?;
+    Ok(raw)
+}
+
+fn global(module: cu::CUmodule, name: &str) -> Result<(u64, usize)> {
+    let cname = CString::new(name).map_err(|_| Error::invalid("name", "contains NUL"))?;
+    let (mut ptr, mut size) = (0u64, 0usize);
+    // SAFETY: valid module; NUL-terminated name; out-pointers to locals.
+    check("cuModuleGetGlobal", unsafe {
+        cu::cuModuleGetGlobal_v2(&mut ptr, &mut size, module, cname.as_ptr())
+    })?;
+    Ok((ptr, size))
+}
+
+/// Loads one module image (PTX text, or a cubin), with the JIT's logs on failure. `what`
+/// names it in the error.
+fn load_image(image: &[u8], is_ptx: bool, what: impl Fn() -> String) -> Result<cu::CUmodule> {
+    // The driver reads PTX up to its NUL and a cubin by its ELF header: both get an owned,
+    // 8-byte-aligned copy (include_bytes! data is only byte-aligned).
+    let mut words = vec![0u64; image.len() / 8 + 1];
+    // SAFETY: `words` has at least image.len() + 1 bytes; the regions do not overlap.
+    unsafe {
+        std::ptr::copy_nonoverlapping(image.as_ptr(), words.as_mut_ptr() as *mut u8, image.len());
+    }
+    if is_ptx && image.contains(&0) {
+        return Err(Error::invalid("ptx", format!("{} contains NUL", what())));
+    }
     const LOG: usize = 16 * 1024;
     let mut error_log = vec![0u8; LOG];
     let mut info_log = vec![0u8; LOG];
@@ -147,12 +336,12 @@ fn load_ptx(ptx: &Ptx) -> Result<cu::CUmodule> {
         LOG as *mut c_void,
     ];
     let mut module = std::ptr::null_mut();
-    // SAFETY: NUL-terminated image; option arrays of equal length; log buffers of LOG bytes
-    // that outlive the call.
+    // SAFETY: NUL-terminated (zero-padded) image; option arrays of equal length; log buffers
+    // of LOG bytes that outlive the call.
     let result = unsafe {
         cu::cuModuleLoadDataEx(
             &mut module,
-            text.as_ptr() as *const c_void,
+            words.as_ptr() as *const c_void,
             options.len() as u32,
             options.as_mut_ptr(),
             values.as_mut_ptr(),
@@ -169,7 +358,7 @@ fn load_ptx(ptx: &Ptx) -> Result<cu::CUmodule> {
         String::from_utf8_lossy(&buf[..end]).into_owned()
     };
     Err(Error::PtxLoad {
-        module: ptx.name.to_string(),
+        module: what(),
         error: error_name(result),
         log: format!("{}{}", log(&error_log), log(&info_log)),
     })
@@ -179,6 +368,18 @@ impl Kernel {
     /// The entry point's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Which image was loaded: a cubin for this GPU's architecture, or PTX through the JIT.
+    pub fn image(&self) -> KernelImage {
+        self.image
+    }
+
+    /// Device address and size of the `__constant__` or `__device__` variable `name` of this
+    /// kernel's module (each kernel of a pack has its own copy).
+    pub fn global(&self, name: &str) -> Result<(u64, usize)> {
+        self.gpu.bind()?;
+        global(self.module, name)
     }
 
     /// The device this kernel is loaded on.

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use crate::device::Gpu;
 use crate::error::Result;
+use crate::kernel_pack::{KernelImage, Ptx};
 
 /// Name of the variable that turns a missing GPU into a test failure.
 pub const REQUIRE_GPU_VAR: &str = "GPU_PRIMS_REQUIRE_GPU";
@@ -49,4 +50,49 @@ pub fn gpu_or_skip() -> Option<Gpu> {
             None
         }
     }
+}
+
+/// Asserts that every kernel of every pack in `kernels` has a cubin for each of `archs`, built
+/// from the PTX it embeds (so those GPUs never JIT). Needs no GPU.
+pub fn assert_cubins_complete(kernels: &[&Ptx], archs: &[u32]) {
+    for ptx in kernels {
+        let names = ptx.kernel_names();
+        assert!(!names.is_empty(), "`{}` holds no kernels", ptx.name);
+        for name in names {
+            assert_eq!(
+                ptx.cubin_archs(name),
+                archs,
+                "cubins of `{}:{name}` (run scripts/ptx.sh)",
+                ptx.name
+            );
+        }
+    }
+}
+
+/// Loads every kernel of `ptx` on `gpu` from its PTX (the JIT path of GPUs without cubins),
+/// through a PTX-only twin named `<name>+ptx-only`, and returns how many loaded. Panics on the
+/// first kernel that fails.
+pub fn preload_from_ptx(gpu: &Gpu, ptx: &Ptx) -> usize {
+    let name: &'static str = Box::leak(format!("{}+ptx-only", ptx.name).into_boxed_str());
+    let twin = Ptx::new(name, ptx.text);
+    let n = gpu
+        .preload(&twin)
+        .unwrap_or_else(|e| panic!("PTX of `{}`: {e}", ptx.name));
+    for kernel in ptx.kernel_names() {
+        let k = gpu.kernel(&twin, kernel).unwrap();
+        assert_eq!(k.image(), KernelImage::Ptx, "{kernel}");
+    }
+    n
+}
+
+/// The image the default loader picks for `kernel` of `ptx` on `gpu`: a cubin where `ptx`
+/// has one for this GPU's architecture, else PTX.
+pub fn expected_image(gpu: &Gpu, ptx: &Ptx, kernel: &str) -> KernelImage {
+    let (major, minor) = gpu.properties().compute_capability;
+    let forced = std::env::var(crate::module::KERNEL_IMAGES_VAR).is_ok_and(|v| v == "ptx");
+    ptx.cubin_archs(kernel)
+        .into_iter()
+        .filter(|a| !forced && a / 10 == major && a % 10 <= minor)
+        .max()
+        .map_or(KernelImage::Ptx, |arch| KernelImage::Cubin { arch })
 }

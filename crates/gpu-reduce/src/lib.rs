@@ -91,6 +91,10 @@ pub use value::{arg_combine, DeviceMonoid, Extreme, Widen};
 
 #[cfg(feature = "cuda")]
 mod gpu;
+#[cfg(feature = "cuda")]
+mod kernels;
+#[cfg(feature = "cuda")]
+pub use kernels::{preload, KERNELS};
 
 #[cfg(feature = "cuda")]
 pub use gpu::{

@@ -2,20 +2,15 @@
 
 use gpu_core::{
     grid_for, kernel_args, Affine, DeviceArray, Element, Error, Event, Gpu, Kernel, LaunchConfig,
-    Op, Pod, Ptx, Result, Stream,
+    Op, Pod, Result, Stream,
 };
 use ndarray::{Array1, ArrayView1};
 use std::collections::HashMap;
 
 use crate::cpu::{self, check_output, check_recurrence};
+use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX};
 use crate::plan::{self, Level, LookbackPlan, RecursivePlan};
 use crate::{is_exact, Algorithm, Real, ScanKind, ScanMonoid, ScanOptions};
-
-/// gpu-scan's kernels, compiled from `kernels/scan.cu` for compute_70 (every GPU).
-static SCAN_PTX: Ptx = Ptx::new("gpu-scan/scan", include_str!("ptx/scan.ptx"));
-/// The staged look-back kernels, compiled from `kernels/scan_sm80.cu` for compute_80: loaded only
-/// on GPUs of compute capability 8.0 and later.
-static SCAN_SM80_PTX: Ptx = Ptx::new("gpu-scan/scan_sm80", include_str!("ptx/scan_sm80.ptx"));
 
 /// Threads per block of the small helper kernels (status reset, recurrence pack/apply).
 const HELPER_BLOCK: u32 = 256;

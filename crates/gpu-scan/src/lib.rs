@@ -74,6 +74,10 @@ pub mod plan;
 
 #[cfg(feature = "cuda")]
 mod gpu;
+#[cfg(feature = "cuda")]
+mod kernels;
+#[cfg(feature = "cuda")]
+pub use kernels::{preload, KERNELS};
 
 #[cfg(feature = "cuda")]
 pub use gpu::{linear_recurrence, scan, scan_monoid, Scanner};

@@ -3,18 +3,13 @@
 
 use std::time::Duration;
 
-use gpu_core::{kernel_args, DeviceArray, Error, Gpu, GpuTimer, Kernel, LaunchConfig, Pod, Ptx};
+use gpu_core::{kernel_args, DeviceArray, Error, Gpu, GpuTimer, Kernel, LaunchConfig, Pod};
 use gpu_core::{Result, Stream};
 
 use crate::args::WorkQueueArgs;
+use crate::kernels::SYNC_PTX;
 use crate::cpu::{demo_reference, DemoItem, DEMO_BLOCK, DEMO_LCG_A, DEMO_LCG_C};
 use crate::plan::{self, Schedule};
-
-/// gpu-sync's kernels, compiled from `kernels/sync.cu`: the probes of [`selftest`] and the
-/// demonstration's `sync_demo_{static,strided,queue}`.
-///
-/// [`selftest`]: crate::selftest
-pub static SYNC_PTX: Ptx = Ptx::new("gpu-sync/sync", include_str!("ptx/sync.ptx"));
 
 // ---- Last-block counter --------------------------------------------------------------------
 

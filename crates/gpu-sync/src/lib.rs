@@ -95,10 +95,14 @@ pub use plan::Schedule;
 #[cfg(feature = "cuda")]
 mod gpu;
 #[cfg(feature = "cuda")]
+mod kernels;
+#[cfg(feature = "cuda")]
+pub use kernels::{preload, KERNELS, SYNC_PTX};
+#[cfg(feature = "cuda")]
 pub mod selftest;
 
 #[cfg(feature = "cuda")]
 pub use gpu::{
     persistent_config, persistent_config_capped, run_demo, Demo, DemoRun, LastBlockCounter,
-    WorkQueue, SYNC_PTX,
+    WorkQueue,
 };

@@ -16,7 +16,8 @@ use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Kernel, LaunchConfig, Resul
 use rayon::prelude::*;
 
 use crate::cpu::{guard_sum, queue_output};
-use crate::gpu::{persistent_config, LastBlockCounter, WorkQueue, SYNC_PTX};
+use crate::gpu::{persistent_config, LastBlockCounter, WorkQueue};
+use crate::kernels::SYNC_PTX;
 
 // ---- Guard ---------------------------------------------------------------------------------
 

@@ -4,16 +4,13 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use gpu_core::{kernel_args, Error, Gpu, Kernel, LaunchConfig, Ptx, Result, Stream};
+use gpu_core::{kernel_args, Error, Gpu, Kernel, LaunchConfig, Result, Stream};
 
 use crate::algorithm::{Algorithm, Operation};
+use crate::kernels::REDUCE_PTX;
 use crate::plan::{self, Family, DEFAULT_SHARED_LIMIT};
 
 use super::workspace::Workspace;
-
-/// The reduction kernels, compiled from `kernels/reduce.cu` by `scripts/ptx.sh`.
-pub(crate) static REDUCE_PTX: Ptx =
-    Ptx::new("gpu-reduce/reduce", include_str!("../ptx/reduce.ptx"));
 
 /// What is reduced, independent of the Rust types: the kernel name parts and value sizes.
 #[derive(Debug, Clone)]

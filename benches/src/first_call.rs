@@ -1,0 +1,360 @@
+//! First-call latency: how long the first call of a primitive takes in a fresh process, where
+//! the kernel it needs must be loaded (and, from PTX, compiled) first; and the kernel bytes each
+//! crate embeds, so their growth stays visible.
+//!
+//! Each measurement is a child process (the calling binary run again with
+//! [`CHILD_FLAG`]` <case>`): it opens the device, uploads a small input, then times the first
+//! call and a second one. The parent runs every case under three conditions:
+//! - `cubins, no JIT cache`: the default loader with `CUDA_CACHE_DISABLE=1` (a fresh machine);
+//! - `PTX, no JIT cache`: `GPU_PRIMS_KERNEL_IMAGES=ptx` too (a GPU without shipped cubins);
+//! - `PTX, warm JIT cache`: PTX again, with a private `CUDA_CACHE_PATH` warmed by one run.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::json;
+
+/// The flag that makes a binary run one case as a child.
+pub const CHILD_FLAG: &str = "--first-call-child";
+
+/// The cases: (name, what the first call is).
+pub const CASES: &[(&str, &str)] = &[
+    ("reduce", "sum of 1000 f32 (default algorithm)"),
+    ("scan", "inclusive sum of 1000 i32, host to host (default)"),
+    ("conv1d", "correlation of 1000 f32 with a 3-wide mask (default)"),
+    ("reduce-other", "argmax of 1000 i64, two-pass tree"),
+    ("scan-other", "exclusive max of 1000 f64, Blelloch"),
+    ("conv1d-other", "f64 correlation, 127-wide mask, constant-memory kernel"),
+];
+
+/// One child's figures.
+#[derive(Debug, Clone)]
+pub struct Measurement {
+    /// Case name.
+    pub case: String,
+    /// Condition (see the module docs).
+    pub condition: String,
+    /// Device open and input upload, seconds.
+    pub open_s: f64,
+    /// First call, seconds.
+    pub first_s: f64,
+    /// Second call of the same, seconds.
+    pub second_s: f64,
+    /// Kernels loaded by the end, over every crate.
+    pub kernels: usize,
+    /// How they were loaded (`sm_90 cubin`, `PTX`).
+    pub images: String,
+}
+
+/// Runs one case in this process and prints its line (the child side). Returns the exit code.
+#[cfg(feature = "cuda")]
+pub fn child(case: &str) -> i32 {
+    match child_run(case) {
+        Ok((open_s, first_s, second_s, kernels, images)) => {
+            println!("FIRSTCALL\t{case}\t{open_s}\t{first_s}\t{second_s}\t{kernels}\t{images}");
+            0
+        }
+        Err(e) => {
+            eprintln!("first-call {case}: {e}");
+            1
+        }
+    }
+}
+
+/// Without the `cuda` feature there is nothing to measure.
+#[cfg(not(feature = "cuda"))]
+pub fn child(case: &str) -> i32 {
+    eprintln!("first-call {case}: built without the `cuda` feature");
+    1
+}
+
+#[cfg(feature = "cuda")]
+type ChildFigures = (f64, f64, f64, usize, String);
+
+#[cfg(feature = "cuda")]
+fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
+    use gpu_conv1d::{correlate, Options, Strategy};
+    use gpu_core::{Gpu, Op};
+    use gpu_reduce::{Algorithm as ReduceAlgorithm, DeviceReduce, Reduce};
+    use gpu_scan::{Algorithm as ScanAlgorithm, ScanOptions, Scanner};
+    use std::time::Instant;
+
+    let t = Instant::now();
+    let gpu = Gpu::default_device()?;
+    let n = 1000;
+    let f32s: Vec<f32> = (0..n).map(|i| (i % 17) as f32 * 0.5).collect();
+    let f64s: Vec<f64> = (0..n).map(|i| (i % 13) as f64 - 6.0).collect();
+    let i32s: Vec<i32> = (0..n as i32).collect();
+    let i64s: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1009).collect();
+    let x32 = gpu.upload(&f32s)?;
+    let x64 = gpu.upload(&f64s)?;
+    let xi64 = gpu.upload(&i64s)?;
+    let mut y64 = gpu.alloc::<f64>(n)?;
+    let mask127: Vec<f64> = (0..127).map(|i| 1.0 / (1.0 + i as f64)).collect();
+    gpu.synchronize()?;
+    let open_s = t.elapsed().as_secs_f64();
+
+    let mut call = || -> gpu_core::Result<()> {
+        match case {
+            "reduce" => assert_eq!(x32.sum()?, f32s.iter().sum::<f32>()),
+            "scan" => {
+                let s = gpu_scan::scan(&gpu, &i32s, Op::Sum, &ScanOptions::default())?;
+                assert_eq!(s[n - 1], (n * (n - 1) / 2) as i32);
+            }
+            "conv1d" => {
+                let y = correlate(&gpu, &f32s, &[0.25, 0.5, 0.25], Options::default())?;
+                assert_eq!(y.len(), n);
+            }
+            "reduce-other" => {
+                let r = Reduce::new(&gpu).algorithm(ReduceAlgorithm::TwoPass);
+                assert!(r.argmax(&xi64)?.is_some());
+            }
+            "scan-other" => {
+                let mut scanner = Scanner::new(&gpu)?;
+                let o = ScanOptions::exclusive().algorithm(ScanAlgorithm::Blelloch);
+                scanner.scan(&x64, &mut y64, Op::Max, &o)?;
+                assert_eq!(y64.to_vec()?[1], f64s[0]);
+            }
+            "conv1d-other" => {
+                let o = Options {
+                    strategy: Strategy::ConstantMask,
+                    ..Options::default()
+                };
+                assert_eq!(correlate(&gpu, &f64s, &mask127, o)?.len(), n);
+            }
+            other => {
+                return Err(gpu_core::Error::invalid(
+                    "case",
+                    format!("unknown first-call case `{other}`"),
+                ))
+            }
+        }
+        Ok(())
+    };
+    let t = Instant::now();
+    call()?;
+    let first_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    call()?;
+    let second_s = t.elapsed().as_secs_f64();
+
+    let mut kernels = 0;
+    let mut images = std::collections::BTreeSet::new();
+    for ptx in all_packs() {
+        for name in gpu.loaded_kernels(ptx) {
+            kernels += 1;
+            images.insert(match gpu.kernel(ptx, &name)?.image() {
+                gpu_core::KernelImage::Cubin { arch } => format!("sm_{arch} cubin"),
+                gpu_core::KernelImage::Ptx => "PTX".to_string(),
+            });
+        }
+    }
+    let images = images.into_iter().collect::<Vec<_>>().join(" + ");
+    Ok((open_s, first_s, second_s, kernels, images))
+}
+
+#[cfg(feature = "cuda")]
+fn all_packs() -> Vec<&'static gpu_core::Ptx> {
+    [
+        gpu_core::KERNELS,
+        gpu_reduce::KERNELS,
+        gpu_scan::KERNELS,
+        gpu_conv1d::KERNELS,
+        gpu_sync::KERNELS,
+    ]
+    .concat()
+}
+
+/// The kernel bytes each crate embeds: (crate, kernels, PTX bytes, [(arch, cubin bytes)]).
+#[cfg(feature = "cuda")]
+pub fn embedded() -> Vec<(&'static str, usize, usize, Vec<(u32, usize)>)> {
+    let crates: [(&str, &[&gpu_core::Ptx]); 5] = [
+        ("gpu-core", gpu_core::KERNELS),
+        ("gpu-reduce", gpu_reduce::KERNELS),
+        ("gpu-scan", gpu_scan::KERNELS),
+        ("gpu-conv1d", gpu_conv1d::KERNELS),
+        ("gpu-sync", gpu_sync::KERNELS),
+    ];
+    crates
+        .iter()
+        .map(|(name, packs)| {
+            let mut cubins: Vec<(u32, usize)> = Vec::new();
+            let (mut kernels, mut ptx) = (0, 0);
+            for p in packs.iter() {
+                kernels += p.kernel_names().len();
+                let b = p.embedded_bytes();
+                ptx += b.ptx;
+                for (arch, bytes) in b.cubins {
+                    match cubins.iter_mut().find(|c| c.0 == arch) {
+                        Some(c) => c.1 += bytes,
+                        None => cubins.push((arch, bytes)),
+                    }
+                }
+            }
+            (*name, kernels, ptx, cubins)
+        })
+        .collect()
+}
+
+/// Without the `cuda` feature no kernels are embedded.
+#[cfg(not(feature = "cuda"))]
+pub fn embedded() -> Vec<(&'static str, usize, usize, Vec<(u32, usize)>)> {
+    Vec::new()
+}
+
+const CONDITIONS: &[&str] = &[
+    "cubins, no JIT cache",
+    "PTX, no JIT cache",
+    "PTX, warm JIT cache",
+];
+
+/// Runs every case under every condition as children of `exe`; a failed child is reported in
+/// the error list.
+pub fn measure(exe: &Path, cases: &[&str]) -> (Vec<Measurement>, Vec<String>) {
+    let cache = std::env::temp_dir().join(format!("gpu-prims-first-call-{}", std::process::id()));
+    let (mut rows, mut errors) = (Vec::new(), Vec::new());
+    for &condition in CONDITIONS {
+        for &case in cases {
+            let run = || {
+                let mut cmd = Command::new(exe);
+                cmd.args([CHILD_FLAG, case]);
+                match condition {
+                    "cubins, no JIT cache" => {
+                        cmd.env("CUDA_CACHE_DISABLE", "1");
+                        cmd.env_remove(gpu_kernel_images_var());
+                    }
+                    "PTX, no JIT cache" => {
+                        cmd.env("CUDA_CACHE_DISABLE", "1");
+                        cmd.env(gpu_kernel_images_var(), "ptx");
+                    }
+                    _ => {
+                        cmd.env_remove("CUDA_CACHE_DISABLE");
+                        cmd.env("CUDA_CACHE_PATH", &cache);
+                        cmd.env(gpu_kernel_images_var(), "ptx");
+                    }
+                }
+                cmd.output()
+            };
+            if condition == "PTX, warm JIT cache" {
+                let _ = run(); // warms the private cache
+            }
+            match run() {
+                Ok(out) => {
+                    let stdout = String::from_utf8_lossy(&out.stdout);
+                    match stdout.lines().find_map(parse_line) {
+                        Some(mut m) if out.status.success() => {
+                            m.condition = condition.to_string();
+                            rows.push(m);
+                        }
+                        _ => errors.push(format!(
+                            "{case} ({condition}): {}",
+                            String::from_utf8_lossy(&out.stderr).trim()
+                        )),
+                    }
+                }
+                Err(e) => errors.push(format!("{case} ({condition}): cannot run {exe:?}: {e}")),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+    (rows, errors)
+}
+
+fn gpu_kernel_images_var() -> &'static str {
+    // The same name as gpu_core::KERNEL_IMAGES_VAR, available without the `cuda` feature.
+    "GPU_PRIMS_KERNEL_IMAGES"
+}
+
+fn parse_line(line: &str) -> Option<Measurement> {
+    let f: Vec<&str> = line.split('\t').collect();
+    if f.len() != 7 || f[0] != "FIRSTCALL" {
+        return None;
+    }
+    Some(Measurement {
+        case: f[1].to_string(),
+        condition: String::new(),
+        open_s: f[2].parse().ok()?,
+        first_s: f[3].parse().ok()?,
+        second_s: f[4].parse().ok()?,
+        kernels: f[5].parse().ok()?,
+        images: f[6].to_string(),
+    })
+}
+
+/// The Markdown section: first-call table and embedded bytes.
+pub fn markdown(device: &str, rows: &[Measurement], errors: &[String]) -> String {
+    let mut s = format!(
+        "## First call in a fresh process ({device})\n\n\
+         Seconds; `open` is device open plus a small upload, `first` the first call (kernel \
+         load included), `second` the same call again; `kernels` counts the kernels loaded \
+         by then.\n\n\
+         | case | first call of | condition | open | first | second | kernels | loaded as |\n\
+         | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n"
+    );
+    for r in rows {
+        let what = CASES
+            .iter()
+            .find(|c| c.0 == r.case)
+            .map_or("", |c| c.1);
+        s += &format!(
+            "| {} | {} | {} | {:.3} | {:.4} | {:.4} | {} | {} |\n",
+            r.case, what, r.condition, r.open_s, r.first_s, r.second_s, r.kernels, r.images
+        );
+    }
+    for e in errors {
+        s += &format!("\nFailed: {e}\n");
+    }
+    s += "\n## Embedded kernel bytes per crate\n\n| crate | kernels | PTX | cubins (by arch) | total |\n| --- | ---: | ---: | --- | ---: |\n";
+    for (name, kernels, ptx, cubins) in embedded() {
+        let total = ptx + cubins.iter().map(|c| c.1).sum::<usize>();
+        let per_arch: Vec<String> = cubins
+            .iter()
+            .map(|(a, b)| format!("sm_{a} {}", mib(*b)))
+            .collect();
+        s += &format!(
+            "| {name} | {kernels} | {} | {} | {} |\n",
+            mib(ptx),
+            per_arch.join(", "),
+            mib(total)
+        );
+    }
+    s
+}
+
+fn mib(bytes: usize) -> String {
+    format!("{:.2} MiB", bytes as f64 / (1 << 20) as f64)
+}
+
+/// The JSON form of the measurements and sizes.
+pub fn json(device: &str, rows: &[Measurement], errors: &[String]) -> serde_json::Value {
+    json!({
+        "device": device,
+        "first_call": rows.iter().map(|r| json!({
+            "case": r.case, "condition": r.condition, "open_s": r.open_s,
+            "first_s": r.first_s, "second_s": r.second_s, "kernels": r.kernels,
+            "images": r.images,
+        })).collect::<Vec<_>>(),
+        "errors": errors,
+        "embedded": embedded().iter().map(|(name, kernels, ptx, cubins)| json!({
+            "crate": name, "kernels": kernels, "ptx_bytes": ptx,
+            "cubin_bytes": cubins.iter().map(|(a, b)| json!({"arch": a, "bytes": b}))
+                .collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn child_lines_parse() {
+        let m = parse_line("FIRSTCALL\treduce\t0.5\t0.01\t0.0001\t1\tsm_90 cubin").unwrap();
+        assert_eq!((m.case.as_str(), m.kernels), ("reduce", 1));
+        assert_eq!(m.images, "sm_90 cubin");
+        assert!(parse_line("something else").is_none());
+        let md = markdown("test", &[m], &["x: y".into()]);
+        assert!(md.contains("| reduce | sum of 1000 f32"));
+        assert!(md.contains("Failed: x: y"));
+    }
+}

@@ -1,0 +1,28 @@
+//! The crate's embedded kernels (`kernels/conv1d.cu`, built by `scripts/ptx.sh`): one PTX
+//! module per kernel, with sm_80 and sm_90 machine code beside it. gpu-core loads each kernel
+//! on its first use; [`preload`] loads them all at once.
+
+use gpu_core::{Cubins, Gpu, Ptx, Result};
+
+/// The crate's kernels, compiled from `kernels/conv1d.cu`.
+pub static PTX: Ptx =
+    Ptx::new("gpu-conv1d/conv1d", include_str!("ptx/conv1d.ptx")).with_cubins(&[
+    Cubins::new(80, include_bytes!("ptx/conv1d.sm_80.cubins")),
+    Cubins::new(90, include_bytes!("ptx/conv1d.sm_90.cubins")),
+]);
+
+/// Every kernel pack this crate embeds (for size reports and [`preload`]).
+pub static KERNELS: &[&Ptx] = &[&PTX];
+
+/// Loads every kernel of gpu-conv1d on `gpu` now, in parallel, instead of on first use;
+/// returns how many. Optional: for programs that would rather pay all loads up front.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// let gpu = gpu_core::Gpu::default_device()?;
+/// assert!(gpu_conv1d::preload(&gpu)? > 0);
+/// # Ok(()) }
+/// ```
+pub fn preload(gpu: &Gpu) -> Result<usize> {
+    KERNELS.iter().map(|k| gpu.preload(k)).sum()
+}
