@@ -374,7 +374,7 @@ def mode_write(sources: list[Path]) -> int:
     for o in orphans:
         print(f"ptx.py: warning: {rel(o)} has no kernels/*.cu source (remove it: git rm {rel(o)})",
               file=sys.stderr)
-    print(f"ptx.py: {len(built)} kernel(s), {changed} file(s) rewritten")
+    print(f"ptx.py: {len(built)} file(s) from {len(sources)} kernel source(s), {changed} rewritten")
     return 0
 
 
@@ -422,7 +422,7 @@ def mode_check(sources: list[Path]) -> int:
         for p in problems:
             print(f"  {p}", file=sys.stderr)
         return 1
-    print(f"ptx.py --check: OK ({len(built)} kernel(s) up to date)")
+    print(f"ptx.py --check: OK ({len(built)} file(s) of {len(sources)} kernel source(s) up to date)")
     return 0
 
 

@@ -21,10 +21,20 @@ pub const CHILD_FLAG: &str = "--first-call-child";
 pub const CASES: &[(&str, &str)] = &[
     ("reduce", "sum of 1000 f32 (default algorithm)"),
     ("scan", "inclusive sum of 1000 i32, host to host (default)"),
-    ("conv1d", "correlation of 1000 f32 with a 3-wide mask (default)"),
+    (
+        "conv1d",
+        "correlation of 1000 f32 with a 3-wide mask (default)",
+    ),
     ("reduce-other", "argmax of 1000 i64, two-pass tree"),
     ("scan-other", "exclusive max of 1000 f64, Blelloch"),
-    ("conv1d-other", "f64 correlation, 127-wide mask, constant-memory kernel"),
+    (
+        "conv1d-other",
+        "f64 correlation, 127-wide mask, constant-memory kernel",
+    ),
+    (
+        "preload",
+        "every kernel of every crate (`preload`, in parallel)",
+    ),
 ];
 
 /// One child's figures.
@@ -122,6 +132,17 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
                 };
                 assert_eq!(correlate(&gpu, &f64s, &mask127, o)?.len(), n);
             }
+            "preload" => {
+                let n = gpu_core::KERNELS
+                    .iter()
+                    .map(|k| gpu.preload(k))
+                    .sum::<gpu_core::Result<usize>>()?
+                    + gpu_reduce::preload(&gpu)?
+                    + gpu_scan::preload(&gpu)?
+                    + gpu_conv1d::preload(&gpu)?
+                    + gpu_sync::preload(&gpu)?;
+                assert!(n > 0);
+            }
             other => {
                 return Err(gpu_core::Error::invalid(
                     "case",
@@ -165,9 +186,22 @@ fn all_packs() -> Vec<&'static gpu_core::Ptx> {
     .concat()
 }
 
-/// The kernel bytes each crate embeds: (crate, kernels, PTX bytes, [(arch, cubin bytes)]).
+/// The kernels one crate embeds.
+#[derive(Debug, Clone)]
+pub struct Embedded {
+    /// Crate name.
+    pub name: &'static str,
+    /// Kernels (entry points).
+    pub kernels: usize,
+    /// PTX bytes.
+    pub ptx: usize,
+    /// Cubin bytes by architecture.
+    pub cubins: Vec<(u32, usize)>,
+}
+
+/// The kernel bytes each crate embeds.
 #[cfg(feature = "cuda")]
-pub fn embedded() -> Vec<(&'static str, usize, usize, Vec<(u32, usize)>)> {
+pub fn embedded() -> Vec<Embedded> {
     let crates: [(&str, &[&gpu_core::Ptx]); 5] = [
         ("gpu-core", gpu_core::KERNELS),
         ("gpu-reduce", gpu_reduce::KERNELS),
@@ -191,14 +225,19 @@ pub fn embedded() -> Vec<(&'static str, usize, usize, Vec<(u32, usize)>)> {
                     }
                 }
             }
-            (*name, kernels, ptx, cubins)
+            Embedded {
+                name,
+                kernels,
+                ptx,
+                cubins,
+            }
         })
         .collect()
 }
 
 /// Without the `cuda` feature no kernels are embedded.
 #[cfg(not(feature = "cuda"))]
-pub fn embedded() -> Vec<(&'static str, usize, usize, Vec<(u32, usize)>)> {
+pub fn embedded() -> Vec<Embedded> {
     Vec::new()
 }
 
@@ -292,10 +331,7 @@ pub fn markdown(device: &str, rows: &[Measurement], errors: &[String]) -> String
          | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n"
     );
     for r in rows {
-        let what = CASES
-            .iter()
-            .find(|c| c.0 == r.case)
-            .map_or("", |c| c.1);
+        let what = CASES.iter().find(|c| c.0 == r.case).map_or("", |c| c.1);
         s += &format!(
             "| {} | {} | {} | {:.3} | {:.4} | {:.4} | {} | {} |\n",
             r.case, what, r.condition, r.open_s, r.first_s, r.second_s, r.kernels, r.images
@@ -305,7 +341,13 @@ pub fn markdown(device: &str, rows: &[Measurement], errors: &[String]) -> String
         s += &format!("\nFailed: {e}\n");
     }
     s += "\n## Embedded kernel bytes per crate\n\n| crate | kernels | PTX | cubins (by arch) | total |\n| --- | ---: | ---: | --- | ---: |\n";
-    for (name, kernels, ptx, cubins) in embedded() {
+    for Embedded {
+        name,
+        kernels,
+        ptx,
+        cubins,
+    } in embedded()
+    {
         let total = ptx + cubins.iter().map(|c| c.1).sum::<usize>();
         let per_arch: Vec<String> = cubins
             .iter()
@@ -335,9 +377,9 @@ pub fn json(device: &str, rows: &[Measurement], errors: &[String]) -> serde_json
             "images": r.images,
         })).collect::<Vec<_>>(),
         "errors": errors,
-        "embedded": embedded().iter().map(|(name, kernels, ptx, cubins)| json!({
-            "crate": name, "kernels": kernels, "ptx_bytes": ptx,
-            "cubin_bytes": cubins.iter().map(|(a, b)| json!({"arch": a, "bytes": b}))
+        "embedded": embedded().iter().map(|e| json!({
+            "crate": e.name, "kernels": e.kernels, "ptx_bytes": e.ptx,
+            "cubin_bytes": e.cubins.iter().map(|(a, b)| json!({"arch": a, "bytes": b}))
                 .collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })

@@ -75,20 +75,6 @@ pub fn fmt_ms(ms: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn labels() {
-        assert_eq!(size_label(1 << 20), "2^20");
-        assert_eq!(size_label(123_123_123), "123123123");
-        assert_eq!(fmt_ms(0.0123), "12.30 µs");
-        assert_eq!(fmt_ms(1.5), "1.500 ms");
-        assert_eq!(fmt_ms(2500.0), "2.50 s");
-    }
-}
-
 /// The GPU's name, or why there is none.
 pub fn device_name() -> String {
     #[cfg(feature = "cuda")]
@@ -101,5 +87,19 @@ pub fn device_name() -> String {
     #[cfg(not(feature = "cuda"))]
     {
         "no GPU: built without the `cuda` feature".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels() {
+        assert_eq!(size_label(1 << 20), "2^20");
+        assert_eq!(size_label(123_123_123), "123123123");
+        assert_eq!(fmt_ms(0.0123), "12.30 µs");
+        assert_eq!(fmt_ms(1.5), "1.500 ms");
+        assert_eq!(fmt_ms(2500.0), "2.50 s");
     }
 }

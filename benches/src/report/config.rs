@@ -236,7 +236,9 @@ impl Config {
                 "--only" => {
                     c.only = parse_list(&value()?, |s| Some(s.to_ascii_lowercase()))?;
                     for o in &c.only {
-                        if !["core", "reduce", "scan", "conv1d", "sync", "first-call"].contains(&o.as_str()) {
+                        if !["core", "reduce", "scan", "conv1d", "sync", "first-call"]
+                            .contains(&o.as_str())
+                        {
                             return Err(format!("unknown primitive `{o}`"));
                         }
                     }

@@ -5,8 +5,7 @@
 use gpu_core::{Cubins, Gpu, Ptx, Result};
 
 /// The crate's kernels, compiled from `kernels/conv1d.cu`.
-pub static PTX: Ptx =
-    Ptx::new("gpu-conv1d/conv1d", include_str!("ptx/conv1d.ptx")).with_cubins(&[
+pub static PTX: Ptx = Ptx::new("gpu-conv1d/conv1d", include_str!("ptx/conv1d.ptx")).with_cubins(&[
     Cubins::new(80, include_bytes!("ptx/conv1d.sm_80.cubins")),
     Cubins::new(90, include_bytes!("ptx/conv1d.sm_90.cubins")),
 ]);

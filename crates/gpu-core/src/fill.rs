@@ -3,16 +3,16 @@
 use crate::device::Gpu;
 use crate::element::Element;
 use crate::error::Result;
-use crate::memory::DeviceArray;
 use crate::kernel_pack::{Cubins, Ptx};
+use crate::memory::DeviceArray;
 use crate::stream::Stream;
 
 /// gpu-core's kernels, compiled from `kernels/core.cu`.
-pub(crate) static CORE_PTX: Ptx =
-    Ptx::new("gpu-core/core", include_str!("ptx/core.ptx")).with_cubins(&[
-    Cubins::new(80, include_bytes!("ptx/core.sm_80.cubins")),
-    Cubins::new(90, include_bytes!("ptx/core.sm_90.cubins")),
-]);
+pub(crate) static CORE_PTX: Ptx = Ptx::new("gpu-core/core", include_str!("ptx/core.ptx"))
+    .with_cubins(&[
+        Cubins::new(80, include_bytes!("ptx/core.sm_80.cubins")),
+        Cubins::new(90, include_bytes!("ptx/core.sm_90.cubins")),
+    ]);
 
 /// gpu-core's kernel packs (for size reports and preloading).
 pub static KERNELS: &[&Ptx] = &[&CORE_PTX];

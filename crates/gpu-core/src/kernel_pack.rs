@@ -152,6 +152,9 @@ impl Ptx {
     }
 }
 
+/// One cubin pack's table: kernel → (hash of the PTX section it was built from, cubin).
+type CubinTable = HashMap<&'static str, (u64, &'static [u8])>;
+
 /// Where each kernel's images lie inside a [`Ptx`].
 #[derive(Debug)]
 pub(crate) struct PackIndex {
@@ -161,7 +164,7 @@ pub(crate) struct PackIndex {
     sections: HashMap<&'static str, &'static str>,
     /// Per architecture: entry → (hash of the PTX section it was built from, cubin), or why
     /// the pack could not be read.
-    cubins: Vec<(u32, Result<HashMap<&'static str, (u64, &'static [u8])>, String>)>,
+    cubins: Vec<(u32, Result<CubinTable, String>)>,
 }
 
 impl PackIndex {
@@ -245,7 +248,7 @@ impl PackIndex {
 }
 
 /// Reads a cubin pack (format in `scripts/kernel_pack.py`).
-fn parse_cubin_pack(c: &Cubins) -> Result<HashMap<&'static str, (u64, &'static [u8])>, String> {
+fn parse_cubin_pack(c: &Cubins) -> Result<CubinTable, String> {
     let b = c.pack;
     let u32_at = |at: usize| -> Result<u32, String> {
         b.get(at..at + 4)
@@ -342,7 +345,8 @@ mod tests {
 
     #[test]
     fn plain_ptx_lists_its_entries() {
-        let text = ".version 8.0\n.visible .entry k1(\n.param .u64 p\n)\n{\nret;\n}\n.entry k2()\n{}\n";
+        let text =
+            ".version 8.0\n.visible .entry k1(\n.param .u64 p\n)\n{\nret;\n}\n.entry k2()\n{}\n";
         let ptx = Ptx::new("t/plain", text);
         assert!(!ptx.is_pack());
         assert_eq!(PackIndex::parse(&ptx).order, vec!["k1", "k2"]);
@@ -355,7 +359,10 @@ mod tests {
         let sm90 = cubin_pack(90, &[("a", a, b"code90a!!")]).leak();
         let cubins = vec![Cubins::new(80, sm80), Cubins::new(90, sm90)].leak();
         let idx = PackIndex::parse(&Ptx::new("t/cubins", PACK).with_cubins(cubins));
-        assert_eq!(idx.cubin_for("a", (9, 0)), Ok(Some((90, &b"code90a!!"[..]))));
+        assert_eq!(
+            idx.cubin_for("a", (9, 0)),
+            Ok(Some((90, &b"code90a!!"[..])))
+        );
         assert_eq!(idx.cubin_for("a", (8, 9)), Ok(Some((80, &b"code80a"[..]))));
         assert_eq!(idx.cubin_for("a", (8, 0)), Ok(Some((80, &b"code80a"[..]))));
         // Other majors (older or newer GPUs) take the PTX.
@@ -367,7 +374,10 @@ mod tests {
         let ptx = Ptx::new("t/cubins", PACK).with_cubins(cubins);
         assert_eq!(ptx.cubin_archs("a"), vec![80, 90]);
         assert_eq!(ptx.cubin_archs("b_2"), Vec::<u32>::new());
-        assert_eq!(ptx.embedded_bytes().cubins, vec![(80, sm80.len()), (90, sm90.len())]);
+        assert_eq!(
+            ptx.embedded_bytes().cubins,
+            vec![(80, sm80.len()), (90, sm90.len())]
+        );
     }
 
     #[test]
@@ -376,8 +386,14 @@ mod tests {
         bad.truncate(30);
         let cubins = vec![Cubins::new(90, bad.leak()), Cubins::new(80, b"junk")].leak();
         let idx = PackIndex::parse(&Ptx::new("t/bad", PACK).with_cubins(cubins));
-        assert!(idx.cubin_for("a", (9, 0)).unwrap_err().contains("truncated"));
-        assert!(idx.cubin_for("a", (8, 6)).unwrap_err().contains("bad magic"));
+        assert!(idx
+            .cubin_for("a", (9, 0))
+            .unwrap_err()
+            .contains("truncated"));
+        assert!(idx
+            .cubin_for("a", (8, 6))
+            .unwrap_err()
+            .contains("bad magic"));
         let wrong_arch = vec![Cubins::new(90, cubin_pack(80, &[]).leak())].leak();
         let idx = PackIndex::parse(&Ptx::new("t/arch", PACK).with_cubins(wrong_arch));
         assert!(idx.cubin_for("a", (9, 0)).unwrap_err().contains("sm_80"));

@@ -249,9 +249,8 @@ impl Gpu {
                 (module, KernelImage::Cubin { arch })
             }
             None => {
-                let module = load_image(section.as_bytes(), true, || {
-                    format!("{}:{name}", ptx.name)
-                })?;
+                let module =
+                    load_image(section.as_bytes(), true, || format!("{}:{name}", ptx.name))?;
                 (module, KernelImage::Ptx)
             }
         };

@@ -20,7 +20,6 @@ macro_rules! probe_store {
     };
 }
 
-
 static MIXED: Ptx = Ptx::new(
     "gpu-core-tests/mixed",
     concat!(
@@ -77,7 +76,10 @@ fn gpu_a_broken_kernel_fails_alone_and_is_named() {
         MIXED.kernel_names(),
         vec!["probe_store", "probe_broken", "probe_store_2"]
     );
-    assert!(gpu.module_global(&MIXED, "x").is_err(), "packs have no one module");
+    assert!(
+        gpu.module_global(&MIXED, "x").is_err(),
+        "packs have no one module"
+    );
 }
 
 /// A cubin pack holding `code` for `kernel` under the hash of its PTX section, for `arch`.
@@ -107,7 +109,10 @@ fn gpu_a_corrupt_cubin_is_named_and_its_neighbours_work() {
     let arch = major * 10 + minor;
     let section = probe_store!("probe_store");
     let garbage = b"\x7fELF but not really a cubin, just bytes".as_slice();
-    let cubins = vec![Cubins::new(arch, cubin_pack(arch, "probe_store", section, garbage))];
+    let cubins = vec![Cubins::new(
+        arch,
+        cubin_pack(arch, "probe_store", section, garbage),
+    )];
     let ptx = Ptx::new(
         "gpu-core-tests/corrupt-cubin",
         concat!(

@@ -7,8 +7,8 @@ use gpu_core::{kernel_args, DeviceArray, Error, Gpu, GpuTimer, Kernel, LaunchCon
 use gpu_core::{Result, Stream};
 
 use crate::args::WorkQueueArgs;
-use crate::kernels::SYNC_PTX;
 use crate::cpu::{demo_reference, DemoItem, DEMO_BLOCK, DEMO_LCG_A, DEMO_LCG_C};
+use crate::kernels::SYNC_PTX;
 use crate::plan::{self, Schedule};
 
 // ---- Last-block counter --------------------------------------------------------------------

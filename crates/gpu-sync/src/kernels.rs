@@ -7,8 +7,7 @@ use gpu_core::{Cubins, Gpu, Ptx, Result};
 /// demonstration's `sync_demo_{static,strided,queue}`.
 ///
 /// [`selftest`]: crate::selftest
-pub static SYNC_PTX: Ptx =
-    Ptx::new("gpu-sync/sync", include_str!("ptx/sync.ptx")).with_cubins(&[
+pub static SYNC_PTX: Ptx = Ptx::new("gpu-sync/sync", include_str!("ptx/sync.ptx")).with_cubins(&[
     Cubins::new(80, include_bytes!("ptx/sync.sm_80.cubins")),
     Cubins::new(90, include_bytes!("ptx/sync.sm_90.cubins")),
 ]);
