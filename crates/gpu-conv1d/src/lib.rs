@@ -79,6 +79,7 @@
 //! finish; the host never blocks); [`Strategy::Auto`] and [`Strategy::Basic`] run concurrently
 //! on any number of streams.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub mod cpu;

@@ -28,6 +28,7 @@
 //! assert!(Op::BitAnd.check::<f32>().is_err());
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub mod data;

@@ -77,6 +77,7 @@
 //! See `docs/reduce.md` in the repository for each algorithm, when to choose it, and the
 //! measurements.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 // Without `cuda` the GPU items the docs link to do not exist.
 #![cfg_attr(not(feature = "cuda"), allow(rustdoc::broken_intra_doc_links))]

@@ -67,6 +67,7 @@
 //! host synchronisation), for CUDA-event timing; [`ScanOptions::block_size`] sets the block size
 //! of any GPU algorithm (a power of two in 32..=1024) for block-size sweeps.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub mod cpu;

@@ -183,6 +183,12 @@ mod tests {
 
     #[test]
     fn include_dir_holds_the_headers() {
+        // `include_dir()` names the build machine's sources; a test binary carried elsewhere
+        // (the GPU bundle) has nothing there to check.
+        if !Path::new(env!("CARGO_MANIFEST_DIR")).is_dir() {
+            eprintln!("SKIPPED: the sources this test was built from are not on this machine");
+            return;
+        }
         for (name, text) in HEADERS {
             assert_eq!(
                 std::fs::read_to_string(include_dir().join(name)).unwrap(),

@@ -77,6 +77,7 @@
 //! - With the `cuda` feature: `LastBlockCounter`, `WorkQueue`, `persistent_config`,
 //!   `Demo` / `run_demo`, `SYNC_PTX` and the `selftest` module.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod args;
