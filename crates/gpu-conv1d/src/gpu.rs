@@ -2,7 +2,7 @@
 
 use ndarray::{Array2, ArrayView2};
 
-use gpu_core::{kernel_args, DeviceArray, Error, Gpu, LaunchConfig, Result, Stream};
+use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Input, LaunchConfig, Result, Stream};
 
 use crate::constant::with_constant_mask;
 use crate::kernels::PTX;
@@ -117,16 +117,18 @@ impl<T: Real> Conv1d<T> {
             .path::<T>(self.output_len(n)?, self.mask.len()))
     }
 
-    /// Runs on a host signal: copies it in, runs on the device's default stream, copies the
-    /// result out.
-    pub fn run(&self, signal: &[T]) -> Result<Vec<T>> {
-        let n_out = self.output_len(signal.len())?;
+    /// Runs on any [`Input`] signal — a host slice, `Vec`, array or ndarray (copied in), a
+    /// [`DeviceArray`] or [`gpu_core::DeviceSlice`] (read in place) — on the device's default
+    /// stream, and copies the result out.
+    pub fn run(&self, signal: &(impl Input<T> + ?Sized)) -> Result<Vec<T>> {
+        let x = signal.stage(&self.gpu)?;
+        let n_out = self.output_len(x.len())?;
         if n_out == 0 {
             return Ok(Vec::new());
         }
-        let x = self.gpu.upload(signal)?;
         let mut y = self.gpu.alloc::<T>(n_out)?;
-        self.run_device(&x, &mut y, self.gpu.stream())?;
+        let rows = usize::from(!x.is_empty());
+        self.enqueue_rows(x.device_ptr(), x.len(), rows, &mut y, self.gpu.stream())?;
         y.to_vec()
     }
 
@@ -168,14 +170,33 @@ impl<T: Real> Conv1d<T> {
         output: &mut DeviceArray<T>,
         stream: &Stream,
     ) -> Result<()> {
-        if !input.gpu().same_device(&self.gpu) || !output.gpu().same_device(&self.gpu) {
+        if !input.gpu().same_device(&self.gpu) {
+            return Err(Error::invalid(
+                "input",
+                "the arrays and the convolution live on different devices",
+            ));
+        }
+        self.enqueue_rows(input.device_ptr(), input.len(), rows, output, stream)
+    }
+
+    /// [`run_device_rows`](Conv1d::run_device_rows) over `len` elements of this device's
+    /// memory at `input`, which the caller keeps alive until the stream has run.
+    fn enqueue_rows(
+        &self,
+        input: u64,
+        len: usize,
+        rows: usize,
+        output: &mut DeviceArray<T>,
+        stream: &Stream,
+    ) -> Result<()> {
+        if !output.gpu().same_device(&self.gpu) {
             return Err(Error::invalid(
                 "input",
                 "the arrays and the convolution live on different devices",
             ));
         }
         if rows == 0 {
-            if !input.is_empty() || !output.is_empty() {
+            if len != 0 || !output.is_empty() {
                 return Err(Error::invalid(
                     "rows",
                     "0 rows, but the input or output array is not empty",
@@ -183,16 +204,13 @@ impl<T: Real> Conv1d<T> {
             }
             return Ok(());
         }
-        if input.len() % rows != 0 {
+        if len % rows != 0 {
             return Err(Error::invalid(
                 "rows",
-                format!(
-                    "an input of {} elements does not split into {rows} rows",
-                    input.len()
-                ),
+                format!("an input of {len} elements does not split into {rows} rows"),
             ));
         }
-        let n = input.len() / rows;
+        let n = len / rows;
         let n_out = self.output_len(n)?;
         let expected = rows
             .checked_mul(n_out)
@@ -219,11 +237,7 @@ impl<T: Real> Conv1d<T> {
         };
         let path = self.options.strategy.path::<T>(n_out, self.mask.len());
         let kernel = self.gpu.kernel(&PTX, &path.kernel_name::<T>())?;
-        let (x, y, m) = (
-            input.device_ptr(),
-            output.device_ptr(),
-            self.mask.device_ptr(),
-        );
+        let (x, y, m) = (input, output.device_ptr(), self.mask.device_ptr());
         let Shape {
             rows,
             n,
@@ -376,13 +390,23 @@ fn grid(tiles: u64, gpu: &Gpu) -> u32 {
 
 /// Cross-correlation of `signal` with `mask` on `gpu` (`numpy.correlate` / `scipy.signal.correlate`
 /// semantics; see the crate docs), waiting for the result.
-pub fn correlate<T: Real>(gpu: &Gpu, signal: &[T], mask: &[T], options: Options) -> Result<Vec<T>> {
+pub fn correlate<T: Real>(
+    gpu: &Gpu,
+    signal: &(impl Input<T> + ?Sized),
+    mask: &[T],
+    options: Options,
+) -> Result<Vec<T>> {
     Conv1d::correlation(gpu, mask, options)?.run(signal)
 }
 
 /// Convolution of `signal` with `mask` on `gpu` (`numpy.convolve` / `scipy.signal.convolve`: the
 /// mask reversed), waiting for the result.
-pub fn convolve<T: Real>(gpu: &Gpu, signal: &[T], mask: &[T], options: Options) -> Result<Vec<T>> {
+pub fn convolve<T: Real>(
+    gpu: &Gpu,
+    signal: &(impl Input<T> + ?Sized),
+    mask: &[T],
+    options: Options,
+) -> Result<Vec<T>> {
     Conv1d::convolution(gpu, mask, options)?.run(signal)
 }
 

@@ -53,6 +53,8 @@ mod driver;
 #[cfg(feature = "cuda")]
 mod fill;
 #[cfg(feature = "cuda")]
+mod input;
+#[cfg(feature = "cuda")]
 mod memory;
 #[cfg(feature = "cuda")]
 mod module;
@@ -71,6 +73,8 @@ pub use cust;
 pub use device::{DeviceProperties, Gpu};
 #[cfg(feature = "cuda")]
 pub use fill::KERNELS;
+#[cfg(feature = "cuda")]
+pub use input::{DeviceSlice, Input, Staged};
 #[cfg(feature = "cuda")]
 pub use memory::{DeviceArray, PinnedBuffer};
 #[cfg(feature = "cuda")]

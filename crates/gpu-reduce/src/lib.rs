@@ -100,5 +100,9 @@ pub use kernels::{preload, KERNELS};
 #[cfg(feature = "cuda")]
 pub use gpu::{
     argmax, argmin, max, min, product, reduce, reduce_monoid, sum, sum_wide, DeviceReduce,
-    DeviceSlice, Input, Prepared, Reduce, Staged, Workspace,
+    Prepared, Reduce, Workspace,
 };
+/// The input layer lives in gpu-core (every primitive accepts the same inputs); re-exported
+/// here where it started.
+#[cfg(feature = "cuda")]
+pub use gpu_core::{DeviceSlice, Input, Staged};

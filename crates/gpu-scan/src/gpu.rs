@@ -1,8 +1,8 @@
 //! GPU launches (feature `cuda`): the [`Scanner`] and the one-off convenience functions.
 
 use gpu_core::{
-    grid_for, kernel_args, Affine, DeviceArray, Element, Error, Event, Gpu, Kernel, LaunchConfig,
-    Op, Pod, Result, Stream,
+    grid_for, kernel_args, Affine, DeviceArray, Element, Error, Event, Gpu, Input, Kernel,
+    LaunchConfig, Op, Pod, Result, Stream,
 };
 use ndarray::{Array1, ArrayView1};
 use std::collections::HashMap;
@@ -209,19 +209,36 @@ impl Scanner {
         gpu.stream().synchronize()
     }
 
-    /// Scans a host slice (uploaded, scanned in place, downloaded). CPU algorithms stay on the
-    /// host.
+    /// Scans any [`Input`] — a host slice, `Vec`, array or ndarray array/view (uploaded and
+    /// scanned in place), a [`DeviceArray`] or [`gpu_core::DeviceSlice`] (scanned into a new
+    /// device array) — and returns the result on the host. CPU algorithms read host inputs
+    /// where they are.
     pub fn scan_slice<T: Element>(
         &mut self,
-        input: &[T],
+        input: &(impl Input<T> + ?Sized),
         op: Op,
         options: &ScanOptions,
     ) -> Result<Vec<T>> {
-        if !options.algorithm.is_gpu() {
-            return cpu::scan_with(input, op, options);
-        }
         op.check::<T>()?;
-        let mut d = self.gpu.upload(input)?;
+        if !options.algorithm.is_gpu() {
+            return match input.host_slice() {
+                Some(x) => cpu::scan_with(x, op, options),
+                None => cpu::scan_with(&input.stage(&self.gpu)?.to_vec()?, op, options),
+            };
+        }
+        let staged = input.stage(&self.gpu)?;
+        let (ptr, n) = (staged.device_ptr(), staged.len());
+        let mut d = match staged.into_upload() {
+            Some(d) => d,
+            None => {
+                let out = self.gpu.alloc::<T>(n)?;
+                let combo = Combo::op::<T>(op)?;
+                let gpu = self.gpu.clone();
+                self.enqueue(&combo, ptr, out.device_ptr(), n, options, gpu.stream())?;
+                gpu.stream().synchronize()?;
+                return out.to_vec();
+            }
+        };
         self.scan_in_place(&mut d, op, options)?;
         d.to_vec()
     }
@@ -314,13 +331,17 @@ impl Scanner {
     /// [`scan_slice`](Self::scan_slice) for monoid values.
     pub fn scan_monoid_slice<M: ScanMonoid>(
         &mut self,
-        input: &[M],
+        input: &(impl Input<M> + ?Sized),
         options: &ScanOptions,
     ) -> Result<Vec<M>> {
         if !options.algorithm.is_gpu() {
-            return Ok(cpu_monoid(input, options));
+            return Ok(match input.host_slice() {
+                Some(x) => cpu_monoid(x, options),
+                None => cpu_monoid(&input.stage(&self.gpu)?.to_vec()?, options),
+            });
         }
-        let mut d = self.gpu.upload(input)?;
+        // Device data is scanned in a copy (the input stays as it was).
+        let mut d = input.stage(&self.gpu)?.into_device_array()?;
         self.scan_monoid_in_place(&mut d, options)?;
         d.to_vec()
     }
@@ -700,7 +721,8 @@ fn write_prefix<V: Pod>(out: &mut DeviceArray<V>, y: &[V]) -> Result<()> {
     out.copy_from(&all)
 }
 
-/// Scans a host slice on `gpu` with a temporary [`Scanner`].
+/// Scans any [`Input`] (host slice, `Vec`, array, ndarray, device array or slice) on `gpu` with
+/// a temporary [`Scanner`]; the result comes back to the host.
 ///
 /// ```no_run
 /// # fn main() -> gpu_core::Result<()> {
@@ -714,7 +736,12 @@ fn write_prefix<V: Pod>(out: &mut DeviceArray<V>, y: &[V]) -> Result<()> {
 /// assert_eq!(z[1], 1);
 /// # Ok(()) }
 /// ```
-pub fn scan<T: Element>(gpu: &Gpu, input: &[T], op: Op, options: &ScanOptions) -> Result<Vec<T>> {
+pub fn scan<T: Element>(
+    gpu: &Gpu,
+    input: &(impl Input<T> + ?Sized),
+    op: Op,
+    options: &ScanOptions,
+) -> Result<Vec<T>> {
     Scanner::new(gpu)?.scan_slice(input, op, options)
 }
 
@@ -732,7 +759,11 @@ pub fn scan<T: Element>(gpu: &Gpu, input: &[T], op: Op, options: &ScanOptions) -
 /// assert_eq!(powers[89].0[1], 2_880_067_194_370_816_120); // F(90)
 /// # Ok(()) }
 /// ```
-pub fn scan_monoid<M: ScanMonoid>(gpu: &Gpu, input: &[M], options: &ScanOptions) -> Result<Vec<M>> {
+pub fn scan_monoid<M: ScanMonoid>(
+    gpu: &Gpu,
+    input: &(impl Input<M> + ?Sized),
+    options: &ScanOptions,
+) -> Result<Vec<M>> {
     Scanner::new(gpu)?.scan_monoid_slice(input, options)
 }
 
@@ -747,13 +778,19 @@ pub fn scan_monoid<M: ScanMonoid>(gpu: &Gpu, input: &[M], options: &ScanOptions)
 /// assert!((x[999] - reference[999]).abs() < 1e-9);
 /// # Ok(()) }
 /// ```
-pub fn linear_recurrence<T: Real>(gpu: &Gpu, a: &[T], b: &[T], x_init: T) -> Result<Vec<T>>
+pub fn linear_recurrence<T: Real>(
+    gpu: &Gpu,
+    a: &(impl Input<T> + ?Sized),
+    b: &(impl Input<T> + ?Sized),
+    x_init: T,
+) -> Result<Vec<T>>
 where
     Affine<T>: ScanMonoid,
 {
+    let (a, b) = (a.stage(gpu)?, b.stage(gpu)?);
     check_recurrence(a.len(), b.len())?;
-    let (da, db) = (gpu.upload(a)?, gpu.upload(b)?);
-    let mut x = gpu.alloc::<T>(a.len())?;
+    let (da, db) = (a.into_device_array()?, b.into_device_array()?);
+    let mut x = gpu.alloc::<T>(da.len())?;
     Scanner::new(gpu)?.linear_recurrence(&da, &db, x_init, &mut x, &ScanOptions::default())?;
     x.to_vec()
 }

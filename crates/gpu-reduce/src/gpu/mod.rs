@@ -3,215 +3,15 @@
 mod engine;
 mod workspace;
 
-use std::marker::PhantomData;
-use std::ops::{Bound, RangeBounds};
-
-use gpu_core::{DeviceArray, Element, Error, Gpu, LaunchConfig, Op, Pod, Result, Stream};
-use ndarray::{ArrayBase, Data, Dimension};
+use gpu_core::{
+    DeviceArray, DeviceSlice, Element, Error, Gpu, Input, LaunchConfig, Op, Pod, Result, Stream,
+};
 
 use crate::algorithm::{Algorithm, Operation};
 use crate::plan::{Kinds, DEFAULT_UNROLL};
 use crate::value::{DeviceMonoid, Extreme, Widen};
 use engine::{Desc, Engine, Settings};
 pub use workspace::Workspace;
-
-// ---- Inputs ------------------------------------------------------------------------------
-
-/// A contiguous range of a [`DeviceArray`], reduced without copying.
-///
-/// Indices returned by argmin/argmax are relative to the start of the slice.
-///
-/// ```no_run
-/// # fn main() -> gpu_core::Result<()> {
-/// use gpu_reduce::{DeviceSlice, Reduce};
-/// let gpu = gpu_core::Gpu::default_device()?;
-/// let x = gpu.upload(&[5i32, 1, 4, 2, 3])?;
-/// let tail = DeviceSlice::new(&x, 2..)?;
-/// assert_eq!(Reduce::new(&gpu).sum(&tail)?, 9);
-/// assert_eq!(Reduce::new(&gpu).argmin(&tail)?, Some(1)); // x[3]
-/// # Ok(()) }
-/// ```
-pub struct DeviceSlice<'a, T: Pod> {
-    array: &'a DeviceArray<T>,
-    offset: usize,
-    len: usize,
-}
-
-impl<T: Pod> Clone for DeviceSlice<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T: Pod> Copy for DeviceSlice<'_, T> {}
-
-impl<'a, T: Pod> DeviceSlice<'a, T> {
-    /// The elements of `array` in `range`; an error when the range is out of bounds.
-    pub fn new(array: &'a DeviceArray<T>, range: impl RangeBounds<usize>) -> Result<Self> {
-        let len = array.len();
-        let start = match range.start_bound() {
-            Bound::Included(&s) => s,
-            Bound::Excluded(&s) => s.saturating_add(1),
-            Bound::Unbounded => 0,
-        };
-        let end = match range.end_bound() {
-            Bound::Included(&e) => e.saturating_add(1),
-            Bound::Excluded(&e) => e,
-            Bound::Unbounded => len,
-        };
-        if start > end || end > len {
-            return Err(Error::invalid(
-                "range",
-                format!("{start}..{end} is out of bounds for a device array of {len}"),
-            ));
-        }
-        Ok(DeviceSlice {
-            array,
-            offset: start,
-            len: end - start,
-        })
-    }
-
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the slice is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The device address of the first element.
-    pub fn device_ptr(&self) -> u64 {
-        self.array.device_ptr() + (self.offset * std::mem::size_of::<T>()) as u64
-    }
-
-    /// The device the elements live on.
-    pub fn gpu(&self) -> &Gpu {
-        self.array.gpu()
-    }
-}
-
-impl<'a, T: Pod> From<&'a DeviceArray<T>> for DeviceSlice<'a, T> {
-    fn from(array: &'a DeviceArray<T>) -> Self {
-        DeviceSlice {
-            array,
-            offset: 0,
-            len: array.len(),
-        }
-    }
-}
-
-impl<T: Pod> std::fmt::Debug for DeviceSlice<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DeviceSlice")
-            .field("offset", &self.offset)
-            .field("len", &self.len)
-            .finish()
-    }
-}
-
-/// An input made ready on the device: borrowed (device arrays and slices) or uploaded (host
-/// data), alive until the reduction has finished.
-pub struct Staged<'a, T: Pod> {
-    ptr: u64,
-    len: usize,
-    _owned: Option<DeviceArray<T>>,
-    _borrowed: PhantomData<&'a DeviceArray<T>>,
-}
-
-impl<T: Pod> Staged<'_, T> {
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn uploaded(array: DeviceArray<T>) -> Self {
-        Staged {
-            ptr: array.device_ptr(),
-            len: array.len(),
-            _owned: Some(array),
-            _borrowed: PhantomData,
-        }
-    }
-}
-
-/// What the reductions accept: device arrays and slices of them as they are, host slices,
-/// `Vec`s, arrays and ndarray arrays or views (any dimension, logical row-major order) after
-/// an upload.
-pub trait Input<T: Pod> {
-    /// The input on `gpu`: borrowed if it already lives there, uploaded otherwise. Device data
-    /// on another device is an error.
-    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>>;
-}
-
-fn check_device(gpu: &Gpu, other: &Gpu, what: &'static str) -> Result<()> {
-    if gpu.same_device(other) {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            what,
-            format!(
-                "lives on device {} but the reduction runs on device {}",
-                other.properties().ordinal,
-                gpu.properties().ordinal
-            ),
-        ))
-    }
-}
-
-impl<T: Pod> Input<T> for DeviceArray<T> {
-    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
-        check_device(gpu, self.gpu(), "x")?;
-        Ok(Staged {
-            ptr: self.device_ptr(),
-            len: self.len(),
-            _owned: None,
-            _borrowed: PhantomData,
-        })
-    }
-}
-
-impl<T: Pod> Input<T> for DeviceSlice<'_, T> {
-    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
-        check_device(gpu, self.gpu(), "x")?;
-        Ok(Staged {
-            ptr: self.device_ptr(),
-            len: self.len,
-            _owned: None,
-            _borrowed: PhantomData,
-        })
-    }
-}
-
-impl<T: Pod> Input<T> for [T] {
-    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
-        Ok(Staged::uploaded(gpu.upload(self)?))
-    }
-}
-
-impl<T: Pod> Input<T> for Vec<T> {
-    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
-        self.as_slice().stage(gpu)
-    }
-}
-
-impl<T: Pod, const N: usize> Input<T> for [T; N] {
-    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
-        self.as_slice().stage(gpu)
-    }
-}
-
-impl<T: Pod, S: Data<Elem = T>, D: Dimension> Input<T> for ArrayBase<S, D> {
-    fn stage(&self, gpu: &Gpu) -> Result<Staged<'_, T>> {
-        Ok(Staged::uploaded(gpu.upload_array(self)?))
-    }
-}
 
 // ---- Value kinds -------------------------------------------------------------------------
 
@@ -419,7 +219,7 @@ impl<'s> Reduce<'s> {
 
     fn value<T: Pod, V: Pod, I: Input<T> + ?Sized>(&self, x: &I, desc: &Desc) -> Result<Option<V>> {
         let staged = x.stage(&self.gpu)?;
-        match self.run_host(desc, staged.ptr, staged.len, false)? {
+        match self.run_host(desc, staged.device_ptr(), staged.len(), false)? {
             Some(bytes) => Ok(Some(read_value(&bytes)?)),
             None => Ok(None),
         }
@@ -458,18 +258,23 @@ impl<'s> Reduce<'s> {
         which: Extreme,
     ) -> Result<Option<usize>> {
         let staged = x.stage(&self.gpu)?;
-        let Some(bytes) = self.run_host(&desc_arg::<T>(which), staged.ptr, staged.len, false)?
+        let Some(bytes) = self.run_host(
+            &desc_arg::<T>(which),
+            staged.device_ptr(),
+            staged.len(),
+            false,
+        )?
         else {
             return Ok(None);
         };
         let index: u64 = read_value(&bytes[8..])?;
-        if index >= staged.len as u64 {
+        if index >= staged.len() as u64 {
             return Err(Error::invalid(
                 "x",
                 format!(
                     "internal error: {} returned index {index} for {} elements",
                     which.kernel_op(),
-                    staged.len
+                    staged.len()
                 ),
             ));
         }
@@ -513,7 +318,7 @@ impl<'s> Reduce<'s> {
     /// so no memory is allocated, and **its contents are unspecified afterwards**. The other
     /// methods never modify their input.
     pub fn reduce_in_place<T: Element>(&self, x: &mut DeviceArray<T>, op: Op) -> Result<T> {
-        check_device(&self.gpu, x.gpu(), "x")?;
+        self.gpu.check_same_device(x.gpu(), "x")?;
         let desc = desc_op::<T>(op)?;
         match self.run_host(&desc, x.device_ptr(), x.len(), true)? {
             Some(bytes) => read_value(&bytes),
@@ -531,9 +336,9 @@ impl<'s> Reduce<'s> {
     where
         's: 'a,
     {
-        check_device(&self.gpu, x.gpu(), "x")?;
-        check_device(&self.gpu, out.gpu(), "out")?;
-        check_device(&self.gpu, ws.gpu(), "ws")?;
+        self.gpu.check_same_device(x.gpu(), "x")?;
+        self.gpu.check_same_device(out.gpu(), "out")?;
+        self.gpu.check_same_device(ws.gpu(), "ws")?;
         if out.is_empty() {
             return Err(Error::invalid("out", "needs room for one value"));
         }
