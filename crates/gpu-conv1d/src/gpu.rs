@@ -10,7 +10,7 @@ use crate::plan::{
     auto_fixed_tiles_per_row, auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK,
     AUTO_FIXED_BLOCK,
 };
-use crate::{Operation, Options, Real};
+use crate::{Boundary, Mode, Operation, Options, Real, Strategy};
 
 /// Threads per block of the per-output kernels (basic, constant).
 const DIRECT_BLOCK: u32 = 256;
@@ -38,8 +38,11 @@ const DIRECT_BLOCK: u32 = 256;
 /// println!("{:.3} ms", timer.elapsed_ms()?);
 /// # Ok(()) }
 /// ```
-pub struct Conv1d<T: Real> {
+pub struct Conv1d<'s, T: Real> {
     gpu: Gpu,
+    /// Where [`run_into`](Conv1d::run_into) enqueues without waiting; `None`: the device's
+    /// default stream, waited for.
+    stream: Option<&'s Stream>,
     mask: DeviceArray<T>,
     /// The same (effective) mask on the host: the fixed-width kernels take it by value as a
     /// kernel parameter.
@@ -48,18 +51,19 @@ pub struct Conv1d<T: Real> {
     options: Options,
 }
 
-impl<T: Real> std::fmt::Debug for Conv1d<T> {
+impl<T: Real> std::fmt::Debug for Conv1d<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Conv1d")
             .field("type", &T::NAME)
             .field("mask_len", &self.mask.len())
             .field("operation", &self.operation)
             .field("options", &self.options)
+            .field("stream", &self.stream.is_some())
             .finish()
     }
 }
 
-impl<T: Real> Conv1d<T> {
+impl<T: Real> Conv1d<'static, T> {
     /// `operation` with `mask` on `gpu`. Fails on an empty mask or on a strategy that cannot
     /// take it (tile size, constant-memory capacity).
     pub fn new(gpu: &Gpu, operation: Operation, mask: &[T], options: Options) -> Result<Self> {
@@ -67,6 +71,7 @@ impl<T: Real> Conv1d<T> {
         options.strategy.validate::<T>(m.len())?;
         Ok(Conv1d {
             gpu: gpu.clone(),
+            stream: None,
             mask: gpu.upload(&m)?,
             mask_host: m,
             operation,
@@ -82,6 +87,56 @@ impl<T: Real> Conv1d<T> {
     /// Convolution with `mask` (`numpy.convolve`: the mask reversed).
     pub fn convolution(gpu: &Gpu, mask: &[T], options: Options) -> Result<Self> {
         Self::new(gpu, Operation::Convolution, mask, options)
+    }
+}
+
+impl<'s, T: Real> Conv1d<'s, T> {
+    /// The same convolution with another output mode (builder).
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.options.mode = mode;
+        self
+    }
+
+    /// The same convolution with another boundary rule (builder).
+    pub fn boundary(mut self, boundary: Boundary) -> Self {
+        self.options.boundary = boundary;
+        self
+    }
+
+    /// The same convolution with another kernel (builder; checked against the mask when it
+    /// runs).
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.options.strategy = strategy;
+        self
+    }
+
+    /// The same convolution on `stream`: [`run_into`](Conv1d::run_into) then only enqueues.
+    /// Host-result methods still wait.
+    pub fn stream<'t>(self, stream: &'t Stream) -> Conv1d<'t, T> {
+        Conv1d {
+            gpu: self.gpu,
+            stream: Some(stream),
+            mask: self.mask,
+            mask_host: self.mask_host,
+            operation: self.operation,
+            options: self.options,
+        }
+    }
+
+    /// Writes the result for the signal `x` (any [`Input`]) into `out`, which must hold exactly
+    /// [`output_len`](Conv1d::output_len)`(n)` elements. Waits, unless a
+    /// [`stream`](Conv1d::stream) was set: then only enqueues, and `x`'s device memory and `out`
+    /// must stay alive until the stream has run (host inputs are uploaded into a temporary
+    /// that does).
+    pub fn run_into(&self, x: &(impl Input<T> + ?Sized), out: &mut DeviceArray<T>) -> Result<()> {
+        let x = x.stage(&self.gpu)?;
+        let rows = usize::from(!x.is_empty() || !out.is_empty());
+        let stream = self.stream.unwrap_or(self.gpu.stream());
+        self.enqueue_rows(x.device_ptr(), x.len(), rows, out, stream)?;
+        match self.stream {
+            Some(_) => Ok(()),
+            None => stream.synchronize(),
+        }
     }
 
     /// The device.
@@ -189,6 +244,8 @@ impl<T: Real> Conv1d<T> {
         output: &mut DeviceArray<T>,
         stream: &Stream,
     ) -> Result<()> {
+        // The builder may have changed the strategy since `new` checked it.
+        self.options.strategy.validate::<T>(self.mask.len())?;
         if !output.gpu().same_device(&self.gpu) {
             return Err(Error::invalid(
                 "input",

@@ -18,13 +18,18 @@
 //! let smoothed = correlate(&gpu, &signal, &mask, Options::default())?;
 //! assert_eq!(smoothed.len(), signal.len());
 //!
-//! // Prepared once, run many times; any strategy, mode and boundary.
-//! let options = Options::new().mode(Mode::Same).boundary(Boundary::Reflect).strategy(Strategy::Auto);
-//! let conv = Conv1d::convolution(&gpu, &mask, options)?;
+//! // Prepared once (the mask uploaded), run many times; builder options, any input.
+//! let conv = Conv1d::convolution(&gpu, &mask, Options::default())?
+//!     .mode(Mode::Same)
+//!     .boundary(Boundary::Reflect)
+//!     .strategy(Strategy::Auto);
 //! let x = gpu.upload(&signal)?;
 //! let mut y = gpu.alloc::<f32>(conv.output_len(x.len())?)?;
-//! conv.run_device(&x, &mut y, gpu.stream())?;  // enqueued only: no host synchronisation
-//! let y = y.to_vec()?;
+//! conv.run_into(&x, &mut y)?;                  // device result, waited for
+//! let stream = gpu.new_stream()?;
+//! let on_stream = conv.stream(&stream);
+//! on_stream.run_into(&x, &mut y)?;             // enqueued only: no host synchronisation
+//! stream.synchronize()?;
 //! # Ok(()) }
 //! # #[cfg(not(feature = "cuda"))] fn main() {}
 //! ```

@@ -62,3 +62,59 @@ fn gpu_conv1d_reads_ndarrays_in_logical_order() {
         3
     );
 }
+
+#[test]
+fn gpu_conv1d_builder_options_streams_and_device_results() {
+    use gpu_conv1d::Strategy;
+    let Some(gpu) = gpu_or_skip() else { return };
+    let mask: Vec<f32> = (0..9).map(|i| i as f32 * 0.125 - 0.5).collect();
+    let x: Vec<f32> = (0..100_001)
+        .map(|i| ((i * 13) % 29) as f32 - 14.0)
+        .collect();
+    let dev = gpu.upload(&x).unwrap();
+    for strategy in Strategy::ALL {
+        for (mode, boundary) in [
+            (Mode::Valid, Boundary::Zero),
+            (Mode::Same, Boundary::Wrap),
+            (Mode::Full, Boundary::Mirror),
+        ] {
+            let conv = Conv1d::convolution(&gpu, &mask, Options::default())
+                .unwrap()
+                .mode(mode)
+                .boundary(boundary)
+                .strategy(strategy);
+            let want = cpu::convolve(&x, &mask, mode, boundary).unwrap();
+            let close = |got: &[f32]| {
+                got.len() == want.len()
+                    && got
+                        .iter()
+                        .zip(&want)
+                        .all(|(g, w)| (g - w).abs() <= 1e-4 * w.abs().max(1.0))
+            };
+            assert!(
+                close(&conv.run(&dev).unwrap()),
+                "{strategy:?} {mode:?} {boundary:?}"
+            );
+            let mut out = gpu.alloc::<f32>(conv.output_len(x.len()).unwrap()).unwrap();
+            conv.run_into(&x, &mut out).unwrap();
+            assert!(close(&out.to_vec().unwrap()), "{strategy:?} {mode:?} into");
+            let stream = gpu.new_stream().unwrap();
+            let on_stream = conv.stream(&stream);
+            out.fill(0.0, gpu.stream()).unwrap();
+            gpu.stream().synchronize().unwrap();
+            on_stream.run_into(&dev, &mut out).unwrap();
+            stream.synchronize().unwrap();
+            assert!(
+                close(&out.to_vec().unwrap()),
+                "{strategy:?} {mode:?} on a stream"
+            );
+        }
+    }
+    // Wrong output lengths and strategies that cannot take the mask are clear errors at run.
+    let conv = Conv1d::correlation(&gpu, &mask, Options::default()).unwrap();
+    let mut wrong = gpu.alloc::<f32>(x.len() - 1).unwrap();
+    assert!(conv.run_into(&dev, &mut wrong).is_err());
+    let bad = conv.strategy(Strategy::TiledHalo { tile: 7 });
+    let e = bad.run(&x).unwrap_err();
+    assert!(e.to_string().contains("tile"), "{e}");
+}

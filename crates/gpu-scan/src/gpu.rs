@@ -414,6 +414,33 @@ impl Scanner {
 
     // ---- launches ---------------------------------------------------------------------------
 
+    /// Enqueues the scan of `n` elements at `input` into `output` (both this device's memory,
+    /// kept alive by the caller until the stream has run): the raw form behind [`crate::Scan`].
+    pub(crate) fn enqueue_op<T: Element>(
+        &mut self,
+        input: u64,
+        output: u64,
+        n: usize,
+        op: Op,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let combo = Combo::op::<T>(op)?;
+        self.enqueue(&combo, input, output, n, options, stream)
+    }
+
+    /// [`enqueue_op`](Self::enqueue_op) for monoid values.
+    pub(crate) fn enqueue_monoid<M: ScanMonoid>(
+        &mut self,
+        input: u64,
+        output: u64,
+        n: usize,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.enqueue(&Combo::monoid::<M>(), input, output, n, options, stream)
+    }
+
     fn check_arrays(&self, gpu: &Gpu) -> Result<()> {
         if !gpu.same_device(&self.gpu) {
             return Err(Error::invalid(
@@ -742,7 +769,7 @@ pub fn scan<T: Element>(
     op: Op,
     options: &ScanOptions,
 ) -> Result<Vec<T>> {
-    Scanner::new(gpu)?.scan_slice(input, op, options)
+    crate::Scan::new(gpu).options(*options).scan(input, op)
 }
 
 /// Scans a host slice of [`gpu_core::Mat2`] or [`gpu_core::Affine`] values on `gpu`, in
@@ -764,7 +791,7 @@ pub fn scan_monoid<M: ScanMonoid>(
     input: &(impl Input<M> + ?Sized),
     options: &ScanOptions,
 ) -> Result<Vec<M>> {
-    Scanner::new(gpu)?.scan_monoid_slice(input, options)
+    crate::Scan::new(gpu).options(*options).scan_monoid(input)
 }
 
 /// Solves `x[t] = a[t]·x[t−1] + b[t]` (`x[−1] = x_init`) on `gpu` with the default scan.
@@ -787,10 +814,5 @@ pub fn linear_recurrence<T: Real>(
 where
     Affine<T>: ScanMonoid,
 {
-    let (a, b) = (a.stage(gpu)?, b.stage(gpu)?);
-    check_recurrence(a.len(), b.len())?;
-    let (da, db) = (a.into_device_array()?, b.into_device_array()?);
-    let mut x = gpu.alloc::<T>(da.len())?;
-    Scanner::new(gpu)?.linear_recurrence(&da, &db, x_init, &mut x, &ScanOptions::default())?;
-    x.to_vec()
+    crate::Scan::new(gpu).linear_recurrence(a, b, x_init)
 }

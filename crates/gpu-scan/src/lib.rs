@@ -10,23 +10,31 @@
 //! # #[cfg(feature = "cuda")]
 //! # fn main() -> gpu_core::Result<()> {
 //! use gpu_core::{Gpu, Op};
-//! use gpu_scan::{Algorithm, ScanOptions, Scanner};
+//! use gpu_scan::{Algorithm, Scan};
 //!
 //! let gpu = Gpu::default_device()?;
-//! // One-off: slice in, Vec out (the default algorithm, inclusive).
-//! let sums = gpu_scan::scan(&gpu, &[3i32, 1, 4, 1, 5], Op::Sum, &ScanOptions::default())?;
+//! // Any input in (slices, Vecs, ndarrays, device arrays), the result on the host.
+//! let sums = Scan::new(&gpu).scan(&[3i32, 1, 4, 1, 5], Op::Sum)?;
 //! assert_eq!(sums, vec![3, 4, 8, 9, 14]);
 //!
-//! // Device arrays, a reusable scanner, any algorithm and form, in place or not.
-//! let mut scanner = Scanner::new(&gpu)?;
+//! // Builder options, device results, any algorithm and form.
 //! let x = gpu.upload(&[2.0f32, 7.0, 1.0, 8.0])?;
 //! let mut y = gpu.alloc::<f32>(x.len())?;
-//! let options = ScanOptions::exclusive().algorithm(Algorithm::Blelloch).block_size(256);
-//! scanner.scan(&x, &mut y, Op::Max, &options)?;
+//! let maxima = Scan::new(&gpu).exclusive().algorithm(Algorithm::Blelloch).block_size(256);
+//! maxima.scan_into(&x, &mut y, Op::Max)?;
 //! assert_eq!(y.to_vec()?, vec![f32::NEG_INFINITY, 2.0, 7.0, 7.0]);
+//!
+//! // On a stream of yours: only enqueued.
+//! let stream = gpu.new_stream()?;
+//! Scan::new(&gpu).stream(&stream).scan_into(&x, &mut y, Op::Sum)?;
+//! stream.synchronize()?;
 //! # Ok(()) }
 //! # #[cfg(not(feature = "cuda"))] fn main() {}
 //! ```
+//!
+//! `gpu_scan::scan(&gpu, &x, op, &options)` is the one-line form; `Scanner` is the
+//! lower layer `Scan` drives (a `&mut` scanner taking [`ScanOptions`] per call). The shape is
+//! the workspace's one API shape, described in `docs/api.md`.
 //!
 //! The CPU scans need no GPU and follow the same semantics:
 //!
@@ -63,8 +71,8 @@
 //! the matrix/affine monoids use register tiles. [`ScanOptions::staging`] forces either.
 //!
 //! ## Timing
-//! `Scanner::scan_async` and `Scanner::scan_in_place_async` only enqueue work on a stream (no
-//! host synchronisation), for CUDA-event timing; [`ScanOptions::block_size`] sets the block size
+//! `Scan::stream(&s)` with `scan_into` / `scan_in_place` (and `Scanner::scan_async`) only
+//! enqueue work on a stream (no host synchronisation), for CUDA-event timing; [`ScanOptions::block_size`] sets the block size
 //! of any GPU algorithm (a power of two in 32..=1024) for block-size sweeps.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -78,7 +86,11 @@ mod gpu;
 #[cfg(feature = "cuda")]
 mod kernels;
 #[cfg(feature = "cuda")]
+mod scan;
+#[cfg(feature = "cuda")]
 pub use kernels::{preload, KERNELS};
+#[cfg(feature = "cuda")]
+pub use scan::Scan;
 
 #[cfg(feature = "cuda")]
 pub use gpu::{linear_recurrence, scan, scan_monoid, Scanner};

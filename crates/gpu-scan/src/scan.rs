@@ -1,0 +1,333 @@
+//! [`Scan`]: gpu-scan in the workspace's one API shape (docs/api.md) — a prepared object built
+//! from a `&Gpu`, builder options, any [`Input`], host results or `_into` device results, and
+//! `.stream(&s)` for work that only enqueues.
+
+use std::sync::Mutex;
+
+use gpu_core::{Affine, DeviceArray, Element, Error, Gpu, Input, Op, Result, Stream};
+
+use crate::gpu::Scanner;
+use crate::{cpu, Algorithm, Real, ScanKind, ScanMonoid, ScanOptions, TileStaging};
+
+/// A configured scan on one GPU: form, algorithm, block size, tile staging and stream.
+///
+/// Methods take any [`Input`] (host slices, `Vec`s, arrays, ndarrays of any layout, device
+/// arrays and [`gpu_core::DeviceSlice`]s; device inputs are read in place and left as they
+/// were). [`scan`](Scan::scan) returns the result on the host and waits;
+/// [`scan_into`](Scan::scan_into) writes a device array — and with [`stream`](Scan::stream)
+/// set only enqueues on that stream. A `Scan` keeps its scratch memory between calls and may be
+/// shared by threads (`&self`; calls take turns at enqueueing). A clone has scratch of its own.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_core::{Gpu, Op};
+/// use gpu_scan::{Algorithm, Scan};
+/// let gpu = Gpu::default_device()?;
+/// let sums = Scan::new(&gpu).scan(&[3i32, 1, 4, 1, 5], Op::Sum)?;
+/// assert_eq!(sums, vec![3, 4, 8, 9, 14]);
+/// let x = gpu.upload(&[2.0f32, 7.0, 1.0, 8.0])?;
+/// let mut y = gpu.alloc::<f32>(x.len())?;
+/// let maxima = Scan::new(&gpu).exclusive().algorithm(Algorithm::Blelloch).block_size(256);
+/// maxima.scan_into(&x, &mut y, Op::Max)?;
+/// assert_eq!(y.to_vec()?, vec![f32::NEG_INFINITY, 2.0, 7.0, 7.0]);
+/// let stream = gpu.new_stream()?;
+/// Scan::new(&gpu).stream(&stream).scan_into(&x, &mut y, Op::Sum)?; // enqueued only
+/// stream.synchronize()?;
+/// # Ok(()) }
+/// ```
+pub struct Scan<'s> {
+    gpu: Gpu,
+    options: ScanOptions,
+    stream: Option<&'s Stream>,
+    /// Made on first use; its scratch is reused by later calls.
+    scanner: Mutex<Option<Scanner>>,
+}
+
+impl Clone for Scan<'_> {
+    fn clone(&self) -> Self {
+        Scan {
+            gpu: self.gpu.clone(),
+            options: self.options,
+            stream: self.stream,
+            scanner: Mutex::new(None),
+        }
+    }
+}
+
+impl std::fmt::Debug for Scan<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scan")
+            .field("gpu", &self.gpu)
+            .field("options", &self.options)
+            .field("stream", &self.stream.is_some())
+            .finish()
+    }
+}
+
+impl Scan<'static> {
+    /// An inclusive scan with the default algorithm on `gpu`'s default stream (allocates
+    /// nothing yet).
+    pub fn new(gpu: &Gpu) -> Self {
+        Scan {
+            gpu: gpu.clone(),
+            options: ScanOptions::default(),
+            stream: None,
+            scanner: Mutex::new(None),
+        }
+    }
+}
+
+impl<'s> Scan<'s> {
+    /// Every option at once.
+    pub fn options(mut self, options: ScanOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Inclusive: `y[i] = x[0] ∘ … ∘ x[i]` (the default).
+    pub fn inclusive(self) -> Self {
+        self.kind(ScanKind::Inclusive)
+    }
+
+    /// Exclusive: `y[0]` is the identity, `y[i] = x[0] ∘ … ∘ x[i−1]`.
+    pub fn exclusive(self) -> Self {
+        self.kind(ScanKind::Exclusive)
+    }
+
+    /// Inclusive or exclusive.
+    pub fn kind(mut self, kind: ScanKind) -> Self {
+        self.options = self.options.kind(kind);
+        self
+    }
+
+    /// The algorithm ([`Algorithm::Auto`] by default; `Serial` and `Rayon` run on the host).
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.options = self.options.algorithm(algorithm);
+        self
+    }
+
+    /// Threads per block of the GPU algorithms (checked when the scan runs).
+    pub fn block_size(mut self, threads: u32) -> Self {
+        self.options = self.options.block_size(threads);
+        self
+    }
+
+    /// Where the look-back scan keeps its tiles (checked when the scan runs).
+    pub fn staging(mut self, staging: TileStaging) -> Self {
+        self.options = self.options.staging(staging);
+        self
+    }
+
+    /// The same scan on `stream`: [`scan_into`](Scan::scan_into) and
+    /// [`scan_in_place`](Scan::scan_in_place) then only enqueue. Host-result methods still
+    /// wait. The new object has scratch of its own.
+    pub fn stream<'t>(self, stream: &'t Stream) -> Scan<'t> {
+        Scan {
+            gpu: self.gpu,
+            options: self.options,
+            stream: Some(stream),
+            scanner: Mutex::new(None),
+        }
+    }
+
+    /// The device it runs on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The options it runs with.
+    pub fn scan_options(&self) -> ScanOptions {
+        self.options
+    }
+
+    fn with_scanner<R>(&self, f: impl FnOnce(&mut Scanner, &Stream) -> Result<R>) -> Result<R> {
+        let mut slot = self.scanner.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            *slot = Some(Scanner::new(&self.gpu)?);
+        }
+        let scanner = slot.as_mut().expect("made above");
+        f(scanner, self.stream.unwrap_or(self.gpu.stream()))
+    }
+
+    /// Waits for the stream unless one was given (then the caller does).
+    fn finish(&self) -> Result<()> {
+        match self.stream {
+            Some(_) => Ok(()),
+            None => self.gpu.stream().synchronize(),
+        }
+    }
+
+    /// The scan of `x` with `op`, on the host.
+    pub fn scan<T: Element>(&self, x: &(impl Input<T> + ?Sized), op: Op) -> Result<Vec<T>> {
+        op.check::<T>()?;
+        if !self.options.algorithm.is_gpu() {
+            return match x.host_slice() {
+                Some(host) => cpu::scan_with(host, op, &self.options),
+                None => cpu::scan_with(&x.stage(&self.gpu)?.to_vec()?, op, &self.options),
+            };
+        }
+        let staged = x.stage(&self.gpu)?;
+        let (ptr, n) = (staged.device_ptr(), staged.len());
+        let out = match staged.into_upload() {
+            // A host input's upload is scanned in place: no second array of n elements.
+            Some(mut upload) => {
+                self.scan_in_place(&mut upload, op)?;
+                upload
+            }
+            None => {
+                let mut out = self.gpu.alloc::<T>(n)?;
+                self.enqueue_into(ptr, n, &mut out, op)?;
+                out
+            }
+        };
+        self.stream.map_or(Ok(()), |s| s.synchronize())?;
+        out.to_vec()
+    }
+
+    /// Writes the scan of `x` into `out` (at least as long; the rest is left alone). Waits,
+    /// unless a [`stream`](Scan::stream) was set: then only enqueues, and `x`'s device memory
+    /// and `out` must stay alive until the stream has run (host inputs are uploaded into a
+    /// temporary that does).
+    pub fn scan_into<T: Element>(
+        &self,
+        x: &(impl Input<T> + ?Sized),
+        out: &mut DeviceArray<T>,
+        op: Op,
+    ) -> Result<()> {
+        op.check::<T>()?;
+        let staged = x.stage(&self.gpu)?;
+        self.enqueue_into(staged.device_ptr(), staged.len(), out, op)
+    }
+
+    fn enqueue_into<T: Element>(
+        &self,
+        input: u64,
+        n: usize,
+        out: &mut DeviceArray<T>,
+        op: Op,
+    ) -> Result<()> {
+        self.gpu.check_same_device(out.gpu(), "out")?;
+        check_out_len(n, out.len())?;
+        if !self.options.algorithm.is_gpu() {
+            return Err(cpu_algorithm_into(self.options.algorithm));
+        }
+        self.with_scanner(|s, stream| {
+            s.enqueue_op::<T>(input, out.device_ptr(), n, op, &self.options, stream)
+        })?;
+        self.finish()
+    }
+
+    /// Scans `data` in place. Waits, unless a [`stream`](Scan::stream) was set.
+    pub fn scan_in_place<T: Element>(&self, data: &mut DeviceArray<T>, op: Op) -> Result<()> {
+        op.check::<T>()?;
+        self.gpu.check_same_device(data.gpu(), "data")?;
+        if !self.options.algorithm.is_gpu() {
+            return Err(cpu_algorithm_into(self.options.algorithm));
+        }
+        let p = data.device_ptr();
+        self.with_scanner(|s, stream| {
+            s.enqueue_op::<T>(p, p, data.len(), op, &self.options, stream)
+        })?;
+        self.finish()
+    }
+
+    /// The scan of the [`gpu_core::Mat2`] or [`Affine`] values of `x`, in sequence order, on
+    /// the host.
+    pub fn scan_monoid<M: ScanMonoid>(&self, x: &(impl Input<M> + ?Sized)) -> Result<Vec<M>> {
+        if !self.options.algorithm.is_gpu() {
+            let host = match x.host_slice() {
+                Some(h) => h.to_vec(),
+                None => x.stage(&self.gpu)?.to_vec()?,
+            };
+            return Ok(match self.options.algorithm {
+                Algorithm::Rayon => cpu::par_scan_monoid(&host, self.options.kind),
+                _ => cpu::scan_monoid(&host, self.options.kind),
+            });
+        }
+        let staged = x.stage(&self.gpu)?;
+        let (ptr, n) = (staged.device_ptr(), staged.len());
+        let out = match staged.into_upload() {
+            Some(upload) => {
+                let p = upload.device_ptr();
+                self.gpu.check_same_device(upload.gpu(), "x")?;
+                self.with_scanner(|s, stream| {
+                    s.enqueue_monoid::<M>(p, p, n, &self.options, stream)
+                })?;
+                upload
+            }
+            None => {
+                let mut out = self.gpu.alloc::<M>(n)?;
+                self.scan_monoid_into_raw(ptr, n, &mut out)?;
+                out
+            }
+        };
+        self.stream.map_or(Ok(()), |s| s.synchronize())?;
+        out.to_vec()
+    }
+
+    /// [`scan_into`](Scan::scan_into) for monoid values.
+    pub fn scan_monoid_into<M: ScanMonoid>(
+        &self,
+        x: &(impl Input<M> + ?Sized),
+        out: &mut DeviceArray<M>,
+    ) -> Result<()> {
+        let staged = x.stage(&self.gpu)?;
+        self.scan_monoid_into_raw(staged.device_ptr(), staged.len(), out)
+    }
+
+    fn scan_monoid_into_raw<M: ScanMonoid>(
+        &self,
+        input: u64,
+        n: usize,
+        out: &mut DeviceArray<M>,
+    ) -> Result<()> {
+        self.gpu.check_same_device(out.gpu(), "out")?;
+        check_out_len(n, out.len())?;
+        if !self.options.algorithm.is_gpu() {
+            return Err(cpu_algorithm_into(self.options.algorithm));
+        }
+        self.with_scanner(|s, stream| {
+            s.enqueue_monoid::<M>(input, out.device_ptr(), n, &self.options, stream)
+        })?;
+        self.finish()
+    }
+
+    /// Solves `x[t] = a[t]·x[t−1] + b[t]` with `x[−1] = x_init` (an inclusive scan of affine
+    /// maps with this object's algorithm), on the host.
+    pub fn linear_recurrence<T: Real>(
+        &self,
+        a: &(impl Input<T> + ?Sized),
+        b: &(impl Input<T> + ?Sized),
+        x_init: T,
+    ) -> Result<Vec<T>>
+    where
+        Affine<T>: ScanMonoid,
+    {
+        let (a, b) = (a.stage(&self.gpu)?, b.stage(&self.gpu)?);
+        crate::cpu::check_recurrence(a.len(), b.len())?;
+        let (da, db) = (a.into_device_array()?, b.into_device_array()?);
+        let mut x = self.gpu.alloc::<T>(da.len())?;
+        self.with_scanner(|s, _| s.linear_recurrence(&da, &db, x_init, &mut x, &self.options))?;
+        x.to_vec()
+    }
+}
+
+fn check_out_len(n: usize, out: usize) -> Result<()> {
+    if out < n {
+        return Err(Error::invalid(
+            "out",
+            format!("holds {out} elements, the scan writes {n}"),
+        ));
+    }
+    Ok(())
+}
+
+fn cpu_algorithm_into(a: Algorithm) -> Error {
+    Error::invalid(
+        "algorithm",
+        format!(
+            "{a:?} runs on the host: use Scan::scan (host result) or gpu_scan::cpu for it, or a \
+             GPU algorithm for device results"
+        ),
+    )
+}
