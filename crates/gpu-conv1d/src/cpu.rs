@@ -5,8 +5,8 @@
 //! output the same way, so they agree bit for bit.
 //!
 //! Outputs are computed in blocks of 256: a block whose window lies inside the signal reads it
-//! in place, a block near an end first gathers its window through the boundary mode; the inner
-//! loop runs over the block's outputs for one mask element at a time, which vectorises.
+//! in place, a block near an end first gathers its window through the boundary mode; groups of
+//! 16 outputs then accumulate in registers over the whole mask, which vectorises.
 //!
 //! ```
 //! use gpu_conv1d::{cpu, Boundary, Mode};
@@ -204,13 +204,32 @@ fn block<T: Real>(x: &[T], m: &[T], off: i64, boundary: Boundary, o0: usize, out
             .collect();
         &gathered
     };
-    out.fill(T::ZERO);
+    // Groups of OUTPUTS_PER_GROUP outputs accumulate in registers over the whole mask (one
+    // load per multiply-add); each output still sums j = 0, 1, … in order from 0.
+    let mut o = 0;
+    while o + OUTPUTS_PER_GROUP <= len {
+        let mut acc = [T::ZERO; OUTPUTS_PER_GROUP];
+        for (j, &mj) in m.iter().enumerate() {
+            let xs = &src[o + j..o + j + OUTPUTS_PER_GROUP];
+            for k in 0..OUTPUTS_PER_GROUP {
+                acc[k] = acc[k] + xs[k] * mj;
+            }
+        }
+        out[o..o + OUTPUTS_PER_GROUP].copy_from_slice(&acc);
+        o += OUTPUTS_PER_GROUP;
+    }
+    let tail = &mut out[o..];
+    let rest = tail.len();
+    tail.fill(T::ZERO);
     for (j, &mj) in m.iter().enumerate() {
-        for (y, &xv) in out.iter_mut().zip(&src[j..j + len]) {
+        for (y, &xv) in tail.iter_mut().zip(&src[o + j..o + j + rest]) {
             *y = *y + xv * mj;
         }
     }
 }
+
+/// Outputs of [`block`] accumulated together in registers.
+const OUTPUTS_PER_GROUP: usize = 16;
 
 /// One output computed in `f64` from `T` inputs, with `Σ_j |X(p + j)|·|m[j]|` (the scale of its
 /// rounding error): the reference the tests compare every type against.

@@ -1,5 +1,14 @@
 //! CPU reductions with exactly the GPU's semantics: the test oracles and the benchmark
-//! baselines. Each comes serial (a left fold from the identity) and parallel (`par_*`, rayon).
+//! baselines. Each comes serial and parallel (`par_*`, rayon).
+//!
+//! The serial reductions of an [`Op`] keep [`LANES`] partial results: element `i` is folded
+//! into lane `i % LANES` (each lane from the identity), and the lanes are then combined
+//! pairwise — lane 0 with 1, 2 with 3, …, then the results again pairwise — down to one. The
+//! compiler vectorises that loop (one operator per loop, no per-element dispatch). Integer
+//! operators and min/max give the same value in any order (integers simply fold left to right,
+//! which the compiler vectorises itself); float sums and products are defined by this order
+//! (and a float min/max of `-0.0` and `0.0` may return either zero). argmin/argmax, widening sums and the
+//! monoids (order matters there) fold left to right.
 //!
 //! The parallel forms split the input into fixed chunks of [`PAR_CHUNK`] elements, fold each
 //! chunk serially, and fold the chunk results serially in order, so they are deterministic
@@ -33,8 +42,56 @@ use crate::value::{arg_combine, Extreme, Widen};
 /// number of threads).
 pub const PAR_CHUNK: usize = 1 << 16;
 
-fn fold<T: Element>(x: &[T], op: Op, init: T) -> T {
-    x.iter().fold(init, |acc, &v| T::combine(op, acc, v))
+/// Partial results of the serial reductions (see the module docs for the order).
+pub const LANES: usize = 16;
+
+/// `x` folded from `id` in [`LANES`] interleaved lanes, combined pairwise at the end.
+#[inline(always)]
+fn fold_lanes<T: Element>(x: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    let mut acc = [id; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
+        for j in 0..LANES {
+            acc[j] = f(acc[j], c[j]);
+        }
+    }
+    for (j, &v) in chunks.remainder().iter().enumerate() {
+        acc[j] = f(acc[j], v);
+    }
+    let mut width = LANES;
+    while width > 1 {
+        width /= 2;
+        for j in 0..width {
+            acc[j] = f(acc[2 * j], acc[2 * j + 1]);
+        }
+    }
+    acc[0]
+}
+
+/// The reduction of `x` by `op` from `id` (the operator's identity), one monomorphic loop per
+/// operator so the per-element `match` disappears. Integers fold left to right (the compiler
+/// reassociates wrapping integer operators by itself); floats in [`LANES`] lanes.
+fn fold<T: Element>(x: &[T], op: Op, id: T) -> T {
+    if !T::IS_FLOAT {
+        return match op {
+            Op::Sum => x.iter().fold(id, |a, &b| T::combine(Op::Sum, a, b)),
+            Op::Product => x.iter().fold(id, |a, &b| T::combine(Op::Product, a, b)),
+            Op::Min => x.iter().fold(id, |a, &b| T::combine(Op::Min, a, b)),
+            Op::Max => x.iter().fold(id, |a, &b| T::combine(Op::Max, a, b)),
+            Op::BitAnd => x.iter().fold(id, |a, &b| T::combine(Op::BitAnd, a, b)),
+            Op::BitOr => x.iter().fold(id, |a, &b| T::combine(Op::BitOr, a, b)),
+            Op::BitXor => x.iter().fold(id, |a, &b| T::combine(Op::BitXor, a, b)),
+        };
+    }
+    match op {
+        Op::Sum => fold_lanes(x, id, |a, b| T::combine(Op::Sum, a, b)),
+        Op::Product => fold_lanes(x, id, |a, b| T::combine(Op::Product, a, b)),
+        Op::Min => fold_lanes(x, id, |a, b| T::combine(Op::Min, a, b)),
+        Op::Max => fold_lanes(x, id, |a, b| T::combine(Op::Max, a, b)),
+        Op::BitAnd => fold_lanes(x, id, |a, b| T::combine(Op::BitAnd, a, b)),
+        Op::BitOr => fold_lanes(x, id, |a, b| T::combine(Op::BitOr, a, b)),
+        Op::BitXor => fold_lanes(x, id, |a, b| T::combine(Op::BitXor, a, b)),
+    }
 }
 
 /// `x[0] op x[1] op …`, from the identity (the identity for an empty `x`). Errors when `op`
