@@ -15,19 +15,19 @@ use crate::element::Pod;
 use crate::error::{Error, Result};
 use crate::memory::DeviceArray;
 
-/// A contiguous range of a [`DeviceArray`], reduced without copying.
+/// A contiguous range of a [`DeviceArray`], read in place by every primitive (an [`Input`]).
 ///
-/// Indices returned by argmin/argmax are relative to the start of the slice.
+/// Indices a primitive returns for it (argmin/argmax) are relative to the start of the slice.
 ///
 /// ```no_run
 /// # fn main() -> gpu_core::Result<()> {
-/// use gpu_core::DeviceSlice;
-/// use gpu_reduce::Reduce;
+/// use gpu_core::{DeviceSlice, Input};
 /// let gpu = gpu_core::Gpu::default_device()?;
 /// let x = gpu.upload(&[5i32, 1, 4, 2, 3])?;
 /// let tail = DeviceSlice::new(&x, 2..)?;
-/// assert_eq!(Reduce::new(&gpu).sum(&tail)?, 9);
-/// assert_eq!(Reduce::new(&gpu).argmin(&tail)?, Some(1)); // x[3]
+/// assert_eq!(tail.len(), 3);
+/// assert_eq!(tail.stage(&gpu)?.to_vec()?, vec![4, 2, 3]); // no copy until to_vec
+/// assert!(DeviceSlice::new(&x, 4..9).is_err());
 /// # Ok(()) }
 /// ```
 pub struct DeviceSlice<'a, T: Pod> {
@@ -212,8 +212,10 @@ impl<T: Pod> Staged<'_, T> {
 /// use gpu_core::{DeviceSlice, Gpu, Input};
 /// let gpu = Gpu::default_device()?;
 /// let on_device = gpu.upload(&[1u32, 2, 3, 4])?;
-/// let from_host = vec![1u32, 2, 3].stage(&gpu)?;                // uploaded
-/// let borrowed = DeviceSlice::new(&on_device, 1..)?.stage(&gpu)?; // no copy
+/// let host = vec![1u32, 2, 3];
+/// let from_host = host.stage(&gpu)?;                          // uploaded
+/// let part = DeviceSlice::new(&on_device, 1..)?;
+/// let borrowed = part.stage(&gpu)?;                           // no copy
 /// assert_eq!((from_host.len(), borrowed.len()), (3, 3));
 /// # Ok(()) }
 /// ```
