@@ -1,0 +1,362 @@
+//! The launches behind [`Scanner`]: kernel choice, scratch, grid and the three device-level
+//! algorithm shapes (in order, decoupled look-back, recursive block sums).
+
+use gpu_core::{
+    grid_for, kernel_args, Element, Error, Gpu, Kernel, LaunchConfig, Op, Result, Stream,
+};
+
+use super::{cpu_algorithm_async, Scanner, HELPER_BLOCK};
+use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX};
+use crate::plan::{self, Level, LookbackPlan, RecursivePlan};
+use crate::{is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions};
+
+/// What the kernel names and the plans need to know about (operator, value type).
+pub(super) struct Combo {
+    /// Kernel name suffix: `sum_f32`, `mat2_u64`, ...
+    pub(super) suffix: String,
+    /// Whether every grouping gives the same result.
+    pub(super) exact: bool,
+    /// Bytes per value.
+    pub(super) size: usize,
+    /// Whether `scan_sm80.cu` has staged look-back kernels for it (the element operators).
+    staged_kernel: bool,
+}
+
+impl Combo {
+    pub(super) fn op<T: Element>(op: Op) -> Result<Self> {
+        op.check::<T>()?;
+        Ok(Combo {
+            suffix: format!("{}_{}", op.name(), T::NAME),
+            exact: is_exact::<T>(op),
+            size: std::mem::size_of::<T>(),
+            staged_kernel: true,
+        })
+    }
+
+    pub(super) fn monoid<M: ScanMonoid>() -> Self {
+        Combo {
+            suffix: M::NAME.to_string(),
+            exact: M::EXACT,
+            size: std::mem::size_of::<M>(),
+            staged_kernel: false,
+        }
+    }
+}
+
+impl Scanner {
+    /// Enqueues the scan of `n` elements at `input` into `output` (both this device's memory,
+    /// kept alive by the caller until the stream has run): the raw form behind [`crate::Scan`].
+    pub(crate) fn enqueue_op<T: Element>(
+        &mut self,
+        input: u64,
+        output: u64,
+        n: usize,
+        op: Op,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let combo = Combo::op::<T>(op)?;
+        self.enqueue(&combo, input, output, n, options, stream)
+    }
+
+    /// [`enqueue_op`](Self::enqueue_op) for monoid values.
+    pub(crate) fn enqueue_monoid<M: ScanMonoid>(
+        &mut self,
+        input: u64,
+        output: u64,
+        n: usize,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.enqueue(&Combo::monoid::<M>(), input, output, n, options, stream)
+    }
+
+    pub(super) fn check_arrays(&self, gpu: &Gpu) -> Result<()> {
+        if !gpu.same_device(&self.gpu) {
+            return Err(Error::invalid(
+                "array",
+                "lives on another device (or context) than the scanner",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Device address of at least `bytes` of scratch (0 when none is needed).
+    pub(super) fn scratch(&mut self, bytes: usize) -> Result<u64> {
+        if bytes == 0 {
+            return Ok(0);
+        }
+        let words = bytes.div_ceil(8);
+        let too_small = match &self.scratch {
+            Some(s) => s.len() < words,
+            None => true,
+        };
+        if too_small {
+            // Free the old buffer first (cuMemFree waits for work still using it).
+            self.scratch = None;
+            self.scratch = Some(self.gpu.alloc::<u64>(words)?);
+        }
+        Ok(self.scratch.as_ref().map_or(0, |s| s.device_ptr()))
+    }
+
+    pub(super) fn check_kernel(&self, kernel: &Kernel, block: u32) -> Result<()> {
+        let max = kernel.max_threads_per_block()?;
+        if block > max {
+            return Err(Error::invalid(
+                "block_size",
+                format!(
+                    "{block} threads: kernel `{}` can run at most {max} per block on this device",
+                    kernel.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Lets `kernel` use `bytes` of dynamic shared memory (the opt-in above 48 KiB).
+    pub(super) fn allow_shared(&mut self, kernel: &Kernel, bytes: usize) -> Result<()> {
+        if self
+            .shared_opt_in
+            .get(kernel.name())
+            .is_some_and(|&b| b >= bytes)
+        {
+            return Ok(());
+        }
+        kernel.set_max_dynamic_shared(bytes)?;
+        self.shared_opt_in.insert(kernel.name().to_string(), bytes);
+        Ok(())
+    }
+
+    pub(super) fn grid(&self, blocks: u64) -> Result<u32> {
+        let max = self.gpu.properties().max_grid_x as u64;
+        if blocks > max {
+            return Err(Error::invalid(
+                "len",
+                format!("needs {blocks} blocks in one launch; the device allows {max}"),
+            ));
+        }
+        Ok(blocks as u32)
+    }
+
+    pub(super) fn enqueue(
+        &mut self,
+        combo: &Combo,
+        input: u64,
+        output: u64,
+        n: usize,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let algorithm = options.algorithm.resolve(combo.exact);
+        // Plans first: bad block sizes are reported even for empty inputs.
+        match algorithm {
+            Algorithm::Serial | Algorithm::Rayon => Err(cpu_algorithm_async(algorithm)),
+            Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto => {
+                let staged = plan::use_staged(
+                    options.staging,
+                    n,
+                    self.gpu.properties().compute_capability,
+                    combo.staged_kernel,
+                )?;
+                let props = self.gpu.properties();
+                let plan = plan::lookback(
+                    n.max(1),
+                    combo.size,
+                    options.block_size,
+                    staged,
+                    props.shared_memory_per_block_optin,
+                )?;
+                if n == 0 {
+                    return Ok(());
+                }
+                let deterministic = algorithm == Algorithm::LookBackDeterministic && !combo.exact;
+                self.in_order(stream, |s| {
+                    s.lookback(
+                        combo,
+                        deterministic,
+                        &plan,
+                        input,
+                        output,
+                        n,
+                        options.kind,
+                        stream,
+                    )
+                })
+            }
+            Algorithm::HillisSteele | Algorithm::Blelloch | Algorithm::BlellochPadded => {
+                let plan = plan::recursive(algorithm, n.max(1), combo.size, options.block_size)?;
+                if n == 0 {
+                    return Ok(());
+                }
+                self.in_order(stream, |s| {
+                    s.recursive(combo, algorithm, &plan, input, output, options.kind, stream)
+                })
+            }
+        }
+    }
+
+    /// Runs `enqueue` after making sure the scratch is not still in use on another stream, and
+    /// records completion.
+    pub(super) fn in_order(
+        &mut self,
+        stream: &Stream,
+        enqueue: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        let raw = stream.as_raw() as usize;
+        if self.last_stream.is_some_and(|prev| prev != raw) {
+            self.done.synchronize()?;
+        }
+        enqueue(self)?;
+        self.done.record(stream)?;
+        self.last_stream = Some(raw);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lookback(
+        &mut self,
+        combo: &Combo,
+        deterministic: bool,
+        plan: &LookbackPlan,
+        input: u64,
+        output: u64,
+        n: usize,
+        kind: ScanKind,
+        stream: &Stream,
+    ) -> Result<()> {
+        let (ptx, family) = if plan.staged {
+            (&SCAN_SM80_PTX, "lookback_staged")
+        } else {
+            (&SCAN_PTX, "lookback")
+        };
+        let det = if deterministic { "det_" } else { "" };
+        let name = format!("scan_{family}_{det}{}", combo.suffix);
+        let kernel = self.gpu.kernel(ptx, &name)?;
+        self.check_kernel(&kernel, plan.block)?;
+        if plan.shared_bytes > 0 {
+            self.allow_shared(&kernel, plan.shared_bytes)?;
+        }
+        let grid = self.grid(plan.tiles)?;
+        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
+        let layout = plan.layout;
+        let base = self.scratch(layout.total_bytes)?;
+        let words = (layout.zero_bytes / 4) as u64;
+        let init_config =
+            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
+        // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words from
+        // `base`; the scratch holds total_bytes ≥ zero_bytes = 4·count bytes.
+        unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
+        let counter = base + layout.counter as u64;
+        let flags = layout.flags.map_or(0, |f| base + f as u64);
+        let aggregates = base + layout.aggregates as u64;
+        let inclusives = base + layout.inclusives as u64;
+        let exclusive = u32::from(kind == ScanKind::Exclusive);
+        // SAFETY: scan_lookback[_staged]_[det_]<op>_<type>(const V* in, V* out, u64 n,
+        // u32 exclusive, u32* counter, u32* flags, void* aggs, void* incs), V the value type of
+        // `combo`: `in` and `out` hold at least n values (checked by the callers; they may be
+        // the same array), the grid has exactly `tiles` blocks of `block` threads covering n
+        // (tile = block · items, items as the kernel's shape), staged kernels get the
+        // block · 128 bytes of dynamic shared memory they index, and the scratch holds the
+        // counter and status of `tiles` tiles as laid out by `plan.layout` (the layout the kernel
+        // uses), zeroed by the init launch just before on the same stream.
+        unsafe {
+            kernel.launch(
+                LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32),
+                stream,
+                &kernel_args![
+                    input, output, n as u64, exclusive, counter, flags, aggregates, inclusives
+                ],
+            )
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn recursive(
+        &mut self,
+        combo: &Combo,
+        algorithm: Algorithm,
+        plan: &RecursivePlan,
+        input: u64,
+        output: u64,
+        kind: ScanKind,
+        stream: &Stream,
+    ) -> Result<()> {
+        let family = match algorithm {
+            Algorithm::HillisSteele => "hillis_steele",
+            Algorithm::Blelloch => "blelloch",
+            _ => "blelloch_padded",
+        };
+        let scan = self
+            .gpu
+            .kernel(&SCAN_PTX, &format!("scan_{family}_{}", combo.suffix))?;
+        let add = self
+            .gpu
+            .kernel(&SCAN_PTX, &format!("scan_add_block_sums_{}", combo.suffix))?;
+        self.check_kernel(&scan, plan.block)?;
+        self.check_kernel(&add, plan.block)?;
+        let props = self.gpu.properties();
+        if plan.shared_bytes > props.shared_memory_per_block {
+            if plan.shared_bytes > props.shared_memory_per_block_optin {
+                return Err(Error::invalid(
+                    "block_size",
+                    format!(
+                        "{} threads of {}-byte values need {} bytes of shared memory; the device \
+                         allows {}",
+                        plan.block,
+                        combo.size,
+                        plan.shared_bytes,
+                        props.shared_memory_per_block_optin
+                    ),
+                ));
+            }
+            self.allow_shared(&scan, plan.shared_bytes)?;
+        }
+        self.grid(plan.levels[0].blocks)?;
+        let base = self.scratch(plan.scratch_bytes)?;
+        let sums = |level: &Level| level.sums.map_or(0, |o| base + o as u64);
+        let exclusive = u32::from(kind == ScanKind::Exclusive);
+        // Down: scan every block of every level, each level's block totals being the next level.
+        for (k, level) in plan.levels.iter().enumerate() {
+            let (src, dst, excl) = if k == 0 {
+                (input, output, exclusive)
+            } else {
+                let p = sums(&plan.levels[k - 1]);
+                (p, p, 1u32)
+            };
+            let config = LaunchConfig::new(level.blocks as u32, plan.block)
+                .with_shared_bytes(plan.shared_bytes as u32);
+            // SAFETY: scan_<family>_<op>_<type>(const V* in, V* out, V* sums, u64 n,
+            // u32 exclusive) reads in[0..n) and writes out[0..n) (the caller's arrays hold n
+            // values at level 0; level k > 0 scans level k−1's sums in place, `len` values in
+            // scratch) and, when `sums` is not null, sums[0..blocks), sized by the plan. The
+            // dynamic shared memory is the plan's size for this algorithm and block.
+            unsafe {
+                scan.launch(
+                    config,
+                    stream,
+                    &kernel_args![src, dst, sums(level), level.len, excl],
+                )?;
+            }
+        }
+        // Up: once level k+1 is fully scanned (exclusive), add it in front of level k's blocks.
+        for k in (0..plan.levels.len() - 1).rev() {
+            let level = &plan.levels[k];
+            let dst = if k == 0 {
+                output
+            } else {
+                sums(&plan.levels[k - 1])
+            };
+            // SAFETY: scan_add_block_sums_<op>_<type>(V* out, const V* sums, u64 n,
+            // u64 per_block) updates out[0..n) using sums[0..blocks) (blocks = n / per_block
+            // rounded up, the grid); both arrays are sized as in the launches above.
+            unsafe {
+                add.launch(
+                    LaunchConfig::new(level.blocks as u32, plan.block),
+                    stream,
+                    &kernel_args![dst, sums(level), level.len, plan.per_block],
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
