@@ -144,16 +144,23 @@ impl Gpu {
 
     /// The kernels of `ptx` loaded so far on this device, sorted.
     pub fn loaded_kernels(&self, ptx: &Ptx) -> Vec<String> {
-        let cache = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
-        let mut names: Vec<String> = cache
-            .slots
-            .iter()
-            .filter(|((module, kernel), slot)| {
-                *module == ptx.name
-                    && kernel != WHOLE_MODULE
-                    && slot.state.lock().is_ok_and(|s| s.is_some())
-            })
-            .map(|((_, kernel), _)| kernel.clone())
+        // The slots are read after the cache lock is released: a loading thread holds its
+        // slot's lock and may take the cache lock (a plain text's whole module), so holding
+        // both here in the other order could deadlock — and would stall every lookup for the
+        // length of a JIT compile.
+        let slots: Vec<(String, Arc<Slot>)> = {
+            let cache = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
+            cache
+                .slots
+                .iter()
+                .filter(|((module, kernel), _)| *module == ptx.name && kernel != WHOLE_MODULE)
+                .map(|((_, kernel), slot)| (kernel.clone(), slot.clone()))
+                .collect()
+        };
+        let mut names: Vec<String> = slots
+            .into_iter()
+            .filter(|(_, slot)| slot.state.lock().is_ok_and(|s| s.is_some()))
+            .map(|(kernel, _)| kernel)
             .collect();
         names.sort();
         names
