@@ -4,10 +4,13 @@
 
 use std::sync::Mutex;
 
-use gpu_core::{Affine, DeviceArray, Element, Error, Gpu, Input, Op, Result, Stream};
+use gpu_core::{Affine, DeviceArray, Element, Error, Gpu, Input, Op, Pod, Result, Stream};
 
 use crate::gpu::Scanner;
 use crate::{cpu, Algorithm, Real, ScanKind, ScanMonoid, ScanOptions, TileStaging};
+
+/// One enqueue of the [`Scanner`]: (scanner, input, output, n, stream).
+type Launch<'a> = dyn Fn(&mut Scanner, u64, u64, usize, &Stream) -> Result<()> + 'a;
 
 /// A configured scan on one GPU: form, algorithm, block size, tile staging and stream.
 ///
@@ -166,22 +169,7 @@ impl<'s> Scan<'s> {
                 None => cpu::scan_with(&x.stage(&self.gpu)?.to_vec()?, op, &self.options),
             };
         }
-        let staged = x.stage(&self.gpu)?;
-        let (ptr, n) = (staged.device_ptr(), staged.len());
-        let out = match staged.into_upload() {
-            // A host input's upload is scanned in place: no second array of n elements.
-            Some(mut upload) => {
-                self.scan_in_place(&mut upload, op)?;
-                upload
-            }
-            None => {
-                let mut out = self.gpu.alloc::<T>(n)?;
-                self.enqueue_into(ptr, n, &mut out, op)?;
-                out
-            }
-        };
-        self.stream.map_or(Ok(()), |s| s.synchronize())?;
-        out.to_vec()
+        self.to_host(x, &self.op_launch::<T>(op))
     }
 
     /// Writes the scan of `x` into `out` (at least as long; the rest is left alone). Waits,
@@ -196,24 +184,12 @@ impl<'s> Scan<'s> {
     ) -> Result<()> {
         op.check::<T>()?;
         let staged = x.stage(&self.gpu)?;
-        self.enqueue_into(staged.device_ptr(), staged.len(), out, op)
-    }
-
-    fn enqueue_into<T: Element>(
-        &self,
-        input: u64,
-        n: usize,
-        out: &mut DeviceArray<T>,
-        op: Op,
-    ) -> Result<()> {
-        self.gpu.check_same_device(out.gpu(), "out")?;
-        check_out_len(n, out.len())?;
-        if !self.options.algorithm.is_gpu() {
-            return Err(cpu_algorithm_into(self.options.algorithm));
-        }
-        self.with_scanner(|s, stream| {
-            s.enqueue_op::<T>(input, out.device_ptr(), n, op, &self.options, stream)
-        })?;
+        self.enqueue(
+            staged.device_ptr(),
+            staged.len(),
+            out,
+            &self.op_launch::<T>(op),
+        )?;
         self.finish()
     }
 
@@ -221,13 +197,12 @@ impl<'s> Scan<'s> {
     pub fn scan_in_place<T: Element>(&self, data: &mut DeviceArray<T>, op: Op) -> Result<()> {
         op.check::<T>()?;
         self.gpu.check_same_device(data.gpu(), "data")?;
-        if !self.options.algorithm.is_gpu() {
-            return Err(cpu_algorithm_into(self.options.algorithm));
-        }
-        let p = data.device_ptr();
-        self.with_scanner(|s, stream| {
-            s.enqueue_op::<T>(p, p, data.len(), op, &self.options, stream)
-        })?;
+        self.enqueue(
+            data.device_ptr(),
+            data.len(),
+            data,
+            &self.op_launch::<T>(op),
+        )?;
         self.finish()
     }
 
@@ -244,25 +219,7 @@ impl<'s> Scan<'s> {
                 _ => cpu::scan_monoid(&host, self.options.kind),
             });
         }
-        let staged = x.stage(&self.gpu)?;
-        let (ptr, n) = (staged.device_ptr(), staged.len());
-        let out = match staged.into_upload() {
-            Some(upload) => {
-                let p = upload.device_ptr();
-                self.gpu.check_same_device(upload.gpu(), "x")?;
-                self.with_scanner(|s, stream| {
-                    s.enqueue_monoid::<M>(p, p, n, &self.options, stream)
-                })?;
-                upload
-            }
-            None => {
-                let mut out = self.gpu.alloc::<M>(n)?;
-                self.scan_monoid_into_raw(ptr, n, &mut out)?;
-                out
-            }
-        };
-        self.stream.map_or(Ok(()), |s| s.synchronize())?;
-        out.to_vec()
+        self.to_host(x, &self.monoid_launch::<M>())
     }
 
     /// [`scan_into`](Scan::scan_into) for monoid values.
@@ -272,24 +229,67 @@ impl<'s> Scan<'s> {
         out: &mut DeviceArray<M>,
     ) -> Result<()> {
         let staged = x.stage(&self.gpu)?;
-        self.scan_monoid_into_raw(staged.device_ptr(), staged.len(), out)
+        self.enqueue(
+            staged.device_ptr(),
+            staged.len(),
+            out,
+            &self.monoid_launch::<M>(),
+        )?;
+        self.finish()
     }
 
-    fn scan_monoid_into_raw<M: ScanMonoid>(
+    /// The launch of a scan with `op` over `T` values.
+    fn op_launch<T: Element>(
+        &self,
+        op: Op,
+    ) -> impl Fn(&mut Scanner, u64, u64, usize, &Stream) -> Result<()> + '_ {
+        move |s, input, output, n, stream| {
+            s.enqueue_op::<T>(input, output, n, op, &self.options, stream)
+        }
+    }
+
+    /// The launch of a scan of monoid values.
+    fn monoid_launch<M: ScanMonoid>(
+        &self,
+    ) -> impl Fn(&mut Scanner, u64, u64, usize, &Stream) -> Result<()> + '_ {
+        move |s, input, output, n, stream| {
+            s.enqueue_monoid::<M>(input, output, n, &self.options, stream)
+        }
+    }
+
+    /// Enqueues `launch` of `n` values at `input` into `out` on this object's stream, after
+    /// the checks every device result needs; does not wait.
+    fn enqueue<V: Pod>(
         &self,
         input: u64,
         n: usize,
-        out: &mut DeviceArray<M>,
+        out: &DeviceArray<V>,
+        launch: &Launch<'_>,
     ) -> Result<()> {
         self.gpu.check_same_device(out.gpu(), "out")?;
         check_out_len(n, out.len())?;
         if !self.options.algorithm.is_gpu() {
             return Err(cpu_algorithm_into(self.options.algorithm));
         }
-        self.with_scanner(|s, stream| {
-            s.enqueue_monoid::<M>(input, out.device_ptr(), n, &self.options, stream)
-        })?;
-        self.finish()
+        self.with_scanner(|s, stream| launch(s, input, out.device_ptr(), n, stream))
+    }
+
+    /// `launch` over `x`, the result on the host: a host input's upload is scanned in place
+    /// (no second array of n values), device data into a new array. One wait: the download
+    /// is ordered after the work on the default stream, and a stream of the caller's is
+    /// waited for first.
+    fn to_host<V: Pod>(&self, x: &(impl Input<V> + ?Sized), launch: &Launch<'_>) -> Result<Vec<V>> {
+        let staged = x.stage(&self.gpu)?;
+        let (input, n) = (staged.device_ptr(), staged.len());
+        let out = match staged.into_upload() {
+            Some(upload) => upload,
+            None => self.gpu.alloc::<V>(n)?,
+        };
+        self.enqueue(input, n, &out, launch)?;
+        if let Some(stream) = self.stream {
+            stream.synchronize()?;
+        }
+        out.to_vec()
     }
 
     /// Solves `x[t] = a[t]·x[t−1] + b[t]` with `x[−1] = x_init` (an inclusive scan of affine
