@@ -1,6 +1,6 @@
 //! gpu-conv1d: every strategy × mask width {3, 7, 31, 127} × n {2^20, 2^24, 2^28}, f32, `same`
 //! output, zero boundary (cross-correlation), device time by CUDA events through
-//! `Conv1d::run_device`; throughput `8·n` bytes (read + write), a `copy` line of the same array
+//! `Conv1d::run_into` on the timed stream; throughput `8·n` bytes (read + write), a `copy` line of the same array
 //! in every group (`conv1d/f32/w<w>`), and the rayon (and, at 2^20, serial) baseline
 //! (`conv1d/cpu/f32/w<w>`).
 //!
@@ -79,8 +79,9 @@ mod gpu {
                         continue;
                     }
                 };
+                let conv = conv.stream(gpu.stream());
                 g.bench_function(crit::id(strategy.name(), n), |b| {
-                    crit::iter_gpu(b, &gpu, |s| conv.run_device(&x, &mut y, s))
+                    crit::iter_gpu(b, &gpu, |_| conv.run_into(&x, &mut y))
                 });
             }
         }

@@ -50,7 +50,7 @@ mod gpu {
     use criterion::{Criterion, Throughput};
     use gpu_core::{Element, Op};
     use gpu_prims_benches::{crit, data};
-    use gpu_scan::{plan, Algorithm, ScanOptions, Scanner, TileStaging};
+    use gpu_scan::{plan, Algorithm, Scan, ScanOptions, TileStaging};
 
     /// The sweep's algorithms and its size.
     const SWEEP: [Algorithm; 4] = [
@@ -67,7 +67,6 @@ mod gpu {
         let Some(gpu) = crit::gpu_or_skip(&format!("scan/*/{name}")) else {
             return;
         };
-        let mut scanner = Scanner::new(&gpu).expect("scanner");
         let size = std::mem::size_of::<T>();
         for timing in ["kernel", "with_copies"] {
             let mut g = c.benchmark_group(format!("scan/{timing}/{name}"));
@@ -97,16 +96,15 @@ mod gpu {
                     }
                 }
                 for (label, o) in &options {
-                    let o = *o;
+                    // Enqueued on the stream criterion times (iter_gpu's: the default stream).
+                    let scan = Scan::new(&gpu).options(*o).stream(gpu.stream());
                     g.bench_function(crit::id(label, n), |b| {
                         if timing == "kernel" {
-                            crit::iter_gpu(b, &gpu, |s| {
-                                scanner.scan_async(&x, &mut y, Op::Sum, &o, s)
-                            })
+                            crit::iter_gpu(b, &gpu, |_| scan.scan_into(&x, &mut y, Op::Sum))
                         } else {
-                            crit::iter_gpu(b, &gpu, |s| {
+                            crit::iter_gpu(b, &gpu, |_| {
                                 x.copy_from(&host)?;
-                                scanner.scan_async(&x, &mut y, Op::Sum, &o, s)?;
+                                scan.scan_into(&x, &mut y, Op::Sum)?;
                                 y.copy_to(&mut out)
                             })
                         }
@@ -132,13 +130,14 @@ mod gpu {
         g.throughput(Throughput::BytesDecimal(2 * (n * size) as u64));
         for a in SWEEP {
             for block in BLOCKS {
-                let o = ScanOptions::inclusive()
+                let scan = Scan::new(&gpu)
                     .algorithm(a)
                     .block_size(block)
-                    .staging(TileStaging::Registers);
+                    .staging(TileStaging::Registers)
+                    .stream(gpu.stream());
                 let id = criterion::BenchmarkId::new(a.name(), format!("block{block}"));
                 g.bench_function(id, |b| {
-                    crit::iter_gpu(b, &gpu, |s| scanner.scan_async(&x, &mut y, Op::Sum, &o, s))
+                    crit::iter_gpu(b, &gpu, |_| scan.scan_into(&x, &mut y, Op::Sum))
                 });
             }
         }

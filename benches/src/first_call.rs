@@ -86,7 +86,7 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
     use gpu_conv1d::{correlate, Options, Strategy};
     use gpu_core::{Gpu, Op};
     use gpu_reduce::{Algorithm as ReduceAlgorithm, DeviceReduce, Reduce};
-    use gpu_scan::{Algorithm as ScanAlgorithm, ScanOptions, Scanner};
+    use gpu_scan::{Algorithm as ScanAlgorithm, Scan, ScanOptions};
     use std::time::Instant;
 
     let t = Instant::now();
@@ -120,9 +120,10 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
                 assert!(r.argmax(&xi64)?.is_some());
             }
             "scan-other" => {
-                let mut scanner = Scanner::new(&gpu)?;
-                let o = ScanOptions::exclusive().algorithm(ScanAlgorithm::Blelloch);
-                scanner.scan(&x64, &mut y64, Op::Max, &o)?;
+                let scan = Scan::new(&gpu)
+                    .exclusive()
+                    .algorithm(ScanAlgorithm::Blelloch);
+                scan.scan_into(&x64, &mut y64, Op::Max)?;
                 assert_eq!(y64.to_vec()?[1], f64s[0]);
             }
             "conv1d-other" => {

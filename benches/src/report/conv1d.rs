@@ -1,6 +1,6 @@
 //! gpu-conv1d's rows: every strategy × mask width × float type × size, `same` output, zero
 //! boundary, cross-correlation (the chapter's `P[i] = Σ_j N[i − r + j]·M[j]`), timed through
-//! `Conv1d::run_device` (enqueued only); the serial (the reference, where `n·w` is small enough;
+//! `Conv1d::run_into` on the timed stream (enqueued only); the serial (the reference, where `n·w` is small enough;
 //! otherwise rayon is the reference) and rayon correlations of `gpu_conv1d::cpu`. The model
 //! moves `2·n·size` bytes (read the signal, write the output).
 
@@ -166,27 +166,31 @@ mod gpu {
                     match Conv1d::correlation(&gpu, mask, Options::new().strategy(strategy)) {
                         Err(e) => case.absent(classify(&e).1),
                         Ok(conv) => {
-                            let conv = std::rc::Rc::new(conv);
+                            // On the stream the report times: only enqueued.
+                            let conv = conv.stream(gpu.stream());
                             let c2 = conv.clone();
-                            case.gpu(move |s: &Stream| conv.run_device(x, &mut y.borrow_mut(), s))
-                                .check(move || {
-                                    if reference.len() != n {
-                                        return Verdict::Unchecked("no CPU reference".into());
-                                    }
-                                    // Once more into a poisoned output, so stale data cannot pass.
-                                    let s = c2.gpu().stream();
-                                    let once = || -> gpu_core::Result<Vec<T>> {
-                                        let mut o = y.borrow_mut();
-                                        o.memset_bytes(0xFF, s)?;
-                                        c2.run_device(x, &mut o, s)?;
-                                        s.synchronize()?;
-                                        o.to_vec()
-                                    };
-                                    match once() {
-                                        Ok(v) => check::slices(&v, reference),
-                                        Err(e) => Verdict::error(&e),
-                                    }
-                                })
+                            case.gpu(move |s: &Stream| {
+                                debug_assert!(std::ptr::eq(s, conv.gpu().stream()));
+                                conv.run_into(x, &mut y.borrow_mut())
+                            })
+                            .check(move || {
+                                if reference.len() != n {
+                                    return Verdict::Unchecked("no CPU reference".into());
+                                }
+                                // Once more into a poisoned output, so stale data cannot pass.
+                                let s = c2.gpu().stream();
+                                let once = || -> gpu_core::Result<Vec<T>> {
+                                    let mut o = y.borrow_mut();
+                                    o.memset_bytes(0xFF, s)?;
+                                    c2.run_into(x, &mut o)?;
+                                    s.synchronize()?;
+                                    o.to_vec()
+                                };
+                                match once() {
+                                    Ok(v) => check::slices(&v, reference),
+                                    Err(e) => Verdict::error(&e),
+                                }
+                            })
                         }
                     }
                 })

@@ -1,5 +1,5 @@
 //! gpu-scan's rows: every GPU algorithm × inclusive sum × type × size, kernel only
-//! (`Scanner::scan_async` on device arrays) and with the host↔device copies (pageable upload,
+//! (`Scan::scan_into` on device arrays, enqueued on the timed stream) and with the host↔device copies (pageable upload,
 //! scan, download: the prefix-scan report's second timing); the block-size sweep of the
 //! block-configurable algorithms at `--sweep-n`; the serial scan (the reference) and the rayon
 //! scan of `gpu_scan::cpu`.
@@ -115,7 +115,7 @@ mod gpu {
     use std::cell::RefCell;
 
     use gpu_core::{Element, Stream};
-    use gpu_scan::{plan, Algorithm, ScanOptions, Scanner, TileStaging};
+    use gpu_scan::{plan, Algorithm, Scan, ScanOptions, TileStaging};
 
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
     use super::{OP, SWEEP, VARIANT};
@@ -141,10 +141,9 @@ mod gpu {
             Ok((
                 RefCell::new(gpu.upload(host)?),
                 RefCell::new(gpu.alloc::<T>(n)?),
-                RefCell::new(Scanner::new(&gpu)?),
             ))
         };
-        let (x, y, scanner) = match setup() {
+        let (x, y) = match setup() {
             Ok(v) => v,
             Err(e) => {
                 env.note(format!("{label}: {}", classify(&e).1));
@@ -152,15 +151,16 @@ mod gpu {
             }
         };
         let host_out = RefCell::new(vec![T::default(); n]);
-        let (x, y, scanner, host_out, gpu) = (&x, &y, &scanner, &host_out, &gpu);
+        let (x, y, host_out, gpu) = (&x, &y, &host_out, &gpu);
         // Every algorithm writes the same output arrays, so each check first poisons them and
         // runs its algorithm once more: a run that writes nothing cannot pass on stale data.
         let poisoned = T::from_f64(-12345.0);
+        // One `Scan` per case, on the stream the report times (its scratch is made once).
         let kernel = move |o: ScanOptions| {
+            let scan = Scan::new(gpu).options(o).stream(gpu.stream());
             move |s: &Stream| {
-                scanner
-                    .borrow_mut()
-                    .scan_async(&x.borrow(), &mut y.borrow_mut(), OP, &o, s)
+                debug_assert!(std::ptr::eq(s, gpu.stream()), "the report times one stream");
+                scan.scan_into(&*x.borrow(), &mut y.borrow_mut(), OP)
             }
         };
         let check_kernel = move |o: ScanOptions| {
@@ -184,11 +184,10 @@ mod gpu {
         // Pageable upload and download, as a plain cudaMemcpy does; both wait for the device,
         // so the events around the three cover all of them.
         let with_copies = move |o: ScanOptions| {
+            let run = kernel(o);
             move |s: &Stream| {
                 x.borrow_mut().copy_from(host)?;
-                scanner
-                    .borrow_mut()
-                    .scan_async(&x.borrow(), &mut y.borrow_mut(), OP, &o, s)?;
+                run(s)?;
                 y.borrow().copy_to(&mut host_out.borrow_mut())
             }
         };

@@ -1,5 +1,7 @@
 //! The GPU side: [`Conv1d`] (a mask on the device with its options) and the launches.
 
+use std::sync::Arc;
+
 use ndarray::{Array2, ArrayView2};
 
 use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Input, LaunchConfig, Result, Stream};
@@ -18,9 +20,10 @@ const DIRECT_BLOCK: u32 = 256;
 /// A correlation or convolution with one mask, ready to run on the device: the mask (reversed
 /// for a convolution) lives in device memory, the options are checked.
 ///
-/// [`run_device`](Conv1d::run_device) and [`run_device_rows`](Conv1d::run_device_rows) only
-/// enqueue work on the given stream (no host synchronisation), for timing with events;
-/// [`run`](Conv1d::run) and [`run_rows`](Conv1d::run_rows) copy in and out and wait.
+/// [`run`](Conv1d::run) and [`run_rows`](Conv1d::run_rows) return host results and wait;
+/// [`run_into`](Conv1d::run_into) and [`run_rows_into`](Conv1d::run_rows_into) write device
+/// arrays, and with [`stream`](Conv1d::stream) set only enqueue (no host synchronisation), for
+/// timing with events.
 ///
 /// ```no_run
 /// # fn main() -> gpu_core::Result<()> {
@@ -31,22 +34,25 @@ const DIRECT_BLOCK: u32 = 256;
 /// let x = gpu.upload(&vec![1.0f32; 1 << 24])?;
 /// let mut y = gpu.alloc::<f32>(conv.output_len(x.len())?)?;
 /// let stream = gpu.new_stream()?;
+/// let on_stream = conv.clone().stream(&stream);
 /// let timer = gpu_core::GpuTimer::new(&gpu)?;
 /// timer.start(&stream)?;
-/// conv.run_device(&x, &mut y, &stream)?;
+/// on_stream.run_into(&x, &mut y)?; // enqueued only
 /// timer.stop(&stream)?;
 /// println!("{:.3} ms", timer.elapsed_ms()?);
 /// # Ok(()) }
 /// ```
+#[derive(Clone)]
 pub struct Conv1d<'s, T: Real> {
     gpu: Gpu,
     /// Where [`run_into`](Conv1d::run_into) enqueues without waiting; `None`: the device's
     /// default stream, waited for.
     stream: Option<&'s Stream>,
-    mask: DeviceArray<T>,
+    /// Shared by clones: cloning a `Conv1d` uploads nothing.
+    mask: Arc<DeviceArray<T>>,
     /// The same (effective) mask on the host: the fixed-width kernels take it by value as a
     /// kernel parameter.
-    mask_host: Vec<T>,
+    mask_host: Arc<[T]>,
     operation: Operation,
     options: Options,
 }
@@ -72,8 +78,8 @@ impl<T: Real> Conv1d<'static, T> {
         Ok(Conv1d {
             gpu: gpu.clone(),
             stream: None,
-            mask: gpu.upload(&m)?,
-            mask_host: m,
+            mask: Arc::new(gpu.upload(&m)?),
+            mask_host: m.into(),
             operation,
             options,
         })
@@ -173,8 +179,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
     }
 
     /// Runs on any [`Input`] signal — a host slice, `Vec`, array or ndarray (copied in), a
-    /// [`DeviceArray`] or [`gpu_core::DeviceSlice`] (read in place) — on the device's default
-    /// stream, and copies the result out.
+    /// [`DeviceArray`] or [`gpu_core::DeviceSlice`] (read in place) — and copies the result
+    /// out (waits, on this object's stream too).
     pub fn run(&self, signal: &(impl Input<T> + ?Sized)) -> Result<Vec<T>> {
         let x = signal.stage(&self.gpu)?;
         let n_out = self.output_len(x.len())?;
@@ -183,7 +189,11 @@ impl<'s, T: Real> Conv1d<'s, T> {
         }
         let mut y = self.gpu.alloc::<T>(n_out)?;
         let rows = usize::from(!x.is_empty());
-        self.enqueue_rows(x.device_ptr(), x.len(), rows, &mut y, self.gpu.stream())?;
+        let stream = self.stream.unwrap_or(self.gpu.stream());
+        self.enqueue_rows(x.device_ptr(), x.len(), rows, &mut y, stream)?;
+        if self.stream.is_some() {
+            stream.synchronize()?;
+        }
         y.to_vec()
     }
 
@@ -196,15 +206,43 @@ impl<'s, T: Real> Conv1d<'s, T> {
         }
         let x = self.gpu.upload_array(&signals)?;
         let mut y = self.gpu.alloc::<T>(rows * n_out)?;
-        self.run_device_rows(&x, rows, &mut y, self.gpu.stream())?;
+        let stream = self.stream.unwrap_or(self.gpu.stream());
+        self.enqueue_rows(x.device_ptr(), x.len(), rows, &mut y, stream)?;
+        if self.stream.is_some() {
+            stream.synchronize()?;
+        }
         Array2::from_shape_vec((rows, n_out), y.to_vec()?)
             .map_err(|e| Error::invalid("signals", e.to_string()))
+    }
+
+    /// Writes the results for `rows` signals stored one after the other in `signals` (any
+    /// [`Input`] of `rows × n` elements in logical order; an `Array2` of `rows` rows, a device
+    /// array) into `out` (`rows × n_out`, rows one after the other), in one launch. Waits,
+    /// unless a [`stream`](Conv1d::stream) was set: then only enqueues, as
+    /// [`run_into`](Conv1d::run_into).
+    pub fn run_rows_into(
+        &self,
+        signals: &(impl Input<T> + ?Sized),
+        rows: usize,
+        out: &mut DeviceArray<T>,
+    ) -> Result<()> {
+        let x = signals.stage(&self.gpu)?;
+        let stream = self.stream.unwrap_or(self.gpu.stream());
+        self.enqueue_rows(x.device_ptr(), x.len(), rows, out, stream)?;
+        match self.stream {
+            Some(_) => Ok(()),
+            None => stream.synchronize(),
+        }
     }
 
     /// Enqueues the convolution of the signal `input` into `output` (exactly
     /// [`output_len`](Conv1d::output_len)`(input.len())` elements) on `stream`; returns without
     /// waiting. Both arrays must stay alive until the stream has run it (dropping device memory
     /// waits for the device).
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `conv.stream(s).run_into(input, output)` (docs/api.md)"
+    )]
     pub fn run_device(
         &self,
         input: &DeviceArray<T>,
@@ -212,12 +250,17 @@ impl<'s, T: Real> Conv1d<'s, T> {
         stream: &Stream,
     ) -> Result<()> {
         let rows = usize::from(!input.is_empty() || !output.is_empty());
+        #[allow(deprecated)]
         self.run_device_rows(input, rows, output, stream)
     }
 
     /// Enqueues the convolution of `rows` signals stored one after the other in `input`
     /// (`rows × n` elements) into `output` (`rows × n_out`, rows one after the other) on
     /// `stream`, in one launch; returns without waiting.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `conv.stream(s).run_rows_into(input, rows, output)` (docs/api.md)"
+    )]
     pub fn run_device_rows(
         &self,
         input: &DeviceArray<T>,

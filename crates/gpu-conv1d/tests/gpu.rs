@@ -30,7 +30,7 @@ fn run_on<T: Real>(gpu: &Gpu, conv: &Conv1d<T>, x: &[T], stream: &Stream) -> Vec
     let n_out = conv.output_len(x.len()).unwrap();
     let xs = gpu.upload(x).unwrap();
     let mut y = poisoned::<T>(gpu, n_out, stream);
-    conv.run_device(&xs, &mut y, stream).unwrap();
+    conv.clone().stream(stream).run_into(&xs, &mut y).unwrap();
     stream.synchronize().unwrap();
     y.to_vec().unwrap()
 }
@@ -346,8 +346,7 @@ fn rows_case<T: Real>(gpu: &Gpu, strategy: Strategy) {
                     let n_out = conv.output_len(n).unwrap();
                     let xs = gpu.upload_array(&a).unwrap();
                     let mut y = poisoned::<T>(gpu, rows * n_out, gpu.stream());
-                    conv.run_device_rows(&xs, rows, &mut y, gpu.stream())
-                        .unwrap();
+                    conv.run_rows_into(&xs, rows, &mut y).unwrap();
                     let y = y.to_vec().unwrap();
                     // every row of small batches; the ends and a stride of large ones
                     let checked: Vec<usize> = if rows <= 20 {
@@ -420,8 +419,7 @@ fn gpu_many_long_rows_register_tiled() {
             let n_out = conv.output_len(n).unwrap();
             let xs = gpu.upload(&x).unwrap();
             let mut y = poisoned::<f32>(&gpu, rows * n_out, gpu.stream());
-            conv.run_device_rows(&xs, rows, &mut y, gpu.stream())
-                .unwrap();
+            conv.run_rows_into(&xs, rows, &mut y).unwrap();
             let y = y.to_vec().unwrap();
             for r in 0..rows {
                 common::check(
@@ -469,8 +467,9 @@ fn gpu_constant_mask_launches_on_many_streams_do_not_race() {
                     let stream = gpu.new_stream().unwrap();
                     let mut ys: Vec<DeviceArray<f32>> =
                         (0..8).map(|_| poisoned(gpu, n, &stream)).collect();
+                    let on_stream = conv.clone().stream(&stream);
                     for y in ys.iter_mut() {
-                        conv.run_device(xs, y, &stream).unwrap();
+                        on_stream.run_into(xs, y).unwrap();
                     }
                     stream.synchronize().unwrap();
                     ys.iter().map(|y| y.to_vec().unwrap()).collect()
@@ -509,7 +508,7 @@ fn gpu_empty_inputs_give_empty_results() {
                 let conv = Conv1d::correlation(&gpu, &[1.0f64, 2.0, 3.0], options).unwrap();
                 assert!(conv.run(&[]).unwrap().is_empty());
                 let (x, mut y) = (gpu.alloc::<f64>(0).unwrap(), gpu.alloc::<f64>(0).unwrap());
-                conv.run_device(&x, &mut y, gpu.stream()).unwrap();
+                conv.run_into(&x, &mut y).unwrap();
                 let rows = Array2::<f64>::zeros((4, 0));
                 assert_eq!(conv.run_rows(rows.view()).unwrap().dim(), (4, 0));
                 let no_rows = Array2::<f64>::zeros((0, 9));
@@ -546,11 +545,18 @@ fn gpu_bad_arguments_are_errors() {
     let conv = Conv1d::correlation(&gpu, &[1.0f32; 3], o).unwrap();
     let x = gpu.upload(&[1.0f32; 10]).unwrap();
     let mut y = gpu.alloc::<f32>(9).unwrap();
-    assert!(conv.run_device(&x, &mut y, gpu.stream()).is_err());
+    assert!(conv.run_into(&x, &mut y).is_err());
     let mut y = gpu.alloc::<f32>(10).unwrap();
-    assert!(conv.run_device_rows(&x, 3, &mut y, gpu.stream()).is_err());
-    assert!(conv.run_device_rows(&x, 0, &mut y, gpu.stream()).is_err());
-    conv.run_device_rows(&x, 2, &mut y, gpu.stream()).unwrap();
+    assert!(conv.run_rows_into(&x, 3, &mut y).is_err());
+    assert!(conv.run_rows_into(&x, 0, &mut y).is_err());
+    conv.run_rows_into(&x, 2, &mut y).unwrap();
+    // The deprecated forms (kept one release) still check their arguments.
+    #[allow(deprecated)]
+    {
+        assert!(conv.run_device_rows(&x, 3, &mut y, gpu.stream()).is_err());
+        conv.run_device(&x, &mut y, gpu.stream()).unwrap();
+        conv.run_device_rows(&x, 2, &mut y, gpu.stream()).unwrap();
+    }
     let e = Conv1d::correlation(
         &gpu,
         &vec![1.0f64; 8193],
@@ -628,7 +634,8 @@ fn gpu_throughput_table() {
             let conv =
                 Conv1d::correlation(&gpu, &vec![0.01f32; w], Options::new().strategy(strategy))
                     .unwrap();
-            let ms = time(&mut || conv.run_device(&x, &mut y, &stream).unwrap());
+            let conv = conv.stream(&stream);
+            let ms = time(&mut || conv.run_into(&x, &mut y).unwrap());
             println!(
                 "| {} | {w} | {ms:.3} | {:.0} | {:.2} |",
                 strategy.name(),

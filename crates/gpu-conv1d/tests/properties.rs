@@ -144,9 +144,9 @@ mod gpu {
         let mut y = gpu.alloc::<T>(rows * n_out).unwrap();
         y.fill(T::from_f64(f64::NAN), gpu.stream()).unwrap();
         let r = if rows == 1 {
-            conv.run_device(&xs, &mut y, gpu.stream())
+            conv.run_into(&xs, &mut y)
         } else {
-            conv.run_device_rows(&xs, rows, &mut y, gpu.stream())
+            conv.run_rows_into(&xs, rows, &mut y)
         };
         if let Err(e) = r {
             return TestResult::error(e.to_string());

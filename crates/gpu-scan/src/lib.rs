@@ -32,9 +32,9 @@
 //! # #[cfg(not(feature = "cuda"))] fn main() {}
 //! ```
 //!
-//! `gpu_scan::scan(&gpu, &x, op, &options)` is the one-line form; `Scanner` is the
-//! lower layer `Scan` drives (a `&mut` scanner taking [`ScanOptions`] per call). The shape is
-//! the workspace's one API shape, described in `docs/api.md`.
+//! `gpu_scan::scan(&gpu, &x, op, &options)` is the one-line form. The shape is the
+//! workspace's one API shape, described in `docs/api.md`. `Scanner` (a `&mut` scanner taking
+//! [`ScanOptions`] per call) is deprecated and stays for one release.
 //!
 //! The CPU scans need no GPU and follow the same semantics:
 //!
@@ -55,7 +55,7 @@
 //! u64, f32, f64; and/or/xor for the integers), plus the non-commutative monoids
 //! [`gpu_core::Mat2`] and [`gpu_core::Affine`], whose scans keep sequence order. A first-order
 //! linear recurrence `x[t] = a[t]·x[t−1] + b[t]` is solved with an affine scan
-//! ([`cpu::linear_recurrence`], and `Scanner::linear_recurrence` on the GPU).
+//! ([`cpu::linear_recurrence`], and `Scan::linear_recurrence` on the GPU).
 //!
 //! ## Float determinism
 //! A look-back scan combines its predecessors' partial results in an order that depends on
@@ -71,9 +71,9 @@
 //! the matrix/affine monoids use register tiles. [`ScanOptions::staging`] forces either.
 //!
 //! ## Timing
-//! `Scan::stream(&s)` with `scan_into` / `scan_in_place` (and `Scanner::scan_async`) only
-//! enqueue work on a stream (no host synchronisation), for CUDA-event timing; [`ScanOptions::block_size`] sets the block size
-//! of any GPU algorithm (a power of two in 32..=1024) for block-size sweeps.
+//! `Scan::stream(&s)` with `scan_into` / `scan_in_place` only enqueue work on a stream (no
+//! host synchronisation), for CUDA-event timing; `Scan::block_size` sets the block size of any
+//! GPU algorithm (a power of two in 32..=1024) for block-size sweeps.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
@@ -82,18 +82,25 @@ pub mod cpu;
 pub mod plan;
 
 #[cfg(feature = "cuda")]
+mod device_scan;
+#[cfg(feature = "cuda")]
 mod gpu;
 #[cfg(feature = "cuda")]
 mod kernels;
 #[cfg(feature = "cuda")]
 mod scan;
 #[cfg(feature = "cuda")]
+pub use device_scan::DeviceScan;
+#[cfg(feature = "cuda")]
 pub use kernels::{preload, KERNELS};
 #[cfg(feature = "cuda")]
 pub use scan::Scan;
 
 #[cfg(feature = "cuda")]
-pub use gpu::{linear_recurrence, scan, scan_monoid, Scanner};
+#[allow(deprecated)]
+pub use gpu::Scanner;
+#[cfg(feature = "cuda")]
+pub use gpu::{linear_recurrence, scan, scan_monoid};
 
 use gpu_core::{Affine, Element, Mat2, Monoid, Op};
 

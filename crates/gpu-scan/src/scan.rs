@@ -2,6 +2,9 @@
 //! from a `&Gpu`, builder options, any [`Input`], host results or `_into` device results, and
 //! `.stream(&s)` for work that only enqueues.
 
+// `Scanner` is the engine this object drives; it is deprecated only as a public entry point.
+#![allow(deprecated)]
+
 use std::sync::Mutex;
 
 use gpu_core::{Affine, DeviceArray, Element, Error, Gpu, Input, Op, Pod, Result, Stream};
@@ -238,6 +241,15 @@ impl<'s> Scan<'s> {
         self.finish()
     }
 
+    /// Scans the monoid values of `data` in place. Waits, unless a [`stream`](Scan::stream)
+    /// was set.
+    pub fn scan_monoid_in_place<M: ScanMonoid>(&self, data: &mut DeviceArray<M>) -> Result<()> {
+        self.gpu.check_same_device(data.gpu(), "data")?;
+        let launch = self.monoid_launch::<M>();
+        self.enqueue(data.device_ptr(), data.len(), data, &launch)?;
+        self.finish()
+    }
+
     /// The launch of a scan with `op` over `T` values.
     fn op_launch<T: Element>(
         &self,
@@ -309,6 +321,40 @@ impl<'s> Scan<'s> {
         let mut x = self.gpu.alloc::<T>(da.len())?;
         self.with_scanner(|s, _| s.linear_recurrence(&da, &db, x_init, &mut x, &self.options))?;
         x.to_vec()
+    }
+}
+
+impl<'s> Scan<'s> {
+    /// [`linear_recurrence`](Scan::linear_recurrence) into `out` (at least as long as `a`; the
+    /// rest is left alone), with a GPU algorithm. Waits, unless a [`stream`](Scan::stream) was
+    /// set: then it returns once the work is enqueued and its temporary freed, which may wait
+    /// for the device.
+    pub fn linear_recurrence_into<T: Real>(
+        &self,
+        a: &(impl Input<T> + ?Sized),
+        b: &(impl Input<T> + ?Sized),
+        x_init: T,
+        out: &mut DeviceArray<T>,
+    ) -> Result<()>
+    where
+        Affine<T>: ScanMonoid,
+    {
+        let (a, b) = (a.stage(&self.gpu)?, b.stage(&self.gpu)?);
+        crate::cpu::check_recurrence(a.len(), b.len())?;
+        self.gpu.check_same_device(out.gpu(), "out")?;
+        check_out_len(a.len(), out.len())?;
+        if !self.options.algorithm.is_gpu() {
+            return Err(cpu_algorithm_into(self.options.algorithm));
+        }
+        if a.is_empty() {
+            return Ok(());
+        }
+        let options = self.options.kind(ScanKind::Inclusive);
+        let (pa, pb, n, px) = (a.device_ptr(), b.device_ptr(), a.len(), out.device_ptr());
+        self.with_scanner(|s, stream| {
+            s.enqueue_recurrence(pa, pb, n, x_init, px, &options, stream)
+        })?;
+        self.finish()
     }
 }
 

@@ -31,7 +31,7 @@
 use gpu_core::data::{self, SplitMix64};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{Affine, DeviceArray, Element, Gpu, Mat2, Monoid, Op};
-use gpu_scan::{cpu, is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions, Scanner, TileStaging};
+use gpu_scan::{cpu, is_exact, Algorithm, Scan, ScanKind, ScanMonoid, ScanOptions, TileStaging};
 use ndarray::{s, Array1};
 
 const KINDS: [ScanKind; 2] = [ScanKind::Inclusive, ScanKind::Exclusive];
@@ -321,7 +321,6 @@ fn check_type<T: Element>(
     ops: &[Op],
     staging: TileStaging,
 ) {
-    let mut scanner = Scanner::new(gpu).unwrap();
     let stream = gpu.stream();
     for &op in ops.iter().filter(|op| op.supports::<T>()) {
         for &n in sizes {
@@ -333,7 +332,8 @@ fn check_type<T: Element>(
                     for &block in blocks {
                         out.fill(poison::<T>(), stream).unwrap();
                         let o = options(kind, algorithm, block).staging(staging);
-                        scanner.scan(&dx, &mut out, op, &o).unwrap();
+                        let scan = Scan::new(gpu).options(o);
+                        scan.scan_into(&dx, &mut out, op).unwrap();
                         let what = format!(
                             "{} {op} {kind:?} {algorithm:?} {staging:?} block {block:?} n={n}",
                             T::NAME
@@ -344,7 +344,10 @@ fn check_type<T: Element>(
                 let algorithm = algorithms[n % algorithms.len()];
                 let mut inplace = dx.try_clone().unwrap();
                 let o = options(kind, algorithm, blocks[0]).staging(staging);
-                scanner.scan_in_place(&mut inplace, op, &o).unwrap();
+                Scan::new(gpu)
+                    .options(o)
+                    .scan_in_place(&mut inplace, op)
+                    .unwrap();
                 let what = format!(
                     "{} {op} {kind:?} {algorithm:?} {staging:?} in place n={n}",
                     T::NAME
@@ -361,7 +364,6 @@ fn check_monoid<M: TestMonoid>(
     algorithms: &[Algorithm],
     blocks: &[Option<u32>],
 ) {
-    let mut scanner = Scanner::new(gpu).unwrap();
     for &n in sizes {
         let mut r = SplitMix64::new(n as u64 + 99);
         let x: Vec<M> = (0..n).map(|_| M::random(&mut r)).collect();
@@ -371,8 +373,9 @@ fn check_monoid<M: TestMonoid>(
             for &algorithm in algorithms {
                 for &block in blocks {
                     out.memset_bytes(0xA5, gpu.stream()).unwrap();
-                    scanner
-                        .scan_monoid(&dx, &mut out, &options(kind, algorithm, block))
+                    Scan::new(gpu)
+                        .options(options(kind, algorithm, block))
+                        .scan_monoid_into(&dx, &mut out)
                         .unwrap();
                     let what = format!("{} {kind:?} {algorithm:?} block {block:?} n={n}", M::NAME);
                     assert_monoid_scan(&out.to_vec().unwrap(), &x, kind, &what);
@@ -380,8 +383,9 @@ fn check_monoid<M: TestMonoid>(
             }
             let mut inplace = dx.try_clone().unwrap();
             let algorithm = algorithms[n % algorithms.len()];
-            scanner
-                .scan_monoid_in_place(&mut inplace, &options(kind, algorithm, None))
+            Scan::new(gpu)
+                .options(options(kind, algorithm, None))
+                .scan_monoid_in_place(&mut inplace)
                 .unwrap();
             let what = format!("{} {kind:?} {algorithm:?} in place n={n}", M::NAME);
             assert_monoid_scan(&inplace.to_vec().unwrap(), &x, kind, &what);
@@ -577,14 +581,14 @@ fn gpu_report_size_123123123() {
     let want_inc = cpu::par_scan(&x, Op::Sum, ScanKind::Inclusive).unwrap();
     let dx = gpu.upload(&x).unwrap();
     let mut out = gpu.alloc::<i32>(n).unwrap();
-    let mut scanner = Scanner::new(&gpu).unwrap();
     for (kind, algorithm, block) in [
         (ScanKind::Inclusive, Algorithm::Auto, None),
         (ScanKind::Exclusive, Algorithm::BlellochPadded, Some(512)),
     ] {
         out.fill(-1, gpu.stream()).unwrap();
-        scanner
-            .scan(&dx, &mut out, Op::Sum, &options(kind, algorithm, block))
+        Scan::new(&gpu)
+            .options(options(kind, algorithm, block))
+            .scan_into(&dx, &mut out, Op::Sum)
             .unwrap();
         let got = out.to_vec().unwrap();
         let ok = match kind {
@@ -601,28 +605,28 @@ fn gpu_report_size_123123123() {
 fn gpu_2_pow_28() {
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 1usize << 28;
-    let mut scanner = Scanner::new(&gpu).unwrap();
+    // One object for every call: its scratch is reused (the default and the register tiles).
+    let scan = Scan::new(&gpu);
     {
         let x: Vec<i32> = data::typical(n, 28);
         let want = cpu::par_scan(&x, Op::Sum, ScanKind::Inclusive).unwrap();
         let dx = gpu.upload(&x).unwrap();
         let mut out = gpu.alloc::<i32>(n).unwrap();
         out.fill(7, gpu.stream()).unwrap();
-        scanner
-            .scan(&dx, &mut out, Op::Sum, &ScanOptions::default())
-            .unwrap();
+        scan.scan_into(&dx, &mut out, Op::Sum).unwrap();
         assert!(out.to_vec().unwrap() == want, "i32 inclusive 2^28");
         // The default stages its tiles on sm_80+ at this size; the register tiles too.
         out.fill(7, gpu.stream()).unwrap();
-        let o = ScanOptions::default().staging(TileStaging::Registers);
-        scanner.scan(&dx, &mut out, Op::Sum, &o).unwrap();
+        let registers = scan.clone().staging(TileStaging::Registers);
+        registers.scan_into(&dx, &mut out, Op::Sum).unwrap();
         assert!(
             out.to_vec().unwrap() == want,
             "i32 inclusive 2^28 register tiles"
         );
         let mut d = dx;
-        scanner
-            .scan_in_place(&mut d, Op::Sum, &ScanOptions::exclusive())
+        scan.clone()
+            .exclusive()
+            .scan_in_place(&mut d, Op::Sum)
             .unwrap();
         let got = d.to_vec().unwrap();
         assert!(
@@ -640,14 +644,8 @@ fn gpu_2_pow_28() {
         Algorithm::LookBack,
     ] {
         out.fill(f32::NAN, gpu.stream()).unwrap();
-        scanner
-            .scan(
-                &dx,
-                &mut out,
-                Op::Sum,
-                &ScanOptions::inclusive().algorithm(algorithm),
-            )
-            .unwrap();
+        let scan = Scan::new(&gpu).algorithm(algorithm);
+        scan.scan_into(&dx, &mut out, Op::Sum).unwrap();
         runs.push(out.to_vec().unwrap());
     }
     let same = runs[0]
@@ -676,17 +674,16 @@ fn gpu_2_pow_28() {
 #[test]
 fn gpu_deterministic_lookback_repeats_bit_for_bit() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let mut scanner = Scanner::new(&gpu).unwrap();
     let n = (1 << 22) + 7;
     for block in [32, 256] {
-        let o = ScanOptions::inclusive()
+        let scan = Scan::new(&gpu)
             .algorithm(Algorithm::LookBackDeterministic)
             .block_size(block);
         for op in [Op::Sum, Op::Product] {
             let x: Vec<f32> = data_for(op, n, 3);
-            let first = scanner.scan_slice(&x, op, &o).unwrap();
+            let first = scan.scan(&x, op).unwrap();
             for _ in 0..3 {
-                let again = scanner.scan_slice(&x, op, &o).unwrap();
+                let again = scan.scan(&x, op).unwrap();
                 assert!(
                     first
                         .iter()
@@ -698,8 +695,8 @@ fn gpu_deterministic_lookback_repeats_bit_for_bit() {
         }
         let mut r = SplitMix64::new(4);
         let m: Vec<Affine<f64>> = (0..n).map(|_| Affine::random(&mut r)).collect();
-        let first = scanner.scan_monoid_slice(&m, &o).unwrap();
-        let again = scanner.scan_monoid_slice(&m, &o).unwrap();
+        let first = scan.scan_monoid(&m).unwrap();
+        let again = scan.scan_monoid(&m).unwrap();
         assert!(first == again, "affine f64 block {block}: runs differ");
     }
 }
@@ -712,38 +709,30 @@ fn gpu_slices_views_and_one_off_functions() {
     let a = Array1::from_iter((0..10_000).map(|i| (i % 17) as i64 - 8));
     let strided = a.slice(s![3..;7]);
     let reversed = a.slice(s![..;-1]);
-    let mut scanner = Scanner::new(&gpu).unwrap();
     for (view, what) in [(strided, "strided"), (reversed, "reversed")] {
         let want = cpu::scan(&view.to_vec(), Op::Sum, ScanKind::Exclusive).unwrap();
         for algorithm in Algorithm::ALL {
-            let got = scanner
-                .scan_view(
-                    view,
-                    Op::Sum,
-                    &ScanOptions::exclusive().algorithm(algorithm),
-                )
-                .unwrap();
-            assert_eq!(got.to_vec(), want, "{what} view, {algorithm:?}");
+            let scan = Scan::new(&gpu).exclusive().algorithm(algorithm);
+            let got = scan.scan(&view, Op::Sum).unwrap();
+            assert_eq!(got, want, "{what} view, {algorithm:?}");
         }
     }
     let x: Vec<u32> = (1..=5000).collect();
     let got = gpu_scan::scan(&gpu, &x, Op::Sum, &ScanOptions::default()).unwrap();
     assert_eq!(got[4999], 5000 * 5001 / 2);
-    // CPU algorithms through the device-array API: copied to the host and back.
+    // A longer device output: the prefix written, the tail untouched.
     let dx = gpu.upload(&x).unwrap();
     let mut out = gpu.alloc::<u32>(x.len() + 3).unwrap();
     out.fill(9, gpu.stream()).unwrap();
-    scanner
-        .scan(
-            &dx,
-            &mut out,
-            Op::Max,
-            &ScanOptions::inclusive().algorithm(Algorithm::Rayon),
-        )
-        .unwrap();
+    Scan::new(&gpu).scan_into(&dx, &mut out, Op::Max).unwrap();
     let got = out.to_vec().unwrap();
     assert_eq!(&got[..5000], &x[..], "longer output: prefix written");
     assert_eq!(&got[5000..], &[9, 9, 9], "longer output: tail untouched");
+    // CPU algorithms give host results only.
+    let rayon = Scan::new(&gpu).algorithm(Algorithm::Rayon);
+    assert_eq!(rayon.scan(&dx, Op::Max).unwrap(), x);
+    let e = rayon.scan_into(&dx, &mut out, Op::Max).unwrap_err();
+    assert!(e.to_string().contains("runs on the host"), "{e}");
     let m = vec![Mat2([1u64, 1, 1, 0]); 90];
     let powers = gpu_scan::scan_monoid(&gpu, &m, &ScanOptions::default()).unwrap();
     assert_eq!(powers[89].0[1], 2_880_067_194_370_816_120);
@@ -783,19 +772,17 @@ fn gpu_linear_recurrence_matches_the_sequential_loop() {
         let tol = 256.0 * unit_roundoff::<T>();
         let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
         let mut x = gpu.alloc::<T>(n).unwrap();
-        let mut scanner = Scanner::new(gpu).unwrap();
         for algorithm in Algorithm::ALL {
-            x.fill(T::from_f64(f64::NAN), gpu.stream()).unwrap();
-            scanner
-                .linear_recurrence(
-                    &da,
-                    &db,
-                    x_init,
-                    &mut x,
-                    &ScanOptions::inclusive().algorithm(algorithm),
-                )
-                .unwrap();
-            let got = x.to_vec().unwrap();
+            // Device results for the GPU algorithms, host results for all.
+            let scan = Scan::new(gpu).algorithm(algorithm);
+            let got = if algorithm.is_gpu() {
+                x.fill(T::from_f64(f64::NAN), gpu.stream()).unwrap();
+                scan.linear_recurrence_into(&da, &db, x_init, &mut x)
+                    .unwrap();
+                x.to_vec().unwrap()
+            } else {
+                scan.linear_recurrence(&da, &db, x_init).unwrap()
+            };
             for i in 0..n {
                 let (g, w) = (got[i].to_f64(), want[i].to_f64());
                 assert!(
@@ -817,89 +804,108 @@ fn gpu_linear_recurrence_matches_the_sequential_loop() {
 #[test]
 fn gpu_bad_inputs_are_clear_errors() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let mut scanner = Scanner::new(&gpu).unwrap();
     let x = gpu.upload(&[1.0f32, 2.0, 3.0]).unwrap();
     let mut short = gpu.alloc::<f32>(2).unwrap();
-    for algorithm in Algorithm::ALL {
-        let e = scanner
-            .scan(
-                &x,
-                &mut short,
-                Op::Sum,
-                &ScanOptions::inclusive().algorithm(algorithm),
-            )
+    for algorithm in GPU_ALGORITHMS {
+        let e = Scan::new(&gpu)
+            .algorithm(algorithm)
+            .scan_into(&x, &mut short, Op::Sum)
             .unwrap_err();
-        assert!(e.to_string().contains("output"), "{algorithm:?}: {e}");
+        assert!(
+            e.to_string().contains("holds 2 elements"),
+            "{algorithm:?}: {e}"
+        );
     }
     let mut out = gpu.alloc::<f32>(3).unwrap();
     for algorithm in GPU_ALGORITHMS {
         for bad in [0, 16, 48, 100, 2048] {
-            let o = ScanOptions::inclusive()
-                .algorithm(algorithm)
-                .block_size(bad);
-            let e = scanner.scan(&x, &mut out, Op::Sum, &o).unwrap_err();
+            let scan = Scan::new(&gpu).algorithm(algorithm).block_size(bad);
+            let e = scan.scan_into(&x, &mut out, Op::Sum).unwrap_err();
             assert!(
                 e.to_string().contains("power of two"),
                 "{algorithm:?} {bad}: {e}"
             );
-            // Also refused for an empty input, and by the asynchronous entry point.
+            // Also refused for an empty input, for host results and on a stream.
             let mut empty = gpu.alloc::<f32>(0).unwrap();
-            assert!(scanner.scan_in_place(&mut empty, Op::Sum, &o).is_err());
-            assert!(scanner
-                .scan_async(&x, &mut out, Op::Sum, &o, gpu.stream())
-                .is_err());
+            assert!(scan.scan_in_place(&mut empty, Op::Sum).is_err());
+            assert!(scan.scan(&[1.0f32, 2.0], Op::Sum).is_err());
+            let on_stream = scan.clone().stream(gpu.stream());
+            assert!(on_stream.scan_into(&x, &mut out, Op::Sum).is_err());
         }
     }
-    let e = scanner
-        .scan(&x, &mut out, Op::BitXor, &ScanOptions::default())
+    let e = Scan::new(&gpu)
+        .scan_into(&x, &mut out, Op::BitXor)
         .unwrap_err();
     assert!(e.to_string().contains("not defined"), "{e}");
-    let e = scanner
-        .scan_async(
-            &x,
-            &mut out,
-            Op::Sum,
-            &ScanOptions::default().algorithm(Algorithm::Serial),
-            gpu.stream(),
-        )
+    let e = Scan::new(&gpu).scan(&[1.0f32], Op::BitXor).unwrap_err();
+    assert!(e.to_string().contains("not defined"), "{e}");
+    let e = Scan::new(&gpu)
+        .algorithm(Algorithm::Serial)
+        .stream(gpu.stream())
+        .scan_into(&x, &mut out, Op::Sum)
         .unwrap_err();
-    assert!(e.to_string().contains("CPU algorithm"), "{e}");
+    assert!(e.to_string().contains("runs on the host"), "{e}");
     // Staged tiles: not for the matrix/affine monoids; not before compute capability 8.0.
     let m = gpu.upload(&[Mat2::<f32>::identity(); 3]).unwrap();
     let mut m_out = gpu.alloc::<Mat2<f32>>(3).unwrap();
-    let staged = ScanOptions::default().staging(TileStaging::Staged);
-    let e = scanner.scan_monoid(&m, &mut m_out, &staged).unwrap_err();
+    let staged = Scan::new(&gpu).staging(TileStaging::Staged);
+    let e = staged.scan_monoid_into(&m, &mut m_out).unwrap_err();
     assert!(e.to_string().contains("monoids"), "{e}");
-    let r = scanner.scan(&x, &mut out, Op::Sum, &staged);
+    let r = staged.scan_into(&x, &mut out, Op::Sum);
     if gpu_scan::plan::staged_tiles_available(gpu.properties().compute_capability) {
         r.unwrap();
     } else {
         assert!(r.unwrap_err().to_string().contains("compute capability"));
     }
     let b = gpu.upload(&[1.0f32]).unwrap();
-    let e = scanner
-        .linear_recurrence(&x, &b, 0.0, &mut out, &ScanOptions::default())
+    let e = Scan::new(&gpu)
+        .linear_recurrence_into(&x, &b, 0.0, &mut out)
         .unwrap_err();
+    assert!(e.to_string().contains("offsets"), "{e}");
+    let e = Scan::new(&gpu).linear_recurrence(&x, &b, 0.0).unwrap_err();
     assert!(e.to_string().contains("offsets"), "{e}");
     // Empty inputs are fine and launch nothing.
     let empty = gpu.alloc::<f32>(0).unwrap();
     let mut empty_out = gpu.alloc::<f32>(0).unwrap();
     for algorithm in Algorithm::ALL {
-        scanner
-            .scan(
-                &empty,
-                &mut empty_out,
-                Op::Sum,
-                &ScanOptions::inclusive().algorithm(algorithm),
-            )
-            .unwrap();
+        let scan = Scan::new(&gpu).algorithm(algorithm);
+        assert!(scan.scan(&empty, Op::Sum).unwrap().is_empty());
+        if algorithm.is_gpu() {
+            scan.scan_into(&empty, &mut empty_out, Op::Sum).unwrap();
+        }
     }
 }
 
-/// Asynchronous launches on a non-default stream, back to back, then one wait: the scratch is
-/// reused safely by consecutive launches on one stream, and switching streams waits.
+/// Work enqueued by `Scan`s on two non-default streams, back to back, then one wait per
+/// stream.
 #[test]
-fn gpu_async_on_streams() {
+fn gpu_scan_on_streams() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1 << 21) + 3;
+    let x: Vec<u32> = data::typical(n, 8);
+    let want = cpu::scan(&x, Op::Sum, ScanKind::Inclusive).unwrap();
+    let dx = gpu.upload(&x).unwrap();
+    let (s1, s2) = (gpu.new_stream().unwrap(), gpu.new_stream().unwrap());
+    let mut outs: Vec<DeviceArray<u32>> = (0..6).map(|_| gpu.alloc::<u32>(n).unwrap()).collect();
+    let scans = [Scan::new(&gpu).stream(&s1), Scan::new(&gpu).stream(&s2)];
+    for (i, out) in outs.iter_mut().enumerate() {
+        let algorithm = GPU_ALGORITHMS[i % GPU_ALGORITHMS.len()];
+        let scan = scans[i / 3].clone().algorithm(algorithm);
+        scan.scan_into(&dx, out, Op::Sum).unwrap();
+    }
+    s1.synchronize().unwrap();
+    s2.synchronize().unwrap();
+    for (i, out) in outs.iter().enumerate() {
+        assert!(out.to_vec().unwrap() == want, "launch {i}");
+    }
+}
+
+/// The deprecated `Scanner` (kept one release): launches on non-default streams, back to back,
+/// then one wait; the scratch is reused safely on one stream, and switching streams waits.
+#[test]
+#[allow(deprecated)]
+fn gpu_deprecated_scanner_async_on_streams() {
+    use gpu_scan::Scanner;
     let Some(gpu) = gpu_or_skip() else { return };
     let n = (1 << 21) + 3;
     let x: Vec<u32> = data::typical(n, 8);

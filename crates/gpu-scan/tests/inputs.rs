@@ -4,13 +4,12 @@
 
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{Affine, DeviceSlice, Op};
-use gpu_scan::{cpu, Algorithm, ScanKind, ScanOptions, Scanner};
+use gpu_scan::{cpu, Algorithm, Scan, ScanKind, ScanOptions};
 use ndarray::{Array1, Array2};
 
 #[test]
 fn gpu_scan_takes_every_input_kind() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let mut scanner = Scanner::new(&gpu).unwrap();
     for n in [0usize, 1, 31, 32, 33, 1023, 1025, (1 << 17) + 3] {
         let x: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 201 - 100).collect();
         for options in [
@@ -31,7 +30,10 @@ fn gpu_scan_takes_every_input_kind() {
                 want
             );
             assert_eq!(
-                scanner.scan_slice(&dev, Op::Max, &options).unwrap(),
+                Scan::new(&gpu)
+                    .options(options)
+                    .scan(&dev, Op::Max)
+                    .unwrap(),
                 want,
                 "n = {n}"
             );

@@ -91,7 +91,7 @@ mod gpu {
     use super::*;
     use gpu_core::testing::gpu_or_skip;
     use gpu_core::Affine;
-    use gpu_scan::{Algorithm, ScanOptions, Scanner, TileStaging};
+    use gpu_scan::{Algorithm, Scan, ScanOptions, TileStaging};
     use quickcheck::QuickCheck;
 
     fn algorithm_of(k: u8) -> Algorithm {
@@ -136,7 +136,7 @@ mod gpu {
             block_size: block_of(b),
             staging: staging_of(k >> 1, &gpu),
         };
-        let got = Scanner::new(&gpu).unwrap().scan_slice(&x, op, &o).unwrap();
+        let got = Scan::new(&gpu).options(o).scan(&x, op).unwrap();
         TestResult::from_bool(got == cpu::scan(&x, op, o.kind).unwrap())
     }
 
@@ -169,10 +169,7 @@ mod gpu {
             block_size: block_of(b),
             staging: TileStaging::Auto,
         };
-        let got = Scanner::new(&gpu)
-            .unwrap()
-            .scan_monoid_slice(&m, &o)
-            .unwrap();
+        let got = Scan::new(&gpu).options(o).scan_monoid(&m).unwrap();
         TestResult::from_bool(got == cpu::scan_monoid(&m, o.kind))
     }
 

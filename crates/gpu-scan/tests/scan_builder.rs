@@ -190,3 +190,67 @@ fn gpu_scan_builder_refuses_bad_inputs_with_clear_errors() {
         Vec::<u32>::new()
     );
 }
+
+/// The extension methods on device arrays, the monoid scan in place and the recurrence into a
+/// device array: thin wrappers, checked against the CPU references.
+#[test]
+fn gpu_device_scan_methods_and_device_results() {
+    use gpu_core::{Affine, DeviceArray};
+    use gpu_scan::DeviceScan;
+    let Some(gpu) = gpu_or_skip() else { return };
+    for n in [0usize, 1, 33, 1025, (1 << 20) + 1] {
+        let x: Vec<i64> = data(n);
+        let mut d = gpu.upload(&x).unwrap();
+        for op in [Op::Sum, Op::Max, Op::BitXor] {
+            let inc = cpu::scan(&x, op, ScanKind::Inclusive).unwrap();
+            let exc = cpu::scan(&x, op, ScanKind::Exclusive).unwrap();
+            assert_eq!(d.scan(op).unwrap(), inc, "scan {op} n={n}");
+            assert_eq!(d.exclusive_scan(op).unwrap(), exc, "exclusive {op} n={n}");
+            let mut out: DeviceArray<i64> = gpu.alloc(n).unwrap();
+            d.scan_into(&mut out, op).unwrap();
+            assert_eq!(out.to_vec().unwrap(), inc, "scan_into {op} n={n}");
+        }
+        d.scan_in_place(Op::Sum).unwrap();
+        assert_eq!(
+            d.to_vec().unwrap(),
+            cpu::scan(&x, Op::Sum, ScanKind::Inclusive).unwrap()
+        );
+        // Affine maps in place, both forms (|a| ≤ 1 and small b: nothing overflows).
+        let m: Vec<Affine<i64>> = x
+            .iter()
+            .map(|&v| Affine {
+                a: (v % 3).signum(),
+                b: v % 1000,
+            })
+            .collect();
+        for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+            let mut dm = gpu.upload(&m).unwrap();
+            Scan::new(&gpu)
+                .kind(kind)
+                .scan_monoid_in_place(&mut dm)
+                .unwrap();
+            assert_eq!(
+                dm.to_vec().unwrap(),
+                cpu::scan_monoid(&m, kind),
+                "{kind:?} n={n}"
+            );
+        }
+        // x[t] = a[t]·x[t−1] + b[t] into a longer device array: the tail is left alone.
+        let a: Vec<f64> = (0..n).map(|i| 0.5 + (i % 5) as f64 * 0.1).collect();
+        let b: Vec<f64> = (0..n).map(|i| (i % 7) as f64 - 3.0).collect();
+        let want = cpu::linear_recurrence(&a, &b, 1.5).unwrap();
+        let mut out = gpu.alloc::<f64>(n + 2).unwrap();
+        out.fill(-7.0, gpu.stream()).unwrap();
+        Scan::new(&gpu)
+            .linear_recurrence_into(&a, &b, 1.5, &mut out)
+            .unwrap();
+        let got = out.to_vec().unwrap();
+        for i in 0..n {
+            assert!(
+                (got[i] - want[i]).abs() <= 1e-9 * (1.0 + want[i].abs()),
+                "x[{i}] n={n}"
+            );
+        }
+        assert_eq!(&got[n..], &[-7.0, -7.0], "tail n={n}");
+    }
+}

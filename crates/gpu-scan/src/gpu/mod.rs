@@ -1,4 +1,8 @@
-//! GPU launches (feature `cuda`): the [`Scanner`] and the one-off convenience functions.
+//! GPU launches (feature `cuda`): the scan engine ([`Scanner`], which [`crate::Scan`] drives)
+//! and the one-off convenience functions.
+
+// `Scanner` is deprecated as a public entry point, not as the engine behind `Scan`.
+#![allow(deprecated)]
 
 use gpu_core::{
     grid_for, kernel_args, Affine, DeviceArray, Element, Error, Event, Gpu, Input, LaunchConfig,
@@ -49,6 +53,12 @@ const HELPER_BLOCK: u32 = 256;
 /// println!("{:.3} ms", timer.elapsed_ms()?);
 /// # Ok(()) }
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use gpu_scan::Scan: builder options, any Input, `_into` device results and \
+            `.stream(&s)` (docs/api.md); `scan_async(x, y, op, &o, s)` is \
+            `Scan::new(&gpu).options(o).stream(s).scan_into(x, y, op)`"
+)]
 pub struct Scanner {
     gpu: Gpu,
     scratch: Option<DeviceArray<u64>>,
@@ -353,7 +363,31 @@ impl Scanner {
         }
         let gpu = self.gpu.clone();
         let stream = gpu.stream();
-        let mut maps = gpu.alloc::<Affine<T>>(n)?;
+        let (pa, pb, px) = (a.device_ptr(), b.device_ptr(), x.device_ptr());
+        self.enqueue_recurrence(pa, pb, n, x_init, px, &options, stream)?;
+        stream.synchronize()
+    }
+
+    /// Enqueues the GPU recurrence over `n` values at `a` and `b` into `x` (this device's
+    /// memory, kept alive by the caller; `options` inclusive and a GPU algorithm). The packed
+    /// maps are freed on return, which waits for the device: callers need not.
+    // Raw pointers and their length, as the kernels take them: grouping them would only hide it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn enqueue_recurrence<T: Real>(
+        &mut self,
+        a: u64,
+        b: u64,
+        n: usize,
+        x_init: T,
+        x: u64,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()>
+    where
+        Affine<T>: ScanMonoid,
+    {
+        let gpu = self.gpu.clone();
+        let maps = gpu.alloc::<Affine<T>>(n)?;
         let config = LaunchConfig::new(
             grid_for(n as u64, HELPER_BLOCK as u64 * 4, 65_535),
             HELPER_BLOCK,
@@ -365,21 +399,22 @@ impl Scanner {
             pack.launch(
                 config,
                 stream,
-                &kernel_args![a.device_ptr(), b.device_ptr(), maps.device_ptr(), n as u64],
+                &kernel_args![a, b, maps.device_ptr(), n as u64],
             )?;
         }
-        self.scan_monoid_in_place_async(&mut maps, &options, stream)?;
+        let p = maps.device_ptr();
+        self.enqueue(&Combo::monoid::<Affine<T>>(), p, p, n, options, stream)?;
         let apply = gpu.kernel(&SCAN_PTX, &format!("scan_recurrence_apply_{}", T::NAME))?;
         // SAFETY: scan_recurrence_apply_T(const Affine<T>* maps, T x_init, T* x, u64 n) reads
-        // maps[0..n) and writes x[0..n); `x` holds at least n elements (checked above).
+        // maps[0..n) and writes x[0..n); the caller's `x` holds at least n elements.
         unsafe {
             apply.launch(
                 config,
                 stream,
-                &kernel_args![maps.device_ptr(), x_init, x.device_ptr(), n as u64],
+                &kernel_args![maps.device_ptr(), x_init, x, n as u64],
             )?;
         }
-        stream.synchronize()
+        Ok(())
     }
 }
 
