@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use cu::CUdevice_attribute_enum as A;
 use cust::sys as cu;
 
+use crate::context::Context;
 use crate::driver::check;
 use crate::error::{Error, Result};
-use crate::module::LoadedModules;
+use crate::kernel_cache::LoadedModules;
 use crate::staging::Staging;
 use crate::stream::{Event, Stream};
 
@@ -67,8 +68,9 @@ pub struct Gpu {
 }
 
 pub(crate) struct GpuInner {
-    ctx: cu::CUcontext,
-    device: cu::CUdevice,
+    /// Released after everything below (fields drop after `Drop::drop`), or later, when the
+    /// last stream or event of this device goes.
+    context: Arc<Context>,
     props: DeviceProperties,
     /// Created here with `owner: None` (its drop does nothing); destroyed in `GpuInner::drop`.
     default_stream: Stream,
@@ -87,8 +89,7 @@ unsafe impl Sync for GpuInner {}
 impl GpuInner {
     /// Makes this device's context current on the calling thread.
     pub(crate) fn bind(&self) -> Result<()> {
-        // SAFETY: `ctx` is a retained primary context, valid until `drop`.
-        check("cuCtxSetCurrent", unsafe { cu::cuCtxSetCurrent(self.ctx) })
+        self.context.bind()
     }
 }
 
@@ -108,10 +109,6 @@ impl Drop for GpuInner {
             staging.free();
         }
         Stream::destroy_raw(self.default_stream.as_raw());
-        // SAFETY: releases the retain taken in `Gpu::new`; nothing uses the context afterwards.
-        unsafe {
-            cu::cuDevicePrimaryCtxRelease_v2(self.device);
-        }
     }
 }
 
@@ -146,18 +143,12 @@ impl Gpu {
         check("cuDeviceGet", unsafe {
             cu::cuDeviceGet(&mut device, ordinal as i32)
         })?;
-        let mut ctx = std::ptr::null_mut();
-        // SAFETY: retains the device's primary context; released in `GpuInner::drop`.
-        check("cuDevicePrimaryCtxRetain", unsafe {
-            cu::cuDevicePrimaryCtxRetain(&mut ctx, device)
-        })?;
-        // SAFETY: valid retained context.
-        check("cuCtxSetCurrent", unsafe { cu::cuCtxSetCurrent(ctx) })?;
+        let context = Context::retain_primary(device)?;
+        context.bind()?;
         let props = query_properties(ordinal, device)?;
         let default_stream = Stream::create(None)?;
         let inner = Arc::new(GpuInner {
-            ctx,
-            device,
+            context,
             props,
             default_stream,
             modules: Mutex::new(LoadedModules::default()),
@@ -201,12 +192,12 @@ impl Gpu {
     /// A new stream of this device, destroyed when dropped.
     pub fn new_stream(&self) -> Result<Stream> {
         self.bind()?;
-        Stream::create(Some(self.inner.clone()))
+        Stream::create(Some(self.inner.context.clone()))
     }
 
     /// A new event for timing (`timing = true`) or for synchronisation only.
     pub fn new_event(&self, timing: bool) -> Result<Event> {
-        Event::create(self.inner.clone(), timing)
+        Event::create(self.inner.context.clone(), timing)
     }
 
     /// Blocks until all work on this handle's default stream has finished.

@@ -46,6 +46,9 @@ pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
 
+// The GPU side, bottom layer first: each module imports only from those above it here.
+#[cfg(feature = "cuda")]
+mod context;
 #[cfg(feature = "cuda")]
 mod device;
 #[cfg(feature = "cuda")]
@@ -55,9 +58,13 @@ mod fill;
 #[cfg(feature = "cuda")]
 mod input;
 #[cfg(feature = "cuda")]
+mod kernel_cache;
+#[cfg(feature = "cuda")]
 mod memory;
 #[cfg(feature = "cuda")]
 mod module;
+#[cfg(feature = "cuda")]
+mod occupancy;
 #[cfg(feature = "cuda")]
 mod staging;
 #[cfg(feature = "cuda")]

@@ -6,10 +6,9 @@
 //! module. Slots are per kernel: threads asking for the same kernel wait for one load; threads
 //! asking for different kernels load them in parallel.
 
-use std::collections::HashMap;
 use std::ffi::{c_void, CString};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use cust::sys as cu;
 use rayon::prelude::*;
@@ -17,6 +16,7 @@ use rayon::prelude::*;
 use crate::device::Gpu;
 use crate::driver::{check, error_name};
 use crate::error::{Error, Result};
+use crate::kernel_cache::{Loaded, Slot};
 use crate::kernel_pack::{KernelImage, Ptx};
 use crate::launch::LaunchConfig;
 use crate::stream::Stream;
@@ -27,53 +27,6 @@ pub const KERNEL_IMAGES_VAR: &str = "GPU_PRIMS_KERNEL_IMAGES";
 
 /// Slot name of a plain PTX text's one module.
 const WHOLE_MODULE: &str = "";
-
-#[derive(Clone, Copy)]
-struct Loaded {
-    module: cu::CUmodule,
-    /// Null for a whole-module slot.
-    function: cu::CUfunction,
-    image: KernelImage,
-    /// Whether this slot loaded `module` (and so unloads it); kernels of a plain PTX text
-    /// share their whole-module slot's module.
-    owns_module: bool,
-}
-
-#[derive(Default)]
-struct Slot {
-    state: Mutex<Option<Loaded>>,
-    /// Module loads this slot made (stays at most 1: the property the tests check).
-    loads: AtomicUsize,
-}
-
-/// One context's kernels: a slot per (module name, kernel).
-#[derive(Default)]
-pub(crate) struct LoadedModules {
-    slots: HashMap<(&'static str, String), Arc<Slot>>,
-}
-
-// SAFETY: the driver handles inside are valid on any thread (the context is made current
-// before each use).
-unsafe impl Send for Slot {}
-// SAFETY: as above; the state is behind a mutex.
-unsafe impl Sync for Slot {}
-
-impl LoadedModules {
-    pub(crate) fn unload_all(&mut self) {
-        for (_, slot) in self.slots.drain() {
-            let state = slot.state.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(l) = *state {
-                if l.owns_module {
-                    // SAFETY: module loaded by this slot, unloaded once, context current
-                    // (the caller binds).
-                    unsafe {
-                        cu::cuModuleUnload(l.module);
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// A kernel entry point of a loaded module.
 ///

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use cust::sys as cu;
 
-use crate::device::GpuInner;
+use crate::context::Context;
 use crate::driver::check;
 use crate::error::Result;
 
@@ -17,7 +17,7 @@ use crate::error::Result;
 pub struct Stream {
     raw: cu::CUstream,
     /// Keeps the context alive for streams this crate created and must destroy.
-    owner: Option<Arc<GpuInner>>,
+    owner: Option<Arc<Context>>,
 }
 
 // SAFETY: a CUstream is a driver handle usable from any thread; the driver API is thread-safe.
@@ -26,7 +26,7 @@ unsafe impl Send for Stream {}
 unsafe impl Sync for Stream {}
 
 impl Stream {
-    pub(crate) fn create(owner: Option<Arc<GpuInner>>) -> Result<Self> {
+    pub(crate) fn create(owner: Option<Arc<Context>>) -> Result<Self> {
         let mut raw = std::ptr::null_mut();
         // SAFETY: out-pointer to a local; the caller made the context current.
         check("cuStreamCreate", unsafe {
@@ -78,7 +78,7 @@ impl Drop for Stream {
 /// A CUDA event: a point in a stream that the host can wait for or time against.
 pub struct Event {
     raw: cu::CUevent,
-    _owner: Arc<GpuInner>,
+    _owner: Arc<Context>,
 }
 
 // SAFETY: driver handles are usable from any thread.
@@ -87,7 +87,7 @@ unsafe impl Send for Event {}
 unsafe impl Sync for Event {}
 
 impl Event {
-    pub(crate) fn create(owner: Arc<GpuInner>, timing: bool) -> Result<Self> {
+    pub(crate) fn create(owner: Arc<Context>, timing: bool) -> Result<Self> {
         owner.bind()?;
         let flags = if timing {
             cu::CUevent_flags::CU_EVENT_DEFAULT as u32
