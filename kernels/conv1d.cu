@@ -48,6 +48,12 @@ __device__ __forceinline__ T mask_at(const T* __restrict__ mask, u64 j) {
     return CONSTANT ? constant_mask<T>(j) : mask[j];
 }
 
+// =============================================================================================
+// TEACHING: the chapter's four strategies (basic, constant mask, tiled halo, tiled cached),
+//           selectable by name. Strategy::Auto uses the basic kernel only for rows too short to
+//           fill one register tile.
+// =============================================================================================
+
 // ---------------------------------------------------------------------------------------------
 // Strategies 0 and 1 (basic, constant): one thread per output, every input read from global
 // memory (the L1/L2 caches catch the w-fold reuse), mask from global or constant memory.
@@ -146,6 +152,11 @@ __device__ __forceinline__ void conv_tiled_cached(const T* __restrict__ x, T* __
         __syncthreads();
     }
 }
+
+// =============================================================================================
+// PRODUCTION: the default (Strategy::Auto): register tiling, any width here, common widths fixed
+//             at compile time below.
+// =============================================================================================
 
 // ---------------------------------------------------------------------------------------------
 // The default ("auto"): register tiling.

@@ -101,6 +101,12 @@ fold_partials(const typename Op::value_type* partials, Op op) {
     return acc;
 }
 
+// =============================================================================================
+// TEACHING: the source documents' reduction techniques (Algorithm::Tree … Unrolled), kept as
+//           written up in docs/reduce.md and selectable by name. Algorithm::Auto uses one of
+//           them only for non-commutative monoids (6d, warp_shuffle, which keeps order).
+// =============================================================================================
+
 // Every kernel below runs at most two rounds: round 0 reduces the block's share of the
 // input; if publish() elects this block as the last one, round 1 reduces the partials with
 // the same block reduction. Between the rounds, the guard's barriers separate the first
@@ -253,6 +259,10 @@ __device__ __forceinline__ void unrolled(const In* in, typename Op::value_type* 
     }
     out[i] = acc;
 }
+
+// =============================================================================================
+// PRODUCTION: the default (Algorithm::Auto) — what users run; tuned, benchmarked against CUB.
+// =============================================================================================
 
 // ---- 8: the default: one launch at memory bandwidth (commutative operators) --------------
 // The 16-byte-aligned body is cut into chunks of AUTO_UNROLL · 32 consecutive vectors, dealt

@@ -21,6 +21,11 @@
 
 extern __shared__ __align__(16) unsigned char scan_dynamic_smem[];
 
+// =============================================================================================
+// TEACHING: the source documents' scans (Hillis–Steele, Blelloch, padded Blelloch), selectable
+//           by name, never chosen by Algorithm::Auto.
+// =============================================================================================
+
 // ---- Multi-block scheme of the report (Hillis–Steele, Blelloch, padded Blelloch) ------------
 // Block b scans elements [b·E, (b+1)·E) (E = blockDim.x, or 2·blockDim.x for Blelloch) and
 // writes its total to sums[b]; the host scans `sums` recursively (exclusive, in place) and
@@ -81,6 +86,11 @@ __device__ __forceinline__ void add_block_sums(typename Op::value_type* out,
         if (i < n) out[i] = op(carry, out[i]);
     }
 }
+
+// =============================================================================================
+// PRODUCTION: the default (Algorithm::Auto): the decoupled look-back (and scan_sm80.cu's staged
+//             tiles).
+// =============================================================================================
 
 // ---- Single-pass scan with decoupled look-back ----------------------------------------------
 // One tile of blockDim.x · ITEMS values per block, held in registers; grid = number of tiles.

@@ -23,6 +23,7 @@
 //  * A spin loop on a plain load can be hoisted by the compiler into one read and an infinite
 //    loop; every status read here is volatile (ld.volatile = ld.relaxed.sys, never cached in L1).
 #pragma once
+#include <gpu_prims/sync.cuh>
 #include <gpu_prims/warp.cuh>
 
 namespace gp {
@@ -37,25 +38,6 @@ template <class To, class From> __device__ __forceinline__ To scan_bit_cast(cons
     } u;
     u.from = f;
     return u.to;
-}
-
-// Volatile word-by-word load and store of any value type (never served from the incoherent
-// L1): the value half of the flag/value protocol for values wider than 4 bytes.
-template <class T> __device__ __forceinline__ T scan_load_coherent(const T* p) {
-    static_assert(sizeof(T) % 4 == 0, "coherent loads move whole 32-bit words");
-    T r;
-    const volatile int* src = reinterpret_cast<const volatile int*>(p);
-    int* dst = reinterpret_cast<int*>(&r);
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof(T) / 4); ++i) dst[i] = src[i];
-    return r;
-}
-template <class T> __device__ __forceinline__ void scan_store_coherent(T* p, const T& v) {
-    static_assert(sizeof(T) % 4 == 0, "coherent stores move whole 32-bit words");
-    const int* src = reinterpret_cast<const int*>(&v);
-    volatile int* dst = reinterpret_cast<volatile int*>(p);
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof(T) / 4); ++i) dst[i] = src[i];
 }
 
 // Per-tile published state. Two slots per tile, aggregate and inclusive prefix, so that the
@@ -117,12 +99,12 @@ template <class T> struct ScanTileStatus<T, false> {
         : flags(f), aggregates(static_cast<T*>(aggs)), inclusives(static_cast<T*>(incs)) {}
 
     __device__ __forceinline__ void publish_aggregate(u64 tile, T v) const {
-        scan_store_coherent(aggregates + tile, v);
+        store_coherent(aggregates + tile, v);
         __threadfence();  // the value is visible device-wide before the flag says so
         *reinterpret_cast<volatile u32*>(flags + tile) = SCAN_TILE_AGGREGATE;
     }
     __device__ __forceinline__ void publish_inclusive(u64 tile, T v) const {
-        scan_store_coherent(inclusives + tile, v);
+        store_coherent(inclusives + tile, v);
         __threadfence();
         *reinterpret_cast<volatile u32*>(flags + tile) = SCAN_TILE_INCLUSIVE;
     }
@@ -131,10 +113,10 @@ template <class T> struct ScanTileStatus<T, false> {
     }
     // After poll() saw `status` and the caller fenced: the matching value.
     __device__ __forceinline__ void read_value(u64 tile, int status, T& v) const {
-        v = scan_load_coherent(status == SCAN_TILE_INCLUSIVE ? inclusives + tile : aggregates + tile);
+        v = load_coherent(status == SCAN_TILE_INCLUSIVE ? inclusives + tile : aggregates + tile);
     }
     __device__ __forceinline__ T aggregate(u64 tile) const {
-        return scan_load_coherent(aggregates + tile);
+        return load_coherent(aggregates + tile);
     }
 };
 

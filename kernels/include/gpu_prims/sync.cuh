@@ -82,6 +82,16 @@ template <class T> __device__ __forceinline__ T load_coherent(const T* p) {
     return r;
 }
 
+// The store counterpart: volatile word stores, for values other blocks read with
+// load_coherent after a flag or fence hands them over (not atomic as a whole either).
+template <class T> __device__ __forceinline__ void store_coherent(T* p, const T& v) {
+    static_assert(sizeof(T) % 4 == 0, "coherent stores move whole 32-bit words");
+    const int* src = reinterpret_cast<const int*>(&v);
+    volatile int* dst = reinterpret_cast<volatile int*>(p);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 4); ++i) dst[i] = src[i];
+}
+
 // ---- Global work queue -------------------------------------------------------------------
 // Items 0 .. total-1 handed out to the blocks of a launch through one atomic on a cursor in
 // global memory: a block takes its next item only when it has finished the previous one, so
