@@ -128,6 +128,13 @@ extern "C" __global__ void sync_queue_probe_batch(gp::WorkQueue q, u64 batch,
 // constants the compiler folds unrolled steps into one (x·a + c)·a + c = x·a² + (a·c + c), and
 // an item of cost k would do k/4 steps' work.
 
+// Per-block setup (the workload persistent blocks and a queue exist for): with setup > 0 each
+// block first builds a table of DEMO_TABLE_WORDS words in dynamic shared memory, word j being
+// DEMO_TABLE_SEED + j·0x9E3779B9 after `setup` LCG steps, once per block; each item's result
+// then adds table[seed mod DEMO_TABLE_WORDS]. A persistent block pays the setup once for all its
+// items, one block per item pays it for every item. cpu::demo_table_word mirrors it. With
+// setup = 0 no table is built or read (and the launch asks for no shared memory).
+
 // One work item, as gpu_sync::DemoItem lays it out (#[repr(C)]).
 struct DemoItem {
     u32 cost;
@@ -137,9 +144,24 @@ struct DemoItem {
 namespace {
 constexpr u32 LANE_STRIDE = 0x9e3779b9u;
 constexpr int DEMO_CHAINS = 4;
+constexpr u32 DEMO_TABLE_WORDS = 4096;  // 16 KiB
+constexpr u32 DEMO_TABLE_SEED = 0x2545f491u;
+
+extern __shared__ u32 demo_table[];
+
+// Builds the block's table (nothing when setup == 0). Block-uniform: every thread calls it.
+__device__ __forceinline__ void demo_setup(u32 setup, u32 a, u32 c) {
+    if (setup == 0) return;
+    for (u32 j = threadIdx.x; j < DEMO_TABLE_WORDS; j += blockDim.x) {
+        u32 x = DEMO_TABLE_SEED + j * LANE_STRIDE;
+        for (u32 s = 0; s < setup; ++s) x = x * a + c;
+        demo_table[j] = x;
+    }
+    __syncthreads();
+}
 
 __device__ __forceinline__ void demo_item(u64 i, const DemoItem* __restrict__ items, u32* out,
-                                          u32* s_warp, u32 a, u32 c) {
+                                          u32* s_warp, u32 a, u32 c, u32 setup) {
     const DemoItem it = items[i];
     u32 x[DEMO_CHAINS];
 #pragma unroll
@@ -155,37 +177,40 @@ __device__ __forceinline__ void demo_item(u64 i, const DemoItem* __restrict__ it
 #pragma unroll
     for (int j = 0; j < DEMO_CHAINS; ++j) v += x[j];
     v = block_sum(v, s_warp);
-    if (threadIdx.x == 0) out[i] = v;
+    if (threadIdx.x == 0) out[i] = v + (setup ? demo_table[it.seed & (DEMO_TABLE_WORDS - 1)] : 0u);
 }
 }  // namespace
 
 // Static partitioning: block b takes the contiguous chunk [b·per, min(n, (b+1)·per)),
 // per = ceil(n / gridDim.x) (plan::static_chunk).
 extern "C" __global__ void sync_demo_static(const DemoItem* __restrict__ items, u64 n, u32* out,
-                                            u32 a, u32 c) {
+                                            u32 a, u32 c, u32 setup) {
     __shared__ u32 s_warp[32];
+    demo_setup(setup, a, c);
     const u64 per = (n + gridDim.x - 1) / gridDim.x;
     const u64 begin = (u64)blockIdx.x * per;
     const u64 end = begin + per < n ? begin + per : n;
-    for (u64 i = begin; i < end; ++i) demo_item(i, items, out, s_warp, a, c);
+    for (u64 i = begin; i < end; ++i) demo_item(i, items, out, s_warp, a, c, setup);
 }
 
 // Static, block-strided: block b takes items b, b + gridDim.x, b + 2·gridDim.x, ... (with a
 // grid of n blocks this is one block per item, balanced by the hardware's block scheduler).
 extern "C" __global__ void sync_demo_strided(const DemoItem* __restrict__ items, u64 n, u32* out,
-                                            u32 a, u32 c) {
+                                            u32 a, u32 c, u32 setup) {
     __shared__ u32 s_warp[32];
-    for (u64 i = blockIdx.x; i < n; i += gridDim.x) demo_item(i, items, out, s_warp, a, c);
+    demo_setup(setup, a, c);
+    for (u64 i = blockIdx.x; i < n; i += gridDim.x) demo_item(i, items, out, s_warp, a, c, setup);
 }
 
 // Dynamic: blocks take `batch` items at a time from the work queue until it is empty.
 extern "C" __global__ void sync_demo_queue(gp::WorkQueue q, u64 batch,
                                            const DemoItem* __restrict__ items, u32* out,
-                                           u32 a, u32 c) {
+                                           u32 a, u32 c, u32 setup) {
     __shared__ u64 slot;
     __shared__ u32 s_warp[32];
+    demo_setup(setup, a, c);
     u64 begin = 0, end = 0;
     while (q.fetch_batch(&slot, batch, &begin, &end)) {
-        for (u64 i = begin; i < end; ++i) demo_item(i, items, out, s_warp, a, c);
+        for (u64 i = begin; i < end; ++i) demo_item(i, items, out, s_warp, a, c, setup);
     }
 }

@@ -132,6 +132,9 @@ pub struct Config {
     pub serial_conv_limit: usize,
     /// Items of the sync demonstration.
     pub sync_items: usize,
+    /// Per-block setup costs of the sync demonstration (LCG steps per table word; 0: none),
+    /// one group each.
+    pub sync_setups: Vec<u32>,
     /// Data seed.
     pub seed: u64,
     /// No progress lines.
@@ -156,6 +159,7 @@ impl Default for Config {
             cpu_once_from: 1 << 26,
             serial_conv_limit: 1 << 31,
             sync_items: 1 << 16,
+            sync_setups: vec![0, 64, 512],
             seed: 2024,
             quiet: false,
         }
@@ -175,6 +179,7 @@ USAGE: report [OPTIONS]   (cargo run --release -p gpu-prims-benches [--features 
   --sweep-n N       scan block-size sweep size (log2 if <= 40)              [123123123]
   --blocks LIST     block sizes of the sweep                                [32,...,1024]
   --sync-items N    items of the uneven-workload demo (log2 if <= 40)       [2^16]
+  --sync-setup LIST per-block setup of the demo, LCG steps per table word    [0,64,512]
   --reps N          timed GPU samples per case (median reported)            [15]
   --cpu-reps N      timed CPU runs per baseline (1 from 2^26 elements)       [3]
   --quick           sizes 16,20; sweep at 2^20; fewer repetitions
@@ -244,6 +249,9 @@ impl Config {
                     }
                 }
                 "--widths" => c.widths = parse_list(&value()?, |s| s.parse().ok())?,
+                "--sync-setup" => {
+                    c.sync_setups = parse_list(&value()?, |s| s.parse().ok())?;
+                }
                 "--sweep-n" => {
                     c.sweep_n = parse_count(&value()?).ok_or("bad --sweep-n")?;
                     sweep_given = true;

@@ -17,7 +17,8 @@ pub fn schedules() -> Vec<gpu_sync::Schedule> {
     v
 }
 
-/// One group: the demonstration at `--sync-items` items.
+/// One group per `--sync-setup` value: the demonstration at `--sync-items` items, with that
+/// per-block setup (0: none).
 pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
     if !gpu {
         notes.push(
@@ -27,23 +28,37 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
         return Vec::new();
     }
     let n = cfg.sync_items;
-    vec![Group {
-        label: format!("sync uneven workload, {} items", crate::size_label(n)),
-        cases: schedules().len(),
-        run: Box::new(move |env: &mut Env| run(env, n)),
-    }]
+    cfg.sync_setups
+        .iter()
+        .map(|&setup| {
+            let label = match setup {
+                0 => format!("sync uneven workload, {} items", crate::size_label(n)),
+                s => format!(
+                    "sync uneven workload, {} items, per-block setup {s} steps",
+                    crate::size_label(n)
+                ),
+            };
+            Group {
+                label,
+                cases: schedules().len(),
+                run: Box::new(move |env: &mut Env| run(env, n, setup)),
+            }
+        })
+        .collect()
 }
 
 #[cfg(not(feature = "cuda"))]
-fn run(_env: &mut Env, _n: usize) -> Vec<Row> {
+fn run(_env: &mut Env, _n: usize, _setup: u32) -> Vec<Row> {
     Vec::new()
 }
 
 #[cfg(feature = "cuda")]
-fn run(env: &mut Env, n: usize) -> Vec<Row> {
+fn run(env: &mut Env, n: usize, setup: u32) -> Vec<Row> {
     use std::cell::RefCell;
 
-    use gpu_sync::{cost_summary, demo_reference, heavy_tailed_items, Demo, HeavyTail, Schedule};
+    use gpu_sync::{
+        cost_summary, demo_reference_with_setup, heavy_tailed_items, Demo, HeavyTail, Schedule,
+    };
 
     use super::{classify, Case, Verdict};
 
@@ -56,13 +71,19 @@ fn run(env: &mut Env, n: usize) -> Vec<Row> {
         }
     };
     let c = cost_summary(&items);
+    if setup > 0 {
+        env.note(format!(
+            "sync: per-block setup {setup} LCG steps for each of the {} words of a shared-memory table, once per block (per item for block-per-item)",
+            gpu_sync::DEMO_TABLE_WORDS
+        ));
+    }
     env.note(format!(
         "sync: {} items, heavy-tailed costs (Pareto α = {}, capped at {}× the median): median {}, mean {:.1}, max {} LCG steps per lane, {} lanes per item",
         c.items, tail.alpha, tail.max_ratio, c.median, c.mean, c.max, gpu_sync::DEMO_LANES
     ));
-    let reference = demo_reference(&items);
+    let reference = demo_reference_with_setup(&items, setup);
     let gpu = env.gpu.clone().expect("groups() is called with a GPU");
-    let demo = match Demo::new(&gpu, &items) {
+    let demo = match Demo::with_setup(&gpu, &items, setup) {
         Ok(d) => RefCell::new(d),
         Err(e) => {
             let (_, note) = classify(&e);
@@ -97,7 +118,11 @@ fn run(env: &mut Env, n: usize) -> Vec<Row> {
     let cases: Vec<Case<'_>> = schedules()
         .into_iter()
         .map(|schedule| {
-            Case::new("sync", schedule.label(), "heavy-tailed items", "items", n)
+            let variant = match setup {
+                0 => "heavy-tailed items".to_string(),
+                s => format!("heavy-tailed items, setup {s}"),
+            };
+            Case::new("sync", schedule.label(), variant, "items", n)
                 .gpu(move |s| demo.borrow_mut().enqueue(schedule, s).map(|_| ()))
                 .check(move || check(schedule))
         })

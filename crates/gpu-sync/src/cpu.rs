@@ -17,6 +17,11 @@ pub const DEMO_LCG_A: u32 = 1_664_525;
 pub const DEMO_LCG_C: u32 = 1_013_904_223;
 /// Lane `l` of an item starts at `seed + l · DEMO_LANE_STRIDE`.
 pub const DEMO_LANE_STRIDE: u32 = 0x9E37_79B9;
+/// Words of the per-block table the demonstration builds when it has a setup cost (16 KiB of
+/// shared memory per block).
+pub const DEMO_TABLE_WORDS: u32 = 4096;
+/// Word `j` of the table starts at `DEMO_TABLE_SEED + j · DEMO_LANE_STRIDE`.
+pub const DEMO_TABLE_SEED: u32 = 0x2545_F491;
 
 /// One item of the demonstration workload, laid out as the kernels read it.
 ///
@@ -196,9 +201,33 @@ pub fn demo_item_result_naive(item: DemoItem) -> u32 {
     })
 }
 
-/// Every item's result, as the demonstration kernels compute them (rayon).
+/// Every item's result, as the demonstration kernels compute them without setup (rayon).
 pub fn demo_reference(items: &[DemoItem]) -> Vec<u32> {
-    items.par_iter().map(|&it| demo_item_result(it)).collect()
+    demo_reference_with_setup(items, 0)
+}
+
+/// Word `j` of the per-block table after `setup` LCG steps (what the kernels build in shared
+/// memory when the setup cost is `setup > 0`).
+pub fn demo_table_word(j: u32, setup: u32) -> u32 {
+    let (a, c) = lcg_jump(setup);
+    let start = DEMO_TABLE_SEED.wrapping_add((j % DEMO_TABLE_WORDS).wrapping_mul(DEMO_LANE_STRIDE));
+    a.wrapping_mul(start).wrapping_add(c)
+}
+
+/// Every item's result with a per-block setup of `setup` LCG steps per table word: the item's
+/// own result plus table word `seed mod DEMO_TABLE_WORDS` (nothing added when `setup == 0`).
+pub fn demo_reference_with_setup(items: &[DemoItem], setup: u32) -> Vec<u32> {
+    items
+        .par_iter()
+        .map(|&it| {
+            let table = if setup == 0 {
+                0
+            } else {
+                demo_table_word(it.seed, setup)
+            };
+            demo_item_result(it).wrapping_add(table)
+        })
+        .collect()
 }
 
 // ---- Mirrors of the probe kernels' values (used by `selftest`) ------------------------------
@@ -245,6 +274,20 @@ pub(crate) fn queue_output(v: u32) -> u32 {
 mod tests {
     use super::*;
     use quickcheck::quickcheck;
+
+    #[test]
+    fn table_words_match_stepping() {
+        for (j, setup) in [(0u32, 1u32), (1, 7), (4095, 64), (4096, 3), (123_456, 1000)] {
+            let mut x =
+                DEMO_TABLE_SEED.wrapping_add((j % DEMO_TABLE_WORDS).wrapping_mul(DEMO_LANE_STRIDE));
+            for _ in 0..setup {
+                x = x.wrapping_mul(DEMO_LCG_A).wrapping_add(DEMO_LCG_C);
+            }
+            assert_eq!(demo_table_word(j, setup), x, "word {j}, {setup} steps");
+        }
+        let items = [DemoItem { cost: 5, seed: 9 }];
+        assert_eq!(demo_reference_with_setup(&items, 0), demo_reference(&items));
+    }
 
     #[test]
     fn demo_item_layout_matches_the_kernel() {

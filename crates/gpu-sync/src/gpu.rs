@@ -255,15 +255,27 @@ pub struct Demo {
     out: DeviceArray<u32>,
     /// sync_demo_static, sync_demo_strided, sync_demo_queue.
     kernels: [Kernel; 3],
-    /// Their resident grids at DEMO_BLOCK threads, computed once so that `enqueue` does no
-    /// more host work than the launch itself (it runs between timing events).
+    /// Their resident grids at DEMO_BLOCK threads (with the table's shared memory), computed
+    /// once so that `enqueue` does no more host work than the launch itself (it runs between
+    /// timing events).
     resident: [u32; 3],
+    /// LCG steps per table word of the per-block setup (0: none).
+    setup: u32,
 }
 
 impl Demo {
     /// Uploads `items`, allocates the results (filled with `0xFFFF_FFFF` until a run writes
-    /// them) and loads the kernels (waits for all of it).
+    /// them) and loads the kernels (waits for all of it). No per-block setup.
     pub fn new(gpu: &Gpu, items: &[DemoItem]) -> Result<Self> {
+        Self::with_setup(gpu, items, 0)
+    }
+
+    /// [`new`](Demo::new) with a per-block setup: every block first builds a table of
+    /// [`DEMO_TABLE_WORDS`](crate::DEMO_TABLE_WORDS) words in shared memory, `setup` LCG steps
+    /// each, before its first item — the cost persistent blocks pay once and one block per
+    /// item pays for every item. Results as
+    /// [`demo_reference_with_setup`](crate::demo_reference_with_setup).
+    pub fn with_setup(gpu: &Gpu, items: &[DemoItem], setup: u32) -> Result<Self> {
         let queue = WorkQueue::new(gpu, items)?;
         let out = gpu.alloc::<u32>(items.len())?;
         out.memset_bytes(0xFF, gpu.stream())?;
@@ -273,16 +285,18 @@ impl Demo {
             gpu.kernel(&SYNC_PTX, "sync_demo_strided")?,
             gpu.kernel(&SYNC_PTX, "sync_demo_queue")?,
         ];
+        let shared = table_bytes(setup);
         let resident = [
-            kernels[0].resident_grid(DEMO_BLOCK, 0)?,
-            kernels[1].resident_grid(DEMO_BLOCK, 0)?,
-            kernels[2].resident_grid(DEMO_BLOCK, 0)?,
+            kernels[0].resident_grid(DEMO_BLOCK, shared as usize)?,
+            kernels[1].resident_grid(DEMO_BLOCK, shared as usize)?,
+            kernels[2].resident_grid(DEMO_BLOCK, shared as usize)?,
         ];
         Ok(Demo {
             queue,
             out,
             kernels,
             resident,
+            setup,
         })
     }
 
@@ -301,6 +315,11 @@ impl Demo {
         self.queue.gpu()
     }
 
+    /// LCG steps per table word of the per-block setup (0: none).
+    pub fn setup(&self) -> u32 {
+        self.setup
+    }
+
     fn kernel_index(schedule: Schedule) -> usize {
         match schedule {
             Schedule::Static => 0,
@@ -315,7 +334,8 @@ impl Demo {
         let resident = self.resident[Self::kernel_index(schedule)];
         let max_grid_x = self.gpu().properties().max_grid_x;
         let grid = plan::demo_grid(schedule, self.len() as u64, resident, max_grid_x)?;
-        Ok(grid.map(|g| LaunchConfig::new(g, DEMO_BLOCK)))
+        let shared = table_bytes(self.setup);
+        Ok(grid.map(|g| LaunchConfig::new(g, DEMO_BLOCK).with_shared_bytes(shared)))
     }
 
     /// Runs the items under `schedule` on `stream` (returns at once; the launch is enqueued):
@@ -331,23 +351,31 @@ impl Demo {
             self.out.device_ptr(),
             self.len() as u64,
         );
-        let (a, c) = (DEMO_LCG_A, DEMO_LCG_C);
+        let (a, c, setup) = (DEMO_LCG_A, DEMO_LCG_C, self.setup);
         match schedule {
             Schedule::Static | Schedule::Strided | Schedule::BlockPerItem => {
                 // SAFETY: sync_demo_{static,strided}(const DemoItem* items, u64 n, u32* out,
-                // u32 a, u32 c) read items[0..n) and write out[0..n); both arrays hold n
-                // elements and live in `self` (freeing device memory waits for the kernels
-                // still using it).
-                unsafe { kernel.launch(config, stream, &kernel_args![items, n, out, a, c])? };
+                // u32 a, u32 c, u32 setup) read items[0..n) and write out[0..n); both arrays
+                // hold n elements and live in `self` (freeing device memory waits for the
+                // kernels still using it); with setup > 0 the launch carries the table's
+                // dynamic shared memory (`config`).
+                unsafe {
+                    kernel.launch(config, stream, &kernel_args![items, n, out, a, c, setup])?
+                };
             }
             Schedule::Queue { batch } => {
                 self.queue.reset(stream)?;
                 let (q, batch) = (self.queue.args(), batch as u64);
                 // SAFETY: sync_demo_queue(gp::WorkQueue q, u64 batch, const DemoItem* items,
-                // u32* out, u32 a, u32 c): `q` is the 16-byte {cursor, total = n} matching
-                // gp::WorkQueue; items and out hold n elements; all live in `self`.
+                // u32* out, u32 a, u32 c, u32 setup): `q` is the 16-byte {cursor, total = n}
+                // matching gp::WorkQueue; items and out hold n elements; all live in `self`;
+                // the table's shared memory comes with `config`.
                 unsafe {
-                    kernel.launch(config, stream, &kernel_args![q, batch, items, out, a, c])?
+                    kernel.launch(
+                        config,
+                        stream,
+                        &kernel_args![q, batch, items, out, a, c, setup],
+                    )?
                 };
             }
         }
@@ -370,6 +398,15 @@ impl Demo {
     /// complete [`Schedule::Queue`] run.
     pub fn taken(&self, stream: &Stream) -> Result<u64> {
         self.queue.taken(stream)
+    }
+}
+
+/// Dynamic shared memory of the demonstration kernels: the table, when there is a setup.
+fn table_bytes(setup: u32) -> u32 {
+    if setup == 0 {
+        0
+    } else {
+        crate::DEMO_TABLE_WORDS * 4
     }
 }
 

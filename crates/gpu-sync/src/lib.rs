@@ -87,8 +87,8 @@ pub mod plan;
 
 pub use args::WorkQueueArgs;
 pub use cpu::{
-    cost_summary, demo_item_result, demo_reference, heavy_tailed_items, CostSummary, DemoItem,
-    HeavyTail, DEMO_BLOCK, DEMO_LANES,
+    cost_summary, demo_item_result, demo_reference, demo_reference_with_setup, demo_table_word,
+    heavy_tailed_items, CostSummary, DemoItem, HeavyTail, DEMO_BLOCK, DEMO_LANES, DEMO_TABLE_WORDS,
 };
 pub use headers::{include_dir, write_headers, HEADERS, SYNC_CUH, TYPES_CUH};
 pub use plan::Schedule;

@@ -235,6 +235,37 @@ fn gpu_demo_reused_across_schedules() {
     }
 }
 
+/// With a per-block setup (a shared-memory table built once per block) every schedule still
+/// gives the CPU's results, and the launch carries the table's 16 KiB.
+#[test]
+fn gpu_demo_with_setup_matches_the_cpu() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let tail = HeavyTail {
+        median: 16,
+        alpha: 1.2,
+        max_ratio: 500.0,
+    };
+    for (n, setup) in [(1usize, 1u32), (300, 7), (20_000, 64)] {
+        let items = heavy_tailed_items(n, n as u64 + 3, &tail).unwrap();
+        let reference = gpu_sync::demo_reference_with_setup(&items, setup);
+        assert!(
+            reference != demo_reference(&items),
+            "the table changes results"
+        );
+        let mut demo = Demo::with_setup(&gpu, &items, setup).unwrap();
+        assert_eq!(demo.setup(), setup);
+        for schedule in schedules() {
+            demo.clear_results(gpu.stream()).unwrap();
+            let config = demo.enqueue(schedule, gpu.stream()).unwrap().unwrap();
+            assert_eq!(config.shared_bytes, 4 * gpu_sync::DEMO_TABLE_WORDS);
+            assert!(
+                demo.results(gpu.stream()).unwrap() == reference,
+                "{n} items, setup {setup}, {schedule}"
+            );
+        }
+    }
+}
+
 #[test]
 fn gpu_demo_empty_and_bad_batch() {
     let Some(gpu) = gpu_or_skip() else { return };

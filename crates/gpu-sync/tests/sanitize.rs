@@ -13,7 +13,10 @@
 
 use gpu_core::testing::gpu_or_skip;
 use gpu_sync::selftest::{guard_probe, queue_probe, Fetch};
-use gpu_sync::{heavy_tailed_items, run_demo, HeavyTail, LastBlockCounter, Schedule};
+use gpu_sync::{
+    demo_reference_with_setup, heavy_tailed_items, run_demo, Demo, HeavyTail, LastBlockCounter,
+    Schedule,
+};
 
 #[test]
 fn sanitize_guard() {
@@ -60,6 +63,29 @@ fn sanitize_demo() {
             "{schedule}: {} mismatches, taken {:?}",
             run.mismatches,
             run.taken
+        );
+    }
+}
+
+/// The demonstration with a per-block setup: the shared-memory table is built and read under
+/// every schedule.
+#[test]
+fn sanitize_demo_with_setup() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let tail = HeavyTail {
+        median: 4,
+        alpha: 1.2,
+        max_ratio: 100.0,
+    };
+    let items = heavy_tailed_items(1500, 9, &tail).unwrap();
+    let reference = demo_reference_with_setup(&items, 3);
+    let mut demo = Demo::with_setup(&gpu, &items, 3).unwrap();
+    for schedule in Schedule::all(4) {
+        demo.clear_results(gpu.stream()).unwrap();
+        demo.enqueue(schedule, gpu.stream()).unwrap();
+        assert!(
+            demo.results(gpu.stream()).unwrap() == reference,
+            "{schedule}"
         );
     }
 }
