@@ -78,7 +78,7 @@
 //!
 //! ## Strategies
 //!
-//! See [`Strategy`], and `docs/conv1d.md` for the memory-traffic analysis of each. The
+//! See [`Strategy`], and the [guide] (`docs/conv1d.md`) for the memory-traffic analysis of each. The
 //! constant-memory strategies share one `__constant__` buffer per device context, so their
 //! launches are serialised on the device (each waits, on its stream, for the previous one to
 //! finish; the host never blocks); [`Strategy::Auto`] and [`Strategy::Basic`] run concurrently
@@ -86,6 +86,11 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
+
+/// The crate's guide (docs/conv1d.md: every strategy's memory traffic, the default's design, measured tables), reproduced from the repository so that it travels with the
+/// crate.
+#[doc = include_str!("../GUIDE.md")]
+pub mod guide {}
 
 pub mod cpu;
 mod plan;

@@ -31,6 +31,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+/// The crate's guide (docs/api.md and docs/loading.md: the one API shape every primitive follows, and how kernels load), reproduced from the repository so that it travels with the
+/// crate.
+#[doc = include_str!("../GUIDE.md")]
+pub mod guide {}
+
 pub mod data;
 mod element;
 mod error;

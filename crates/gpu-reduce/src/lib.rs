@@ -74,13 +74,18 @@
 //!   many times: timing loops), shortcuts [`sum`], [`min`], [`argmax`], … and
 //!   [`DeviceReduce`] (method syntax on device arrays).
 //!
-//! See `docs/reduce.md` in the repository for each algorithm, when to choose it, and the
+//! See the [guide] (the repository's `docs/reduce.md`) for each algorithm, when to choose it, and the
 //! measurements.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 // Without `cuda` the GPU items the docs link to do not exist.
 #![cfg_attr(not(feature = "cuda"), allow(rustdoc::broken_intra_doc_links))]
+
+/// The crate's guide (docs/reduce.md: every reduction algorithm explained, when to choose which, measured tables), reproduced from the repository so that it travels with the
+/// crate.
+#[doc = include_str!("../GUIDE.md")]
+pub mod guide {}
 
 mod algorithm;
 pub mod cpu;

@@ -33,7 +33,7 @@
 //! ```
 //!
 //! `gpu_scan::scan(&gpu, &x, op, &options)` is the one-line form. The shape is the
-//! workspace's one API shape, described in `docs/api.md`. `Scanner` (a `&mut` scanner taking
+//! workspace's one API shape, described in gpu-core's guide (`docs/api.md`). `Scanner` (a `&mut` scanner taking
 //! [`ScanOptions`] per call) is deprecated and stays for one release.
 //!
 //! The CPU scans need no GPU and follow the same semantics:
@@ -63,7 +63,7 @@
 //! [`Algorithm::LookBackDeterministic`] always uses the same grouping (a left fold over tile
 //! aggregates), so its results are identical run to run. [`Algorithm::Auto`] picks it for float
 //! sums, products and float monoids when [`DETERMINISTIC_FLOATS`] is true (the default), and the
-//! plain look-back everywhere else (where grouping cannot change a result). See `docs/scan.md`.
+//! plain look-back everywhere else (where grouping cannot change a result). See the [guide].
 //!
 //! ## Look-back tiles
 //! On GPUs of compute capability 8.0 and later, inputs of at least [`plan::STAGED_MIN_LEN`]
@@ -77,6 +77,11 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
+
+/// The crate's guide (docs/scan.md: every scan algorithm explained, float determinism, measured tables), reproduced from the repository so that it travels with the
+/// crate.
+#[doc = include_str!("../GUIDE.md")]
+pub mod guide {}
 
 pub mod cpu;
 pub mod plan;

@@ -57,7 +57,7 @@
 //! # #[cfg(not(feature = "cuda"))] fn main() {}
 //! ```
 //!
-//! What they guarantee, and what they do not (details in `docs/sync.md` of the repository
+//! What they guarantee, and what they do not (details in the [guide]
 //! and in the header's comments):
 //! - Neither ever makes a block wait for another block, so neither can deadlock, whatever
 //!   the grid size. Blocks of one launch cannot wait for each other: nothing guarantees they
@@ -79,6 +79,11 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
+
+/// The crate's guide (docs/sync.md: the last-block guard and the work queue, their contracts, measured tables), reproduced from the repository so that it travels with the
+/// crate.
+#[doc = include_str!("../GUIDE.md")]
+pub mod guide {}
 
 mod args;
 pub mod cpu;
