@@ -43,6 +43,7 @@ mod kernel_pack;
 pub mod launch;
 mod monoid;
 mod op;
+mod shape;
 
 pub use element::{Element, Pod};
 pub use error::{Error, Result};
@@ -50,6 +51,7 @@ pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
+pub use shape::{check_axis, check_offsets};
 
 // The GPU side, bottom layer first: each module imports only from those above it here.
 #[cfg(feature = "cuda")]

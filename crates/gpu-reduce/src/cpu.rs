@@ -38,6 +38,12 @@ use rayon::prelude::*;
 
 use crate::value::{arg_combine, Extreme, Widen};
 
+mod shaped;
+pub use shaped::{
+    argmax_axis, argmin_axis, par_reduce_axis, par_segmented_reduce, reduce_axis, segmented_argmax,
+    segmented_argmin, segmented_reduce, sum_axis,
+};
+
 /// Elements per chunk of the parallel reductions (fixed, so results do not depend on the
 /// number of threads).
 pub const PAR_CHUNK: usize = 1 << 16;
