@@ -30,6 +30,9 @@ use rayon::prelude::*;
 
 use crate::{Algorithm, Real, ScanKind, ScanOptions};
 
+mod shaped;
+pub use shaped::{par_scan_axis, par_segmented_scan, scan_axis, segmented_scan};
+
 /// Elements per chunk of the rayon scan (fixed, so results do not depend on the thread count).
 pub const PAR_CHUNK: usize = 1 << 16;
 
