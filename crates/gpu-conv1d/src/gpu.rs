@@ -137,11 +137,21 @@ impl<'s, T: Real> Conv1d<'s, T> {
     pub fn run_into(&self, x: &(impl Input<T> + ?Sized), out: &mut DeviceArray<T>) -> Result<()> {
         let x = x.stage(&self.gpu)?;
         let rows = usize::from(!x.is_empty() || !out.is_empty());
-        let stream = self.stream.unwrap_or(self.gpu.stream());
-        self.enqueue_rows(x.device_ptr(), x.len(), rows, out, stream)?;
+        self.enqueue_rows(x.device_ptr(), x.len(), rows, out, self.run_stream())?;
+        self.finish()
+    }
+
+    /// The stream work runs on: the one given to [`stream`](Conv1d::stream), else the
+    /// device's default stream.
+    fn run_stream(&self) -> &Stream {
+        self.stream.unwrap_or(self.gpu.stream())
+    }
+
+    /// After `_into` work: waits, unless a stream was given (then the caller does).
+    fn finish(&self) -> Result<()> {
         match self.stream {
             Some(_) => Ok(()),
-            None => stream.synchronize(),
+            None => self.gpu.stream().synchronize(),
         }
     }
 
@@ -189,7 +199,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
         }
         let mut y = self.gpu.alloc::<T>(n_out)?;
         let rows = usize::from(!x.is_empty());
-        let stream = self.stream.unwrap_or(self.gpu.stream());
+        let stream = self.run_stream();
         self.enqueue_rows(x.device_ptr(), x.len(), rows, &mut y, stream)?;
         if self.stream.is_some() {
             stream.synchronize()?;
@@ -206,7 +216,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
         }
         let x = self.gpu.upload_array(&signals)?;
         let mut y = self.gpu.alloc::<T>(rows * n_out)?;
-        let stream = self.stream.unwrap_or(self.gpu.stream());
+        let stream = self.run_stream();
         self.enqueue_rows(x.device_ptr(), x.len(), rows, &mut y, stream)?;
         if self.stream.is_some() {
             stream.synchronize()?;
@@ -227,12 +237,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
         out: &mut DeviceArray<T>,
     ) -> Result<()> {
         let x = signals.stage(&self.gpu)?;
-        let stream = self.stream.unwrap_or(self.gpu.stream());
-        self.enqueue_rows(x.device_ptr(), x.len(), rows, out, stream)?;
-        match self.stream {
-            Some(_) => Ok(()),
-            None => stream.synchronize(),
-        }
+        self.enqueue_rows(x.device_ptr(), x.len(), rows, out, self.run_stream())?;
+        self.finish()
     }
 
     /// Enqueues the convolution of the signal `input` into `output` (exactly

@@ -96,3 +96,62 @@ pub fn expected_image(gpu: &Gpu, ptx: &Ptx, kernel: &str) -> KernelImage {
         .max()
         .map_or(KernelImage::Ptx, |arch| KernelImage::Cubin { arch })
 }
+
+/// The packs of `kernels` that `gpu` can run: a pack named `<...>_sm<NN>` needs compute
+/// capability NN / 10 (as each crate's `preload` decides), the others run everywhere.
+pub fn runnable_packs<'a>(gpu: &Gpu, kernels: &[&'a Ptx]) -> Vec<&'a Ptx> {
+    let cc = gpu.properties().compute_capability;
+    kernels
+        .iter()
+        .copied()
+        .filter(|k| {
+            let needs = k
+                .name
+                .rsplit_once("_sm")
+                .and_then(|(_, arch)| arch.parse::<u32>().ok());
+            needs.map_or(true, |arch| cc >= (arch / 10, arch % 10))
+        })
+        .collect()
+}
+
+/// A crate's loading contract, for its `tests/kernels.rs`: `first` (a kernel of `kernels[0]`)
+/// loads on first use from the image the loader should pick and is then listed as loaded;
+/// `preload` loads every kernel `gpu` can run, each exactly once, from the expected image.
+pub fn assert_loads_on_first_use_and_by_preload(
+    gpu: &Gpu,
+    kernels: &[&Ptx],
+    first: &str,
+    preload: impl FnOnce(&Gpu) -> Result<usize>,
+) {
+    let kernel = gpu.kernel(kernels[0], first).unwrap();
+    assert_eq!(kernel.image(), expected_image(gpu, kernels[0], first));
+    assert!(gpu.loaded_kernels(kernels[0]).contains(&first.to_string()));
+    let loaded = preload(gpu).unwrap();
+    let runnable = runnable_packs(gpu, kernels);
+    assert_eq!(
+        loaded,
+        runnable
+            .iter()
+            .map(|k| k.kernel_names().len())
+            .sum::<usize>()
+    );
+    for ptx in runnable {
+        assert_eq!(gpu.loaded_kernels(ptx).len(), ptx.kernel_names().len());
+        for name in ptx.kernel_names() {
+            let k = gpu.kernel(ptx, name).unwrap();
+            assert_eq!(k.image(), expected_image(gpu, ptx, name), "{name}");
+            assert_eq!(
+                gpu.module_loads(ptx, name),
+                1,
+                "{name} loaded more than once"
+            );
+        }
+    }
+}
+
+/// Every kernel of every pack `gpu` can run loads from its PTX (see [`preload_from_ptx`]).
+pub fn assert_every_pack_loads_from_ptx(gpu: &Gpu, kernels: &[&Ptx]) {
+    for ptx in runnable_packs(gpu, kernels) {
+        assert_eq!(preload_from_ptx(gpu, ptx), ptx.kernel_names().len());
+    }
+}

@@ -322,9 +322,7 @@ impl<'s> Scan<'s> {
         self.with_scanner(|s, _| s.linear_recurrence(&da, &db, x_init, &mut x, &self.options))?;
         x.to_vec()
     }
-}
 
-impl<'s> Scan<'s> {
     /// [`linear_recurrence`](Scan::linear_recurrence) into `out` (at least as long as `a`; the
     /// rest is left alone), with a GPU algorithm. Waits, unless a [`stream`](Scan::stream) was
     /// set: then it returns once the work is enqueued and its temporary freed, which may wait
