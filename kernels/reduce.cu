@@ -14,12 +14,19 @@
 //     one pass of the in-place unrolled reduction: t = n / uf threads; thread i folds
 //     in[i + k t] (k < uf) into out[i], thread 0 also the orphans in[t uf .. n). `in` may
 //     equal `out`. Needs 1 <= uf <= n.
+//   reduce_axis_<kind>(const In* in, gp::AxisLanes lanes, gp::LaneTiling tiling, Out* out,
+//                      V* partials, unsigned* counters)
+//   reduce_segments_<kind>(..., gp::SegmentLanes lanes, ...)
+//     shaped data: every lane of an axis of an N-D array, or every segment, reduced into
+//     out[lane] (gpu_prims/lanes.cuh: lanes_reduce). Out is V, except argmin/argmax: the index
+//     along the lane, a u64. Grid (tiles, splits); 256 threads.
 //   <kind>: <op>_<type> (sum_f32, and_u64, ...), argmin_<type> / argmax_<type> (the input is
 //   values; the accumulator an ArgVal pair), <op>_<in>_to_<acc> (widening: sum_i32_to_i64),
 //   mat2_<type> / affine_<type> (non-commutative), argmin_<type>_partials (pairs in, pairs
 //   out: second passes of argmin/argmax).
 #include <gpu_prims/block.cuh>
 #include <gpu_prims/block_reduce_tree.cuh>
+#include <gpu_prims/lanes.cuh>
 #include <gpu_prims/load.cuh>
 #include <gpu_prims/reduce_arg.cuh>
 #include <gpu_prims/sync.cuh>
@@ -405,3 +412,36 @@ REDUCE_WIDE(prod, gp::Prod)
 #define REDUCE_MONOID(opname, Op, tname, T)                                                      \
     REDUCE_ORDER_PRESERVING(opname##_##tname, Op<T>, Op<T>::value_type)
 GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
+
+// ---- Shaped data: every lane of an axis, or every segment (gpu_prims/lanes.cuh) -------------
+// reduce_axis_<kind> and reduce_segments_<kind> for every kind above: plain, argmin/argmax
+// (the index is stored), widening, and the non-commutative monoids.
+#define REDUCE_LANES_ONE(shape, Lanes, name, OpT, In, StoreT)                                    \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) reduce_##shape##_##name(        \
+        const In* __restrict__ in, Lanes lanes, gp::LaneTiling tiling, StoreT::out_type* out,    \
+        OpT::value_type* partials, unsigned* counters) {                                         \
+        gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
+    }
+#define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
+    REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
+    REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)
+
+#define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \
+    REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)
+GP_FOR_EACH_OP_TYPE(REDUCE_LANES_PLAIN)
+
+#define REDUCE_LANES_ARG(opname, Op, tname, T)                                                   \
+    REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreIndex<T>)
+GP_FOR_EACH_TYPE(REDUCE_LANES_ARG, argmin, gp::ArgMin)
+GP_FOR_EACH_TYPE(REDUCE_LANES_ARG, argmax, gp::ArgMax)
+
+#define REDUCE_LANES_WIDE(opname, Op)                                                            \
+    REDUCE_LANES(opname##_i32_to_i64, Op<gp::i64>, gp::i32, gp::StoreValue<gp::i64>)              \
+    REDUCE_LANES(opname##_u32_to_u64, Op<gp::u64>, gp::u32, gp::StoreValue<gp::u64>)              \
+    REDUCE_LANES(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>)
+REDUCE_LANES_WIDE(sum, gp::Sum)
+REDUCE_LANES_WIDE(prod, gp::Prod)
+
+#define REDUCE_LANES_MONOID(opname, Op, tname, T)                                                \
+    REDUCE_LANES(opname##_##tname, Op<T>, Op<T>::value_type, gp::StoreValue<Op<T>::value_type>)
+GP_FOR_EACH_MONOID_TYPE(REDUCE_LANES_MONOID)

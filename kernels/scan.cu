@@ -9,11 +9,18 @@
 // instantiation serves both forms, which halves the PTX, and Rust derives every name from
 // (algorithm, operator, type) alone.
 //
+// Shaped data (gpu_prims/lanes.cuh): scan_axis_<op>_<type> scans every lane of an axis of an
+// N-D array (input and output lanes described separately), scan_segments_<op>_<type> every
+// segment; a lane too long for one block is cut into splits whose seeds come from
+// scan_axis_totals_<op>_<type> / scan_segments_totals_<op>_<type> (the splits' totals) and an
+// exclusive scan_axis pass over those totals.
+//
 // Every length is a u64 and every global index is computed in 64 bits. n = 0 is never launched
 // (the Rust side returns early). Inputs and outputs may be the same array (in-place scans): each
 // block reads all of its elements before writing any, and no block reads another's elements.
 #include <gpu_prims/block_scan_blelloch.cuh>
 #include <gpu_prims/block_scan_hillis_steele.cuh>
+#include <gpu_prims/lanes.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 
 // Every kernel may be launched with up to 1024 threads per block (the block-size sweep).
@@ -205,3 +212,36 @@ __device__ __forceinline__ void recurrence_apply(const gp::Affine<T>* scanned, T
     }
 SCAN_RECURRENCE_ENTRIES(f32, gp::f32)
 SCAN_RECURRENCE_ENTRIES(f64, gp::f64)
+
+// ---- Shaped data: every lane of an axis, or every segment (gpu_prims/lanes.cuh) -------------
+#define SCAN_LANES(opname, OpT, tname, T)                                                      \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) scan_axis_##opname##_##tname( \
+        const OpT<T>::value_type* in, gp::AxisLanes in_lanes, OpT<T>::value_type* out,         \
+        gp::AxisLanes out_lanes, gp::LaneTiling tiling, const OpT<T>::value_type* seeds,       \
+        gp::u32 exclusive) {                                                                   \
+        gp::lanes_scan<OpT<T>>(in, in_lanes, out, out_lanes, tiling, seeds, exclusive);        \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_segments_##opname##_##tname(const OpT<T>::value_type* in, gp::SegmentLanes lanes,  \
+                                         OpT<T>::value_type* out, gp::LaneTiling tiling,       \
+                                         const OpT<T>::value_type* seeds, gp::u32 exclusive) {  \
+        gp::lanes_scan<OpT<T>>(in, lanes, out, lanes, tiling, seeds, exclusive);               \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_axis_totals_##opname##_##tname(const OpT<T>::value_type* __restrict__ in,         \
+                                            gp::AxisLanes lanes, gp::LaneTiling tiling,        \
+                                            OpT<T>::value_type* totals) {                      \
+        gp::lanes_reduce<OpT<T>, OpT<T>::value_type, gp::AxisLanes,                            \
+                         gp::StoreValue<OpT<T>::value_type>>(in, lanes, tiling, nullptr, totals, \
+                                                             nullptr);                         \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_segments_totals_##opname##_##tname(const OpT<T>::value_type* __restrict__ in,     \
+                                                gp::SegmentLanes lanes, gp::LaneTiling tiling, \
+                                                OpT<T>::value_type* totals) {                  \
+        gp::lanes_reduce<OpT<T>, OpT<T>::value_type, gp::SegmentLanes,                         \
+                         gp::StoreValue<OpT<T>::value_type>>(in, lanes, tiling, nullptr, totals, \
+                                                             nullptr);                         \
+    }
+GP_FOR_EACH_OP_TYPE(SCAN_LANES)
+GP_FOR_EACH_MONOID_TYPE(SCAN_LANES)

@@ -192,7 +192,18 @@ impl<T: Pod> Staged<'_, T> {
         self._owned
     }
 
-    fn uploaded(array: DeviceArray<T>) -> Self {
+    /// Borrows `array` (which lives on `gpu`; the caller checked).
+    pub(crate) fn borrowed<'b>(array: &'b DeviceArray<T>, gpu: &Gpu) -> Staged<'b, T> {
+        Staged {
+            ptr: array.device_ptr(),
+            len: array.len(),
+            gpu: gpu.clone(),
+            _owned: None,
+            _borrowed: PhantomData,
+        }
+    }
+
+    pub(crate) fn uploaded(array: DeviceArray<T>) -> Self {
         Staged {
             ptr: array.device_ptr(),
             len: array.len(),

@@ -40,6 +40,7 @@ pub mod data;
 mod element;
 mod error;
 mod kernel_pack;
+mod lanes;
 pub mod launch;
 mod monoid;
 mod op;
@@ -48,12 +49,17 @@ mod shape;
 pub use element::{Element, Pod};
 pub use error::{Error, Result};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
+pub use lanes::{
+    axis_lanes, check_no_alias, AxisLanes, LaneAccess, LaneBatches, LanePlan, LaneTiling, LANES_BLOCK,
+};
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
 pub use shape::{check_axis, check_offsets};
 
 // The GPU side, bottom layer first: each module imports only from those above it here.
+#[cfg(feature = "cuda")]
+mod array_nd;
 #[cfg(feature = "cuda")]
 mod context;
 #[cfg(feature = "cuda")]
@@ -73,6 +79,8 @@ mod module;
 #[cfg(feature = "cuda")]
 mod occupancy;
 #[cfg(feature = "cuda")]
+mod segments;
+#[cfg(feature = "cuda")]
 mod staging;
 #[cfg(feature = "cuda")]
 mod stream;
@@ -81,6 +89,8 @@ pub mod testing;
 #[cfg(feature = "cuda")]
 mod timer;
 
+#[cfg(feature = "cuda")]
+pub use array_nd::{DeviceArrayD, ShapedInput, StagedNd};
 #[cfg(feature = "cuda")]
 pub use cust;
 #[cfg(feature = "cuda")]
@@ -93,6 +103,8 @@ pub use input::{DeviceSlice, Input, Staged};
 pub use memory::{DeviceArray, PinnedBuffer};
 #[cfg(feature = "cuda")]
 pub use module::{Kernel, KERNEL_IMAGES_VAR};
+#[cfg(feature = "cuda")]
+pub use segments::{SegmentOffsets, Segments};
 #[cfg(feature = "cuda")]
 pub use stream::{Event, Stream};
 #[cfg(feature = "cuda")]

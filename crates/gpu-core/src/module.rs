@@ -411,14 +411,33 @@ impl Kernel {
         stream: &Stream,
         args: &[*mut c_void],
     ) -> Result<()> {
+        // SAFETY: the caller's guarantees, passed on.
+        unsafe { self.launch_2d(config, 1, stream, args) }
+    }
+
+    /// [`launch`](Kernel::launch) on a two-dimensional grid: `config.grid` blocks along x,
+    /// `grid_y` (1 ..= 65535) along y.
+    ///
+    /// # Safety
+    /// As for [`launch`](Kernel::launch).
+    pub unsafe fn launch_2d(
+        &self,
+        config: LaunchConfig,
+        grid_y: u32,
+        stream: &Stream,
+        args: &[*mut c_void],
+    ) -> Result<()> {
         config.validate()?;
+        if grid_y == 0 || grid_y > 65_535 {
+            return Err(Error::invalid("grid", format!("grid y of {grid_y} blocks (1 ..= 65535)")));
+        }
         self.gpu.bind()?;
         // SAFETY: the caller guarantees the arguments; the config was validated above.
         check("cuLaunchKernel", unsafe {
             cu::cuLaunchKernel(
                 self.raw,
                 config.grid,
-                1,
+                grid_y,
                 1,
                 config.block,
                 1,
@@ -432,7 +451,7 @@ impl Kernel {
         .map_err(|e| match e {
             Error::Cuda { call, error, code } => Error::Cuda {
                 call,
-                error: format!("{error} (kernel `{}`, {config:?})", self.name),
+                error: format!("{error} (kernel `{}`, {config:?}, grid y {grid_y})", self.name),
                 code,
             },
             other => other,

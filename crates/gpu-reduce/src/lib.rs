@@ -105,7 +105,7 @@ pub use kernels::{preload, KERNELS};
 #[cfg(feature = "cuda")]
 pub use gpu::{
     argmax, argmin, max, min, product, reduce, reduce_monoid, sum, sum_wide, DeviceReduce,
-    Prepared, Reduce, Workspace,
+    DeviceReduceAxis, Prepared, Reduce, Workspace,
 };
 /// The input layer lives in gpu-core (every primitive accepts the same inputs); re-exported
 /// here where it started.

@@ -31,24 +31,24 @@ __device__ __forceinline__ bool is_block_leader() {
 }
 
 // ---- Last-block guard --------------------------------------------------------------------
-// Returns true, in every thread of exactly one block per launch: the block that arrives last.
-// When it returns true, every write that any thread of any block of this launch made before
-// calling is_last_block is visible to every thread of the returning block (read it with
-// load_coherent).
+// Returns true, in every thread of exactly one of `arrivals` blocks that call it with the same
+// counter: the block that arrives last. When it returns true, every write that any thread of
+// any of those blocks made before calling is visible to every thread of the returning block
+// (read it with load_coherent).
 //
 // Preconditions:
-//  * `counter` points to global memory holding 0 when the launch starts. The last block
-//    resets it to 0 in the same atomic that finds it last (atomicInc wraps), so one counter
-//    serves any number of launches that run one after the other (one stream) without a
-//    memset in between. Launches that may overlap (different streams, CUDA graph
-//    branches) need one counter each. A launch that dies part way (a trap, a fault)
-//    leaves the counter non-zero: zero it again before the next launch.
-//  * Every thread of every block calls it, once per launch, from block-uniform control flow
+//  * `counter` points to global memory holding 0 when the first of the blocks arrives. The
+//    last block resets it to 0 in the same atomic that finds it last (atomicInc wraps), so one
+//    counter serves any number of rounds that run one after the other (one stream) without a
+//    memset in between. Launches that may overlap (different streams, CUDA graph branches)
+//    need one counter each. A launch that dies part way (a trap, a fault) leaves the counter
+//    non-zero: zero it again before the next launch.
+//  * Every thread of every block calls it, once per round, from block-uniform control flow
 //    (it contains __syncthreads: a block where some threads skip it hangs or is undefined).
-//  * 1-D grid: the counter counts to gridDim.x (gridDim.y and gridDim.z must be 1).
+//  * Exactly `arrivals` (>= 1) blocks arrive per round.
 // Guarantees nothing about which block is last, nor about when the other blocks exit; it
 // never waits, so it cannot deadlock. Costs two block barriers and one atomic per block.
-__device__ __forceinline__ bool is_last_block(unsigned int* counter) {
+__device__ __forceinline__ bool is_last_arrival(unsigned int* counter, unsigned int arrivals) {
     // Every thread of this block has written its part of the block's result.
     __syncthreads();
     int last = 0;
@@ -57,15 +57,21 @@ __device__ __forceinline__ bool is_last_block(unsigned int* counter) {
         // barrier ordered before this thread) before the atomic that announces the arrival.
         __threadfence();
         // atomicInc stores (old >= limit ? 0 : old + 1): the last arrival, which reads
-        // gridDim.x - 1, leaves 0 behind for the next launch.
-        unsigned int arrived = atomicInc(counter, gridDim.x - 1u);
-        last = arrived == gridDim.x - 1u;
+        // arrivals - 1, leaves 0 behind for the next round.
+        unsigned int arrived = atomicInc(counter, arrivals - 1u);
+        last = arrived == arrivals - 1u;
         // Acquire: the atomic read every other block's arrival; the fence orders this block's
         // later reads after it.
         if (last) __threadfence();
     }
     // Broadcast the answer; the barrier carries the leader's acquire to every thread.
     return __syncthreads_or(last) != 0;
+}
+
+// The guard over a whole 1-D launch (gridDim.y and gridDim.z must be 1): the last of the
+// gridDim.x blocks. See is_last_arrival for the contract.
+__device__ __forceinline__ bool is_last_block(unsigned int* counter) {
+    return is_last_arrival(counter, gridDim.x);
 }
 
 // A strong load of a value other blocks wrote during this launch: volatile word loads, which

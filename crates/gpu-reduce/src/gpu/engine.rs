@@ -78,7 +78,7 @@ fn kernel_info(kernel: &Kernel) -> Result<KernelInfo> {
     Ok(info)
 }
 
-fn resident_grid(kernel: &Kernel, block: u32, shared: usize) -> Result<u32> {
+pub(crate) fn resident_grid(kernel: &Kernel, block: u32, shared: usize) -> Result<u32> {
     type Key = (usize, String, u32, usize);
     static GRIDS: OnceLock<Mutex<HashMap<Key, u32>>> = OnceLock::new();
     let key = (

@@ -1,6 +1,7 @@
 //! The GPU entry points: the [`Reduce`] builder, the inputs it accepts, and shortcuts.
 
 mod engine;
+mod shaped;
 mod workspace;
 
 use gpu_core::{
@@ -11,6 +12,7 @@ use crate::algorithm::{Algorithm, Operation};
 use crate::plan::{Kinds, DEFAULT_UNROLL};
 use crate::value::{DeviceMonoid, Extreme, Widen};
 use engine::{Desc, Engine, Settings};
+pub use shaped::DeviceReduceAxis;
 pub use workspace::Workspace;
 
 // ---- Value kinds -------------------------------------------------------------------------

@@ -135,6 +135,11 @@ impl Workspace {
 
     /// Writes the poison pattern over `bytes` bytes at `ptr`, on `stream`.
     pub(crate) fn poison_bytes(&self, ptr: u64, bytes: usize, stream: &Stream) -> Result<()> {
+        self.fill_bytes(ptr, bytes, POISON, stream)
+    }
+
+    /// Writes `value` over `bytes` bytes at `ptr`, on `stream`.
+    pub(crate) fn fill_bytes(&self, ptr: u64, bytes: usize, value: u8, stream: &Stream) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
@@ -142,7 +147,7 @@ impl Workspace {
         // SAFETY: callers pass a device address of this context with at least `bytes` bytes
         // allocated (the scratch buffer after growing, the result slot, or an output array of
         // at least one value); any byte pattern is valid for the plain-data types stored there.
-        let r = unsafe { cu::cuMemsetD8Async(ptr, POISON, bytes, stream.as_raw()) };
+        let r = unsafe { cu::cuMemsetD8Async(ptr, value, bytes, stream.as_raw()) };
         if r != cu::cudaError_enum::CUDA_SUCCESS {
             return Err(Error::Cuda {
                 call: "cuMemsetD8Async",

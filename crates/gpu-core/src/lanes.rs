@@ -1,0 +1,316 @@
+//! Shaped data on the GPU: how the lanes of an axis (or the segments of an offsets array) lie
+//! in memory, and how a launch maps them onto threads, warps and blocks.
+//!
+//! The CUDA side is `kernels/include/gpu_prims/lanes.cuh`; the structs here are its kernel
+//! arguments (`#[repr(C)]`, same field order). Planning needs no GPU, so it is tested and
+//! documented everywhere.
+//!
+//! ```
+//! use gpu_core::{axis_lanes, LaneAccess, LanePlan};
+//! // A 4194304 × 64 row-major matrix, lanes along axis 1: 4194304 contiguous rows of 64.
+//! let l = axis_lanes(&[4194304, 64], &[64, 1], 1).unwrap();
+//! assert_eq!((l.lanes.count, l.lanes.len, l.lanes.axis_stride), (4194304, 64, 1));
+//! let plan = LanePlan::new(&l.lanes, 1056, 4);
+//! assert_eq!(plan.access, LaneAccess::GroupPerLane(16));
+//! // Along axis 0 the 64 lanes are columns, side by side in memory; they are split along the
+//! // axis so that the whole GPU works on them.
+//! let l = axis_lanes(&[4194304, 64], &[64, 1], 0).unwrap();
+//! let plan = LanePlan::new(&l.lanes, 1056, 4);
+//! assert_eq!(plan.access, LaneAccess::Columns);
+//! assert!(plan.splits > 1);
+//! ```
+
+use crate::error::{Error, Result};
+
+/// Threads per block of every lane kernel (`gp::LANES_BLOCK`).
+pub const LANES_BLOCK: u32 = 256;
+const LANES_WARPS: u32 = LANES_BLOCK / 32;
+
+/// The lines of an N-D array along one axis, the other axes merged into `(outer, inner)`:
+/// lane `l` is `(l / inner, l % inner)`, and its element `j` lies at
+/// `(l / inner) · outer_stride + (l % inner) · inner_stride + j · axis_stride` elements from
+/// the base. Kernel argument `gp::AxisLanes`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AxisLanes {
+    /// Number of lanes.
+    pub count: u64,
+    /// Lanes per outer index (≥ 1).
+    pub inner: u64,
+    /// Elements per lane.
+    pub len: u64,
+    /// Elements between consecutive outer indices.
+    pub outer_stride: i64,
+    /// Elements between consecutive inner indices.
+    pub inner_stride: i64,
+    /// Elements between consecutive elements of a lane.
+    pub axis_stride: i64,
+}
+
+/// The lanes of an axis of an N-D array, in the row-major order of the array with that axis
+/// removed: one [`AxisLanes`] repeated at each of `batches` base offsets (more than one only
+/// when the other axes do not merge into two).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneBatches {
+    /// The lanes of one batch.
+    pub lanes: AxisLanes,
+    /// Base offset (elements) of each batch; batch `b`'s lanes are results
+    /// `b · lanes.count ..` in row-major order.
+    pub batches: Vec<i64>,
+}
+
+impl LaneBatches {
+    /// Total number of lanes (= elements of the result).
+    pub fn total_lanes(&self) -> u64 {
+        self.lanes.count * self.batches.len() as u64
+    }
+}
+
+/// The lanes along `axis` of an array of `shape` with element `strides` (any signs): the other
+/// axes, in row-major order, merged where their strides allow.
+///
+/// ```
+/// // Column-major 3 × 5 (strides 1, 3), lanes along axis 0: 5 contiguous columns of 3.
+/// let l = gpu_core::axis_lanes(&[3, 5], &[1, 3], 0).unwrap();
+/// assert_eq!((l.lanes.count, l.lanes.len, l.lanes.axis_stride, l.lanes.inner_stride), (5, 3, 1, 3));
+/// ```
+pub fn axis_lanes(shape: &[usize], strides: &[isize], axis: usize) -> Result<LaneBatches> {
+    crate::check_axis(axis, shape.len())?;
+    if strides.len() != shape.len() {
+        return Err(Error::invalid(
+            "strides",
+            format!("{} strides for {} dimensions", strides.len(), shape.len()),
+        ));
+    }
+    // The other axes, innermost first, merged: (extent, stride).
+    let mut groups: Vec<(u64, i64)> = Vec::new();
+    for d in (0..shape.len()).rev().filter(|&d| d != axis) {
+        let (n, s) = (shape[d] as u64, strides[d] as i64);
+        if n == 1 {
+            continue;
+        }
+        match groups.last_mut() {
+            Some((gn, gs)) if *gs * *gn as i64 == s => *gn *= n,
+            _ => groups.push((n, s)),
+        }
+    }
+    let any_empty = shape.iter().enumerate().any(|(d, &n)| d != axis && n == 0);
+    let (inner, inner_stride) = groups.first().copied().unwrap_or((1, 0));
+    let (outer, outer_stride) = groups.get(1).copied().unwrap_or((1, 0));
+    // Axes beyond two groups: one batch per index of the outer ones, in row-major order.
+    let outer_axes: Vec<(u64, i64)> = groups.iter().skip(2).copied().collect();
+    let batches = row_major_offsets(&outer_axes);
+    let count = if any_empty { 0 } else { inner * outer };
+    Ok(LaneBatches {
+        lanes: AxisLanes {
+            count,
+            inner,
+            len: shape[axis] as u64,
+            outer_stride,
+            inner_stride,
+            axis_stride: strides[axis] as i64,
+        },
+        batches: if any_empty { Vec::new() } else { batches },
+    })
+}
+
+/// Offsets of every index of `axes` (innermost first) in row-major order.
+fn row_major_offsets(axes: &[(u64, i64)]) -> Vec<i64> {
+    let mut out = vec![0i64];
+    // Outermost axis first: each step refines every existing offset by the next inner axis.
+    for &(n, s) in axes.iter().rev() {
+        out = out
+            .iter()
+            .flat_map(|&b| (0..n as i64).map(move |k| b + k * s))
+            .collect();
+    }
+    out
+}
+
+/// How a launch maps lanes onto the GPU (what ran, for the caller to see).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LaneAccess {
+    /// One thread per lane, 256 lanes per block (short lanes).
+    ThreadPerLane,
+    /// A group of this many threads of one warp per lane (2 … 16).
+    GroupPerLane(u32),
+    /// One or more warps per lane (a whole block per lane for the longest).
+    WarpsPerLane(u32),
+    /// Lanes side by side in memory (the axis strided): each warp reads rows of the tile,
+    /// coalesced across the lanes.
+    Columns,
+}
+
+/// The mapping parameters of `gp::LaneTiling` (kernel argument).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LaneTiling {
+    /// Consecutive threads of a warp on one lane (1 … 32).
+    pub group: u32,
+    /// Lanes side by side in a warp (`group · lanes_per_warp ≤ 32`).
+    pub lanes_per_warp: u32,
+    /// Warps sharing the same lanes (1, 2, 4, 8).
+    pub warps_per_lane: u32,
+    /// Padding (0).
+    pub unused: u32,
+}
+
+impl LaneTiling {
+    /// Lanes per block.
+    pub fn lanes_per_block(&self) -> u32 {
+        (LANES_WARPS / self.warps_per_lane) * self.lanes_per_warp
+    }
+
+    /// Threads (positions) per lane in a block.
+    pub fn positions(&self) -> u32 {
+        LANES_BLOCK / self.lanes_per_block()
+    }
+}
+
+/// A planned lane launch: the mapping, the grid (`tiles` × `splits`), and the access pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LanePlan {
+    /// What the mapping amounts to.
+    pub access: LaneAccess,
+    /// The kernel's mapping argument.
+    pub tiling: LaneTiling,
+    /// Blocks along the lanes (grid x), each holding `tiling.lanes_per_block()` lanes.
+    pub tiles: u64,
+    /// Ranges each lane is cut into (grid y), merged by the kernel (reductions) or seeded by a
+    /// first pass (scans).
+    pub splits: u32,
+}
+
+/// Largest power of two ≤ `x` (1 for 0).
+fn pow2_floor(x: u64) -> u64 {
+    if x <= 1 {
+        1
+    } else {
+        1 << (63 - x.leading_zeros())
+    }
+}
+
+/// Grid y limit of the driver.
+const MAX_SPLITS: u64 = 65_535;
+/// Fewest elements a split gets per position (so splitting never makes blocks that only
+/// reduce a handful of values).
+const MIN_ITEMS_PER_SPLIT_POSITION: u64 = 16;
+
+impl LanePlan {
+    /// Plans `lanes` (`len` the typical lane length: the axis length, or the mean segment
+    /// length) for a GPU that holds `target_blocks` lane blocks at once, each thread taking
+    /// `items` consecutive elements per step (4 for reductions; the scan's per-thread items).
+    ///
+    /// Lanes adjacent in memory with a strided axis get [`LaneAccess::Columns`]; otherwise a
+    /// lane gets about `len / items` threads (one thread, a group of a warp, up to a whole
+    /// block). Lanes cut into splits when the tiles alone cannot fill the GPU.
+    pub fn new(lanes: &AxisLanes, target_blocks: u64, items: u32) -> LanePlan {
+        let items = items.max(1) as u64;
+        let columns = lanes.inner >= 2 && lanes.inner_stride.unsigned_abs() == 1
+            && lanes.axis_stride.unsigned_abs() != 1;
+        let (access, tiling) = if columns {
+            let side = pow2_floor(lanes.inner).min(LANES_BLOCK as u64) as u32;
+            let lanes_per_warp = side.min(32);
+            let warps_per_lane = LANES_WARPS * lanes_per_warp / side;
+            (
+                LaneAccess::Columns,
+                LaneTiling { group: 1, lanes_per_warp, warps_per_lane, unused: 0 },
+            )
+        } else {
+            Self::rows(lanes.len, items)
+        };
+        Self::with_tiling(lanes.count, lanes.len, access, tiling, target_blocks, items)
+    }
+
+    /// Plans segments of mean length `mean_len` (contiguous, one thread group per segment).
+    pub fn segments(count: u64, mean_len: u64, target_blocks: u64, items: u32) -> LanePlan {
+        let items = items.max(1) as u64;
+        let (access, tiling) = Self::rows(mean_len, items);
+        Self::with_tiling(count, mean_len, access, tiling, target_blocks, items)
+    }
+
+    fn rows(len: u64, items: u64) -> (LaneAccess, LaneTiling) {
+        let positions = pow2_floor(len / items).min(LANES_BLOCK as u64) as u32;
+        if positions <= 32 {
+            let access = if positions == 1 {
+                LaneAccess::ThreadPerLane
+            } else {
+                LaneAccess::GroupPerLane(positions)
+            };
+            let tiling = LaneTiling {
+                group: positions,
+                lanes_per_warp: 32 / positions,
+                warps_per_lane: 1,
+                unused: 0,
+            };
+            (access, tiling)
+        } else {
+            let warps = positions / 32;
+            let tiling = LaneTiling { group: 32, lanes_per_warp: 1, warps_per_lane: warps, unused: 0 };
+            (LaneAccess::WarpsPerLane(warps), tiling)
+        }
+    }
+
+    fn with_tiling(
+        count: u64,
+        len: u64,
+        access: LaneAccess,
+        tiling: LaneTiling,
+        target_blocks: u64,
+        items: u64,
+    ) -> LanePlan {
+        let per_block = tiling.lanes_per_block() as u64;
+        let tiles = count.div_ceil(per_block);
+        let mut splits = 1u64;
+        if tiles > 0 && tiles < target_blocks {
+            let want = target_blocks.div_ceil(tiles);
+            let most = len / (tiling.positions() as u64 * items * MIN_ITEMS_PER_SPLIT_POSITION);
+            splits = want.min(most).clamp(1, MAX_SPLITS);
+        }
+        LanePlan { access, tiling, tiles, splits: splits as u32 }
+    }
+
+    /// Grid x of the launch: the tiles, capped at the driver's limit (the kernels walk the
+    /// rest grid-stride).
+    pub fn grid_x(&self) -> u32 {
+        self.tiles.clamp(1, i32::MAX as u64) as u32
+    }
+}
+
+impl std::fmt::Display for LanePlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let access = match self.access {
+            LaneAccess::ThreadPerLane => "thread per lane".to_string(),
+            LaneAccess::GroupPerLane(g) => format!("{g} threads per lane"),
+            LaneAccess::WarpsPerLane(w) => format!("{w} warp(s) per lane"),
+            LaneAccess::Columns => format!("columns, {} side by side", self.tiling.lanes_per_block()),
+        };
+        write!(f, "{access}, {} tile(s) × {} split(s)", self.tiles, self.splits)
+    }
+}
+
+/// Refuses an array whose strides make two different indices address one element (outputs
+/// must not alias, and inputs that do are almost always a mistake). `what` names the argument.
+pub fn check_no_alias(shape: &[usize], strides: &[isize], what: &'static str) -> Result<()> {
+    if shape.iter().any(|&n| n == 0) {
+        return Ok(());
+    }
+    let mut dims: Vec<(usize, usize)> = shape
+        .iter()
+        .zip(strides)
+        .filter(|(&n, _)| n > 1)
+        .map(|(&n, &s)| (s.unsigned_abs(), n))
+        .collect();
+    dims.sort_unstable();
+    let mut span = 1usize; // elements covered by the smaller-stride axes so far
+    for (stride, n) in dims {
+        if stride < span {
+            return Err(Error::invalid(
+                what,
+                format!("strides {strides:?} for shape {shape:?} address some elements twice"),
+            ));
+        }
+        span = stride.saturating_mul(n);
+    }
+    Ok(())
+}

@@ -1,0 +1,627 @@
+//! Shaped reductions on the GPU: along an axis of an N-D array, and over segments. One kernel
+//! family (`reduce_axis_*`, `reduce_segments_*`, over `gpu_prims/lanes.cuh`) for every shape;
+//! the plan ([`LanePlan`]) picks how lanes map onto the GPU.
+
+use gpu_core::{
+    axis_lanes, kernel_args, AxisLanes, DeviceArray, DeviceArrayD, Element, Error, Input,
+    Kernel, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result, SegmentOffsets,
+    Segments, ShapedInput, Stream, LANES_BLOCK,
+};
+use ndarray::{ArrayD, Axis, IxDyn};
+
+use super::engine::{resident_grid, Desc};
+use super::workspace::{with_pooled, Workspace};
+use super::{desc_arg, desc_monoid, desc_op, desc_wide, Reduce};
+use crate::kernels::REDUCE_PTX;
+use crate::value::{DeviceMonoid, Extreme, Widen};
+
+/// `gp::SegmentLanes`: the offsets array and the number of segments.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct SegmentLanes {
+    offsets: u64,
+    count: u64,
+}
+
+/// Elements each thread reads per step in the lane kernels (the plan's unit).
+const REDUCE_ITEMS: u32 = 4;
+
+/// Blocks of 256 threads the device holds at once for `kernel`.
+fn target_blocks(kernel: &Kernel) -> Result<u64> {
+    Ok(resident_grid(kernel, LANES_BLOCK, 0)? as u64)
+}
+
+/// Where a shaped reduction writes: `count` results of `size` bytes at `ptr`.
+struct Out {
+    ptr: u64,
+    size: usize,
+}
+
+impl Reduce<'_> {
+    fn lane_kernel(&self, shape: &str, desc: &Desc) -> Result<Kernel> {
+        self.gpu
+            .kernel(&REDUCE_PTX, &format!("reduce_{shape}_{}", desc.kind))
+    }
+
+    /// Scratch for a launch of `plan` over `count` lanes: partials and zeroed per-tile
+    /// counters, from `ws`. Returns (partials, counters) addresses (0 when not needed).
+    fn lane_scratch(
+        ws: &mut Workspace,
+        plan: &LanePlan,
+        count: u64,
+        desc: &Desc,
+        stream: &Stream,
+    ) -> Result<(u64, u64)> {
+        if plan.splits <= 1 {
+            return Ok((0, 0));
+        }
+        let partial_bytes = (plan.splits as u64 * count) as usize * desc.value_size;
+        let partial_bytes = partial_bytes.next_multiple_of(16);
+        let counter_bytes = plan.grid_x() as usize * 4;
+        let base = ws.scratch(partial_bytes + counter_bytes, stream)?;
+        let counters = base + partial_bytes as u64;
+        ws.fill_bytes(counters, counter_bytes, 0, stream)?;
+        Ok((base, counters))
+    }
+
+    /// Enqueues `desc` along the lanes `lb` of the input at `input` into `out` (row-major over
+    /// the lanes), with the pooled or given workspace; returns the plan.
+    fn enqueue_axis(
+        &self,
+        input: u64,
+        lb: &LaneBatches,
+        desc: &Desc,
+        out: &Out,
+        ws: &mut Workspace,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let kernel = self.lane_kernel("axis", desc)?;
+        let plan = LanePlan::new(&lb.lanes, target_blocks(&kernel)?, REDUCE_ITEMS);
+        if lb.total_lanes() == 0 {
+            return Ok(plan);
+        }
+        ws.begin(stream)?;
+        let r = (|| {
+            let (partials, counters) = Self::lane_scratch(ws, &plan, lb.lanes.count, desc, stream)?;
+            let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
+            for (b, &base) in lb.batches.iter().enumerate() {
+                let in_ptr = offset_ptr(input, base, desc.input_size)?;
+                let out_ptr = out.ptr + (b as u64 * lb.lanes.count) * out.size as u64;
+                let (lanes, tiling): (AxisLanes, LaneTiling) = (lb.lanes, plan.tiling);
+                // SAFETY: reduce_axis_<kind>(const In* in, gp::AxisLanes lanes,
+                // gp::LaneTiling tiling, Out* out, V* partials, unsigned* counters) matches
+                // (u64, AxisLanes, LaneTiling, u64, u64, u64): both structs are #[repr(C)]
+                // copies of the CUDA ones. Every element the lanes address lies inside the
+                // staged input (its shape and strides were checked when it was built); `out`
+                // holds `count` results of this batch; with splits > 1, `partials` holds
+                // splits × count values and `counters` grid_x zeroed words (scratch sized
+                // above, alive in the workspace, launches ordered on one stream).
+                unsafe {
+                    kernel.launch_2d(
+                        config,
+                        plan.splits,
+                        stream,
+                        &kernel_args![in_ptr, lanes, tiling, out_ptr, partials, counters],
+                    )?;
+                }
+            }
+            Ok(())
+        })();
+        ws.end(stream)?;
+        r.map(|()| plan)
+    }
+
+    /// Enqueues `desc` over `segments` of the values at `input` into `out`.
+    fn enqueue_segments(
+        &self,
+        input: u64,
+        segments: &Segments,
+        desc: &Desc,
+        out: &Out,
+        ws: &mut Workspace,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let kernel = self.lane_kernel("segments", desc)?;
+        let count = segments.count() as u64;
+        let plan = LanePlan::segments(count, segments.mean_len(), target_blocks(&kernel)?, REDUCE_ITEMS);
+        if count == 0 {
+            return Ok(plan);
+        }
+        ws.begin(stream)?;
+        let r = (|| {
+            let (partials, counters) = Self::lane_scratch(ws, &plan, count, desc, stream)?;
+            let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
+            let lanes = SegmentLanes {
+                offsets: segments.device_offsets().device_ptr(),
+                count,
+            };
+            let (tiling, out_ptr) = (plan.tiling, out.ptr);
+            // SAFETY: reduce_segments_<kind>(const In* in, gp::SegmentLanes lanes,
+            // gp::LaneTiling tiling, Out* out, V* partials, unsigned* counters) matches
+            // (u64, SegmentLanes, LaneTiling, u64, u64, u64), #[repr(C)] copies of the CUDA
+            // structs. The offsets were checked (non-decreasing, last = the staged input's
+            // length) when `segments` was built and matched against this input's length;
+            // `out` holds `count` results; scratch as in enqueue_axis.
+            unsafe {
+                kernel.launch_2d(
+                    config,
+                    plan.splits,
+                    stream,
+                    &kernel_args![input, lanes, tiling, out_ptr, partials, counters],
+                )?;
+            }
+            Ok(())
+        })();
+        ws.end(stream)?;
+        r.map(|()| plan)
+    }
+
+    /// Runs `desc` along `axis` of `x` into a new device array of `V` (results in row-major
+    /// order of the array without `axis`); returns it with the result shape and the plan.
+    fn axis_device<T: Pod, V: Pod, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        desc: &Desc,
+    ) -> Result<(DeviceArray<V>, Vec<usize>, u64, LanePlan)> {
+        self.settings().validate(desc.operation)?;
+        let staged = x.stage_nd(&self.gpu)?;
+        let lb = axis_lanes(staged.shape(), staged.strides(), axis.0)?;
+        let mut shape = staged.shape().to_vec();
+        shape.remove(axis.0);
+        let out = self.gpu.alloc::<V>(lb.total_lanes() as usize)?;
+        let stream = self.launch_stream();
+        let plan = with_pooled(&self.gpu, |ws| {
+            let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<V>() };
+            let plan = self.enqueue_axis(staged.device_ptr(), &lb, desc, &o, ws, stream)?;
+            stream.synchronize()?;
+            Ok(plan)
+        })?;
+        Ok((out, shape, lb.lanes.len, plan))
+    }
+
+    fn axis_host<T: Pod, V: Pod, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        desc: &Desc,
+    ) -> Result<(ArrayD<V>, u64)> {
+        let (out, shape, len, _) = self.axis_device::<T, V, I>(x, axis, desc)?;
+        Ok((to_array(out.to_vec()?, &shape)?, len))
+    }
+
+    /// `op` along `axis` of `x`: an array with that axis removed, each element the reduction
+    /// of its lane (the identity for a zero-length axis). `x` is any ndarray array or view (any
+    /// layout and strides) or a [`DeviceArrayD`]. Same semantics as
+    /// [`cpu::reduce_axis`](crate::cpu::reduce_axis).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, Op};
+    /// use gpu_reduce::Reduce;
+    /// use ndarray::{array, Axis};
+    /// let gpu = Gpu::default_device()?;
+    /// let x = array![[1, 2, 3], [4, 5, 6]];
+    /// let r = Reduce::new(&gpu);
+    /// assert_eq!(r.reduce_axis(&x, Axis(1), Op::Sum)?, array![6, 15].into_dyn());
+    /// assert_eq!(r.max_axis(&x.t(), Axis(1))?, array![4, 5, 6].into_dyn());
+    /// assert_eq!(r.argmin_axis(&x, Axis(0))?, array![0usize, 0, 0].into_dyn());
+    /// # Ok(()) }
+    /// ```
+    pub fn reduce_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+    ) -> Result<ArrayD<T>> {
+        let desc = desc_op::<T>(op)?;
+        let (out, len) = self.axis_host::<T, T, I>(x, axis, &desc)?;
+        if len == 0 && !out.is_empty() && matches!(op, Op::Min | Op::Max) {
+            return Err(empty_axis(op.name()));
+        }
+        Ok(out)
+    }
+
+    /// The sums along `axis` (wrapping for integers), as ndarray's `sum_axis`.
+    pub fn sum_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
+        self.reduce_axis(x, axis, Op::Sum)
+    }
+
+    /// The products along `axis` (wrapping for integers).
+    pub fn product_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
+        self.reduce_axis(x, axis, Op::Product)
+    }
+
+    /// The minima along `axis` (NaN if a lane has one). A zero-length axis is an error unless
+    /// the result is empty (numpy's rule).
+    pub fn min_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
+        self.reduce_axis(x, axis, Op::Min)
+    }
+
+    /// The maxima along `axis` (NaN if a lane has one); zero-length axis as [`min_axis`](Self::min_axis).
+    pub fn max_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
+        self.reduce_axis(x, axis, Op::Max)
+    }
+
+    fn arg_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        which: Extreme,
+    ) -> Result<ArrayD<usize>> {
+        let (out, len) = self.axis_host::<T, u64, I>(x, axis, &desc_arg::<T>(which))?;
+        if len == 0 && !out.is_empty() {
+            return Err(empty_axis(which.kernel_op()));
+        }
+        checked_indices(out, len)
+    }
+
+    /// The index along `axis` of each lane's first smallest element (of its first NaN if it
+    /// has one). A zero-length axis is an error unless the result is empty.
+    pub fn argmin_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<usize>> {
+        self.arg_axis(x, axis, Extreme::Min)
+    }
+
+    /// [`argmin_axis`](Self::argmin_axis) for the largest element.
+    pub fn argmax_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<usize>> {
+        self.arg_axis(x, axis, Extreme::Max)
+    }
+
+    /// `op` (sum or product) along `axis`, accumulated in the wider type.
+    pub fn reduce_axis_wide<T: Widen, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+    ) -> Result<ArrayD<T::Wide>> {
+        Ok(self.axis_host::<T, T::Wide, I>(x, axis, &desc_wide::<T>(op))?.0)
+    }
+
+    /// The in-order product of a non-commutative monoid along `axis` (the identity for a
+    /// zero-length axis).
+    pub fn reduce_axis_monoid<M: DeviceMonoid, I: ShapedInput<M> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<M>> {
+        Ok(self.axis_host::<M, M, I>(x, axis, &desc_monoid::<M>())?.0)
+    }
+
+    /// `op` along `axis` of `x` into `out`, a row-major device array of `x`'s shape without
+    /// `axis`, on this builder's stream; returns the plan that ran. It waits for the launch
+    /// (the scratch comes from a shared pool), unlike the flat `_into` methods. A zero-length
+    /// axis leaves the identity (min/max: the type's extreme) in `out`.
+    pub fn reduce_axis_into<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+        out: &mut DeviceArrayD<T>,
+    ) -> Result<LanePlan> {
+        self.axis_into(x, axis, &desc_op::<T>(op)?, out)
+    }
+
+    /// [`argmin_axis`](Self::argmin_axis) into a device array of indices (`u64`; `u64::MAX`
+    /// for the lanes of a zero-length axis).
+    pub fn argmin_axis_into<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        out: &mut DeviceArrayD<u64>,
+    ) -> Result<LanePlan> {
+        self.axis_into(x, axis, &desc_arg::<T>(Extreme::Min), out)
+    }
+
+    /// [`argmax_axis`](Self::argmax_axis) into a device array of indices.
+    pub fn argmax_axis_into<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        out: &mut DeviceArrayD<u64>,
+    ) -> Result<LanePlan> {
+        self.axis_into(x, axis, &desc_arg::<T>(Extreme::Max), out)
+    }
+
+    fn axis_into<T: Pod, V: Pod, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        desc: &Desc,
+        out: &mut DeviceArrayD<V>,
+    ) -> Result<LanePlan> {
+        self.settings().validate(desc.operation)?;
+        self.gpu.check_same_device(out.gpu(), "out")?;
+        let staged = x.stage_nd(&self.gpu)?;
+        let lb = axis_lanes(staged.shape(), staged.strides(), axis.0)?;
+        let mut shape = staged.shape().to_vec();
+        shape.remove(axis.0);
+        check_out(out, &shape)?;
+        let stream = self.launch_stream();
+        let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<V>() };
+        let plan = with_pooled(&self.gpu, |ws| {
+            let plan = self.enqueue_axis(staged.device_ptr(), &lb, desc, &o, ws, stream)?;
+            // The pooled workspace goes back to the pool: its scratch must be free again,
+            // and a host-staged input must outlive the launch.
+            stream.synchronize()?;
+            Ok(plan)
+        })?;
+        Ok(plan)
+    }
+
+    /// The plan a reduction along `axis` of an array of `shape` and element `strides` would
+    /// run (how lanes map onto the GPU): what `reduce_axis` chose, for the caller to see.
+    pub fn axis_plan<T: Element>(&self, shape: &[usize], strides: &[isize], axis: Axis, op: Op) -> Result<LanePlan> {
+        let desc = desc_op::<T>(op)?;
+        let lb = axis_lanes(shape, strides, axis.0)?;
+        let kernel = self.lane_kernel("axis", &desc)?;
+        Ok(LanePlan::new(&lb.lanes, target_blocks(&kernel)?, REDUCE_ITEMS))
+    }
+
+    // ---- Segments ------------------------------------------------------------------------
+
+    fn segments_device<T: Pod, V: Pod, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+        desc: &Desc,
+    ) -> Result<(Vec<V>, Segments)> {
+        self.settings().validate(desc.operation)?;
+        let staged = values.stage(&self.gpu)?;
+        let segments = offsets.segments(&self.gpu, staged.len())?.into_owned();
+        let out = self.gpu.alloc::<V>(segments.count())?;
+        let stream = self.launch_stream();
+        with_pooled(&self.gpu, |ws| {
+            let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<V>() };
+            self.enqueue_segments(staged.device_ptr(), &segments, desc, &o, ws, stream)?;
+            stream.synchronize()
+        })?;
+        Ok((out.to_vec()?, segments))
+    }
+
+    /// `op` over each segment of `values`: `offsets[i]..offsets[i + 1]` is segment `i` (CSR
+    /// style; give a checked [`Segments`] to reuse, or host offsets, checked per call). An
+    /// empty segment gives the identity. Same semantics as
+    /// [`cpu::segmented_reduce`](crate::cpu::segmented_reduce).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, Op};
+    /// let gpu = Gpu::default_device()?;
+    /// let r = gpu_reduce::Reduce::new(&gpu);
+    /// let v = [1u32, 2, 3, 4, 5];
+    /// assert_eq!(r.segmented_reduce(&v, &[0, 2, 2, 5], Op::Sum)?, vec![3, 0, 12]);
+    /// assert_eq!(r.segmented_max(&v, &[0, 2, 2, 5])?, vec![Some(2), None, Some(5)]);
+    /// # Ok(()) }
+    /// ```
+    pub fn segmented_reduce<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+        op: Op,
+    ) -> Result<Vec<T>> {
+        Ok(self.segments_device::<T, T, I, S>(values, offsets, &desc_op::<T>(op)?)?.0)
+    }
+
+    /// The sum of each segment (0 for an empty one).
+    pub fn segmented_sum<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+    ) -> Result<Vec<T>> {
+        self.segmented_reduce(values, offsets, Op::Sum)
+    }
+
+    fn segmented_extreme<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+        op: Op,
+    ) -> Result<Vec<Option<T>>> {
+        let (v, segs) = self.segments_device::<T, T, I, S>(values, offsets, &desc_op::<T>(op)?)?;
+        Ok(v.into_iter()
+            .enumerate()
+            .map(|(i, x)| (segs.len_of(i) > 0).then_some(x))
+            .collect())
+    }
+
+    /// The smallest element of each segment (NaN if it has one), `None` for an empty one.
+    pub fn segmented_min<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+    ) -> Result<Vec<Option<T>>> {
+        self.segmented_extreme(values, offsets, Op::Min)
+    }
+
+    /// The largest element of each segment (NaN if it has one), `None` for an empty one.
+    pub fn segmented_max<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+    ) -> Result<Vec<Option<T>>> {
+        self.segmented_extreme(values, offsets, Op::Max)
+    }
+
+    fn segmented_arg<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+        which: Extreme,
+    ) -> Result<Vec<Option<usize>>> {
+        let (v, segs) = self.segments_device::<T, u64, I, S>(values, offsets, &desc_arg::<T>(which))?;
+        v.into_iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let len = segs.len_of(i);
+                if len == 0 {
+                    Ok(None)
+                } else if k < len {
+                    Ok(Some(k as usize))
+                } else {
+                    Err(internal_index(k, len))
+                }
+            })
+            .collect()
+    }
+
+    /// The index within each segment of its first smallest element (first NaN if any), `None`
+    /// for an empty segment.
+    pub fn segmented_argmin<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+    ) -> Result<Vec<Option<usize>>> {
+        self.segmented_arg(values, offsets, Extreme::Min)
+    }
+
+    /// [`segmented_argmin`](Self::segmented_argmin) for the largest element.
+    pub fn segmented_argmax<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+    ) -> Result<Vec<Option<usize>>> {
+        self.segmented_arg(values, offsets, Extreme::Max)
+    }
+
+    /// `op` (sum or product) over each segment, accumulated in the wider type.
+    pub fn segmented_reduce_wide<T: Widen, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+        op: Op,
+    ) -> Result<Vec<T::Wide>> {
+        Ok(self.segments_device::<T, T::Wide, I, S>(values, offsets, &desc_wide::<T>(op))?.0)
+    }
+
+    /// The in-order product of a non-commutative monoid over each segment.
+    pub fn segmented_reduce_monoid<M: DeviceMonoid, I: Input<M> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+    ) -> Result<Vec<M>> {
+        Ok(self.segments_device::<M, M, I, S>(values, offsets, &desc_monoid::<M>())?.0)
+    }
+
+    /// `op` over each segment into `out` (one value per segment; the identity for empty ones),
+    /// on this builder's stream; waits for the launch. Returns the plan that ran.
+    pub fn segmented_reduce_into<T: Element, I: Input<T> + ?Sized>(
+        &self,
+        values: &I,
+        segments: &Segments,
+        op: Op,
+        out: &mut DeviceArray<T>,
+    ) -> Result<LanePlan> {
+        let desc = desc_op::<T>(op)?;
+        self.settings().validate(desc.operation)?;
+        self.gpu.check_same_device(out.gpu(), "out")?;
+        let staged = values.stage(&self.gpu)?;
+        let segments = segments.segments(&self.gpu, staged.len())?;
+        if out.len() != segments.count() {
+            return Err(Error::invalid(
+                "out",
+                format!("holds {} values for {} segments", out.len(), segments.count()),
+            ));
+        }
+        let stream = self.launch_stream();
+        let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<T>() };
+        with_pooled(&self.gpu, |ws| {
+            let plan = self.enqueue_segments(staged.device_ptr(), &segments, &desc, &o, ws, stream)?;
+            stream.synchronize()?;
+            Ok(plan)
+        })
+    }
+
+    /// The plan a segmented reduction over `segments` would run.
+    pub fn segments_plan<T: Element>(&self, segments: &Segments, op: Op) -> Result<LanePlan> {
+        let desc = desc_op::<T>(op)?;
+        let kernel = self.lane_kernel("segments", &desc)?;
+        Ok(LanePlan::segments(
+            segments.count() as u64,
+            segments.mean_len(),
+            target_blocks(&kernel)?,
+            REDUCE_ITEMS,
+        ))
+    }
+}
+
+/// `base + offset` elements of `size` bytes (offsets may be negative: reversed axes).
+fn offset_ptr(base: u64, offset: i64, size: usize) -> Result<u64> {
+    base.checked_add_signed(offset * size as i64)
+        .ok_or_else(|| Error::invalid("x", "element offset outside the address space"))
+}
+
+fn to_array<V: Pod>(v: Vec<V>, shape: &[usize]) -> Result<ArrayD<V>> {
+    ArrayD::from_shape_vec(IxDyn(shape), v).map_err(|e| Error::invalid("shape", e.to_string()))
+}
+
+fn empty_axis(what: &str) -> Error {
+    Error::invalid(
+        "axis",
+        format!("{what} along a zero-length axis has no value (the result is not empty)"),
+    )
+}
+
+fn internal_index(k: u64, len: u64) -> Error {
+    Error::invalid("x", format!("internal error: index {k} returned for a lane of {len}"))
+}
+
+fn checked_indices(out: ArrayD<u64>, len: u64) -> Result<ArrayD<usize>> {
+    if let Some(&k) = out.iter().find(|&&k| k >= len) {
+        return Err(internal_index(k, len));
+    }
+    Ok(out.mapv(|k| k as usize))
+}
+
+/// `out` must be row-major of `shape`.
+pub(crate) fn check_out<V: Pod>(out: &DeviceArrayD<V>, shape: &[usize]) -> Result<()> {
+    if out.shape() != shape {
+        return Err(Error::invalid(
+            "out",
+            format!("has shape {:?}, the result has shape {shape:?}", out.shape()),
+        ));
+    }
+    if !out.is_standard_layout() {
+        return Err(Error::invalid("out", "must be a row-major (standard layout) array"));
+    }
+    Ok(())
+}
+
+/// Reductions along an axis in method syntax on device N-D arrays, as ndarray's
+/// `x.sum_axis(Axis(k))`; results stay on the device (row-major), with the default algorithm
+/// on the device's default stream.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_core::{DeviceArrayD, Gpu};
+/// use gpu_reduce::DeviceReduceAxis;
+/// use ndarray::{array, Axis};
+/// let gpu = Gpu::default_device()?;
+/// let x = DeviceArrayD::from_array(&gpu, &array![[1.0f32, 2.0], [3.0, 4.0]])?;
+/// let col_sums = x.sum_axis(Axis(0))?;           // on the device
+/// assert_eq!(col_sums.to_array()?, array![4.0f32, 6.0].into_dyn());
+/// # Ok(()) }
+/// ```
+pub trait DeviceReduceAxis<T: Element> {
+    /// `op` along `axis`, left on the device.
+    fn reduce_axis(&self, axis: Axis, op: Op) -> Result<DeviceArrayD<T>>;
+    /// The sums along `axis`.
+    fn sum_axis(&self, axis: Axis) -> Result<DeviceArrayD<T>> {
+        self.reduce_axis(axis, Op::Sum)
+    }
+    /// The maxima along `axis` (the type's lowest value for a zero-length axis).
+    fn max_axis(&self, axis: Axis) -> Result<DeviceArrayD<T>> {
+        self.reduce_axis(axis, Op::Max)
+    }
+    /// The minima along `axis` (the type's highest value for a zero-length axis).
+    fn min_axis(&self, axis: Axis) -> Result<DeviceArrayD<T>> {
+        self.reduce_axis(axis, Op::Min)
+    }
+}
+
+impl<T: Element> DeviceReduceAxis<T> for DeviceArrayD<T> {
+    fn reduce_axis(&self, axis: Axis, op: Op) -> Result<DeviceArrayD<T>> {
+        let r = Reduce::new(self.gpu());
+        let (out, shape, _, _) = r.axis_device::<T, T, _>(self, axis, &desc_op::<T>(op)?)?;
+        DeviceArrayD::from_device(out, &shape)
+    }
+}

@@ -1,0 +1,336 @@
+// Shaped data: many independent *lanes* (the rows or columns of a matrix, the lines of an N-D
+// array along one axis, the segments of a CSR-style offsets array), each reduced or scanned on
+// its own. This layer maps lanes onto threads, warps and blocks; reduce.cu and scan.cu
+// instantiate its two device-level algorithms (lanes_reduce, lanes_scan) per operator and
+// type, and the Rust plan (gpu_core::LaneTiling) picks the mapping per shape.
+//
+// The mapping (block of LANES_BLOCK = 256 threads, 8 warps; all parameters block-uniform):
+//   G  = group:          consecutive threads of a warp that share a lane (1, 2, 4, ..., 32)
+//   Lw = lanes_per_warp: lanes side by side in a warp (G * Lw <= 32)
+//   Wh = warps_per_lane: warps that share the same lanes (1, 2, 4, 8)
+// Inside a warp, lane index (lid / G) % Lw; the M = 32 / (G * Lw) groups of a lane are spaced
+// G * Lw threads apart. A lane thus has Q = G * M positions per warp and P = Wh * Q positions
+// per block, and a block holds L = (8 / Wh) * Lw lanes (its *tile*). Typical choices:
+//   long contiguous rows     G = 32, Lw = 1, Wh = 8: a block per row
+//   short contiguous rows    G = 4..16: a group per row;  G = 1, Lw = 32: a thread per row
+//   columns (lanes adjacent in memory, the axis strided):  G = 1, Lw = lanes side by side,
+//                            M = 32 / Lw rows of them per warp: every load is one row of
+//                            the tile, coalesced across the lanes
+// Lanes too long for one block are cut into gridDim.y *splits*, contiguous ranges of equal
+// length; a reduction merges them with a last-arrival guard per tile, a scan takes one seed
+// per split (the exclusive scan of the split totals, computed by a first pass).
+//
+// Lengths and indices are 64-bit; strides are signed (negative strides walk backwards).
+#pragma once
+#include <gpu_prims/load.cuh>
+#include <gpu_prims/reduce_arg.cuh>
+#include <gpu_prims/sync.cuh>
+#include <gpu_prims/warp.cuh>
+
+namespace gp {
+
+constexpr unsigned LANES_BLOCK = 256;
+constexpr unsigned LANES_WARPS = LANES_BLOCK / 32;
+
+// Read-only load of any element type: the non-coherent path for the scalars, a plain load for
+// the monoid structs.
+template <class T> __device__ __forceinline__ T lane_load(const T* p) { return *p; }
+template <> __device__ __forceinline__ i32 lane_load<i32>(const i32* p) { return __ldg(p); }
+template <> __device__ __forceinline__ u32 lane_load<u32>(const u32* p) { return __ldg(p); }
+template <> __device__ __forceinline__ i64 lane_load<i64>(const i64* p) { return __ldg(p); }
+template <> __device__ __forceinline__ u64 lane_load<u64>(const u64* p) { return __ldg(p); }
+template <> __device__ __forceinline__ f32 lane_load<f32>(const f32* p) { return __ldg(p); }
+template <> __device__ __forceinline__ f64 lane_load<f64>(const f64* p) { return __ldg(p); }
+
+// ---- Where the lanes are ---------------------------------------------------------------------
+
+// The lines of an N-D array along one axis, the other axes merged into (outer, inner) by the
+// Rust side: lane l = (l / inner, l % inner); its element j lies at
+// (l / inner) * outer_stride + (l % inner) * inner_stride + j * axis_stride.
+struct AxisLanes {
+    u64 count;
+    u64 inner;
+    u64 len;
+    i64 outer_stride;
+    i64 inner_stride;
+    i64 axis_stride;
+    __device__ __forceinline__ i64 start(u64 l) const {
+        return (i64)(l / inner) * outer_stride + (i64)(l % inner) * inner_stride;
+    }
+    __device__ __forceinline__ u64 length(u64) const { return len; }
+    __device__ __forceinline__ i64 step() const { return axis_stride; }
+};
+
+// Segments of a contiguous array: lane l is [offsets[l], offsets[l + 1]) (checked by the Rust
+// side: non-decreasing, within the array).
+struct SegmentLanes {
+    const u64* offsets;
+    u64 count;
+    __device__ __forceinline__ i64 start(u64 l) const { return (i64)__ldg(offsets + l); }
+    __device__ __forceinline__ u64 length(u64 l) const {
+        return __ldg(offsets + l + 1) - __ldg(offsets + l);
+    }
+    __device__ __forceinline__ i64 step() const { return 1; }
+};
+
+// The mapping parameters (see the top of this file), as the Rust side passes them.
+struct LaneTiling {
+    u32 group;           // G
+    u32 lanes_per_warp;  // Lw
+    u32 warps_per_lane;  // Wh
+    u32 unused;
+};
+
+// One thread's place in the mapping.
+struct LaneThread {
+    u32 G, Lw, Wh, Q, P, L;
+    u32 lid;       // lane of the warp (hardware lane, 0..31)
+    u32 lane_w;    // which of the warp's Lw lanes this thread serves
+    u32 lane;      // which of the tile's L lanes
+    u32 w_hi;      // rank of this warp among the Wh warps of its lanes
+    u32 set;       // which group of Wh warps
+    u32 q;         // position within the warp's share of the lane, 0..Q-1
+    u32 p;         // position within the block's share of the lane, 0..P-1
+
+    __device__ __forceinline__ explicit LaneThread(LaneTiling t) {
+        G = t.group;
+        Lw = t.lanes_per_warp;
+        Wh = t.warps_per_lane;
+        const u32 GL = G * Lw;
+        Q = G * (32u / GL);
+        P = Wh * Q;
+        L = (LANES_WARPS / Wh) * Lw;
+        lid = lane_id();
+        const u32 w = warp_id();
+        set = w / Wh;
+        w_hi = w % Wh;
+        lane_w = (lid / G) % Lw;
+        lane = set * Lw + lane_w;
+        q = (lid / GL) * G + lid % G;
+        p = w_hi * Q + q;
+    }
+    // The hardware lane that holds position q2 of this thread's lane in this warp.
+    __device__ __forceinline__ u32 lid_of(u32 q2) const {
+        return (q2 / G) * (G * Lw) + lane_w * G + q2 % G;
+    }
+    // Index of this warp's slot for this lane in the per-block scratch (LANES_BLOCK values).
+    __device__ __forceinline__ u32 slot(u32 h) const { return (set * Wh + h) * Lw + lane_w; }
+};
+
+// Inclusive scan over the Q positions a warp holds of each of its lanes, in position order
+// (Kogge-Stone over computed source lanes; correct for non-commutative operators). Every
+// thread of the warp calls it.
+template <class Op> __device__ __forceinline__ typename Op::value_type
+lanes_warp_scan(typename Op::value_type v, Op op, const LaneThread& t) {
+    for (u32 d = 1; d < t.Q; d <<= 1) {
+        const u32 src = t.lid_of(t.q >= d ? t.q - d : t.q);
+        const typename Op::value_type other = shfl_idx(v, (int)src);
+        if (t.q >= d) v = op(other, v);
+    }
+    return v;
+}
+
+// The contiguous range [*b, *e) of a lane of length n that split s of S owns.
+__device__ __forceinline__ void lane_split(u64 n, u64 s, u64 S, u64* b, u64* e) {
+    const u64 per = (n + S - 1) / S;
+    const u64 lo = s * per;
+    *b = lo < n ? lo : n;
+    *e = (n - *b) < per ? n : *b + per;
+}
+
+// Reduction of every lane's values over the block's positions, ordered by position: the
+// lane's result in the thread at position 0 (others get partial values). `scratch` holds
+// LANES_BLOCK values; every thread calls it; it ends with a barrier (scratch reusable).
+template <class Op> __device__ __forceinline__ typename Op::value_type
+lanes_block_reduce(typename Op::value_type v, Op op, const LaneThread& t,
+                   typename Op::value_type* scratch) {
+    v = lanes_warp_scan(v, op, t);
+    if (t.q == t.Q - 1) scratch[t.slot(t.w_hi)] = v;
+    __syncthreads();
+    typename Op::value_type r = Op::identity();
+    if (t.p == 0) {
+        for (u32 h = 0; h < t.Wh; ++h) r = op(r, scratch[t.slot(h)]);
+    }
+    __syncthreads();
+    return r;
+}
+
+// ---- Reduction -----------------------------------------------------------------------------
+
+// Writes a lane's reduced value: as is, or (argmin/argmax) only the index as a u64.
+template <class V> struct StoreValue {
+    typedef V out_type;
+    static __device__ __forceinline__ void apply(V* out, u64 i, const V& v) { out[i] = v; }
+};
+template <class T> struct StoreIndex {
+    typedef u64 out_type;
+    static __device__ __forceinline__ void apply(u64* out, u64 i, const ArgVal<T>& v) {
+        out[i] = v.index;
+    }
+};
+
+// Reduces every lane of `lanes` (element values read from `in`, converted by ReduceConvert
+// with their index along the lane) into out[lane]. Grid: x walks the tiles (grid-stride), y is
+// the number of splits S. With S > 1 the splits write partials[s * count + lane]; then, if
+// `counters` is not null (one zeroed counter per block of gridDim.x), the last split of each
+// tile to finish merges its lanes' S partials in split order and stores the results; with a
+// null counter nothing is stored to `out` (a scan's first pass reads the partials).
+// Commutative operators read each position's elements P apart (coalesced in every mapping);
+// non-commutative ones give each position one contiguous run, so the combine order is the
+// lane's order. Empty lanes give the identity (argmin/argmax: index ~0).
+template <class Op, class In, class Lanes, class Store>
+__device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes lanes,
+                                             LaneTiling tiling,
+                                             typename Store::out_type* out,
+                                             typename Op::value_type* partials,
+                                             unsigned* counters) {
+    typedef typename Op::value_type V;
+    typedef ReduceConvert<In, V> Cv;
+    __shared__ V scratch[LANES_BLOCK];
+    Op op;
+    const LaneThread t(tiling);
+    const u64 S = gridDim.y, s = blockIdx.y;
+    const u64 tiles = (lanes.count + t.L - 1) / t.L;
+    const i64 step = lanes.step();
+    for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const u64 lane = tile * t.L + t.lane;
+        const bool valid = lane < lanes.count;
+        const u64 n = valid ? lanes.length(lane) : 0;
+        const In* base = in + (valid ? lanes.start(lane) : 0);
+        u64 b, e;
+        lane_split(n, s, S, &b, &e);
+        V acc = Op::identity();
+        if (Op::commutative) {
+            const u64 P = t.P;
+            u64 j = b + t.p;
+            for (; j + 3 * P < e; j += 4 * P) {
+                In x[4];
+#pragma unroll
+                for (int k = 0; k < 4; ++k) x[k] = lane_load(base + (i64)(j + k * P) * step);
+#pragma unroll
+                for (int k = 0; k < 4; ++k) acc = op(acc, Cv::apply(x[k], j + k * P));
+            }
+            for (; j < e; j += P) acc = op(acc, Cv::apply(lane_load(base + (i64)j * step), j));
+        } else {
+            const u64 per = (e - b + t.P - 1) / t.P;
+            const u64 lo = b + t.p * per;
+            u64 j = lo < e ? lo : e;
+            const u64 end = (e - j) < per ? e : j + per;
+            for (; j < end; ++j) acc = op(acc, Cv::apply(lane_load(base + (i64)j * step), j));
+        }
+        V r = lanes_block_reduce(acc, op, t, scratch);
+        if (S == 1) {
+            if (valid && t.p == 0) Store::apply(out, lane, r);
+            continue;
+        }
+        if (valid && t.p == 0) partials[s * lanes.count + lane] = r;
+        if (counters == nullptr) continue;
+        if (!is_last_arrival(counters + blockIdx.x, (unsigned)S)) continue;
+        // The merge: the tile's lanes' S partials, in split order.
+        acc = Op::identity();
+        const u64 per = (S + t.P - 1) / t.P;
+        const u64 lo = (u64)t.p * per;
+        for (u64 k = lo; k < lo + per && k < S; ++k)
+            if (valid) acc = op(acc, load_coherent(partials + k * lanes.count + lane));
+        r = lanes_block_reduce(acc, op, t, scratch);
+        if (valid && t.p == 0) Store::apply(out, lane, r);
+    }
+}
+
+// ---- Scan ----------------------------------------------------------------------------------
+
+// Items per thread per round of a lane scan: four of the small types (one 16-byte load when
+// the lane is contiguous and aligned), one of the 16-byte-plus monoids (registers).
+template <class T> struct LaneItems {
+    static constexpr int value = sizeof(T) <= 4 ? 4 : (sizeof(T) <= 8 ? 2 : 1);
+};
+
+// Scans every lane of `in_lanes` (elements read from `in`) into the same positions of
+// `out_lanes` (written to `out`; `in` may equal `out` with the same lanes: each element is
+// read and written by one thread, read first). Grid: x walks the tiles, y is the number of
+// splits S; split s of a lane starts from seeds[s * count + lane] (the exclusive scan of the
+// split totals, from a lanes_reduce first pass) or, with null seeds (S == 1), the identity.
+// Each round, every thread takes I consecutive elements of its lane; the block's P positions
+// cover P * I elements, scanned in registers, across the warp (lanes_warp_scan), across the
+// warps (scratch), and prefixed with the running total of the earlier rounds.
+template <class Op, class InLanes, class OutLanes>
+__device__ __forceinline__ void lanes_scan(const typename Op::value_type* in, InLanes in_lanes,
+                                           typename Op::value_type* out, OutLanes out_lanes,
+                                           LaneTiling tiling,
+                                           const typename Op::value_type* seeds,
+                                           u32 exclusive) {
+    typedef typename Op::value_type T;
+    constexpr int I = LaneItems<T>::value;
+    __shared__ T scratch[LANES_BLOCK];
+    Op op;
+    const LaneThread t(tiling);
+    const u64 S = gridDim.y, s = blockIdx.y;
+    const u64 tiles = (in_lanes.count + t.L - 1) / t.L;
+    const i64 in_step = in_lanes.step(), out_step = out_lanes.step();
+    for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const u64 lane = tile * t.L + t.lane;
+        const bool valid = lane < in_lanes.count;
+        const u64 n = valid ? in_lanes.length(lane) : 0;
+        const T* src = in + (valid ? in_lanes.start(lane) : 0);
+        T* dst = out + (valid ? out_lanes.start(lane) : 0);
+        u64 b, e;
+        lane_split(n, s, S, &b, &e);
+        T carry = (seeds != nullptr && valid) ? load_coherent(seeds + s * in_lanes.count + lane)
+                                              : Op::identity();
+        const u64 round = (u64)t.P * I;
+        // Block-uniform loop: lanes of one tile may differ in length (segments).
+        for (u64 r0 = b; __syncthreads_or(r0 < e); r0 += round) {
+            const u64 j0 = r0 + (u64)t.p * I;
+            T x[I];
+            if (in_step == 1 && j0 + I <= e && I * sizeof(T) == 16 &&
+                ((u64)(src + j0) & 15u) == 0) {
+                const Vec<T, I> v = *reinterpret_cast<const Vec<T, I>*>(src + j0);
+#pragma unroll
+                for (int k = 0; k < I; ++k) x[k] = v.v[k];
+            } else {
+#pragma unroll
+                for (int k = 0; k < I; ++k)
+                    x[k] = j0 + k < e ? src[(i64)(j0 + k) * in_step] : Op::identity();
+            }
+            // Exclusive form: keep each element's predecessor-inclusive value for the store.
+            T incl[I];
+            incl[0] = x[0];
+#pragma unroll
+            for (int k = 1; k < I; ++k) incl[k] = op(incl[k - 1], x[k]);
+            const T total = lanes_warp_scan(incl[I - 1], op, t);
+            if (t.q == t.Q - 1) scratch[t.slot(t.w_hi)] = total;
+            // This thread's exclusive prefix within the warp: the scan of the position before.
+            const T before = shfl_idx(total, (int)t.lid_of(t.q > 0 ? t.q - 1 : 0));
+            __syncthreads();
+            T prefix = carry;
+            T round_total = carry;
+            for (u32 h = 0; h < t.Wh; ++h) {
+                const T w = scratch[t.slot(h)];
+                if (h < t.w_hi) prefix = op(prefix, w);
+                round_total = op(round_total, w);
+            }
+            if (t.q > 0) prefix = op(prefix, before);
+            if (valid) {
+                T y[I];
+#pragma unroll
+                for (int k = 0; k < I; ++k)
+                    y[k] = exclusive ? (k == 0 ? prefix : op(prefix, incl[k - 1]))
+                                     : op(prefix, incl[k]);
+                if (out_step == 1 && j0 + I <= e && I * sizeof(T) == 16 &&
+                    ((u64)(dst + j0) & 15u) == 0) {
+                    Vec<T, I> v;
+#pragma unroll
+                    for (int k = 0; k < I; ++k) v.v[k] = y[k];
+                    *reinterpret_cast<Vec<T, I>*>(dst + j0) = v;
+                } else {
+#pragma unroll
+                    for (int k = 0; k < I; ++k)
+                        if (j0 + k < e) dst[(i64)(j0 + k) * out_step] = y[k];
+                }
+            }
+            carry = round_total;
+        }
+    }
+}
+
+}  // namespace gp
