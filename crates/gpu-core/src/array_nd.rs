@@ -213,7 +213,11 @@ impl<T: Pod> DeviceArrayD<T> {
     /// (a transpose is `[1, 0]`). Nothing moves on the device.
     pub fn permuted_axes(self, perm: &[usize]) -> Result<Self> {
         let mut seen = vec![false; self.ndim()];
-        if perm.len() != self.ndim() || perm.iter().any(|&a| a >= seen.len() || std::mem::replace(&mut seen[a], true)) {
+        if perm.len() != self.ndim()
+            || perm
+                .iter()
+                .any(|&a| a >= seen.len() || std::mem::replace(&mut seen[a], true))
+        {
             return Err(Error::invalid(
                 "perm",
                 format!("{perm:?} is not a permutation of the {} axes", self.ndim()),
@@ -221,7 +225,11 @@ impl<T: Pod> DeviceArrayD<T> {
         }
         let shape: Vec<usize> = perm.iter().map(|&a| self.shape[a]).collect();
         let strides: Vec<isize> = perm.iter().map(|&a| self.strides[a]).collect();
-        Ok(DeviceArrayD { shape, strides, ..self })
+        Ok(DeviceArrayD {
+            shape,
+            strides,
+            ..self
+        })
     }
 
     /// The elements, downloaded into a host array of the same shape (waits for the device).
@@ -286,6 +294,12 @@ impl<T: Pod> StagedNd<'_, T> {
     /// Whether there are no elements.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Whether the input was uploaded for this staging (host data), rather than borrowed: an
+    /// upload lives only as long as the staging, so work reading it must be waited for first.
+    pub fn is_uploaded(&self) -> bool {
+        self.staged.is_uploaded()
     }
 }
 

@@ -136,6 +136,11 @@ impl<T: Pod> Staged<'_, T> {
         self.ptr
     }
 
+    /// Whether the input was uploaded for this staging (host data) rather than borrowed.
+    pub fn is_uploaded(&self) -> bool {
+        self._owned.is_some()
+    }
+
     /// The elements, copied to the host (waits for the device).
     pub fn to_vec(&self) -> Result<Vec<T>> {
         self.gpu.bind()?;

@@ -75,43 +75,71 @@ impl LaneBatches {
 /// assert_eq!((l.lanes.count, l.lanes.len, l.lanes.axis_stride, l.lanes.inner_stride), (5, 3, 1, 3));
 /// ```
 pub fn axis_lanes(shape: &[usize], strides: &[isize], axis: usize) -> Result<LaneBatches> {
+    Ok(axis_lanes_pair(shape, strides, strides, axis)?.0)
+}
+
+/// The lanes along `axis` of two arrays of the same `shape` (an input and an output with
+/// their own strides), merged alike so that lane `l` of one is lane `l` of the other.
+///
+/// ```
+/// // A row-major input and a column-major output of 2 × 3 × 4, lanes along axis 2.
+/// let (a, b) = gpu_core::axis_lanes_pair(&[2, 3, 4], &[12, 4, 1], &[1, 2, 6], 2).unwrap();
+/// assert_eq!((a.lanes.count, b.lanes.count), (6, 6));
+/// assert_eq!((a.lanes.axis_stride, b.lanes.axis_stride), (1, 6));
+/// ```
+pub fn axis_lanes_pair(
+    shape: &[usize],
+    a_strides: &[isize],
+    b_strides: &[isize],
+    axis: usize,
+) -> Result<(LaneBatches, LaneBatches)> {
     crate::check_axis(axis, shape.len())?;
-    if strides.len() != shape.len() {
-        return Err(Error::invalid(
-            "strides",
-            format!("{} strides for {} dimensions", strides.len(), shape.len()),
-        ));
+    for strides in [a_strides, b_strides] {
+        if strides.len() != shape.len() {
+            return Err(Error::invalid(
+                "strides",
+                format!("{} strides for {} dimensions", strides.len(), shape.len()),
+            ));
+        }
     }
-    // The other axes, innermost first, merged: (extent, stride).
-    let mut groups: Vec<(u64, i64)> = Vec::new();
+    // The other axes, innermost first, merged where both arrays allow: (extent, a, b strides).
+    let mut groups: Vec<(u64, i64, i64)> = Vec::new();
     for d in (0..shape.len()).rev().filter(|&d| d != axis) {
-        let (n, s) = (shape[d] as u64, strides[d] as i64);
+        let (n, sa, sb) = (shape[d] as u64, a_strides[d] as i64, b_strides[d] as i64);
         if n == 1 {
             continue;
         }
         match groups.last_mut() {
-            Some((gn, gs)) if *gs * *gn as i64 == s => *gn *= n,
-            _ => groups.push((n, s)),
+            Some((gn, ga, gb)) if *ga * *gn as i64 == sa && *gb * *gn as i64 == sb => *gn *= n,
+            _ => groups.push((n, sa, sb)),
         }
     }
     let any_empty = shape.iter().enumerate().any(|(d, &n)| d != axis && n == 0);
-    let (inner, inner_stride) = groups.first().copied().unwrap_or((1, 0));
-    let (outer, outer_stride) = groups.get(1).copied().unwrap_or((1, 0));
-    // Axes beyond two groups: one batch per index of the outer ones, in row-major order.
-    let outer_axes: Vec<(u64, i64)> = groups.iter().skip(2).copied().collect();
-    let batches = row_major_offsets(&outer_axes);
-    let count = if any_empty { 0 } else { inner * outer };
-    Ok(LaneBatches {
-        lanes: AxisLanes {
-            count,
-            inner,
-            len: shape[axis] as u64,
-            outer_stride,
-            inner_stride,
-            axis_stride: strides[axis] as i64,
-        },
-        batches: if any_empty { Vec::new() } else { batches },
-    })
+    let build = |pick: fn(&(u64, i64, i64)) -> i64, axis_stride: isize| {
+        let (inner, inner_stride) = groups.first().map_or((1, 0), |g| (g.0, pick(g)));
+        let (outer, outer_stride) = groups.get(1).map_or((1, 0), |g| (g.0, pick(g)));
+        // Axes beyond two groups: one batch per index of the outer ones, in row-major order.
+        let outer_axes: Vec<(u64, i64)> = groups.iter().skip(2).map(|g| (g.0, pick(g))).collect();
+        LaneBatches {
+            lanes: AxisLanes {
+                count: if any_empty { 0 } else { inner * outer },
+                inner,
+                len: shape[axis] as u64,
+                outer_stride,
+                inner_stride,
+                axis_stride: axis_stride as i64,
+            },
+            batches: if any_empty {
+                Vec::new()
+            } else {
+                row_major_offsets(&outer_axes)
+            },
+        }
+    };
+    Ok((
+        build(|g| g.1, a_strides[axis]),
+        build(|g| g.2, b_strides[axis]),
+    ))
 }
 
 /// Offsets of every index of `axes` (innermost first) in row-major order.
@@ -206,7 +234,8 @@ impl LanePlan {
     /// block). Lanes cut into splits when the tiles alone cannot fill the GPU.
     pub fn new(lanes: &AxisLanes, target_blocks: u64, items: u32) -> LanePlan {
         let items = items.max(1) as u64;
-        let columns = lanes.inner >= 2 && lanes.inner_stride.unsigned_abs() == 1
+        let columns = lanes.inner >= 2
+            && lanes.inner_stride.unsigned_abs() == 1
             && lanes.axis_stride.unsigned_abs() != 1;
         let (access, tiling) = if columns {
             let side = pow2_floor(lanes.inner).min(LANES_BLOCK as u64) as u32;
@@ -214,7 +243,12 @@ impl LanePlan {
             let warps_per_lane = LANES_WARPS * lanes_per_warp / side;
             (
                 LaneAccess::Columns,
-                LaneTiling { group: 1, lanes_per_warp, warps_per_lane, unused: 0 },
+                LaneTiling {
+                    group: 1,
+                    lanes_per_warp,
+                    warps_per_lane,
+                    unused: 0,
+                },
             )
         } else {
             Self::rows(lanes.len, items)
@@ -246,7 +280,12 @@ impl LanePlan {
             (access, tiling)
         } else {
             let warps = positions / 32;
-            let tiling = LaneTiling { group: 32, lanes_per_warp: 1, warps_per_lane: warps, unused: 0 };
+            let tiling = LaneTiling {
+                group: 32,
+                lanes_per_warp: 1,
+                warps_per_lane: warps,
+                unused: 0,
+            };
             (LaneAccess::WarpsPerLane(warps), tiling)
         }
     }
@@ -267,7 +306,18 @@ impl LanePlan {
             let most = len / (tiling.positions() as u64 * items * MIN_ITEMS_PER_SPLIT_POSITION);
             splits = want.min(most).clamp(1, MAX_SPLITS);
         }
-        LanePlan { access, tiling, tiles, splits: splits as u32 }
+        LanePlan {
+            access,
+            tiling,
+            tiles,
+            splits: splits as u32,
+        }
+    }
+
+    /// The same plan without splits (one block range per lane, whatever its length).
+    pub fn without_splits(mut self) -> LanePlan {
+        self.splits = 1;
+        self
     }
 
     /// Grid x of the launch: the tiles, capped at the driver's limit (the kernels walk the
@@ -283,9 +333,15 @@ impl std::fmt::Display for LanePlan {
             LaneAccess::ThreadPerLane => "thread per lane".to_string(),
             LaneAccess::GroupPerLane(g) => format!("{g} threads per lane"),
             LaneAccess::WarpsPerLane(w) => format!("{w} warp(s) per lane"),
-            LaneAccess::Columns => format!("columns, {} side by side", self.tiling.lanes_per_block()),
+            LaneAccess::Columns => {
+                format!("columns, {} side by side", self.tiling.lanes_per_block())
+            }
         };
-        write!(f, "{access}, {} tile(s) × {} split(s)", self.tiles, self.splits)
+        write!(
+            f,
+            "{access}, {} tile(s) × {} split(s)",
+            self.tiles, self.splits
+        )
     }
 }
 

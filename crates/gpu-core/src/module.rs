@@ -429,7 +429,10 @@ impl Kernel {
     ) -> Result<()> {
         config.validate()?;
         if grid_y == 0 || grid_y > 65_535 {
-            return Err(Error::invalid("grid", format!("grid y of {grid_y} blocks (1 ..= 65535)")));
+            return Err(Error::invalid(
+                "grid",
+                format!("grid y of {grid_y} blocks (1 ..= 65535)"),
+            ));
         }
         self.gpu.bind()?;
         // SAFETY: the caller guarantees the arguments; the config was validated above.
@@ -451,7 +454,10 @@ impl Kernel {
         .map_err(|e| match e {
             Error::Cuda { call, error, code } => Error::Cuda {
                 call,
-                error: format!("{error} (kernel `{}`, {config:?}, grid y {grid_y})", self.name),
+                error: format!(
+                    "{error} (kernel `{}`, {config:?}, grid y {grid_y})",
+                    self.name
+                ),
                 code,
             },
             other => other,

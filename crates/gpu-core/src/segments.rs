@@ -59,7 +59,9 @@ impl Segments {
 
     /// Mean segment length, rounded down (0 without segments).
     pub fn mean_len(&self) -> u64 {
-        (self.values_len() as u64).checked_div(self.count() as u64).unwrap_or(0)
+        (self.values_len() as u64)
+            .checked_div(self.count() as u64)
+            .unwrap_or(0)
     }
 
     /// The offsets on the host.

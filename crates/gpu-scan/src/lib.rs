@@ -95,6 +95,8 @@ mod kernels;
 #[cfg(feature = "cuda")]
 mod scan;
 #[cfg(feature = "cuda")]
+mod shaped;
+#[cfg(feature = "cuda")]
 pub use device_scan::DeviceScan;
 #[cfg(feature = "cuda")]
 pub use kernels::{preload, KERNELS};

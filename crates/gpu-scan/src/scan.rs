@@ -146,13 +146,21 @@ impl<'s> Scan<'s> {
         self.options
     }
 
-    fn with_scanner<R>(&self, f: impl FnOnce(&mut Scanner, &Stream) -> Result<R>) -> Result<R> {
+    pub(crate) fn with_scanner<R>(
+        &self,
+        f: impl FnOnce(&mut Scanner, &Stream) -> Result<R>,
+    ) -> Result<R> {
         let mut slot = self.scanner.lock().unwrap_or_else(|p| p.into_inner());
         if slot.is_none() {
             *slot = Some(Scanner::new(&self.gpu)?);
         }
         let scanner = slot.as_mut().expect("made above");
         f(scanner, self.stream.unwrap_or(self.gpu.stream()))
+    }
+
+    /// Whether a stream of the caller's was set.
+    pub(crate) fn has_stream(&self) -> bool {
+        self.stream.is_some()
     }
 
     /// Waits for the stream unless one was given (then the caller does).

@@ -3,9 +3,9 @@
 //! the plan ([`LanePlan`]) picks how lanes map onto the GPU.
 
 use gpu_core::{
-    axis_lanes, kernel_args, AxisLanes, DeviceArray, DeviceArrayD, Element, Error, Input,
-    Kernel, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result, SegmentOffsets,
-    Segments, ShapedInput, Stream, LANES_BLOCK,
+    axis_lanes, kernel_args, AxisLanes, DeviceArray, DeviceArrayD, Element, Error, Input, Kernel,
+    LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result, SegmentOffsets, Segments,
+    ShapedInput, Stream, LANES_BLOCK,
 };
 use ndarray::{ArrayD, Axis, IxDyn};
 
@@ -123,7 +123,12 @@ impl Reduce<'_> {
     ) -> Result<LanePlan> {
         let kernel = self.lane_kernel("segments", desc)?;
         let count = segments.count() as u64;
-        let plan = LanePlan::segments(count, segments.mean_len(), target_blocks(&kernel)?, REDUCE_ITEMS);
+        let plan = LanePlan::segments(
+            count,
+            segments.mean_len(),
+            target_blocks(&kernel)?,
+            REDUCE_ITEMS,
+        );
         if count == 0 {
             return Ok(plan);
         }
@@ -172,7 +177,10 @@ impl Reduce<'_> {
         let out = self.gpu.alloc::<V>(lb.total_lanes() as usize)?;
         let stream = self.launch_stream();
         let plan = with_pooled(&self.gpu, |ws| {
-            let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<V>() };
+            let o = Out {
+                ptr: out.device_ptr(),
+                size: std::mem::size_of::<V>(),
+            };
             let plan = self.enqueue_axis(staged.device_ptr(), &lb, desc, &o, ws, stream)?;
             stream.synchronize()?;
             Ok(plan)
@@ -191,7 +199,8 @@ impl Reduce<'_> {
     }
 
     /// `op` along `axis` of `x`: an array with that axis removed, each element the reduction
-    /// of its lane (the identity for a zero-length axis). `x` is any ndarray array or view (any
+    /// of its lane (the identity for a zero-length axis, min and max included, as the 1-D
+    /// [`reduce`](Reduce::reduce); [`min_axis`](Self::min_axis) and [`max_axis`](Self::max_axis) refuse one). `x` is any ndarray array or view (any
     /// layout and strides) or a [`DeviceArrayD`]. Same semantics as
     /// [`cpu::reduce_axis`](crate::cpu::reduce_axis).
     ///
@@ -214,33 +223,58 @@ impl Reduce<'_> {
         axis: Axis,
         op: Op,
     ) -> Result<ArrayD<T>> {
-        let desc = desc_op::<T>(op)?;
-        let (out, len) = self.axis_host::<T, T, I>(x, axis, &desc)?;
-        if len == 0 && !out.is_empty() && matches!(op, Op::Min | Op::Max) {
+        Ok(self.axis_host::<T, T, I>(x, axis, &desc_op::<T>(op)?)?.0)
+    }
+
+    /// min/max along `axis`, refusing a zero-length axis unless the result is empty.
+    fn extreme_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+    ) -> Result<ArrayD<T>> {
+        let (out, len) = self.axis_host::<T, T, I>(x, axis, &desc_op::<T>(op)?)?;
+        if len == 0 && !out.is_empty() {
             return Err(empty_axis(op.name()));
         }
         Ok(out)
     }
 
     /// The sums along `axis` (wrapping for integers), as ndarray's `sum_axis`.
-    pub fn sum_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
+    pub fn sum_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<T>> {
         self.reduce_axis(x, axis, Op::Sum)
     }
 
     /// The products along `axis` (wrapping for integers).
-    pub fn product_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
+    pub fn product_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<T>> {
         self.reduce_axis(x, axis, Op::Product)
     }
 
     /// The minima along `axis` (NaN if a lane has one). A zero-length axis is an error unless
     /// the result is empty (numpy's rule).
-    pub fn min_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
-        self.reduce_axis(x, axis, Op::Min)
+    pub fn min_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<T>> {
+        self.extreme_axis(x, axis, Op::Min)
     }
 
     /// The maxima along `axis` (NaN if a lane has one); zero-length axis as [`min_axis`](Self::min_axis).
-    pub fn max_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
-        self.reduce_axis(x, axis, Op::Max)
+    pub fn max_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<T>> {
+        self.extreme_axis(x, axis, Op::Max)
     }
 
     fn arg_axis<T: Element, I: ShapedInput<T> + ?Sized>(
@@ -258,12 +292,20 @@ impl Reduce<'_> {
 
     /// The index along `axis` of each lane's first smallest element (of its first NaN if it
     /// has one). A zero-length axis is an error unless the result is empty.
-    pub fn argmin_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<usize>> {
+    pub fn argmin_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<usize>> {
         self.arg_axis(x, axis, Extreme::Min)
     }
 
     /// [`argmin_axis`](Self::argmin_axis) for the largest element.
-    pub fn argmax_axis<T: Element, I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<usize>> {
+    pub fn argmax_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<usize>> {
         self.arg_axis(x, axis, Extreme::Max)
     }
 
@@ -274,7 +316,9 @@ impl Reduce<'_> {
         axis: Axis,
         op: Op,
     ) -> Result<ArrayD<T::Wide>> {
-        Ok(self.axis_host::<T, T::Wide, I>(x, axis, &desc_wide::<T>(op))?.0)
+        Ok(self
+            .axis_host::<T, T::Wide, I>(x, axis, &desc_wide::<T>(op))?
+            .0)
     }
 
     /// The in-order product of a non-commutative monoid along `axis` (the identity for a
@@ -288,17 +332,32 @@ impl Reduce<'_> {
     }
 
     /// `op` along `axis` of `x` into `out`, a row-major device array of `x`'s shape without
-    /// `axis`, on this builder's stream; returns the plan that ran. It waits for the launch
-    /// (the scratch comes from a shared pool), unlike the flat `_into` methods. A zero-length
-    /// axis leaves the identity (min/max: the type's extreme) in `out`.
+    /// `axis`, with the scratch of `ws`; returns the plan that ran. With a
+    /// [`stream`](Reduce::stream) set and device-resident `x` it only enqueues (keep `x`, `out`
+    /// and `ws` alive until the stream has run); otherwise it waits. A zero-length axis leaves
+    /// the identity (min/max: the type's extreme) in `out`.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{DeviceArrayD, Gpu, Op};
+    /// use gpu_reduce::{Reduce, Workspace};
+    /// use ndarray::Axis;
+    /// let gpu = Gpu::default_device()?;
+    /// let x = DeviceArrayD::from_array(&gpu, &ndarray::Array2::<f32>::ones((4096, 64)))?;
+    /// let (mut out, mut ws) = (DeviceArrayD::zeros(&gpu, &[64])?, Workspace::new(&gpu)?);
+    /// let plan = Reduce::new(&gpu).reduce_axis_into(&x, Axis(0), Op::Sum, &mut out, &mut ws)?;
+    /// println!("{plan}");   // columns, 64 side by side, 1 tile(s) × … split(s)
+    /// # Ok(()) }
+    /// ```
     pub fn reduce_axis_into<T: Element, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
         axis: Axis,
         op: Op,
         out: &mut DeviceArrayD<T>,
+        ws: &mut Workspace,
     ) -> Result<LanePlan> {
-        self.axis_into(x, axis, &desc_op::<T>(op)?, out)
+        self.axis_into(x, axis, &desc_op::<T>(op)?, out, ws)
     }
 
     /// [`argmin_axis`](Self::argmin_axis) into a device array of indices (`u64`; `u64::MAX`
@@ -308,8 +367,9 @@ impl Reduce<'_> {
         x: &I,
         axis: Axis,
         out: &mut DeviceArrayD<u64>,
+        ws: &mut Workspace,
     ) -> Result<LanePlan> {
-        self.axis_into(x, axis, &desc_arg::<T>(Extreme::Min), out)
+        self.axis_into(x, axis, &desc_arg::<T>(Extreme::Min), out, ws)
     }
 
     /// [`argmax_axis`](Self::argmax_axis) into a device array of indices.
@@ -318,8 +378,9 @@ impl Reduce<'_> {
         x: &I,
         axis: Axis,
         out: &mut DeviceArrayD<u64>,
+        ws: &mut Workspace,
     ) -> Result<LanePlan> {
-        self.axis_into(x, axis, &desc_arg::<T>(Extreme::Max), out)
+        self.axis_into(x, axis, &desc_arg::<T>(Extreme::Max), out, ws)
     }
 
     fn axis_into<T: Pod, V: Pod, I: ShapedInput<T> + ?Sized>(
@@ -328,33 +389,45 @@ impl Reduce<'_> {
         axis: Axis,
         desc: &Desc,
         out: &mut DeviceArrayD<V>,
+        ws: &mut Workspace,
     ) -> Result<LanePlan> {
         self.settings().validate(desc.operation)?;
         self.gpu.check_same_device(out.gpu(), "out")?;
+        self.gpu.check_same_device(ws.gpu(), "ws")?;
         let staged = x.stage_nd(&self.gpu)?;
         let lb = axis_lanes(staged.shape(), staged.strides(), axis.0)?;
         let mut shape = staged.shape().to_vec();
         shape.remove(axis.0);
         check_out(out, &shape)?;
         let stream = self.launch_stream();
-        let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<V>() };
-        let plan = with_pooled(&self.gpu, |ws| {
-            let plan = self.enqueue_axis(staged.device_ptr(), &lb, desc, &o, ws, stream)?;
-            // The pooled workspace goes back to the pool: its scratch must be free again,
-            // and a host-staged input must outlive the launch.
+        let o = Out {
+            ptr: out.device_ptr(),
+            size: std::mem::size_of::<V>(),
+        };
+        let plan = self.enqueue_axis(staged.device_ptr(), &lb, desc, &o, ws, stream)?;
+        if self.stream.is_none() || staged.is_uploaded() {
             stream.synchronize()?;
-            Ok(plan)
-        })?;
+        }
         Ok(plan)
     }
 
     /// The plan a reduction along `axis` of an array of `shape` and element `strides` would
     /// run (how lanes map onto the GPU): what `reduce_axis` chose, for the caller to see.
-    pub fn axis_plan<T: Element>(&self, shape: &[usize], strides: &[isize], axis: Axis, op: Op) -> Result<LanePlan> {
+    pub fn axis_plan<T: Element>(
+        &self,
+        shape: &[usize],
+        strides: &[isize],
+        axis: Axis,
+        op: Op,
+    ) -> Result<LanePlan> {
         let desc = desc_op::<T>(op)?;
         let lb = axis_lanes(shape, strides, axis.0)?;
         let kernel = self.lane_kernel("axis", &desc)?;
-        Ok(LanePlan::new(&lb.lanes, target_blocks(&kernel)?, REDUCE_ITEMS))
+        Ok(LanePlan::new(
+            &lb.lanes,
+            target_blocks(&kernel)?,
+            REDUCE_ITEMS,
+        ))
     }
 
     // ---- Segments ------------------------------------------------------------------------
@@ -371,7 +444,10 @@ impl Reduce<'_> {
         let out = self.gpu.alloc::<V>(segments.count())?;
         let stream = self.launch_stream();
         with_pooled(&self.gpu, |ws| {
-            let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<V>() };
+            let o = Out {
+                ptr: out.device_ptr(),
+                size: std::mem::size_of::<V>(),
+            };
             self.enqueue_segments(staged.device_ptr(), &segments, desc, &o, ws, stream)?;
             stream.synchronize()
         })?;
@@ -399,7 +475,9 @@ impl Reduce<'_> {
         offsets: &S,
         op: Op,
     ) -> Result<Vec<T>> {
-        Ok(self.segments_device::<T, T, I, S>(values, offsets, &desc_op::<T>(op)?)?.0)
+        Ok(self
+            .segments_device::<T, T, I, S>(values, offsets, &desc_op::<T>(op)?)?
+            .0)
     }
 
     /// The sum of each segment (0 for an empty one).
@@ -448,7 +526,8 @@ impl Reduce<'_> {
         offsets: &S,
         which: Extreme,
     ) -> Result<Vec<Option<usize>>> {
-        let (v, segs) = self.segments_device::<T, u64, I, S>(values, offsets, &desc_arg::<T>(which))?;
+        let (v, segs) =
+            self.segments_device::<T, u64, I, S>(values, offsets, &desc_arg::<T>(which))?;
         v.into_iter()
             .enumerate()
             .map(|(i, k)| {
@@ -490,45 +569,63 @@ impl Reduce<'_> {
         offsets: &S,
         op: Op,
     ) -> Result<Vec<T::Wide>> {
-        Ok(self.segments_device::<T, T::Wide, I, S>(values, offsets, &desc_wide::<T>(op))?.0)
+        Ok(self
+            .segments_device::<T, T::Wide, I, S>(values, offsets, &desc_wide::<T>(op))?
+            .0)
     }
 
     /// The in-order product of a non-commutative monoid over each segment.
-    pub fn segmented_reduce_monoid<M: DeviceMonoid, I: Input<M> + ?Sized, S: SegmentOffsets + ?Sized>(
+    pub fn segmented_reduce_monoid<
+        M: DeviceMonoid,
+        I: Input<M> + ?Sized,
+        S: SegmentOffsets + ?Sized,
+    >(
         &self,
         values: &I,
         offsets: &S,
     ) -> Result<Vec<M>> {
-        Ok(self.segments_device::<M, M, I, S>(values, offsets, &desc_monoid::<M>())?.0)
+        Ok(self
+            .segments_device::<M, M, I, S>(values, offsets, &desc_monoid::<M>())?
+            .0)
     }
 
     /// `op` over each segment into `out` (one value per segment; the identity for empty ones),
-    /// on this builder's stream; waits for the launch. Returns the plan that ran.
+    /// with the scratch of `ws`; returns the plan that ran. Waits, unless a
+    /// [`stream`](Reduce::stream) is set and `values` live on the device.
     pub fn segmented_reduce_into<T: Element, I: Input<T> + ?Sized>(
         &self,
         values: &I,
         segments: &Segments,
         op: Op,
         out: &mut DeviceArray<T>,
+        ws: &mut Workspace,
     ) -> Result<LanePlan> {
         let desc = desc_op::<T>(op)?;
         self.settings().validate(desc.operation)?;
         self.gpu.check_same_device(out.gpu(), "out")?;
+        self.gpu.check_same_device(ws.gpu(), "ws")?;
         let staged = values.stage(&self.gpu)?;
         let segments = segments.segments(&self.gpu, staged.len())?;
         if out.len() != segments.count() {
             return Err(Error::invalid(
                 "out",
-                format!("holds {} values for {} segments", out.len(), segments.count()),
+                format!(
+                    "holds {} values for {} segments",
+                    out.len(),
+                    segments.count()
+                ),
             ));
         }
         let stream = self.launch_stream();
-        let o = Out { ptr: out.device_ptr(), size: std::mem::size_of::<T>() };
-        with_pooled(&self.gpu, |ws| {
-            let plan = self.enqueue_segments(staged.device_ptr(), &segments, &desc, &o, ws, stream)?;
+        let o = Out {
+            ptr: out.device_ptr(),
+            size: std::mem::size_of::<T>(),
+        };
+        let plan = self.enqueue_segments(staged.device_ptr(), &segments, &desc, &o, ws, stream)?;
+        if self.stream.is_none() || staged.is_uploaded() {
             stream.synchronize()?;
-            Ok(plan)
-        })
+        }
+        Ok(plan)
     }
 
     /// The plan a segmented reduction over `segments` would run.
@@ -562,7 +659,10 @@ fn empty_axis(what: &str) -> Error {
 }
 
 fn internal_index(k: u64, len: u64) -> Error {
-    Error::invalid("x", format!("internal error: index {k} returned for a lane of {len}"))
+    Error::invalid(
+        "x",
+        format!("internal error: index {k} returned for a lane of {len}"),
+    )
 }
 
 fn checked_indices(out: ArrayD<u64>, len: u64) -> Result<ArrayD<usize>> {
@@ -577,11 +677,17 @@ pub(crate) fn check_out<V: Pod>(out: &DeviceArrayD<V>, shape: &[usize]) -> Resul
     if out.shape() != shape {
         return Err(Error::invalid(
             "out",
-            format!("has shape {:?}, the result has shape {shape:?}", out.shape()),
+            format!(
+                "has shape {:?}, the result has shape {shape:?}",
+                out.shape()
+            ),
         ));
     }
     if !out.is_standard_layout() {
-        return Err(Error::invalid("out", "must be a row-major (standard layout) array"));
+        return Err(Error::invalid(
+            "out",
+            "must be a row-major (standard layout) array",
+        ));
     }
     Ok(())
 }

@@ -139,7 +139,13 @@ impl Workspace {
     }
 
     /// Writes `value` over `bytes` bytes at `ptr`, on `stream`.
-    pub(crate) fn fill_bytes(&self, ptr: u64, bytes: usize, value: u8, stream: &Stream) -> Result<()> {
+    pub(crate) fn fill_bytes(
+        &self,
+        ptr: u64,
+        bytes: usize,
+        value: u8,
+        stream: &Stream,
+    ) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }

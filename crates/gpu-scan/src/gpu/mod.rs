@@ -11,7 +11,10 @@ use gpu_core::{
 use ndarray::{Array1, ArrayView1};
 use std::collections::HashMap;
 
+mod lanes;
 mod launch;
+
+pub(crate) use lanes::LaneKind;
 
 use launch::Combo;
 

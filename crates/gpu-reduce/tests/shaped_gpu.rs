@@ -1,0 +1,505 @@
+//! Shaped reductions on a real GPU — along every axis of arrays in C, Fortran, reversed and
+//! permuted layouts, and over segments of every length distribution — against the CPU
+//! references (exact: float data are small integers, or ±1 for products, so every combine
+//! order gives the same bits). Skipped visibly without a GPU; failing with
+//! GPU_PRIMS_REQUIRE_GPU=1.
+#![cfg(feature = "cuda")]
+
+use gpu_core::data::SplitMix64;
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{Affine, DeviceArrayD, Element, Gpu, LaneAccess, Mat2, Monoid, Op, Segments};
+use gpu_reduce::{cpu, DeviceMonoid, DeviceReduceAxis, Reduce, Workspace};
+use ndarray::{s, Array2, Array3, ArrayD, ArrayView2, Axis, IxDyn, ShapeBuilder};
+use quickcheck::{QuickCheck, TestResult};
+
+/// Exactly representable values for `op`: small integers, ±1 for float products.
+fn values<T: Element>(n: usize, op: Op, seed: u64) -> Vec<T> {
+    let mut r = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let k = r.next_u64();
+            if T::IS_FLOAT && op == Op::Product {
+                T::from_f64(if k & 1 == 0 { 1.0 } else { -1.0 })
+            } else if T::from_f64(-1.0).to_f64() < 0.0 {
+                T::from_f64((k % 41) as f64 - 20.0)
+            } else {
+                T::from_f64((k % 41) as f64)
+            }
+        })
+        .collect()
+}
+
+fn ops<T: Element>() -> Vec<Op> {
+    Op::ALL
+        .iter()
+        .copied()
+        .filter(|op| op.check::<T>().is_ok())
+        .collect()
+}
+
+/// (rows, cols) covering every access pattern: thread, group and block per lane, columns,
+/// splits, empty and single lanes.
+const SHAPES: &[(usize, usize)] = &[
+    (1, 1),
+    (3, 5),
+    (33, 31),
+    (1000, 2),
+    (2, 1000),
+    (64, 4100),
+    (4100, 64),
+    (5, 70_000),
+    (70_000, 5),
+    (0, 7),
+    (7, 0),
+    (257, 513),
+];
+
+/// The layouts of a `rows × cols` array with the same logical values: C, Fortran, and a
+/// reversed view (negative strides) of a larger array.
+fn layouts<T: Element>(rows: usize, cols: usize, v: &[T]) -> Vec<(&'static str, Array2<T>, bool)> {
+    let c = Array2::from_shape_vec((rows, cols), v.to_vec()).unwrap();
+    let mut f = Array2::from_elem((rows, cols).f(), T::default());
+    f.assign(&c);
+    vec![
+        ("C", c, false),
+        ("F", f, false),
+        ("reversed", Array2::default((0, 0)), true),
+    ]
+}
+
+fn check_axis_all<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    for &(rows, cols) in SHAPES {
+        for op in ops::<T>() {
+            let v = values::<T>(rows * cols, op, (rows * 131 + cols) as u64);
+            for (name, a, reversed) in layouts(rows, cols, &v) {
+                let c = Array2::from_shape_vec((rows, cols), v.clone()).unwrap();
+                let view: ArrayView2<'_, T> = if reversed {
+                    c.slice(s![..;-1, ..;-1])
+                } else {
+                    a.view()
+                };
+                for axis in 0..2 {
+                    let want = cpu::reduce_axis(view, Axis(axis), op).unwrap().into_dyn();
+                    let got = r
+                        .reduce_axis(&view, Axis(axis), op)
+                        .unwrap_or_else(|e| panic!("{name} {rows}x{cols} axis {axis} {op:?}: {e}"));
+                    if op == Op::Max && view.len_of(Axis(axis)) == 0 && !want.is_empty() {
+                        // numpy's rule for the named extreme: no value, an error.
+                        assert!(r.max_axis(&view, Axis(axis)).is_err());
+                        assert!(r.min_axis(&view, Axis(axis)).is_err());
+                    }
+                    assert_eq!(
+                        got,
+                        want,
+                        "{} {name} {rows}x{cols} axis {axis} {op:?}",
+                        T::NAME
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn axis_reductions_every_type_operator_layout_and_shape() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_axis_all::<i32>(&gpu);
+    check_axis_all::<u32>(&gpu);
+    check_axis_all::<i64>(&gpu);
+    check_axis_all::<u64>(&gpu);
+    check_axis_all::<f32>(&gpu);
+    check_axis_all::<f64>(&gpu);
+}
+
+fn check_arg_axis<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    for &(rows, cols) in SHAPES {
+        // Few distinct values: many ties, so "the first" is tested.
+        let mut v: Vec<T> = values::<T>(rows * cols, Op::Sum, 7 + rows as u64)
+            .into_iter()
+            .map(|x| T::from_f64(x.to_f64().rem_euclid(3.0)))
+            .collect();
+        if T::IS_FLOAT && v.len() > 10 {
+            let n = v.len();
+            v[n / 3] = T::from_f64(f64::NAN);
+            v[n / 2] = T::from_f64(f64::NAN);
+        }
+        let c = Array2::from_shape_vec((rows, cols), v).unwrap();
+        for view in [c.view(), c.t(), c.slice(s![..;-1, ..])] {
+            for axis in 0..2 {
+                let lanes_exist = view.len_of(Axis(1 - axis)) > 0;
+                if view.len_of(Axis(axis)) == 0 && lanes_exist {
+                    assert!(r.argmin_axis(&view, Axis(axis)).is_err());
+                    continue;
+                }
+                let want = cpu::argmin_axis(view, Axis(axis)).unwrap().into_dyn();
+                assert_eq!(
+                    r.argmin_axis(&view, Axis(axis)).unwrap(),
+                    want,
+                    "argmin {} {rows}x{cols} axis {axis}",
+                    T::NAME
+                );
+                let want = cpu::argmax_axis(view, Axis(axis)).unwrap().into_dyn();
+                assert_eq!(
+                    r.argmax_axis(&view, Axis(axis)).unwrap(),
+                    want,
+                    "argmax {} {rows}x{cols} axis {axis}",
+                    T::NAME
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn argmin_argmax_along_axes_give_the_first_extreme_and_first_nan() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_arg_axis::<i32>(&gpu);
+    check_arg_axis::<u64>(&gpu);
+    check_arg_axis::<f32>(&gpu);
+    check_arg_axis::<f64>(&gpu);
+}
+
+#[test]
+fn widening_and_monoid_reductions_along_axes() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    for &(rows, cols) in SHAPES {
+        let big: Vec<i32> = (0..rows * cols)
+            .map(|i| i32::MAX - (i as i32 % 7))
+            .collect();
+        let x = Array2::from_shape_vec((rows, cols), big).unwrap();
+        for axis in 0..2 {
+            let want = x.mapv(|v| v as i64).sum_axis(Axis(axis)).into_dyn();
+            assert_eq!(r.reduce_axis_wide(&x, Axis(axis), Op::Sum).unwrap(), want);
+            let f = x.mapv(|v| (v % 1000) as f32);
+            let want = f.mapv(|v| v as f64).sum_axis(Axis(axis)).into_dyn();
+            assert_eq!(r.reduce_axis_wide(&f, Axis(axis), Op::Sum).unwrap(), want);
+        }
+        // 2×2 matrices: the order along the lane matters.
+        let mut g = SplitMix64::new(rows as u64);
+        let m: Vec<Mat2<u32>> = (0..rows * cols)
+            .map(|_| Mat2([g.next_u64() as u32 % 5, 1, g.next_u64() as u32 % 3, 1]))
+            .collect();
+        let x = Array2::from_shape_vec((rows, cols), m).unwrap();
+        for axis in 0..2 {
+            let got = r.reduce_axis_monoid(&x.t(), Axis(axis)).unwrap();
+            let want: Vec<Mat2<u32>> = x
+                .t()
+                .lanes(Axis(axis))
+                .into_iter()
+                .map(|lane| {
+                    lane.iter()
+                        .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b))
+                })
+                .collect();
+            assert_eq!(
+                got.iter().copied().collect::<Vec<_>>(),
+                want,
+                "mat2 {rows}x{cols} axis {axis}"
+            );
+        }
+        let a: Vec<Affine<f64>> = (0..rows * cols)
+            .map(|i| Affine {
+                a: if i % 3 == 0 { -1.0 } else { 1.0 },
+                b: (i % 5) as f64,
+            })
+            .collect();
+        let x = Array2::from_shape_vec((rows, cols), a).unwrap();
+        for axis in 0..2 {
+            let got = r.reduce_axis_monoid(&x, Axis(axis)).unwrap();
+            let want: Vec<Affine<f64>> = x
+                .lanes(Axis(axis))
+                .into_iter()
+                .map(|lane| {
+                    lane.iter()
+                        .fold(Affine::identity(), |acc, &b| Monoid::combine(acc, b))
+                })
+                .collect();
+            assert_eq!(
+                got.iter().copied().collect::<Vec<_>>(),
+                want,
+                "affine {rows}x{cols} axis {axis}"
+            );
+        }
+    }
+    // Monoid values are DeviceMonoid (the trait the GPU needs).
+    fn _is_device<M: DeviceMonoid>() {}
+    _is_device::<Mat2<u32>>();
+}
+
+#[test]
+fn three_and_four_dimensional_arrays_in_every_axis_order() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    let v = values::<i64>(6 * 7 * 9 * 5, Op::Sum, 99);
+    let x4 = ArrayD::from_shape_vec(IxDyn(&[6, 7, 9, 5]), v).unwrap();
+    // Permutations whose other axes do not merge into two (several batches).
+    for perm in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2], [2, 0, 3, 1]] {
+        let p = x4.view().permuted_axes(IxDyn(&perm));
+        for axis in 0..4 {
+            let want = cpu::reduce_axis(p.view(), Axis(axis), Op::Sum).unwrap();
+            assert_eq!(
+                r.sum_axis(&p, Axis(axis)).unwrap(),
+                want,
+                "perm {perm:?} axis {axis}"
+            );
+            // Device-resident, permuted on the device (no data moved), same result.
+            let d = DeviceArrayD::from_array(&gpu, &x4)
+                .unwrap()
+                .permuted_axes(&perm)
+                .unwrap();
+            assert_eq!(d.sum_axis(Axis(axis)).unwrap().to_array().unwrap(), want);
+        }
+    }
+    let x3 = Array3::from_shape_fn((4, 300, 3), |(i, j, k)| (i * 1000 + j * 3 + k) as u32);
+    for axis in 0..3 {
+        let want = cpu::reduce_axis(x3.view(), Axis(axis), Op::Max).unwrap();
+        assert_eq!(r.max_axis(&x3, Axis(axis)).unwrap(), want.into_dyn());
+    }
+}
+
+#[test]
+fn device_results_stay_on_the_device_and_the_plan_is_visible() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    let x = Array2::from_shape_fn((4100, 64), |(i, j)| ((i * 7 + j) % 13) as f32);
+    let d = DeviceArrayD::from_array(&gpu, &x).unwrap();
+    let mut out = DeviceArrayD::<f32>::zeros(&gpu, &[64]).unwrap();
+    let mut ws = Workspace::new(&gpu).unwrap();
+    let plan = r
+        .reduce_axis_into(&d, Axis(0), Op::Sum, &mut out, &mut ws)
+        .unwrap();
+    assert_eq!(plan.access, LaneAccess::Columns);
+    assert!(plan.splits > 1, "{plan}");
+    assert_eq!(out.to_array().unwrap(), x.sum_axis(Axis(0)).into_dyn());
+    let mut rows = DeviceArrayD::<f32>::zeros(&gpu, &[4100]).unwrap();
+    let plan = r
+        .reduce_axis_into(&d, Axis(1), Op::Sum, &mut rows, &mut ws)
+        .unwrap();
+    assert_eq!(plan.access, LaneAccess::GroupPerLane(16));
+    assert_eq!(rows.to_array().unwrap(), x.sum_axis(Axis(1)).into_dyn());
+    let shown = r
+        .axis_plan::<f32>(&[4100, 64], &[64, 1], Axis(1), Op::Sum)
+        .unwrap();
+    assert_eq!(shown, plan);
+    let mut idx = DeviceArrayD::<u64>::zeros(&gpu, &[64]).unwrap();
+    r.argmax_axis_into(&d, Axis(0), &mut idx, &mut ws).unwrap();
+    let want = cpu::argmax_axis(x.view(), Axis(0)).unwrap();
+    assert_eq!(
+        idx.to_array().unwrap().mapv(|k| k as usize),
+        want.into_dyn()
+    );
+}
+
+/// Offsets for `n` segments with lengths drawn by `len`.
+fn offsets_with(n: usize, seed: u64, len: impl Fn(u64) -> u64) -> Vec<u64> {
+    let mut r = SplitMix64::new(seed);
+    let mut o = vec![0u64];
+    for _ in 0..n {
+        let l = len(r.next_u64());
+        o.push(o.last().unwrap() + l);
+    }
+    o
+}
+
+fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
+    vec![
+        ("none", vec![0]),
+        ("one empty", vec![0, 0]),
+        ("zeros and ones", offsets_with(1000, 1, |k| k % 2)),
+        ("1-8", offsets_with(20_000, 2, |k| 1 + k % 8)),
+        ("0-2000", offsets_with(300, 3, |k| k % 2001)),
+        ("few long", offsets_with(3, 4, |k| 100_000 + k % 50_000)),
+        ("mixed", {
+            let mut o = offsets_with(50, 5, |k| k % 5);
+            let last = *o.last().unwrap();
+            o.push(last + 300_000);
+            o.push(last + 300_000);
+            o.push(last + 300_003);
+            o
+        }),
+    ]
+}
+
+fn check_segments<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    for (name, offsets) in segment_cases() {
+        let n = *offsets.last().unwrap() as usize;
+        let segs = Segments::new(gpu, &offsets, n).unwrap();
+        for op in ops::<T>() {
+            let v = values::<T>(n, op, n as u64 + 3);
+            let want = cpu::segmented_reduce(&v, &offsets, op).unwrap();
+            assert_eq!(
+                r.segmented_reduce(&v, &segs, op).unwrap(),
+                want,
+                "{} {name} {op:?}",
+                T::NAME
+            );
+        }
+        let v = values::<T>(n, Op::Sum, 17);
+        let want: Vec<Option<T>> = offsets
+            .windows(2)
+            .map(|w| cpu::min(&v[w[0] as usize..w[1] as usize]))
+            .collect();
+        assert_eq!(r.segmented_min(&v, &offsets).unwrap(), want, "{name} min");
+        assert_eq!(
+            r.segmented_argmin(&v, &segs).unwrap(),
+            cpu::segmented_argmin(&v, &offsets).unwrap()
+        );
+        assert_eq!(
+            r.segmented_argmax(&v, &segs).unwrap(),
+            cpu::segmented_argmax(&v, &offsets).unwrap()
+        );
+    }
+}
+
+#[test]
+fn segmented_reductions_every_type_and_length_distribution() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_segments::<i32>(&gpu);
+    check_segments::<u32>(&gpu);
+    check_segments::<i64>(&gpu);
+    check_segments::<u64>(&gpu);
+    check_segments::<f32>(&gpu);
+    check_segments::<f64>(&gpu);
+    let r = Reduce::new(&gpu);
+    let offsets = offsets_with(500, 9, |k| k % 700);
+    let n = *offsets.last().unwrap() as usize;
+    let v: Vec<u32> = (0..n).map(|i| u32::MAX - i as u32 % 3).collect();
+    let want: Vec<u64> = offsets
+        .windows(2)
+        .map(|w| {
+            v[w[0] as usize..w[1] as usize]
+                .iter()
+                .map(|&x| x as u64)
+                .sum()
+        })
+        .collect();
+    assert_eq!(
+        r.segmented_reduce_wide(&v, &offsets, Op::Sum).unwrap(),
+        want
+    );
+    let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
+    let want: Vec<Mat2<u64>> = offsets
+        .windows(2)
+        .map(|w| {
+            m[w[0] as usize..w[1] as usize]
+                .iter()
+                .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b))
+        })
+        .collect();
+    assert_eq!(r.segmented_reduce_monoid(&m, &offsets).unwrap(), want);
+}
+
+#[test]
+fn bad_shapes_and_offsets_are_clear_errors() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    let x = Array2::<i32>::zeros((3, 4));
+    let e = r.sum_axis(&x, Axis(2)).unwrap_err().to_string();
+    assert!(e.contains("axis 2"), "{e}");
+    let v = vec![1i32; 5];
+    for (bad, what) in [
+        (vec![1u64, 5], "first"),
+        (vec![0u64, 3, 2, 5], "offsets[2]"),
+        (vec![0u64, 6], "6"),
+        (vec![0u64, 4], "4"),
+        (vec![], "empty"),
+    ] {
+        let e = r.segmented_sum(&v, &bad).unwrap_err().to_string();
+        assert!(e.contains("offsets"), "{bad:?}: {e}");
+        let _ = what;
+    }
+    let segs = Segments::new(&gpu, &[0, 2, 5], 5).unwrap();
+    let e = r
+        .segmented_sum(&vec![1i32; 6], &segs)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("offsets") && e.contains('6'), "{e}");
+    let d = DeviceArrayD::from_array(&gpu, &x).unwrap();
+    let mut wrong = DeviceArrayD::<i32>::zeros(&gpu, &[3]).unwrap();
+    let mut ws = Workspace::new(&gpu).unwrap();
+    let e = r
+        .reduce_axis_into(&d, Axis(0), Op::Sum, &mut wrong, &mut ws)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("out") && e.contains("[4]"), "{e}");
+    // Strides that alias (a broadcast column) are refused when the array is built.
+    let buf = gpu.zeros::<i32>(12).unwrap();
+    let e = DeviceArrayD::from_parts(buf, 0, &[3, 4], &[0, 1])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("strides"), "{e}");
+    let buf = gpu.zeros::<i32>(12).unwrap();
+    assert!(
+        DeviceArrayD::from_parts(buf, 0, &[3, 4], &[4, 2]).is_err(),
+        "past the end"
+    );
+}
+
+#[test]
+fn more_than_two_to_the_31_values() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1usize << 31) + 3;
+    let mut ones = gpu.alloc::<u32>(n).unwrap();
+    ones.fill(1, gpu.stream()).unwrap();
+    let d = DeviceArrayD::from_device(ones, &[1, n]).unwrap();
+    let r = Reduce::new(&gpu);
+    let sums = r.reduce_axis_wide(&d, Axis(1), Op::Sum).unwrap();
+    assert_eq!(sums[[0]], n as u64);
+    let offsets = vec![0, 5, (1u64 << 31) + 1, n as u64];
+    let data = d.into_data();
+    let got = r.segmented_reduce_wide(&data, &offsets, Op::Sum).unwrap();
+    assert_eq!(got, vec![5, (1 << 31) - 4, 2]);
+}
+
+#[test]
+fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
+    if gpu_or_skip().is_none() {
+        return;
+    }
+    fn prop(d0: u8, d1: u8, d2: u8, axis: u8, perm: u8, rev: u8, seed: u64) -> TestResult {
+        let gpu = gpu_core::testing::shared_gpu()
+            .as_ref()
+            .expect("checked above");
+        let dims = (d0 as usize % 9, d1 as usize % 40, d2 as usize % 300);
+        let axis = axis as usize % 3;
+        let n = dims.0 * dims.1 * dims.2;
+        let v = values::<i32>(n, Op::Sum, seed);
+        let a = Array3::from_shape_vec(dims, v).unwrap();
+        let perms = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
+        let mut view = a.view().permuted_axes(perms[perm as usize % 6]);
+        for k in 0..3 {
+            if rev >> k & 1 == 1 {
+                view.invert_axis(Axis(k));
+            }
+        }
+        let r = Reduce::new(gpu);
+        for op in [Op::Sum, Op::Max, Op::BitXor] {
+            let want = cpu::reduce_axis(view, Axis(axis), op);
+            let got = r.reduce_axis(&view, Axis(axis), op);
+            match (want, got) {
+                (Ok(w), Ok(g)) if w.view().into_dyn() == g => {}
+                (Err(_), Err(_)) => {}
+                (w, g) => {
+                    return TestResult::error(format!(
+                        "{dims:?} axis {axis} {op:?}: {w:?} vs {g:?}"
+                    ))
+                }
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(60)
+        .quickcheck(prop as fn(u8, u8, u8, u8, u8, u8, u64) -> TestResult);
+}

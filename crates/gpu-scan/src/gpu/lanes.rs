@@ -1,0 +1,238 @@
+//! Scans of shaped data: every lane of an axis, or every segment, with the lane kernels of
+//! `gpu_prims/lanes.cuh`. A lane too long for its blocks is cut into splits: a first pass
+//! writes each split's total, an exclusive scan along the splits turns them into seeds, and
+//! the scan pass starts each split from its seed.
+
+use gpu_core::{
+    kernel_args, AxisLanes, Kernel, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Result,
+    Segments, Stream, LANES_BLOCK,
+};
+
+use super::Scanner;
+use crate::kernels::SCAN_PTX;
+
+/// `gp::SegmentLanes`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct SegmentLanes {
+    offsets: u64,
+    count: u64,
+}
+
+/// Items each thread scans per round (`gp::LaneItems`).
+pub(crate) fn lane_items(value_size: usize) -> u32 {
+    match value_size {
+        0..=4 => 4,
+        5..=8 => 2,
+        _ => 1,
+    }
+}
+
+/// What is scanned: the kernel name suffix (`sum_f32`, `mat2_u64`) and the value size.
+pub(crate) struct LaneKind<'a> {
+    pub suffix: &'a str,
+    pub value_size: usize,
+}
+
+fn offset_ptr(base: u64, offset: i64, size: usize) -> u64 {
+    base.wrapping_add_signed(offset * size as i64)
+}
+
+impl Scanner {
+    fn lane_kernel(&self, name: &str, kind: &LaneKind<'_>) -> Result<Kernel> {
+        self.gpu
+            .kernel(&SCAN_PTX, &format!("scan_{name}_{}", kind.suffix))
+    }
+
+    fn target_blocks(kernel: &Kernel) -> Result<u64> {
+        Ok(kernel.resident_grid(LANES_BLOCK, 0)? as u64)
+    }
+
+    /// The plan of a scan along the lanes `lanes`.
+    pub(crate) fn axis_plan(&self, kind: &LaneKind<'_>, lanes: &AxisLanes) -> Result<LanePlan> {
+        let kernel = self.lane_kernel("axis", kind)?;
+        Ok(LanePlan::new(
+            lanes,
+            Self::target_blocks(&kernel)?,
+            lane_items(kind.value_size),
+        ))
+    }
+
+    /// The plan of a scan over `segments`.
+    pub(crate) fn segments_plan(
+        &self,
+        kind: &LaneKind<'_>,
+        segments: &Segments,
+    ) -> Result<LanePlan> {
+        let kernel = self.lane_kernel("segments", kind)?;
+        Ok(LanePlan::segments(
+            segments.count() as u64,
+            segments.mean_len(),
+            Self::target_blocks(&kernel)?,
+            lane_items(kind.value_size),
+        ))
+    }
+
+    /// Exclusive scan, in place, of the split totals at `totals` (`splits` × `count` values,
+    /// split-major) along the splits: each lane's seeds.
+    fn seed_splits(
+        &mut self,
+        kind: &LaneKind<'_>,
+        totals: u64,
+        count: u64,
+        splits: u32,
+        stream: &Stream,
+    ) -> Result<()> {
+        let lanes = AxisLanes {
+            count,
+            inner: count,
+            len: splits as u64,
+            outer_stride: 0,
+            inner_stride: 1,
+            axis_stride: count as i64,
+        };
+        let kernel = self.lane_kernel("axis", kind)?;
+        let plan = self.axis_plan(kind, &lanes)?.without_splits();
+        let (tiling, seeds, exclusive): (LaneTiling, u64, u32) = (plan.tiling, 0, 1);
+        // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
+        // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64, AxisLanes,
+        // u64, AxisLanes, LaneTiling, u64, u32); the lanes address splits × count values of
+        // the totals scratch (alive in this scanner), scanned in place (each element read and
+        // written by one thread); null seeds with a one-split grid.
+        unsafe {
+            kernel.launch_2d(
+                LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
+                1,
+                stream,
+                &kernel_args![totals, lanes, totals, lanes, tiling, seeds, exclusive],
+            )
+        }
+    }
+
+    /// Enqueues the scan of every lane of `in_lb` (at `input`) into the same lanes of `out_lb`
+    /// (at `output`, merged alike: see `gpu_core::axis_lanes_pair`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn enqueue_axis(
+        &mut self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+        exclusive: bool,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let plan = self.axis_plan(kind, &in_lb.lanes)?;
+        if in_lb.total_lanes() == 0 || in_lb.lanes.len == 0 {
+            return Ok(plan);
+        }
+        let count = in_lb.lanes.count;
+        let totals = if plan.splits > 1 {
+            self.scratch(plan.splits as usize * count as usize * kind.value_size)?
+        } else {
+            0
+        };
+        let scan = self.lane_kernel("axis", kind)?;
+        let first = self.lane_kernel("axis_totals", kind)?;
+        let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
+        let exclusive = exclusive as u32;
+        for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
+            let (src, dst) = (
+                offset_ptr(input, ib, kind.value_size),
+                offset_ptr(output, ob, kind.value_size),
+            );
+            let (in_lanes, out_lanes, tiling) = (in_lb.lanes, out_lb.lanes, plan.tiling);
+            if plan.splits > 1 {
+                // SAFETY: scan_axis_totals_<kind>(const T* in, AxisLanes lanes, LaneTiling
+                // tiling, T* totals) matches (u64, AxisLanes, LaneTiling, u64); the lanes lie
+                // inside the staged input (checked shape and strides); `totals` holds
+                // splits × count values; the grid has splits > 1 along y (the kernel then
+                // writes only the totals).
+                unsafe {
+                    first.launch_2d(
+                        config,
+                        plan.splits,
+                        stream,
+                        &kernel_args![src, in_lanes, tiling, totals],
+                    )?;
+                }
+                self.seed_splits(kind, totals, count, plan.splits, stream)?;
+            }
+            // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
+            // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64,
+            // AxisLanes, u64, AxisLanes, LaneTiling, u64, u32). Input and output lanes come
+            // from one merge of the same shape (lane l is the same index in both) and lie
+            // inside their arrays; the output does not alias (checked strides) unless it is
+            // the input itself, lane for lane; seeds hold splits × count values or are null
+            // with one split.
+            unsafe {
+                scan.launch_2d(
+                    config,
+                    plan.splits,
+                    stream,
+                    &kernel_args![src, in_lanes, dst, out_lanes, tiling, totals, exclusive],
+                )?;
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Enqueues the scan of every segment of the values at `input` into `output` (same
+    /// positions).
+    pub(crate) fn enqueue_segments(
+        &mut self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        segments: &Segments,
+        output: u64,
+        exclusive: bool,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let plan = self.segments_plan(kind, segments)?;
+        let count = segments.count() as u64;
+        if count == 0 || segments.values_len() == 0 {
+            return Ok(plan);
+        }
+        let totals = if plan.splits > 1 {
+            self.scratch(plan.splits as usize * count as usize * kind.value_size)?
+        } else {
+            0
+        };
+        let lanes = SegmentLanes {
+            offsets: segments.device_offsets().device_ptr(),
+            count,
+        };
+        let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
+        let tiling = plan.tiling;
+        if plan.splits > 1 {
+            let first = self.lane_kernel("segments_totals", kind)?;
+            // SAFETY: scan_segments_totals_<kind>(const T* in, SegmentLanes lanes, LaneTiling
+            // tiling, T* totals) matches (u64, SegmentLanes, LaneTiling, u64); the offsets were
+            // checked against the input's length; totals hold splits × count values.
+            unsafe {
+                first.launch_2d(
+                    config,
+                    plan.splits,
+                    stream,
+                    &kernel_args![input, lanes, tiling, totals],
+                )?;
+            }
+            self.seed_splits(kind, totals, count, plan.splits, stream)?;
+        }
+        let scan = self.lane_kernel("segments", kind)?;
+        let exclusive = exclusive as u32;
+        // SAFETY: scan_segments_<kind>(const T* in, SegmentLanes lanes, T* out, LaneTiling
+        // tiling, const T* seeds, u32 exclusive) matches (u64, SegmentLanes, u64, LaneTiling,
+        // u64, u32); `output` holds as many values as the input (checked by the caller); seeds
+        // as in enqueue_axis.
+        unsafe {
+            scan.launch_2d(
+                config,
+                plan.splits,
+                stream,
+                &kernel_args![input, lanes, output, tiling, totals, exclusive],
+            )?;
+        }
+        Ok(plan)
+    }
+}

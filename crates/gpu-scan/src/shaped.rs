@@ -1,0 +1,297 @@
+//! Scans of shaped data on the GPU: along any axis of an N-D array (every lane scanned on its
+//! own) and within segments. One kernel family over `gpu_prims/lanes.cuh` for every shape;
+//! the plan ([`LanePlan`]) that ran is returned by the `_into` forms and shown by
+//! [`Scan::axis_plan`].
+
+#![allow(deprecated)] // Scanner is the engine Scan drives.
+
+use gpu_core::{
+    axis_lanes, axis_lanes_pair, DeviceArray, DeviceArrayD, Element, Error, Input, LanePlan, Op,
+    Pod, Result, SegmentOffsets, Segments, ShapedInput,
+};
+use ndarray::{ArrayD, Axis};
+
+use crate::gpu::{LaneKind, Scanner};
+use crate::{Scan, ScanKind, ScanMonoid};
+
+fn op_suffix<T: Element>(op: Op) -> Result<String> {
+    op.check::<T>()?;
+    Ok(format!("{}_{}", op.name(), T::NAME))
+}
+
+impl Scan<'_> {
+    fn exclusive_kind(&self) -> bool {
+        self.scan_options().kind == ScanKind::Exclusive
+    }
+
+    fn check_gpu_algorithm(&self) -> Result<()> {
+        if !self.scan_options().algorithm.is_gpu() {
+            return Err(Error::invalid(
+                "algorithm",
+                format!(
+                    "{:?} is a CPU algorithm; shaped scans run on the GPU (use gpu_scan::cpu::scan_axis / segmented_scan for the CPU)",
+                    self.scan_options().algorithm
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Scans `x` along `axis` into `out` (same shape, any non-aliasing strides); returns the
+    /// plan. Enqueued on this object's stream and waited for.
+    fn axis_run<T: Pod, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        suffix: &str,
+        out: &mut DeviceArrayD<T>,
+    ) -> Result<LanePlan> {
+        self.check_gpu_algorithm()?;
+        self.gpu().check_same_device(out.gpu(), "out")?;
+        let staged = x.stage_nd(self.gpu())?;
+        if out.shape() != staged.shape() {
+            return Err(Error::invalid(
+                "out",
+                format!(
+                    "has shape {:?}, the input {:?}",
+                    out.shape(),
+                    staged.shape()
+                ),
+            ));
+        }
+        let (in_lb, out_lb) =
+            axis_lanes_pair(staged.shape(), staged.strides(), out.strides(), axis.0)?;
+        let kind = LaneKind {
+            suffix,
+            value_size: std::mem::size_of::<T>(),
+        };
+        let exclusive = self.exclusive_kind();
+        let (input, output) = (staged.device_ptr(), out.device_ptr());
+        let wait = !self.has_stream() || staged.is_uploaded();
+        self.with_scanner(|s, stream| {
+            let plan = s.enqueue_axis(&kind, input, &in_lb, output, &out_lb, exclusive, stream)?;
+            if wait {
+                stream.synchronize()?;
+            }
+            Ok(plan)
+        })
+    }
+
+    /// A new device array for the scan of `x` (the input's memory order) and the scan into it.
+    fn axis_new<T: Pod, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        suffix: &str,
+    ) -> Result<DeviceArrayD<T>> {
+        let (shape, strides) = {
+            let staged = x.stage_nd(self.gpu())?;
+            (staged.shape().to_vec(), staged.strides().to_vec())
+        };
+        gpu_core::check_axis(axis.0, shape.len())?;
+        let mut out = DeviceArrayD::zeros_like_order(self.gpu(), &shape, &strides)?;
+        self.axis_run(x, axis, suffix, &mut out)?;
+        Ok(out)
+    }
+
+    /// The scan with `op` of every lane of `x` along `axis` (inclusive or exclusive as this
+    /// object is set), on the host: an array of `x`'s shape. `x` is any ndarray array or view
+    /// (any layout and strides) or a [`DeviceArrayD`]. Same semantics as
+    /// [`cpu::scan_axis`](crate::cpu::scan_axis).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, Op};
+    /// use gpu_scan::Scan;
+    /// use ndarray::{array, Axis};
+    /// let gpu = Gpu::default_device()?;
+    /// let x = array![[1, 2, 3], [4, 5, 6]];
+    /// let s = Scan::new(&gpu);
+    /// assert_eq!(s.scan_axis(&x, Axis(1), Op::Sum)?, array![[1, 3, 6], [4, 9, 15]].into_dyn());
+    /// assert_eq!(s.exclusive().scan_axis(&x, Axis(0), Op::Sum)?, array![[0, 0, 0], [1, 2, 3]].into_dyn());
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+    ) -> Result<ArrayD<T>> {
+        self.axis_new(x, axis, &op_suffix::<T>(op)?)?.to_array()
+    }
+
+    /// The cumulative sums along `axis` (PyTorch's `cumsum(dim)`, inclusive or exclusive as
+    /// this object is set).
+    pub fn cumsum_axis<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<T>> {
+        self.scan_axis(x, axis, Op::Sum)
+    }
+
+    /// [`scan_axis`](Scan::scan_axis) for [`gpu_core::Mat2`] / [`gpu_core::Affine`] values, in
+    /// lane order. An [`Affine`](gpu_core::Affine) scan along the time axis runs many
+    /// independent linear recurrences (IIR filters) in one call.
+    pub fn scan_axis_monoid<M: ScanMonoid, I: ShapedInput<M> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<ArrayD<M>> {
+        self.axis_new(x, axis, M::NAME)?.to_array()
+    }
+
+    /// [`scan_axis`](Scan::scan_axis) into a device array of `x`'s shape (any strides that do
+    /// not alias). Returns the plan that ran. With a [`stream`](Scan::stream) set and
+    /// device-resident `x` it only enqueues; otherwise it waits.
+    pub fn scan_axis_into<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+        out: &mut DeviceArrayD<T>,
+    ) -> Result<LanePlan> {
+        self.axis_run(x, axis, &op_suffix::<T>(op)?, out)
+    }
+
+    /// [`scan_axis_monoid`](Scan::scan_axis_monoid) into a device array.
+    pub fn scan_axis_monoid_into<M: ScanMonoid, I: ShapedInput<M> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        out: &mut DeviceArrayD<M>,
+    ) -> Result<LanePlan> {
+        self.axis_run(x, axis, M::NAME, out)
+    }
+
+    /// The plan a scan with `op` along `axis` of an array of `shape` and element `strides`
+    /// would run.
+    pub fn axis_plan<T: Element>(
+        &self,
+        shape: &[usize],
+        strides: &[isize],
+        axis: Axis,
+        op: Op,
+    ) -> Result<LanePlan> {
+        let suffix = op_suffix::<T>(op)?;
+        let lb = axis_lanes(shape, strides, axis.0)?;
+        let kind = LaneKind {
+            suffix: &suffix,
+            value_size: std::mem::size_of::<T>(),
+        };
+        self.with_scanner(|s: &mut Scanner, _| s.axis_plan(&kind, &lb.lanes))
+    }
+
+    // ---- Segments ------------------------------------------------------------------------
+
+    /// Scans the `n` values at `input` within `segments` into `out`; returns the plan.
+    fn segments_run<T: Pod>(
+        &self,
+        input: u64,
+        n: usize,
+        wait: bool,
+        segments: &(impl SegmentOffsets + ?Sized),
+        suffix: &str,
+        out: &DeviceArray<T>,
+    ) -> Result<LanePlan> {
+        self.check_gpu_algorithm()?;
+        self.gpu().check_same_device(out.gpu(), "out")?;
+        let segments = segments.segments(self.gpu(), n)?;
+        if out.len() != n {
+            return Err(Error::invalid(
+                "out",
+                format!("holds {} values for {n} inputs", out.len()),
+            ));
+        }
+        let kind = LaneKind {
+            suffix,
+            value_size: std::mem::size_of::<T>(),
+        };
+        let exclusive = self.exclusive_kind();
+        let output = out.device_ptr();
+        self.with_scanner(|s, stream| {
+            let plan = s.enqueue_segments(&kind, input, &segments, output, exclusive, stream)?;
+            if wait {
+                stream.synchronize()?;
+            }
+            Ok(plan)
+        })
+    }
+
+    /// A new device array with the segmented scan of `values`.
+    fn segments_new<T: Pod, I: Input<T> + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &(impl SegmentOffsets + ?Sized),
+        suffix: &str,
+    ) -> Result<Vec<T>> {
+        let staged = values.stage(self.gpu())?;
+        let out = self.gpu().alloc::<T>(staged.len())?;
+        self.segments_run(
+            staged.device_ptr(),
+            staged.len(),
+            true,
+            offsets,
+            suffix,
+            &out,
+        )?;
+        out.to_vec()
+    }
+
+    /// The scan with `op` within each segment of `values` (`offsets[i]..offsets[i + 1]` is
+    /// segment `i`; a checked [`Segments`] or host offsets), on the host: every segment starts
+    /// afresh. Same semantics as [`cpu::segmented_scan`](crate::cpu::segmented_scan).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, Op};
+    /// let gpu = Gpu::default_device()?;
+    /// let s = gpu_scan::Scan::new(&gpu);
+    /// assert_eq!(s.segmented_scan(&[1, 2, 3, 4, 5], &[0, 2, 2, 5], Op::Sum)?, vec![1, 3, 3, 7, 12]);
+    /// # Ok(()) }
+    /// ```
+    pub fn segmented_scan<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &S,
+        op: Op,
+    ) -> Result<Vec<T>> {
+        self.segments_new(values, offsets, &op_suffix::<T>(op)?)
+    }
+
+    /// [`segmented_scan`](Scan::segmented_scan) for monoid values.
+    pub fn segmented_scan_monoid<
+        M: ScanMonoid,
+        I: Input<M> + ?Sized,
+        S: SegmentOffsets + ?Sized,
+    >(
+        &self,
+        values: &I,
+        offsets: &S,
+    ) -> Result<Vec<M>> {
+        self.segments_new(values, offsets, M::NAME)
+    }
+
+    /// [`segmented_scan`](Scan::segmented_scan) into `out` (as long as `values`); returns the
+    /// plan that ran. With a [`stream`](Scan::stream) set and device-resident `values` it only
+    /// enqueues; otherwise it waits.
+    pub fn segmented_scan_into<T: Element, I: Input<T> + ?Sized>(
+        &self,
+        values: &I,
+        segments: &Segments,
+        op: Op,
+        out: &mut DeviceArray<T>,
+    ) -> Result<LanePlan> {
+        let suffix = op_suffix::<T>(op)?;
+        let staged = values.stage(self.gpu())?;
+        let wait = !self.has_stream() || staged.is_uploaded();
+        self.segments_run(
+            staged.device_ptr(),
+            staged.len(),
+            wait,
+            segments,
+            &suffix,
+            out,
+        )
+    }
+}

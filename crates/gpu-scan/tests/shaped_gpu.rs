@@ -1,0 +1,370 @@
+//! Shaped scans on a real GPU — along every axis of arrays in C, Fortran, reversed and
+//! permuted layouts, and within segments of every length distribution, inclusive and
+//! exclusive — against the CPU references (exact: float data are small integers, or ±1 for
+//! products). Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
+#![cfg(feature = "cuda")]
+
+use gpu_core::data::SplitMix64;
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{Affine, DeviceArrayD, Element, Gpu, Mat2, Monoid, Op, Segments};
+use gpu_scan::{cpu, Scan, ScanKind};
+use ndarray::{s, Array2, Array3, ArrayD, Axis, IxDyn, ShapeBuilder};
+use quickcheck::{QuickCheck, TestResult};
+
+fn values<T: Element>(n: usize, op: Op, seed: u64) -> Vec<T> {
+    let mut r = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let k = r.next_u64();
+            if T::IS_FLOAT && op == Op::Product {
+                T::from_f64(if k & 1 == 0 { 1.0 } else { -1.0 })
+            } else if T::from_f64(-1.0).to_f64() < 0.0 {
+                T::from_f64((k % 41) as f64 - 20.0)
+            } else {
+                T::from_f64((k % 41) as f64)
+            }
+        })
+        .collect()
+}
+
+fn ops<T: Element>() -> Vec<Op> {
+    Op::ALL
+        .iter()
+        .copied()
+        .filter(|op| op.check::<T>().is_ok())
+        .collect()
+}
+
+const SHAPES: &[(usize, usize)] = &[
+    (1, 1),
+    (3, 5),
+    (33, 31),
+    (1000, 2),
+    (2, 1000),
+    (64, 4100),
+    (4100, 64),
+    (5, 70_000),
+    (70_000, 5),
+    (0, 7),
+    (7, 0),
+    (257, 513),
+];
+
+const KINDS: [ScanKind; 2] = [ScanKind::Inclusive, ScanKind::Exclusive];
+
+fn scan_of(gpu: &Gpu, kind: ScanKind) -> Scan<'static> {
+    Scan::new(gpu).kind(kind)
+}
+
+fn check_axis_all<T: Element>(gpu: &Gpu) {
+    for &(rows, cols) in SHAPES {
+        for op in ops::<T>() {
+            let v = values::<T>(rows * cols, op, (rows * 31 + cols) as u64);
+            let c = Array2::from_shape_vec((rows, cols), v).unwrap();
+            let mut f = Array2::from_elem((rows, cols).f(), T::default());
+            f.assign(&c);
+            for (name, view) in [
+                ("C", c.view()),
+                ("F", f.view()),
+                ("reversed", c.slice(s![..;-1, ..;-1])),
+            ] {
+                for axis in 0..2 {
+                    for kind in KINDS {
+                        let want = cpu::scan_axis(view, Axis(axis), op, kind)
+                            .unwrap()
+                            .into_dyn();
+                        let got = scan_of(gpu, kind)
+                            .scan_axis(&view, Axis(axis), op)
+                            .unwrap_or_else(|e| {
+                                panic!("{name} {rows}x{cols} axis {axis} {op:?}: {e}")
+                            });
+                        assert_eq!(
+                            got,
+                            want,
+                            "{} {name} {rows}x{cols} axis {axis} {op:?} {kind:?}",
+                            T::NAME
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn axis_scans_every_type_operator_layout_shape_and_kind() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_axis_all::<i32>(&gpu);
+    check_axis_all::<u32>(&gpu);
+    check_axis_all::<i64>(&gpu);
+    check_axis_all::<u64>(&gpu);
+    check_axis_all::<f32>(&gpu);
+    check_axis_all::<f64>(&gpu);
+}
+
+fn lanes_scanned<M: Monoid>(x: &Array2<M>, axis: usize, kind: ScanKind) -> Array2<M> {
+    let mut out = x.clone();
+    for (lane, mut o) in x
+        .lanes(Axis(axis))
+        .into_iter()
+        .zip(out.lanes_mut(Axis(axis)))
+    {
+        let mut acc = M::identity();
+        for (v, slot) in lane.iter().zip(o.iter_mut()) {
+            let next = M::combine(acc, *v);
+            *slot = if kind == ScanKind::Inclusive {
+                next
+            } else {
+                acc
+            };
+            acc = next;
+        }
+    }
+    out
+}
+
+#[test]
+fn monoid_scans_along_axes_keep_lane_order() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    for &(rows, cols) in SHAPES {
+        let mut g = SplitMix64::new(rows as u64 * 7 + cols as u64);
+        let m = Array2::from_shape_fn((rows, cols), |_| {
+            Mat2([g.next_u64() as u32 % 5, 1, g.next_u64() as u32 % 3, 1])
+        });
+        let a = Array2::from_shape_fn((rows, cols), |(i, j)| Affine {
+            a: if (i + j) % 3 == 0 { -1.0f64 } else { 1.0 },
+            b: ((i * 7 + j) % 5) as f64,
+        });
+        for axis in 0..2 {
+            for kind in KINDS {
+                let s = scan_of(&gpu, kind);
+                assert_eq!(
+                    s.scan_axis_monoid(&m, Axis(axis)).unwrap(),
+                    lanes_scanned(&m, axis, kind).into_dyn()
+                );
+                assert_eq!(
+                    s.scan_axis_monoid(&a, Axis(axis)).unwrap(),
+                    lanes_scanned(&a, axis, kind).into_dyn()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn n_d_arrays_and_outputs_of_another_layout() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let v = values::<i64>(6 * 7 * 9 * 5, Op::Sum, 5);
+    let x4 = ArrayD::from_shape_vec(IxDyn(&[6, 7, 9, 5]), v).unwrap();
+    let s = Scan::new(&gpu);
+    for perm in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2]] {
+        let p = x4.view().permuted_axes(IxDyn(&perm));
+        for axis in 0..4 {
+            let want = cpu::scan_axis(p.view(), Axis(axis), Op::Sum, ScanKind::Inclusive).unwrap();
+            assert_eq!(
+                s.scan_axis(&p, Axis(axis), Op::Sum).unwrap(),
+                want,
+                "perm {perm:?} axis {axis}"
+            );
+            // Into a row-major output from a permuted input: lanes merged alike for both.
+            let mut out = DeviceArrayD::<i64>::zeros(&gpu, p.shape()).unwrap();
+            s.scan_axis_into(&p, Axis(axis), Op::Sum, &mut out).unwrap();
+            assert_eq!(out.to_array().unwrap(), want);
+        }
+    }
+}
+
+fn offsets_with(n: usize, seed: u64, len: impl Fn(u64) -> u64) -> Vec<u64> {
+    let mut r = SplitMix64::new(seed);
+    let mut o = vec![0u64];
+    for _ in 0..n {
+        let l = len(r.next_u64());
+        o.push(o.last().unwrap() + l);
+    }
+    o
+}
+
+fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
+    vec![
+        ("none", vec![0]),
+        ("one empty", vec![0, 0]),
+        ("zeros and ones", offsets_with(1000, 1, |k| k % 2)),
+        ("1-8", offsets_with(20_000, 2, |k| 1 + k % 8)),
+        ("0-2000", offsets_with(300, 3, |k| k % 2001)),
+        ("few long", offsets_with(3, 4, |k| 100_000 + k % 50_000)),
+        ("mixed", {
+            let mut o = offsets_with(50, 5, |k| k % 5);
+            let last = *o.last().unwrap();
+            o.extend([last + 300_000, last + 300_000, last + 300_003]);
+            o
+        }),
+    ]
+}
+
+fn check_segments<T: Element>(gpu: &Gpu) {
+    for (name, offsets) in segment_cases() {
+        let n = *offsets.last().unwrap() as usize;
+        let segs = Segments::new(gpu, &offsets, n).unwrap();
+        for op in ops::<T>() {
+            let v = values::<T>(n, op, n as u64 + 11);
+            for kind in KINDS {
+                let want = cpu::segmented_scan(&v, &offsets, op, kind).unwrap();
+                let got = scan_of(gpu, kind).segmented_scan(&v, &segs, op).unwrap();
+                assert_eq!(got, want, "{} {name} {op:?} {kind:?}", T::NAME);
+            }
+        }
+    }
+}
+
+#[test]
+fn segmented_scans_every_type_length_distribution_and_kind() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_segments::<i32>(&gpu);
+    check_segments::<u32>(&gpu);
+    check_segments::<i64>(&gpu);
+    check_segments::<u64>(&gpu);
+    check_segments::<f32>(&gpu);
+    check_segments::<f64>(&gpu);
+    let offsets = offsets_with(400, 8, |k| k % 900);
+    let n = *offsets.last().unwrap() as usize;
+    let m: Vec<Affine<f32>> = (0..n)
+        .map(|i| Affine {
+            a: 1.0,
+            b: (i % 3) as f32,
+        })
+        .collect();
+    for kind in KINDS {
+        let got = scan_of(&gpu, kind)
+            .segmented_scan_monoid(&m, &offsets)
+            .unwrap();
+        let mut want = Vec::with_capacity(n);
+        for w in offsets.windows(2) {
+            let mut acc = Affine::identity();
+            for &x in &m[w[0] as usize..w[1] as usize] {
+                let next = Monoid::combine(acc, x);
+                want.push(if kind == ScanKind::Inclusive {
+                    next
+                } else {
+                    acc
+                });
+                acc = next;
+            }
+        }
+        assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn bad_shapes_and_offsets_are_clear_errors() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let s = Scan::new(&gpu);
+    let x = Array2::<i32>::zeros((3, 4));
+    let e = s.scan_axis(&x, Axis(2), Op::Sum).unwrap_err().to_string();
+    assert!(e.contains("axis 2"), "{e}");
+    let mut wrong = DeviceArrayD::<i32>::zeros(&gpu, &[4, 3]).unwrap();
+    let e = s
+        .scan_axis_into(&x, Axis(0), Op::Sum, &mut wrong)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("out"), "{e}");
+    for bad in [vec![1u64, 5], vec![0u64, 3, 2, 5], vec![0u64, 6], vec![]] {
+        let e = s
+            .segmented_scan(&vec![1i32; 5], &bad, Op::Sum)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("offsets"), "{bad:?}: {e}");
+    }
+    let e = s.scan_axis(&x, Axis(0), Op::BitAnd).map(|_| ());
+    assert!(e.is_ok(), "bitwise on integers is fine");
+    let f = Array2::<f32>::zeros((3, 4));
+    assert!(
+        s.scan_axis(&f, Axis(0), Op::BitAnd).is_err(),
+        "bitwise on floats is refused"
+    );
+}
+
+#[test]
+fn segmented_scan_past_two_to_the_31_values() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1usize << 31) + 3;
+    let mut ones = gpu.alloc::<u32>(n).unwrap();
+    ones.fill(1, gpu.stream()).unwrap();
+    let offsets = vec![0, 5, (1u64 << 31) + 1, n as u64];
+    let segs = Segments::new(&gpu, &offsets, n).unwrap();
+    let mut out = gpu.alloc::<u32>(n).unwrap();
+    Scan::new(&gpu)
+        .exclusive()
+        .segmented_scan_into(&ones, &segs, Op::Sum, &mut out)
+        .unwrap();
+    let host = out.to_vec().unwrap();
+    for (i, want) in [
+        (0, 0u32),
+        (4, 4),
+        (5, 0),
+        (6, 1),
+        ((1 << 31), (1u32 << 31) - 5),
+        ((1 << 31) + 1, 0),
+        (n - 1, 1),
+    ] {
+        assert_eq!(host[i], want, "position {i}");
+    }
+}
+
+#[test]
+fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
+    if gpu_or_skip().is_none() {
+        return;
+    }
+    fn prop(
+        d0: u8,
+        d1: u8,
+        d2: u8,
+        axis: u8,
+        perm: u8,
+        rev: u8,
+        excl: bool,
+        seed: u64,
+    ) -> TestResult {
+        let gpu = gpu_core::testing::shared_gpu()
+            .as_ref()
+            .expect("checked above");
+        let dims = (d0 as usize % 9, d1 as usize % 40, d2 as usize % 300);
+        let axis = axis as usize % 3;
+        let v = values::<i32>(dims.0 * dims.1 * dims.2, Op::Sum, seed);
+        let a = Array3::from_shape_vec(dims, v).unwrap();
+        let perms = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
+        let mut view = a.view().permuted_axes(perms[perm as usize % 6]);
+        for k in 0..3 {
+            if rev >> k & 1 == 1 {
+                view.invert_axis(Axis(k));
+            }
+        }
+        let kind = if excl {
+            ScanKind::Exclusive
+        } else {
+            ScanKind::Inclusive
+        };
+        for op in [Op::Sum, Op::Min, Op::BitXor] {
+            let want = cpu::scan_axis(view, Axis(axis), op, kind)
+                .unwrap()
+                .into_dyn();
+            match Scan::new(gpu).kind(kind).scan_axis(&view, Axis(axis), op) {
+                Ok(g) if g == want => {}
+                other => {
+                    return TestResult::error(format!("{dims:?} axis {axis} {op:?}: {other:?}"))
+                }
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(60)
+        .quickcheck(prop as fn(u8, u8, u8, u8, u8, u8, bool, u64) -> TestResult);
+}
