@@ -28,6 +28,12 @@ pub mod report;
 pub mod stats;
 pub mod svg;
 
+/// docs/shapes.md, compiled here (this crate depends on every primitive) so its example is
+/// checked with the `cuda` feature.
+#[cfg(feature = "cuda")]
+#[doc = include_str!("../../docs/shapes.md")]
+pub mod shapes_guide {}
+
 /// The stream type GPU work is enqueued on: `gpu_core::Stream` with the `cuda` feature, an
 /// uninhabited placeholder without it (so GPU closures type-check and can never be called).
 #[cfg(feature = "cuda")]

@@ -503,3 +503,51 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
         .tests(60)
         .quickcheck(prop as fn(u8, u8, u8, u8, u8, u8, u64) -> TestResult);
 }
+
+/// Small cases of every lane mapping (thread, group and block per lane, columns, splits with
+/// the last-arrival merge, segments), for compute-sanitizer (`lanes_sanitize` filter).
+#[test]
+fn lanes_sanitize_every_mapping() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    for (rows, cols) in [(7, 5), (1000, 2), (4100, 64), (64, 4100), (3, 70_000)] {
+        let v = values::<f32>(rows * cols, Op::Sum, 5);
+        let x = Array2::from_shape_vec((rows, cols), v).unwrap();
+        let m = x.mapv(|v| Affine {
+            a: if v < 0.0 { -1.0f32 } else { 1.0 },
+            b: v,
+        });
+        for axis in 0..2 {
+            assert_eq!(
+                r.sum_axis(&x, Axis(axis)).unwrap(),
+                cpu::sum_axis(x.view(), Axis(axis)).unwrap().into_dyn()
+            );
+            assert_eq!(
+                r.argmax_axis(&x, Axis(axis)).unwrap(),
+                cpu::argmax_axis(x.view(), Axis(axis)).unwrap().into_dyn()
+            );
+            let want: Vec<Affine<f32>> = m
+                .lanes(Axis(axis))
+                .into_iter()
+                .map(|lane| {
+                    lane.iter()
+                        .fold(Affine::identity(), |a, &b| Monoid::combine(a, b))
+                })
+                .collect();
+            let got = r.reduce_axis_monoid(&m, Axis(axis)).unwrap();
+            assert_eq!(got.iter().copied().collect::<Vec<_>>(), want);
+        }
+    }
+    let offsets = vec![0u64, 70_000, 70_000, 140_000, 210_003];
+    let v = values::<i32>(210_003, Op::Sum, 3);
+    let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
+    assert!(r.segments_plan::<i32>(&segs, Op::Sum).unwrap().splits > 1);
+    assert_eq!(
+        r.segmented_sum(&v, &segs).unwrap(),
+        cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap()
+    );
+    assert_eq!(
+        r.segmented_argmin(&v, &segs).unwrap(),
+        cpu::segmented_argmin(&v, &offsets).unwrap()
+    );
+}

@@ -368,3 +368,34 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
         .tests(60)
         .quickcheck(prop as fn(u8, u8, u8, u8, u8, u8, bool, u64) -> TestResult);
 }
+
+/// Small cases of every lane mapping and of the split path (totals, seeds, seeded scan), for
+/// compute-sanitizer (`lanes_sanitize` filter).
+#[test]
+fn lanes_sanitize_every_mapping() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    for kind in KINDS {
+        let s = scan_of(&gpu, kind);
+        for (rows, cols) in [(7, 5), (1000, 2), (4100, 64), (64, 4100), (3, 70_000)] {
+            let v = values::<i32>(rows * cols, Op::Sum, 5);
+            let x = Array2::from_shape_vec((rows, cols), v).unwrap();
+            let m = x.mapv(|v| Mat2([v as u32 % 3, 1, 1, 0]));
+            for axis in 0..2 {
+                assert_eq!(
+                    s.scan_axis(&x, Axis(axis), Op::Sum).unwrap(),
+                    cpu::scan_axis(x.view(), Axis(axis), Op::Sum, kind)
+                        .unwrap()
+                        .into_dyn()
+                );
+                assert_eq!(
+                    s.scan_axis_monoid(&m, Axis(axis)).unwrap(),
+                    lanes_scanned(&m, axis, kind).into_dyn()
+                );
+            }
+        }
+        let offsets = vec![0u64, 70_000, 70_000, 140_000, 210_003];
+        let v = values::<f64>(210_003, Op::Sum, 3);
+        let want = cpu::segmented_scan(&v, &offsets, Op::Sum, kind).unwrap();
+        assert_eq!(s.segmented_scan(&v, &offsets, Op::Sum).unwrap(), want);
+    }
+}

@@ -216,6 +216,9 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
             const u64 lo = b + t.p * per;
             u64 j = lo < e ? lo : e;
             const u64 end = (e - j) < per ? e : j + per;
+            // Not unrolled: ptxas 12.0.76 miscompiles this loop's unrolled form for 16-byte
+            // monoids (wrong sm_80/sm_90 code from correct PTX; see docs/shapes.md).
+#pragma unroll 1
             for (; j < end; ++j) acc = op(acc, Cv::apply(lane_load(base + (i64)j * step), j));
         }
         V r = lanes_block_reduce(acc, op, t, scratch);
@@ -230,6 +233,7 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
         acc = Op::identity();
         const u64 per = (S + t.P - 1) / t.P;
         const u64 lo = (u64)t.p * per;
+#pragma unroll 1  // as above: ptxas 12.0.76 and ordered loops over 16-byte monoids
         for (u64 k = lo; k < lo + per && k < S; ++k)
             if (valid) acc = op(acc, load_coherent(partials + k * lanes.count + lane));
         r = lanes_block_reduce(acc, op, t, scratch);

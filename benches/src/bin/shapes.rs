@@ -1,0 +1,464 @@
+//! The shapes benchmark (issue 12): reductions and scans along each axis of matrices of many
+//! shapes, in C and Fortran order, and over segments of three length distributions — each
+//! checked against the CPU reference and timed with CUDA events, quoted as a fraction of a
+//! device-to-device copy of the same input measured in the same run; with `--peers FILE`
+//! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
+//!
+//! ```text
+//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick]
+//! ```
+//! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
+//!
+//! Byte model: a reduction reads the input and writes one value per lane; a scan reads and
+//! writes the input's size; segmented operations also read the offsets (8 bytes per segment).
+//! ×copy = (bytes / time) / (2 · input bytes / copy time).
+
+use std::process::ExitCode;
+
+#[cfg(feature = "cuda")]
+fn main() -> ExitCode {
+    match run::main() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("shapes: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(not(feature = "cuda"))]
+fn main() -> ExitCode {
+    eprintln!("shapes: built without the `cuda` feature");
+    ExitCode::from(2)
+}
+
+#[cfg(feature = "cuda")]
+mod run {
+    use std::collections::HashMap;
+    use std::fmt::Write as _;
+
+    use gpu_core::data::SplitMix64;
+    use gpu_core::{DeviceArrayD, Element, Gpu, LanePlan, Op, Segments};
+    use gpu_prims_benches::gpu::{time_copy, time_gpu, GpuTiming};
+    use gpu_prims_benches::svg::{Chart, Series, XAxis};
+    use gpu_reduce::{cpu as rcpu, Reduce, Workspace};
+    use gpu_scan::{cpu as scpu, Scan, ScanKind};
+    use ndarray::{ArrayView2, Axis, ShapeBuilder};
+    use serde_json::{json, Value};
+
+    struct Args {
+        log2: u32,
+        types: Vec<String>,
+        peers: Option<String>,
+        out: String,
+        quick: bool,
+    }
+
+    fn args() -> Result<Args, String> {
+        let mut a = Args {
+            log2: 28,
+            types: vec!["i32".into(), "f32".into()],
+            peers: None,
+            out: "shapes-out".into(),
+            quick: false,
+        };
+        let mut it = std::env::args().skip(1);
+        while let Some(k) = it.next() {
+            let mut val = || it.next().ok_or(format!("{k} needs a value"));
+            match k.as_str() {
+                "--log2" => a.log2 = val()?.parse().map_err(|e| format!("--log2: {e}"))?,
+                "--types" => a.types = val()?.split(',').map(String::from).collect(),
+                "--peers" => a.peers = Some(val()?),
+                "--out" => a.out = val()?,
+                "--quick" => a.quick = true,
+                other => return Err(format!("unknown argument {other}")),
+            }
+        }
+        Ok(a)
+    }
+
+    /// One measured case.
+    struct Rec {
+        op: &'static str,
+        dtype: String,
+        case: String,
+        key: String,
+        ms: f64,
+        frac: f64,
+        plan: String,
+        correct: bool,
+    }
+
+    fn shapes(log2: u32) -> Vec<(usize, usize)> {
+        let n = 1usize << log2;
+        [1usize << (log2 / 2), 64, 4, 2, n / 64, 1024]
+            .iter()
+            .map(|&c| (n / c, c))
+            .collect()
+    }
+
+    fn values<T: Element>(n: usize, seed: u64) -> Vec<T> {
+        let mut r = SplitMix64::new(seed);
+        (0..n)
+            .map(|_| T::from_f64((r.next_u64() % 41) as f64 - 20.0))
+            .collect()
+    }
+
+    fn segment_offsets(kind: &str, n: usize) -> Vec<u64> {
+        let mut r = SplitMix64::new(7);
+        let mut o = vec![0u64];
+        if kind == "16x2^24" {
+            return (0..=16).map(|i| (i * (n / 16)) as u64).collect();
+        }
+        let (lo, hi) = if kind == "1-8" { (1, 8) } else { (1, 2000) };
+        while (*o.last().unwrap() as usize) < n {
+            let l = lo + r.next_u64() % (hi - lo + 1);
+            o.push((*o.last().unwrap() + l).min(n as u64));
+        }
+        o
+    }
+
+    pub fn main() -> Result<bool, String> {
+        let a = args()?;
+        let gpu = Gpu::default_device().map_err(|e| e.to_string())?;
+        let timing = GpuTiming {
+            reps: if a.quick { 5 } else { 15 },
+            ..GpuTiming::default()
+        };
+        let mut recs = Vec::new();
+        for t in a.types.clone() {
+            match t.as_str() {
+                "i32" => bench::<i32>(&gpu, &a, &timing, &mut recs)?,
+                "f32" => bench::<f32>(&gpu, &a, &timing, &mut recs)?,
+                other => return Err(format!("type {other}: i32 or f32")),
+            }
+        }
+        let peers = match &a.peers {
+            Some(p) => load_peers(p)?,
+            None => HashMap::new(),
+        };
+        write(&a, &gpu, &recs, &peers)?;
+        Ok(recs.iter().all(|r| r.correct))
+    }
+
+    fn key(op: &str, dtype: &str, case: &str) -> String {
+        format!("{op}|{dtype}|{case}")
+    }
+
+    fn bench<T: Element>(
+        gpu: &Gpu,
+        a: &Args,
+        timing: &GpuTiming,
+        recs: &mut Vec<Rec>,
+    ) -> Result<(), String> {
+        let e = |e: gpu_core::Error| e.to_string();
+        let n = 1usize << a.log2;
+        let size = std::mem::size_of::<T>();
+        let host = values::<T>(n, 1);
+        let buf = gpu.upload(&host).map_err(e)?;
+        let copy = time_copy(gpu, n * size, timing).map_err(e)?.median_ms;
+        let stream = gpu.new_stream().map_err(e)?;
+        let mut ws = Workspace::new(gpu).map_err(e)?;
+        let frac = |bytes: usize, ms: f64| (bytes as f64 / ms) / ((2 * n * size) as f64 / copy);
+        let mut x = Some(DeviceArrayD::from_device(buf, &[n]).map_err(e)?);
+        for (rows, cols) in shapes(a.log2) {
+            for order in ["C", "F"] {
+                let data = x.take().unwrap().into_data();
+                let strides: [isize; 2] = if order == "C" {
+                    [cols as isize, 1]
+                } else {
+                    [1, rows as isize]
+                };
+                let xd = DeviceArrayD::from_parts(data, 0, &[rows, cols], &strides).map_err(e)?;
+                let view = if order == "C" {
+                    ArrayView2::from_shape((rows, cols), &host).unwrap()
+                } else {
+                    ArrayView2::from_shape((rows, cols).f(), &host).unwrap()
+                };
+                for axis in 0..2 {
+                    let lanes = if axis == 0 { cols } else { rows };
+                    let case = format!("{rows}x{cols} {order} axis {axis}");
+                    for (name, op) in [("sum", Op::Sum), ("max", Op::Max)] {
+                        let mut out = DeviceArrayD::<T>::zeros(gpu, &[lanes]).map_err(e)?;
+                        let mut plan: Option<LanePlan> = None;
+                        let st = time_gpu(gpu, &stream, timing, |s| {
+                            plan = Some(Reduce::new(gpu).stream(s).reduce_axis_into(
+                                &xd,
+                                Axis(axis),
+                                op,
+                                &mut out,
+                                &mut ws,
+                            )?);
+                            Ok(())
+                        })
+                        .map_err(e)?;
+                        stream.synchronize().map_err(e)?;
+                        let want = rcpu::par_reduce_axis(view, Axis(axis), op).map_err(e)?;
+                        let correct = out.to_array().map_err(e)? == want.into_dyn();
+                        let bytes = n * size + lanes * size;
+                        recs.push(Rec {
+                            op: name,
+                            dtype: T::NAME.into(),
+                            key: key(name, T::NAME, &case),
+                            case: case.clone(),
+                            ms: st.median_ms,
+                            frac: frac(bytes, st.median_ms),
+                            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                            correct,
+                        });
+                        eprintln!(
+                            "shapes: {name} {} {case}: {:.3} ms {}",
+                            T::NAME,
+                            st.median_ms,
+                            if correct { "ok" } else { "WRONG" }
+                        );
+                    }
+                    let scan = Scan::new(gpu).stream(&stream);
+                    let mut out = DeviceArrayD::<T>::zeros(gpu, &[rows, cols]).map_err(e)?;
+                    if order == "F" {
+                        out = DeviceArrayD::zeros_like_order(gpu, &[rows, cols], &strides)
+                            .map_err(e)?;
+                    }
+                    let mut plan = None;
+                    let st = time_gpu(gpu, &stream, timing, |_| {
+                        plan = Some(scan.scan_axis_into(&xd, Axis(axis), Op::Sum, &mut out)?);
+                        Ok(())
+                    })
+                    .map_err(e)?;
+                    stream.synchronize().map_err(e)?;
+                    let want = scpu::par_scan_axis(view, Axis(axis), Op::Sum, ScanKind::Inclusive)
+                        .map_err(e)?;
+                    let correct = out.to_array().map_err(e)? == want.into_dyn();
+                    recs.push(Rec {
+                        op: "cumsum",
+                        dtype: T::NAME.into(),
+                        key: key("cumsum", T::NAME, &case),
+                        case: case.clone(),
+                        ms: st.median_ms,
+                        frac: frac(2 * n * size, st.median_ms),
+                        plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                        correct,
+                    });
+                    eprintln!(
+                        "shapes: cumsum {} {case}: {:.3} ms {}",
+                        T::NAME,
+                        st.median_ms,
+                        if correct { "ok" } else { "WRONG" }
+                    );
+                }
+                x = Some(DeviceArrayD::from_device(xd.into_data(), &[n]).map_err(e)?);
+            }
+        }
+        let values = x.take().unwrap().into_data();
+        for kind in ["1-8", "1-2000", "16x2^24"] {
+            let offsets = segment_offsets(kind, n);
+            let segs = Segments::new(gpu, &offsets, n).map_err(e)?;
+            let count = segs.count();
+            let case = format!("segments {kind} ({count})");
+            let mut out = gpu.alloc::<T>(count).map_err(e)?;
+            let mut plan = None;
+            let st = time_gpu(gpu, &stream, timing, |s| {
+                plan = Some(Reduce::new(gpu).stream(s).segmented_reduce_into(
+                    &values,
+                    &segs,
+                    Op::Sum,
+                    &mut out,
+                    &mut ws,
+                )?);
+                Ok(())
+            })
+            .map_err(e)?;
+            stream.synchronize().map_err(e)?;
+            let want = rcpu::par_segmented_reduce(&host, &offsets, Op::Sum).map_err(e)?;
+            let correct = out.to_vec().map_err(e)? == want;
+            recs.push(Rec {
+                op: "segment_sum",
+                dtype: T::NAME.into(),
+                key: key("segment_sum", T::NAME, kind),
+                case: case.clone(),
+                ms: st.median_ms,
+                frac: frac(n * size + count * (size + 8), st.median_ms),
+                plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                correct,
+            });
+            eprintln!(
+                "shapes: segment_sum {} {case}: {:.3} ms {}",
+                T::NAME,
+                st.median_ms,
+                if correct { "ok" } else { "WRONG" }
+            );
+            let scan = Scan::new(gpu).stream(&stream);
+            let mut sout = gpu.alloc::<T>(n).map_err(e)?;
+            let mut plan = None;
+            let st = time_gpu(gpu, &stream, timing, |_| {
+                plan = Some(scan.segmented_scan_into(&values, &segs, Op::Sum, &mut sout)?);
+                Ok(())
+            })
+            .map_err(e)?;
+            stream.synchronize().map_err(e)?;
+            let want = scpu::par_segmented_scan(&host, &offsets, Op::Sum, ScanKind::Inclusive)
+                .map_err(e)?;
+            let correct = sout.to_vec().map_err(e)? == want;
+            recs.push(Rec {
+                op: "segment_cumsum",
+                dtype: T::NAME.into(),
+                key: key("segment_cumsum", T::NAME, kind),
+                case,
+                ms: st.median_ms,
+                frac: frac(2 * n * size + count * 8, st.median_ms),
+                plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                correct,
+            });
+        }
+        Ok(())
+    }
+
+    /// (library, key) → ×copy from peers_shapes.py's JSON.
+    fn load_peers(path: &str) -> Result<HashMap<(String, String), Value>, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+        let mut out = HashMap::new();
+        for r in v["results"].as_array().into_iter().flatten() {
+            let lib = r["library"].as_str().unwrap_or("").to_string();
+            let op = r["op"].as_str().unwrap_or("");
+            let dtype = r["dtype"].as_str().unwrap_or("");
+            let case = match r["segments"].as_str() {
+                Some(kind) => kind.to_string(),
+                None => {
+                    let s = &r["shape"];
+                    format!(
+                        "{}x{} {} axis {}",
+                        s[0].as_u64().unwrap_or(0),
+                        s[1].as_u64().unwrap_or(0),
+                        r["order"].as_str().unwrap_or(""),
+                        r["axis"].as_u64().unwrap_or(0)
+                    )
+                }
+            };
+            out.insert((lib, key(op, dtype, &case)), r.clone());
+        }
+        Ok(out)
+    }
+
+    fn peer_cell(
+        peers: &HashMap<(String, String), Value>,
+        lib: &str,
+        key: &str,
+    ) -> (String, Option<f64>) {
+        match peers.get(&(lib.to_string(), key.to_string())) {
+            Some(r) if r["status"] == "ok" => {
+                let f = r["copy_fraction"].as_f64();
+                (f.map_or("–".into(), |f| format!("{f:.3}")), f)
+            }
+            Some(r) => (
+                format!(
+                    "{} ({})",
+                    r["status"].as_str().unwrap_or("?"),
+                    r["note"].as_str().unwrap_or("")
+                ),
+                None,
+            ),
+            None => ("–".into(), None),
+        }
+    }
+
+    fn write(
+        a: &Args,
+        gpu: &Gpu,
+        recs: &[Rec],
+        peers: &HashMap<(String, String), Value>,
+    ) -> Result<(), String> {
+        std::fs::create_dir_all(&a.out).map_err(|e| e.to_string())?;
+        let mut md = String::new();
+        let _ = writeln!(
+            md,
+            "# Shapes: {} values per case on {}\n",
+            1u64 << a.log2,
+            gpu.properties().name
+        );
+        let _ = writeln!(md, "×copy = bytes moved per second over a device-to-device copy's (same run); reductions: input + one value per lane; scans: input + output; segments: + 8 bytes per offset.\n");
+        let _ = writeln!(md, "| op | dtype | case | ours ms | ours ×copy | PyTorch ×copy | CuPy ×copy | plan | checked |");
+        let _ = writeln!(
+            md,
+            "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |"
+        );
+        let mut json_rows = Vec::new();
+        let mut series: HashMap<String, Vec<(f64, f64)>> = HashMap::new();
+        for (i, r) in recs.iter().enumerate() {
+            let (torch, tf) = peer_cell(peers, "torch", &r.key);
+            let (cupy, cf) = peer_cell(peers, "cupy", &r.key);
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {:.3} | {:.3} | {torch} | {cupy} | {} | {} |",
+                r.op,
+                r.dtype,
+                r.case,
+                r.ms,
+                r.frac,
+                r.plan,
+                if r.correct { "ok" } else { "**WRONG**" }
+            );
+            json_rows.push(json!({"op": r.op, "dtype": r.dtype, "case": r.case, "ms": r.ms, "copy_fraction": r.frac,
+                "torch": tf, "cupy": cf, "plan": r.plan, "correct": r.correct}));
+            let x = i as f64;
+            series
+                .entry(format!("ours {}", r.dtype))
+                .or_default()
+                .push((x, r.frac));
+            if let Some(f) = tf {
+                series
+                    .entry(format!("PyTorch {}", r.dtype))
+                    .or_default()
+                    .push((x, f));
+            }
+            if let Some(f) = cf {
+                series
+                    .entry(format!("CuPy {}", r.dtype))
+                    .or_default()
+                    .push((x, f));
+            }
+        }
+        let mut worst: HashMap<&str, &Rec> = HashMap::new();
+        for r in recs {
+            let w = worst.entry(r.op).or_insert(r);
+            if r.frac < w.frac {
+                *w = r;
+            }
+        }
+        let _ = writeln!(md, "\nWorst case of each operation (ours):\n");
+        let mut ops: Vec<_> = worst.into_iter().collect();
+        ops.sort_by_key(|(k, _)| *k);
+        for (op, r) in ops {
+            let _ = writeln!(
+                md,
+                "- {op}: {:.3}× copy, {} {} ({})",
+                r.frac, r.dtype, r.case, r.plan
+            );
+        }
+        std::fs::write(format!("{}/shapes.md", a.out), md).map_err(|e| e.to_string())?;
+        std::fs::write(
+            format!("{}/shapes.json", a.out),
+            serde_json::to_string_pretty(
+                &json!({"schema": "gpu-prims-shapes/1", "rows": json_rows}),
+            )
+            .unwrap(),
+        )
+        .map_err(|e| e.to_string())?;
+        let mut names: Vec<_> = series.keys().cloned().collect();
+        names.sort();
+        let chart = Chart {
+            title: "×copy per case (index in shapes.md order)".into(),
+            x_label: "case".into(),
+            y_label: "× device-to-device copy".into(),
+            x_axis: XAxis::Linear,
+            series: names
+                .into_iter()
+                .map(|k| Series::new(k.clone(), series[&k].clone()))
+                .collect(),
+        };
+        std::fs::write(format!("{}/shapes.svg", a.out), chart.to_svg())
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
