@@ -130,9 +130,10 @@ lanes_warp_scan(typename Op::value_type v, Op op, const LaneThread& t) {
     return v;
 }
 
-// The contiguous range [*b, *e) of a lane of length n that split s of S owns.
+// The contiguous range [*b, *e) of a lane of length n that split s of S owns. Splits start at
+// multiples of 4 elements, so a split of an aligned lane stays aligned for vector loads.
 __device__ __forceinline__ void lane_split(u64 n, u64 s, u64 S, u64* b, u64* e) {
-    const u64 per = (n + S - 1) / S;
+    const u64 per = (((n + S - 1) / S) + 3) & ~3ull;
     const u64 lo = s * per;
     *b = lo < n ? lo : n;
     *e = (n - *b) < per ? n : *b + per;
@@ -156,6 +157,35 @@ lanes_block_reduce(typename Op::value_type v, Op op, const LaneThread& t,
 }
 
 // ---- Reduction -----------------------------------------------------------------------------
+
+// Folds elements [b, e) of a contiguous lane whose element b is aligned to VW elements: position
+// p of P takes vectors p, p + P, ... (four loads in flight), then the elements after the last
+// whole vector, P apart. Commutative operators only (the fold order is by position).
+template <int VW, class Op, class In, class Cv>
+__device__ __forceinline__ typename Op::value_type
+lanes_fold_vectors(const In* __restrict__ base, u64 b, u64 e, u64 p, u64 P,
+                   typename Op::value_type acc, Op op) {
+    typedef Vec<In, VW> V;
+    const V* vb = reinterpret_cast<const V*>(base + b);
+    const u64 nv = (e - b) / VW;
+    u64 v = p;
+    for (; v + 3 * P < nv; v += 4 * P) {
+        V x[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) x[k] = vb[v + k * P];
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+#pragma unroll
+            for (int i = 0; i < VW; ++i) acc = op(acc, Cv::apply(x[k].v[i], b + (v + k * P) * VW + i));
+    }
+    for (; v < nv; v += P) {
+        const V x = vb[v];
+#pragma unroll
+        for (int i = 0; i < VW; ++i) acc = op(acc, Cv::apply(x.v[i], b + v * VW + i));
+    }
+    for (u64 j = b + nv * VW + p; j < e; j += P) acc = op(acc, Cv::apply(lane_load(base + j), j));
+    return acc;
+}
 
 // Writes a lane's reduced value: as is, or (argmin/argmax) only the index as a u64.
 template <class V> struct StoreValue {
@@ -200,15 +230,25 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
         u64 b, e;
         lane_split(n, s, S, &b, &e);
         V acc = Op::identity();
-        if (Op::commutative) {
+        // Contiguous lanes: 16-byte loads where aligned (8-byte ones for 4-byte types aligned to
+        // 8, rows of two), scalar loads otherwise.
+        constexpr int W = VecWidth<In>::value;
+        constexpr int W2 = W >= 4 ? W / 2 : 1;
+        const u64 addr = (u64)(base + b);
+        if (Op::commutative && W >= 2 && step == 1 && (addr % (sizeof(In) * W)) == 0) {
+            acc = lanes_fold_vectors<W, Op, In, Cv>(base, b, e, t.p, t.P, acc, op);
+        } else if (Op::commutative && W2 >= 2 && step == 1 && (addr % (sizeof(In) * W2)) == 0) {
+            acc = lanes_fold_vectors<W2, Op, In, Cv>(base, b, e, t.p, t.P, acc, op);
+        } else if (Op::commutative) {
+            // Strided lanes (columns): eight loads in flight per thread, since each is small.
             const u64 P = t.P;
             u64 j = b + t.p;
-            for (; j + 3 * P < e; j += 4 * P) {
-                In x[4];
+            for (; j + 7 * P < e; j += 8 * P) {
+                In x[8];
 #pragma unroll
-                for (int k = 0; k < 4; ++k) x[k] = lane_load(base + (i64)(j + k * P) * step);
+                for (int k = 0; k < 8; ++k) x[k] = lane_load(base + (i64)(j + k * P) * step);
 #pragma unroll
-                for (int k = 0; k < 4; ++k) acc = op(acc, Cv::apply(x[k], j + k * P));
+                for (int k = 0; k < 8; ++k) acc = op(acc, Cv::apply(x[k], j + k * P));
             }
             for (; j < e; j += P) acc = op(acc, Cv::apply(lane_load(base + (i64)j * step), j));
         } else {
