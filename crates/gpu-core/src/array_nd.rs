@@ -55,7 +55,7 @@ pub(crate) fn c_strides(shape: &[usize]) -> Vec<isize> {
 /// (lowest, highest) element position an array of `shape` and `strides` reaches from
 /// `offset`, or `None` when it has no elements.
 fn extent(offset: usize, shape: &[usize], strides: &[isize]) -> Option<(i128, i128)> {
-    if shape.iter().any(|&n| n == 0) {
+    if shape.contains(&0) {
         return None;
     }
     let (mut lo, mut hi) = (offset as i128, offset as i128);

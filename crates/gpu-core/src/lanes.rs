@@ -348,7 +348,7 @@ impl std::fmt::Display for LanePlan {
 /// Refuses an array whose strides make two different indices address one element (outputs
 /// must not alias, and inputs that do are almost always a mistake). `what` names the argument.
 pub fn check_no_alias(shape: &[usize], strides: &[isize], what: &'static str) -> Result<()> {
-    if shape.iter().any(|&n| n == 0) {
+    if shape.contains(&0) {
         return Ok(());
     }
     let mut dims: Vec<(usize, usize)> = shape

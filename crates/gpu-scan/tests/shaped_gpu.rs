@@ -315,6 +315,7 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
     if gpu_or_skip().is_none() {
         return;
     }
+    #[allow(clippy::too_many_arguments)]
     fn prop(
         d0: u8,
         d1: u8,
