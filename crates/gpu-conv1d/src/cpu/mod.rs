@@ -18,6 +18,10 @@
 //! # Ok::<(), gpu_core::Error>(())
 //! ```
 
+mod axis;
+
+pub use axis::{apply_axis, convolve_axis, convolve_axis_par, correlate_axis, correlate_axis_par};
+
 use ndarray::{Array2, ArrayView2};
 use rayon::prelude::*;
 
