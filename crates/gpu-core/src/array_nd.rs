@@ -117,7 +117,7 @@ impl<T: Pod> DeviceArrayD<T> {
         Self::from_device(gpu.zeros::<T>(shape.iter().product())?, shape)
     }
 
-    /// An uninitialised-then-zeroed array of `shape` whose strides follow the same axis order
+    /// A zeroed array of `shape` whose strides follow the same axis order
     /// as `like_strides` (the densest layout of that order): a scan's output keeps its input's
     /// memory order.
     pub fn zeros_like_order(gpu: &Gpu, shape: &[usize], like_strides: &[isize]) -> Result<Self> {

@@ -47,6 +47,18 @@ pub struct AxisLanes {
     pub axis_stride: i64,
 }
 
+/// Segments of a contiguous array as lanes: lane `l` is `offsets[l] .. offsets[l + 1]` of the
+/// device array at `offsets` (checked offsets: see `Segments`). Kernel argument
+/// `gp::SegmentLanes`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SegmentLanes {
+    /// Device address of the `count + 1` offsets.
+    pub offsets: u64,
+    /// Number of segments.
+    pub count: u64,
+}
+
 /// The lanes of an axis of an N-D array, in the row-major order of the array with that axis
 /// removed: one [`AxisLanes`] repeated at each of `batches` base offsets (more than one only
 /// when the other axes do not merge into two).

@@ -51,7 +51,7 @@ pub use error::{Error, Result};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
     axis_lanes, axis_lanes_pair, check_no_alias, AxisLanes, LaneAccess, LaneBatches, LanePlan,
-    LaneTiling, LANES_BLOCK,
+    LaneTiling, SegmentLanes, LANES_BLOCK,
 };
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use monoid::{Affine, Mat2, Monoid};

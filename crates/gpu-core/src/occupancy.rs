@@ -1,7 +1,11 @@
 //! Grids sized by occupancy: the launch plans that need a loaded kernel (so above both
 //! `launch` and `module`).
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use crate::error::{Error, Result};
+use crate::lanes::LANES_BLOCK;
 use crate::launch::{grid_for, LaunchConfig};
 use crate::module::Kernel;
 
@@ -21,6 +25,27 @@ impl Kernel {
             ));
         }
         Ok(self.gpu().properties().sm_count.max(1) * per_sm)
+    }
+
+    /// [`resident_grid`](Kernel::resident_grid) at the lane kernels' block size
+    /// ([`LANES_BLOCK`], no dynamic shared memory): the blocks a [`LanePlan`] should fill.
+    /// Cached per device and kernel, so planning a shaped call costs no driver query.
+    ///
+    /// [`LanePlan`]: crate::LanePlan
+    pub fn lane_target_blocks(&self) -> Result<u64> {
+        type Key = (usize, String);
+        static CACHE: OnceLock<Mutex<HashMap<Key, u64>>> = OnceLock::new();
+        let key = (self.gpu().properties().ordinal, self.name().to_string());
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(&b) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(b);
+        }
+        let blocks = self.resident_grid(LANES_BLOCK, 0)? as u64;
+        cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, blocks);
+        Ok(blocks)
     }
 
     /// A grid-stride launch over `items`, `items_per_thread` per thread per step: as many

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::device::Gpu;
 use crate::error::{Error, Result};
+use crate::lanes::SegmentLanes;
 use crate::memory::DeviceArray;
 use crate::shape::check_offsets;
 
@@ -82,6 +83,14 @@ impl Segments {
     /// The device.
     pub fn gpu(&self) -> &Gpu {
         self.device.gpu()
+    }
+
+    /// The segments as the lane kernels' argument.
+    pub fn lanes(&self) -> SegmentLanes {
+        SegmentLanes {
+            offsets: self.device.device_ptr(),
+            count: self.count() as u64,
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 
 use gpu_core::{
     axis_lanes, axis_lanes_pair, DeviceArray, DeviceArrayD, Element, Error, Input, LanePlan, Op,
-    Pod, Result, SegmentOffsets, Segments, ShapedInput,
+    Pod, Result, SegmentOffsets, Segments, ShapedInput, StagedNd,
 };
 use ndarray::{ArrayD, Axis};
 
@@ -38,7 +38,8 @@ impl Scan<'_> {
     }
 
     /// Scans `x` along `axis` into `out` (same shape, any non-aliasing strides); returns the
-    /// plan. Enqueued on this object's stream and waited for.
+    /// plan. Enqueued on this object's stream; waited for unless a stream was set and the
+    /// input lives on the device.
     fn axis_run<T: Pod, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
@@ -49,6 +50,18 @@ impl Scan<'_> {
         self.check_gpu_algorithm()?;
         self.gpu().check_same_device(out.gpu(), "out")?;
         let staged = x.stage_nd(self.gpu())?;
+        self.axis_run_staged(&staged, axis, suffix, out)
+    }
+
+    /// [`axis_run`](Self::axis_run) of an input already staged (checked algorithm and
+    /// devices).
+    fn axis_run_staged<T: Pod>(
+        &self,
+        staged: &StagedNd<'_, T>,
+        axis: Axis,
+        suffix: &str,
+        out: &mut DeviceArrayD<T>,
+    ) -> Result<LanePlan> {
         if out.shape() != staged.shape() {
             return Err(Error::invalid(
                 "out",
@@ -77,20 +90,19 @@ impl Scan<'_> {
         })
     }
 
-    /// A new device array for the scan of `x` (the input's memory order) and the scan into it.
+    /// A new device array for the scan of `x` (the input's memory order) and the scan into it;
+    /// `x` is staged (uploaded, for host data) once.
     fn axis_new<T: Pod, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
         axis: Axis,
         suffix: &str,
     ) -> Result<DeviceArrayD<T>> {
-        let (shape, strides) = {
-            let staged = x.stage_nd(self.gpu())?;
-            (staged.shape().to_vec(), staged.strides().to_vec())
-        };
-        gpu_core::check_axis(axis.0, shape.len())?;
-        let mut out = DeviceArrayD::zeros_like_order(self.gpu(), &shape, &strides)?;
-        self.axis_run(x, axis, suffix, &mut out)?;
+        self.check_gpu_algorithm()?;
+        let staged = x.stage_nd(self.gpu())?;
+        gpu_core::check_axis(axis.0, staged.shape().len())?;
+        let mut out = DeviceArrayD::zeros_like_order(self.gpu(), staged.shape(), staged.strides())?;
+        self.axis_run_staged(&staged, axis, suffix, &mut out)?;
         Ok(out)
     }
 

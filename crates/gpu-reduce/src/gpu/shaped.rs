@@ -9,27 +9,14 @@ use gpu_core::{
 };
 use ndarray::{ArrayD, Axis, IxDyn};
 
-use super::engine::{resident_grid, Desc};
+use super::engine::Desc;
 use super::workspace::{with_pooled, Workspace};
 use super::{desc_arg, desc_monoid, desc_op, desc_wide, Reduce};
 use crate::kernels::REDUCE_PTX;
 use crate::value::{DeviceMonoid, Extreme, Widen};
 
-/// `gp::SegmentLanes`: the offsets array and the number of segments.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct SegmentLanes {
-    offsets: u64,
-    count: u64,
-}
-
 /// Elements each thread reads per step in the lane kernels (the plan's unit).
 const REDUCE_ITEMS: u32 = 4;
-
-/// Blocks of 256 threads the device holds at once for `kernel`.
-fn target_blocks(kernel: &Kernel) -> Result<u64> {
-    Ok(resident_grid(kernel, LANES_BLOCK, 0)? as u64)
-}
 
 /// Where a shaped reduction writes: `count` results of `size` bytes at `ptr`.
 struct Out {
@@ -76,7 +63,7 @@ impl Reduce<'_> {
         stream: &Stream,
     ) -> Result<LanePlan> {
         let kernel = self.lane_kernel("axis", desc)?;
-        let plan = LanePlan::new(&lb.lanes, target_blocks(&kernel)?, REDUCE_ITEMS);
+        let plan = LanePlan::new(&lb.lanes, kernel.lane_target_blocks()?, REDUCE_ITEMS);
         if lb.total_lanes() == 0 {
             return Ok(plan);
         }
@@ -126,7 +113,7 @@ impl Reduce<'_> {
         let plan = LanePlan::segments(
             count,
             segments.mean_len(),
-            target_blocks(&kernel)?,
+            kernel.lane_target_blocks()?,
             REDUCE_ITEMS,
         );
         if count == 0 {
@@ -136,10 +123,7 @@ impl Reduce<'_> {
         let r = (|| {
             let (partials, counters) = Self::lane_scratch(ws, &plan, count, desc, stream)?;
             let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
-            let lanes = SegmentLanes {
-                offsets: segments.device_offsets().device_ptr(),
-                count,
-            };
+            let lanes = segments.lanes();
             let (tiling, out_ptr) = (plan.tiling, out.ptr);
             // SAFETY: reduce_segments_<kind>(const In* in, gp::SegmentLanes lanes,
             // gp::LaneTiling tiling, Out* out, V* partials, unsigned* counters) matches
@@ -425,7 +409,7 @@ impl Reduce<'_> {
         let kernel = self.lane_kernel("axis", &desc)?;
         Ok(LanePlan::new(
             &lb.lanes,
-            target_blocks(&kernel)?,
+            kernel.lane_target_blocks()?,
             REDUCE_ITEMS,
         ))
     }
@@ -635,7 +619,7 @@ impl Reduce<'_> {
         Ok(LanePlan::segments(
             segments.count() as u64,
             segments.mean_len(),
-            target_blocks(&kernel)?,
+            kernel.lane_target_blocks()?,
             REDUCE_ITEMS,
         ))
     }

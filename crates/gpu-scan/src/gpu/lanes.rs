@@ -11,14 +11,6 @@ use gpu_core::{
 use super::Scanner;
 use crate::kernels::SCAN_PTX;
 
-/// `gp::SegmentLanes`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct SegmentLanes {
-    offsets: u64,
-    count: u64,
-}
-
 /// Items each thread scans per round (`gp::LaneItems`).
 pub(crate) fn lane_items(value_size: usize) -> u32 {
     match value_size {
@@ -44,16 +36,12 @@ impl Scanner {
             .kernel(&SCAN_PTX, &format!("scan_{name}_{}", kind.suffix))
     }
 
-    fn target_blocks(kernel: &Kernel) -> Result<u64> {
-        Ok(kernel.resident_grid(LANES_BLOCK, 0)? as u64)
-    }
-
     /// The plan of a scan along the lanes `lanes`.
     pub(crate) fn axis_plan(&self, kind: &LaneKind<'_>, lanes: &AxisLanes) -> Result<LanePlan> {
         let kernel = self.lane_kernel("axis", kind)?;
         Ok(LanePlan::new(
             lanes,
-            Self::target_blocks(&kernel)?,
+            kernel.lane_target_blocks()?,
             lane_items(kind.value_size),
         ))
     }
@@ -68,7 +56,7 @@ impl Scanner {
         Ok(LanePlan::segments(
             segments.count() as u64,
             segments.mean_len(),
-            Self::target_blocks(&kernel)?,
+            kernel.lane_target_blocks()?,
             lane_items(kind.value_size),
         ))
     }
@@ -198,10 +186,7 @@ impl Scanner {
         } else {
             0
         };
-        let lanes = SegmentLanes {
-            offsets: segments.device_offsets().device_ptr(),
-            count,
-        };
+        let lanes = segments.lanes();
         let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
         let tiling = plan.tiling;
         if plan.splits > 1 {
