@@ -1,5 +1,6 @@
 // Kernels of gpu-core itself: fills used by tests and benchmarks (a device-to-device copy is
-// the driver's own cuMemcpyDtoD).
+// the driver's own cuMemcpyDtoD), and copies between N-D layouts (by element size).
+#include <gpu_prims/layout_copy.cuh>
 #include <gpu_prims/load.cuh>
 
 template <class T> __device__ void fill(T* out, gp::u64 n, T value) {
@@ -20,3 +21,22 @@ CORE_ENTRY(i64, gp::i64)
 CORE_ENTRY(u64, gp::u64)
 CORE_ENTRY(f32, gp::f32)
 CORE_ENTRY(f64, gp::f64)
+
+// Layout copies move bytes, so one entry per element size serves every type.
+struct alignas(16) Bytes16 {
+    gp::u64 lo, hi;
+};
+#define LAYOUT_ENTRY(bits, T)                                                                  \
+    extern "C" __global__ void copy_layout_rows_b##bits(const T* src, T* dst, gp::CopyLayout l, \
+                                                        gp::u64 rows, gp::u32 width) {         \
+        gp::copy_layout_rows(src, dst, l, rows, width);                                        \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(256)                                          \
+        copy_layout_tiles_b##bits(const T* src, T* dst, gp::CopyLayout l) {                    \
+        gp::copy_layout_tiles(src, dst, l);                                                    \
+    }
+LAYOUT_ENTRY(8, unsigned char)
+LAYOUT_ENTRY(16, unsigned short)
+LAYOUT_ENTRY(32, gp::u32)
+LAYOUT_ENTRY(64, gp::u64)
+LAYOUT_ENTRY(128, Bytes16)

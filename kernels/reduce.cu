@@ -17,6 +17,8 @@
 //   reduce_axis_<kind>(const In* in, gp::AxisLanes lanes, gp::LaneTiling tiling, Out* out,
 //                      V* partials, unsigned* counters)
 //   reduce_segments_<kind>(..., gp::SegmentLanes lanes, ...)
+//   reduce_packed_<kind>(const In* in, u64 count, u32 log2n, Out* out)
+//     lanes that are the rows of one packed array, n = 2^log2n <= 32 vectors (not the monoids)
 //     shaped data: every lane of an axis of an N-D array, or every segment, reduced into
 //     out[lane] (gpu_prims/lanes.cuh: lanes_reduce). Out is V, except argmin/argmax: the index
 //     along the lane, a u64. Grid (tiles, splits); 256 threads.
@@ -425,20 +427,31 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
     REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)
+// reduce_packed_<kind>: rows of a packed array, n = 2^log2n (not for the 16-byte monoids).
+#define REDUCE_PACKED(name, OpT, In, StoreT)                                                     \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) reduce_packed_##name(          \
+        const In* __restrict__ in, gp::u64 count, gp::u32 log2n, StoreT::out_type* out) {        \
+        gp::lanes_reduce_packed<OpT, In, StoreT>(in, count, log2n, out);                         \
+    }
 
 #define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \
-    REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)
+    REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)                                  \
+    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreValue<T>)
 GP_FOR_EACH_OP_TYPE(REDUCE_LANES_PLAIN)
 
 #define REDUCE_LANES_ARG(opname, Op, tname, T)                                                   \
-    REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreIndex<T>)
+    REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreIndex<T>)                                  \
+    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreIndex<T>)
 GP_FOR_EACH_TYPE(REDUCE_LANES_ARG, argmin, gp::ArgMin)
 GP_FOR_EACH_TYPE(REDUCE_LANES_ARG, argmax, gp::ArgMax)
 
 #define REDUCE_LANES_WIDE(opname, Op)                                                            \
     REDUCE_LANES(opname##_i32_to_i64, Op<gp::i64>, gp::i32, gp::StoreValue<gp::i64>)              \
     REDUCE_LANES(opname##_u32_to_u64, Op<gp::u64>, gp::u32, gp::StoreValue<gp::u64>)              \
-    REDUCE_LANES(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>)
+    REDUCE_LANES(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>)              \
+    REDUCE_PACKED(opname##_i32_to_i64, Op<gp::i64>, gp::i32, gp::StoreValue<gp::i64>)             \
+    REDUCE_PACKED(opname##_u32_to_u64, Op<gp::u64>, gp::u32, gp::StoreValue<gp::u64>)             \
+    REDUCE_PACKED(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>)
 REDUCE_LANES_WIDE(sum, gp::Sum)
 REDUCE_LANES_WIDE(prod, gp::Prod)
 

@@ -13,7 +13,8 @@
 // N-D array (input and output lanes described separately), scan_segments_<op>_<type> every
 // segment; a lane too long for one block is cut into splits whose seeds come from
 // scan_axis_totals_<op>_<type> / scan_segments_totals_<op>_<type> (the splits' totals) and an
-// exclusive scan_axis pass over those totals.
+// exclusive scan_axis pass over those totals. scan_packed_<op>_<type> scans the rows of a
+// packed array (n = 2^log2n <= 32 vectors) as a flat pass.
 //
 // Every length is a u64 and every global index is computed in 64 bits. n = 0 is never launched
 // (the Rust side returns early). Inputs and outputs may be the same array (in-place scans): each
@@ -245,3 +246,11 @@ SCAN_RECURRENCE_ENTRIES(f64, gp::f64)
     }
 GP_FOR_EACH_OP_TYPE(SCAN_LANES)
 GP_FOR_EACH_MONOID_TYPE(SCAN_LANES)
+
+// scan_packed_<op>_<type>: rows of a packed array, n = 2^log2n <= 32 vectors (scalar types).
+#define SCAN_PACKED(opname, OpT, tname, T)                                                     \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) scan_packed_##opname##_##tname( \
+        const T* in, T* out, gp::u64 count, gp::u32 log2n, gp::u32 exclusive) {                \
+        gp::lanes_scan_packed<OpT<T>>(in, out, count, log2n, exclusive);                       \
+    }
+GP_FOR_EACH_OP_TYPE(SCAN_PACKED)

@@ -143,8 +143,18 @@ impl<'s, T: Real> Conv1d<'s, T> {
 
     /// The stream work runs on: the one given to [`stream`](Conv1d::stream), else the
     /// device's default stream.
-    fn run_stream(&self) -> &Stream {
+    pub(crate) fn run_stream(&self) -> &Stream {
         self.stream.unwrap_or(self.gpu.stream())
+    }
+
+    /// Waits for the stream the work was enqueued on.
+    pub(crate) fn run_stream_sync(&self) -> Result<()> {
+        self.run_stream().synchronize()
+    }
+
+    /// Whether a caller's stream was set (work is then only enqueued where possible).
+    pub(crate) fn has_stream(&self) -> bool {
+        self.stream.is_some()
     }
 
     /// After `_into` work: waits, unless a stream was given (then the caller does).
@@ -293,16 +303,30 @@ impl<'s, T: Real> Conv1d<'s, T> {
         output: &mut DeviceArray<T>,
         stream: &Stream,
     ) -> Result<()> {
-        // The builder may have changed the strategy since `new` checked it.
-        self.options.strategy.validate::<T>(self.mask.len())?;
         if !output.gpu().same_device(&self.gpu) {
             return Err(Error::invalid(
                 "input",
                 "the arrays and the convolution live on different devices",
             ));
         }
+        self.enqueue_rows_at(input, len, rows, output.device_ptr(), output.len(), stream)
+    }
+
+    /// [`enqueue_rows`](Self::enqueue_rows) into `output_len` elements of this device's memory
+    /// at `output`, which the caller keeps alive until the stream has run.
+    pub(crate) fn enqueue_rows_at(
+        &self,
+        input: u64,
+        len: usize,
+        rows: usize,
+        output: u64,
+        output_len: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        // The builder may have changed the strategy since `new` checked it.
+        self.options.strategy.validate::<T>(self.mask.len())?;
         if rows == 0 {
-            if len != 0 || !output.is_empty() {
+            if len != 0 || output_len != 0 {
                 return Err(Error::invalid(
                     "rows",
                     "0 rows, but the input or output array is not empty",
@@ -321,12 +345,11 @@ impl<'s, T: Real> Conv1d<'s, T> {
         let expected = rows
             .checked_mul(n_out)
             .ok_or_else(|| Error::invalid("rows", "output size overflows"))?;
-        if output.len() != expected {
+        if output_len != expected {
             return Err(Error::invalid(
                 "output",
                 format!(
-                    "{} elements, expected {rows} rows × {n_out} outputs = {expected}",
-                    output.len()
+                    "{output_len} elements, expected {rows} rows × {n_out} outputs = {expected}"
                 ),
             ));
         }
@@ -343,7 +366,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
         };
         let path = self.options.strategy.path::<T>(n_out, self.mask.len());
         let kernel = self.gpu.kernel(&PTX, &path.kernel_name::<T>())?;
-        let (x, y, m) = (input, output.device_ptr(), self.mask.device_ptr());
+        let (x, y, m) = (input, output, self.mask.device_ptr());
         let Shape {
             rows,
             n,

@@ -96,6 +96,8 @@ pub mod cpu;
 mod plan;
 
 #[cfg(feature = "cuda")]
+mod axis;
+#[cfg(feature = "cuda")]
 mod constant;
 #[cfg(feature = "cuda")]
 mod gpu;

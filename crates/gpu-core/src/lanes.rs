@@ -179,6 +179,13 @@ pub enum LaneAccess {
     /// Lanes side by side in memory (the axis strided): each warp reads rows of the tile,
     /// coalesced across the lanes.
     Columns,
+    /// The lanes are the consecutive rows of one contiguous array, `2^log2_len` elements
+    /// each (at most 32 vectors of 16 bytes): read as one flat array, four 16-byte vectors
+    /// in flight per thread, a vector holding whole rows or a few threads holding one row.
+    PackedRows {
+        /// log2 of the row length.
+        log2_len: u32,
+    },
 }
 
 /// The mapping parameters of `gp::LaneTiling` (kernel argument).
@@ -232,6 +239,12 @@ fn pow2_floor(x: u64) -> u64 {
 
 /// Grid y limit of the driver.
 const MAX_SPLITS: u64 = 65_535;
+/// Bytes of the vectors the packed-rows kernels read, and vectors per thread per step
+/// (`gp::PACKED_VECTORS`).
+const PACKED_VECTOR_BYTES: u64 = 16;
+const PACKED_VECTORS: u64 = 4;
+/// Longest packed row, in vectors (the threads of a row must fit in a warp).
+const PACKED_MAX_VECTORS: u64 = 32;
 /// Fewest elements a split gets per position (so splitting never makes blocks that only
 /// reduce a handful of values).
 const MIN_ITEMS_PER_SPLIT_POSITION: u64 = 16;
@@ -326,6 +339,50 @@ impl LanePlan {
         }
     }
 
+    /// The packed-rows plan when every lane of `lb` is a row of one contiguous array (lane
+    /// `l` = elements `l·len .. (l+1)·len` from the base) of a power-of-two length of at most
+    /// 32 vectors of 16 bytes, for elements of `elem_size` bytes (1 … 8); `None` otherwise. The
+    /// caller also needs the base 16-byte aligned.
+    ///
+    /// ```
+    /// use gpu_core::{axis_lanes, LaneAccess, LanePlan};
+    /// // 67108864 × 4 row-major, along axis 1: rows of 4, one 16-byte vector each.
+    /// let l = axis_lanes(&[67108864, 4], &[4, 1], 1).unwrap();
+    /// let plan = LanePlan::packed_rows(&l, 4).unwrap();
+    /// assert_eq!(plan.access, LaneAccess::PackedRows { log2_len: 2 });
+    /// // Along axis 0 the lanes are columns: not packed rows.
+    /// assert!(LanePlan::packed_rows(&axis_lanes(&[67108864, 4], &[4, 1], 0).unwrap(), 4).is_none());
+    /// ```
+    pub fn packed_rows(lb: &LaneBatches, elem_size: usize) -> Option<LanePlan> {
+        let l = &lb.lanes;
+        let size = elem_size as u64;
+        let packed = lb.batches == [0]
+            && l.count > 0
+            && l.len.is_power_of_two()
+            && (1..=8).contains(&size)
+            && l.len * size <= PACKED_MAX_VECTORS * PACKED_VECTOR_BYTES
+            && (l.len == 1 || l.axis_stride == 1)
+            && (l.inner == 1 || l.inner_stride == l.len as i64)
+            && (l.count == l.inner || l.outer_stride == (l.inner * l.len) as i64);
+        if !packed {
+            return None;
+        }
+        let vectors = (l.count * l.len * size).div_ceil(PACKED_VECTOR_BYTES);
+        Some(LanePlan {
+            access: LaneAccess::PackedRows {
+                log2_len: l.len.trailing_zeros(),
+            },
+            tiling: LaneTiling {
+                group: 1,
+                lanes_per_warp: 1,
+                warps_per_lane: 1,
+                unused: 0,
+            },
+            tiles: vectors.div_ceil(LANES_BLOCK as u64 * PACKED_VECTORS).max(1),
+            splits: 1,
+        })
+    }
+
     /// The same plan without splits (one block range per lane, whatever its length).
     pub fn without_splits(mut self) -> LanePlan {
         self.splits = 1;
@@ -347,6 +404,9 @@ impl std::fmt::Display for LanePlan {
             LaneAccess::WarpsPerLane(w) => format!("{w} warp(s) per lane"),
             LaneAccess::Columns => {
                 format!("columns, {} side by side", self.tiling.lanes_per_block())
+            }
+            LaneAccess::PackedRows { log2_len } => {
+                format!("packed rows of {}", 1u64 << log2_len)
             }
         };
         write!(

@@ -74,6 +74,8 @@ mod input;
 #[cfg(feature = "cuda")]
 mod kernel_cache;
 #[cfg(feature = "cuda")]
+mod layout;
+#[cfg(feature = "cuda")]
 mod memory;
 #[cfg(feature = "cuda")]
 mod module;

@@ -504,13 +504,23 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
         .quickcheck(prop as fn(u8, u8, u8, u8, u8, u8, u64) -> TestResult);
 }
 
-/// Small cases of every lane mapping (thread, group and block per lane, columns, splits with
-/// the last-arrival merge, segments), for compute-sanitizer (`lanes_sanitize` filter).
+/// Small cases of every lane mapping (thread, group and block per lane, columns, packed rows
+/// with a partial last vector, splits with the last-arrival merge, segments), for
+/// compute-sanitizer (`lanes_sanitize` filter).
 #[test]
 fn lanes_sanitize_every_mapping() {
     let Some(gpu) = gpu_or_skip() else { return };
     let r = Reduce::new(&gpu);
-    for (rows, cols) in [(7, 5), (1000, 2), (4100, 64), (64, 4100), (3, 70_000)] {
+    for (rows, cols) in [
+        (7, 5),
+        (1000, 2),
+        (1001, 1),
+        (1001, 2),
+        (9, 128),
+        (4100, 64),
+        (64, 4100),
+        (3, 70_000),
+    ] {
         let v = values::<f32>(rows * cols, Op::Sum, 5);
         let x = Array2::from_shape_vec((rows, cols), v).unwrap();
         let m = x.mapv(|v| Affine {
@@ -550,4 +560,104 @@ fn lanes_sanitize_every_mapping() {
         r.segmented_argmin(&v, &segs).unwrap(),
         cpu::segmented_argmin(&v, &offsets).unwrap()
     );
+}
+
+/// Rows of every power-of-two length up to past the packed limit (32 vectors), row counts that
+/// leave a partial last vector, every type and operator, argmin/argmax and widening sums: the
+/// packed-rows kernels against the CPU, and the plan reporting them.
+fn check_packed_rows<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    let vector = 16 / std::mem::size_of::<T>();
+    for log2n in 0..=10 {
+        let n = 1usize << log2n;
+        for rows in [1usize, 3, 7, 1000, 4097] {
+            let packed = n <= 32 * vector;
+            let plan = r
+                .axis_plan::<T>(&[rows, n], &[n as isize, 1], Axis(1), Op::Sum)
+                .unwrap();
+            assert_eq!(
+                matches!(plan.access, LaneAccess::PackedRows { .. }),
+                packed,
+                "{} rows of {n}: {plan}",
+                T::NAME
+            );
+            for op in ops::<T>() {
+                let x =
+                    Array2::from_shape_vec((rows, n), values::<T>(rows * n, op, (rows + n) as u64))
+                        .unwrap();
+                let want = cpu::reduce_axis(x.view(), Axis(1), op).unwrap().into_dyn();
+                assert_eq!(
+                    r.reduce_axis(&x, Axis(1), op).unwrap(),
+                    want,
+                    "{} {rows}x{n} {op:?}",
+                    T::NAME
+                );
+            }
+            let mut v: Vec<T> = values::<T>(rows * n, Op::Sum, 3 + n as u64)
+                .into_iter()
+                .map(|x| T::from_f64(x.to_f64().rem_euclid(3.0)))
+                .collect();
+            if T::IS_FLOAT && v.len() > 10 {
+                let k = v.len() / 2;
+                v[k] = T::from_f64(f64::NAN);
+            }
+            let x = Array2::from_shape_vec((rows, n), v).unwrap();
+            assert_eq!(
+                r.argmin_axis(&x, Axis(1)).unwrap(),
+                cpu::argmin_axis(x.view(), Axis(1)).unwrap().into_dyn(),
+                "argmin {} {rows}x{n}",
+                T::NAME
+            );
+            assert_eq!(
+                r.argmax_axis(&x, Axis(1)).unwrap(),
+                cpu::argmax_axis(x.view(), Axis(1)).unwrap().into_dyn(),
+                "argmax {} {rows}x{n}",
+                T::NAME
+            );
+        }
+    }
+}
+
+#[test]
+fn packed_rows_every_power_of_two_length() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_packed_rows::<i32>(&gpu);
+    check_packed_rows::<u32>(&gpu);
+    check_packed_rows::<i64>(&gpu);
+    check_packed_rows::<u64>(&gpu);
+    check_packed_rows::<f32>(&gpu);
+    check_packed_rows::<f64>(&gpu);
+    // Widening sums over packed rows (i32 near the top of its range: the sum overflows i32).
+    let r = Reduce::new(&gpu);
+    for n in [1usize, 2, 4, 64, 128] {
+        let x = Array2::from_shape_fn((1001, n), |(i, j)| i32::MAX - ((i + j) % 7) as i32);
+        let want = x.mapv(|v| v as i64).sum_axis(Axis(1)).into_dyn();
+        assert_eq!(
+            r.reduce_axis_wide(&x, Axis(1), Op::Sum).unwrap(),
+            want,
+            "rows of {n}"
+        );
+        // A packed 3-D array along its last axis.
+        let x3 = ndarray::Array3::from_shape_fn((3, 333, n), |(a, b, c)| {
+            (a * 7 + b * 3 + c) as i32 % 11
+        });
+        let want3 = x3.sum_axis(Axis(2)).into_dyn();
+        assert_eq!(r.sum_axis(&x3, Axis(2)).unwrap(), want3, "3-D rows of {n}");
+        // The same rows starting one element into a device buffer: not 16-byte aligned, so
+        // the general path runs, with the same results.
+        let mut flat = vec![99i32];
+        flat.extend(x3.iter().copied());
+        let shifted = DeviceArrayD::from_parts(
+            gpu.upload(&flat).unwrap(),
+            1,
+            &[3, 333, n],
+            &[333 * n as isize, n as isize, 1],
+        )
+        .unwrap();
+        assert_eq!(
+            r.sum_axis(&shifted, Axis(2)).unwrap(),
+            want3,
+            "unaligned rows of {n}"
+        );
+    }
 }

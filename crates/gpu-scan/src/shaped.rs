@@ -191,6 +191,11 @@ impl Scan<'_> {
             suffix: &suffix,
             value_size: std::mem::size_of::<T>(),
         };
+        // A new output keeps the input's order: packed rows when the input has them
+        // (device allocations are 16-byte aligned).
+        if let Some(plan) = Scanner::packed_plan(&kind, 0, &lb, 0, &lb) {
+            return Ok(plan);
+        }
         self.with_scanner(|s: &mut Scanner, _| s.axis_plan(&kind, &lb.lanes))
     }
 

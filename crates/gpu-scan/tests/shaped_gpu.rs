@@ -377,7 +377,15 @@ fn lanes_sanitize_every_mapping() {
     let Some(gpu) = gpu_or_skip() else { return };
     for kind in KINDS {
         let s = scan_of(&gpu, kind);
-        for (rows, cols) in [(7, 5), (1000, 2), (4100, 64), (64, 4100), (3, 70_000)] {
+        for (rows, cols) in [
+            (7, 5),
+            (1000, 2),
+            (1001, 2),
+            (9, 128),
+            (4100, 64),
+            (64, 4100),
+            (3, 70_000),
+        ] {
             let v = values::<i32>(rows * cols, Op::Sum, 5);
             let x = Array2::from_shape_vec((rows, cols), v).unwrap();
             let m = x.mapv(|v| Mat2([v as u32 % 3, 1, 1, 0]));
@@ -399,4 +407,69 @@ fn lanes_sanitize_every_mapping() {
         let want = cpu::segmented_scan(&v, &offsets, Op::Sum, kind).unwrap();
         assert_eq!(s.segmented_scan(&v, &offsets, Op::Sum).unwrap(), want);
     }
+}
+
+/// Rows of every power-of-two length up to past the packed limit (32 vectors), row counts that
+/// leave a partial last vector, every type, operator and kind: the packed-rows kernel against
+/// the CPU, the plan reporting it, unaligned bases taking the general path.
+fn check_packed_rows<T: Element>(gpu: &Gpu) {
+    let vector = 16 / std::mem::size_of::<T>();
+    for log2n in 0..=10 {
+        let n = 1usize << log2n;
+        for rows in [1usize, 3, 7, 1000, 4097] {
+            let plan = Scan::new(gpu)
+                .axis_plan::<T>(&[rows, n], &[n as isize, 1], Axis(1), Op::Sum)
+                .unwrap();
+            assert_eq!(
+                matches!(plan.access, gpu_core::LaneAccess::PackedRows { .. }),
+                n <= 32 * vector,
+                "{} rows of {n}: {plan}",
+                T::NAME
+            );
+            for op in ops::<T>() {
+                let v = values::<T>(rows * n, op, (rows * 3 + n) as u64);
+                let x = Array2::from_shape_vec((rows, n), v.clone()).unwrap();
+                for kind in KINDS {
+                    let want = cpu::scan_axis(x.view(), Axis(1), op, kind)
+                        .unwrap()
+                        .into_dyn();
+                    let s = scan_of(gpu, kind);
+                    assert_eq!(
+                        s.scan_axis(&x, Axis(1), op).unwrap(),
+                        want,
+                        "{} {rows}x{n} {op:?} {kind:?}",
+                        T::NAME
+                    );
+                    if rows == 7 {
+                        let mut flat = vec![T::default()];
+                        flat.extend(v.iter().copied());
+                        let shifted = DeviceArrayD::from_parts(
+                            gpu.upload(&flat).unwrap(),
+                            1,
+                            &[rows, n],
+                            &[n as isize, 1],
+                        )
+                        .unwrap();
+                        assert_eq!(
+                            s.scan_axis(&shifted, Axis(1), op).unwrap(),
+                            want,
+                            "unaligned {} {rows}x{n} {op:?}",
+                            T::NAME
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_rows_every_power_of_two_length() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_packed_rows::<i32>(&gpu);
+    check_packed_rows::<u32>(&gpu);
+    check_packed_rows::<i64>(&gpu);
+    check_packed_rows::<u64>(&gpu);
+    check_packed_rows::<f32>(&gpu);
+    check_packed_rows::<f64>(&gpu);
 }

@@ -377,4 +377,152 @@ __device__ __forceinline__ void lanes_scan(const typename Op::value_type* in, In
     }
 }
 
+// ---- Packed rows ---------------------------------------------------------------------------
+// Lanes that are the consecutive rows of one contiguous array (lane l = elements [l n, l n + n)),
+// n a power of two of at most 32 vectors, 16-byte aligned: the array is read as the flat
+// reduction reads it, PACKED_VECTORS 16-byte vectors in flight per thread, consecutive
+// threads on consecutive vectors. A vector holds VW / n whole lanes (n <= VW), or one of the
+// G = n / VW vectors of a lane, which G consecutive threads of a warp hold and combine by
+// shuffles, in lane order. No tiles, no block-wide steps: short rows at the speed of a copy.
+constexpr int PACKED_VECTORS = 4;
+
+// Reduces every lane into out[lane] (commutative and non-commutative scalar operators alike:
+// the combine follows lane order). Grid-stride over chunks of blockDim.x * PACKED_VECTORS
+// vectors; the elements after the last whole vector (n < VW only) by block 0.
+template <class Op, class In, class Store>
+__device__ __forceinline__ void lanes_reduce_packed(const In* __restrict__ in, u64 count,
+                                                    u32 log2n, typename Store::out_type* out) {
+    typedef typename Op::value_type V;
+    typedef ReduceConvert<In, V> Cv;
+    constexpr int W = VecWidth<In>::value;
+    typedef Vec<In, W> Vw;
+    Op op;
+    const u64 n = 1ull << log2n, mask = n - 1;
+    const u64 total = count << log2n;
+    const u64 nvec = total / W;
+    const u32 G = n > (u64)W ? (u32)(n / W) : 1u;  // threads per lane
+    const Vw* vin = reinterpret_cast<const Vw*>(in);
+    const u64 chunk = (u64)blockDim.x * PACKED_VECTORS;
+    for (u64 c0 = (u64)blockIdx.x * chunk; c0 < nvec; c0 += (u64)gridDim.x * chunk) {
+        Vw x[PACKED_VECTORS];
+#pragma unroll
+        for (int k = 0; k < PACKED_VECTORS; ++k) {
+            const u64 v = c0 + (u64)k * blockDim.x + threadIdx.x;
+            if (v < nvec) x[k] = vin[v];
+        }
+#pragma unroll
+        for (int k = 0; k < PACKED_VECTORS; ++k) {
+            const u64 v = c0 + (u64)k * blockDim.x + threadIdx.x;
+            const u64 f = v * W;  // flat index of the vector's first element
+            if (G == 1) {
+                if (v >= nvec) continue;
+                V acc = Op::identity();
+#pragma unroll
+                for (int i = 0; i < W; ++i) {
+                    const u64 j = (f + i) & mask;
+                    acc = op(acc, Cv::apply(x[k].v[i], j));
+                    if (j == mask) {
+                        Store::apply(out, (f + i) >> log2n, acc);
+                        acc = Op::identity();
+                    }
+                }
+            } else {
+                // Every thread of the warp takes part in the shuffles (the chunk loop is
+                // block-uniform); threads past the end hold the identity.
+                V acc = Op::identity();
+                if (v < nvec) {
+#pragma unroll
+                    for (int i = 0; i < W; ++i) acc = op(acc, Cv::apply(x[k].v[i], (f & mask) + i));
+                }
+                for (u32 d = 1; d < G; d <<= 1) {
+                    const V other = shfl_down(acc, d);
+                    if ((threadIdx.x & (2 * d - 1)) == 0) acc = op(acc, other);
+                }
+                if (v < nvec && (threadIdx.x & (G - 1)) == 0) Store::apply(out, f >> log2n, acc);
+            }
+        }
+    }
+    if (blockIdx.x == 0) {
+        for (u64 l = nvec * W / n + threadIdx.x; l < count; l += blockDim.x) {
+            V acc = Op::identity();
+            for (u64 j = 0; j < n; ++j) acc = op(acc, Cv::apply(lane_load(in + (l << log2n) + j), j));
+            Store::apply(out, l, acc);
+        }
+    }
+}
+
+// Scans every lane of a packed array into the same positions of `out` (packed the same
+// way; may equal `in`), inclusive or exclusive. Same reading as lanes_reduce_packed; lanes of
+// G > 1 vectors: each thread scans its vector, then a Kogge-Stone scan over the G threads
+// of the lane gives each its prefix.
+template <class Op>
+__device__ __forceinline__ void lanes_scan_packed(const typename Op::value_type* in,
+                                                  typename Op::value_type* out, u64 count,
+                                                  u32 log2n, u32 exclusive) {
+    typedef typename Op::value_type T;
+    constexpr int W = VecWidth<T>::value;
+    typedef Vec<T, W> Vw;
+    Op op;
+    const u64 n = 1ull << log2n, mask = n - 1;
+    const u64 total = count << log2n;
+    const u64 nvec = total / W;
+    const u32 G = n > (u64)W ? (u32)(n / W) : 1u;
+    const Vw* vin = reinterpret_cast<const Vw*>(in);
+    Vw* vout = reinterpret_cast<Vw*>(out);
+    const u64 chunk = (u64)blockDim.x * PACKED_VECTORS;
+    for (u64 c0 = (u64)blockIdx.x * chunk; c0 < nvec; c0 += (u64)gridDim.x * chunk) {
+        Vw x[PACKED_VECTORS];
+#pragma unroll
+        for (int k = 0; k < PACKED_VECTORS; ++k) {
+            const u64 v = c0 + (u64)k * blockDim.x + threadIdx.x;
+            if (v < nvec) x[k] = vin[v];
+        }
+#pragma unroll
+        for (int k = 0; k < PACKED_VECTORS; ++k) {
+            const u64 v = c0 + (u64)k * blockDim.x + threadIdx.x;
+            const u64 f = v * W;
+            Vw y;
+            if (G == 1) {
+                T acc = Op::identity();
+#pragma unroll
+                for (int i = 0; i < W; ++i) {
+                    if (((f + i) & mask) == 0) acc = Op::identity();
+                    const T before = acc;
+                    acc = op(acc, x[k].v[i]);
+                    y.v[i] = exclusive ? before : acc;
+                }
+            } else {
+                T incl[W];
+                incl[0] = v < nvec ? x[k].v[0] : Op::identity();
+#pragma unroll
+                for (int i = 1; i < W; ++i) incl[i] = op(incl[i - 1], v < nvec ? x[k].v[i] : Op::identity());
+                // Inclusive scan of the vector totals over the lane's G threads.
+                const u32 r = threadIdx.x & (G - 1);
+                T total_incl = incl[W - 1];
+                for (u32 d = 1; d < G; d <<= 1) {
+                    const T other = shfl_up(total_incl, d);
+                    if (r >= d) total_incl = op(other, total_incl);
+                }
+                T prefix = shfl_up(total_incl, 1);
+                if (r == 0) prefix = Op::identity();
+#pragma unroll
+                for (int i = 0; i < W; ++i)
+                    y.v[i] = exclusive ? (i == 0 ? prefix : op(prefix, incl[i - 1])) : op(prefix, incl[i]);
+            }
+            if (v < nvec) vout[v] = y;
+        }
+    }
+    if (blockIdx.x == 0) {
+        for (u64 l = nvec * W / n + threadIdx.x; l < count; l += blockDim.x) {
+            T acc = Op::identity();
+            for (u64 j = 0; j < n; ++j) {
+                const T x = in[(l << log2n) + j];
+                const T before = acc;
+                acc = op(acc, x);
+                out[(l << log2n) + j] = exclusive ? before : acc;
+            }
+        }
+    }
+}
+
 }  // namespace gp

@@ -4,19 +4,21 @@
 
 use gpu_core::{
     axis_lanes, kernel_args, AxisLanes, DeviceArray, DeviceArrayD, Element, Error, Input, Kernel,
-    LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result, SegmentOffsets, Segments,
-    ShapedInput, Stream, LANES_BLOCK,
+    LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result, SegmentOffsets,
+    Segments, ShapedInput, Stream, LANES_BLOCK,
 };
 use ndarray::{ArrayD, Axis, IxDyn};
 
 use super::engine::Desc;
 use super::workspace::{with_pooled, Workspace};
 use super::{desc_arg, desc_monoid, desc_op, desc_wide, Reduce};
+use crate::algorithm::Operation;
 use crate::kernels::REDUCE_PTX;
 use crate::value::{DeviceMonoid, Extreme, Widen};
 
-/// Elements each thread reads per step in the lane kernels (the plan's unit).
-const REDUCE_ITEMS: u32 = 4;
+/// Elements each thread reads per step in the lane kernels (the plan's unit): four 16-byte
+/// vectors of 4-byte values, so that enough loads are in flight on medium rows.
+const REDUCE_ITEMS: u32 = 16;
 
 /// Where a shaped reduction writes: `count` results of `size` bytes at `ptr`.
 struct Out {
@@ -62,6 +64,9 @@ impl Reduce<'_> {
         ws: &mut Workspace,
         stream: &Stream,
     ) -> Result<LanePlan> {
+        if let Some(plan) = Self::packed_plan(lb, desc, input) {
+            return self.enqueue_packed(input, lb, desc, out, plan, stream);
+        }
         let kernel = self.lane_kernel("axis", desc)?;
         let plan = LanePlan::new(&lb.lanes, kernel.lane_target_blocks()?, REDUCE_ITEMS);
         if lb.total_lanes() == 0 {
@@ -96,6 +101,48 @@ impl Reduce<'_> {
         })();
         ws.end(stream)?;
         r.map(|()| plan)
+    }
+
+    /// The packed-rows plan for lanes `lb` of the input at `input`, where it applies: rows of
+    /// one contiguous, 16-byte aligned array, any operator but the monoids (whose kernels
+    /// keep one ordered path).
+    fn packed_plan(lb: &LaneBatches, desc: &Desc, input: u64) -> Option<LanePlan> {
+        if desc.operation == Operation::Monoid || input % 16 != 0 {
+            return None;
+        }
+        LanePlan::packed_rows(lb, desc.input_size)
+    }
+
+    /// Enqueues the packed-rows kernel of `plan` (from [`packed_plan`](Self::packed_plan)).
+    fn enqueue_packed(
+        &self,
+        input: u64,
+        lb: &LaneBatches,
+        desc: &Desc,
+        out: &Out,
+        plan: LanePlan,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let LaneAccess::PackedRows { log2_len } = plan.access else {
+            return Err(Error::invalid("plan", "not a packed-rows plan"));
+        };
+        let kernel = self
+            .gpu
+            .kernel(&REDUCE_PTX, &format!("reduce_packed_{}", desc.kind))?;
+        let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
+        let (count, out_ptr) = (lb.lanes.count, out.ptr);
+        // SAFETY: reduce_packed_<kind>(const In* in, u64 count, u32 log2n, Out* out) matches
+        // (u64, u64, u32, u64). packed_rows checked that the lanes are the count rows of
+        // 2^log2n elements of one contiguous array from `input` (16-byte aligned, checked),
+        // which lies inside the staged input; `out` holds `count` results.
+        unsafe {
+            kernel.launch(
+                config,
+                stream,
+                &kernel_args![input, count, log2_len, out_ptr],
+            )?;
+        }
+        Ok(plan)
     }
 
     /// Enqueues `desc` over `segments` of the values at `input` into `out`.
@@ -406,6 +453,10 @@ impl Reduce<'_> {
     ) -> Result<LanePlan> {
         let desc = desc_op::<T>(op)?;
         let lb = axis_lanes(shape, strides, axis.0)?;
+        // Device allocations are 16-byte aligned: a packed array from its first element.
+        if let Some(plan) = Self::packed_plan(&lb, &desc, 0) {
+            return Ok(plan);
+        }
         let kernel = self.lane_kernel("axis", &desc)?;
         Ok(LanePlan::new(
             &lb.lanes,

@@ -4,8 +4,8 @@
 //! the scan pass starts each split from its seed.
 
 use gpu_core::{
-    kernel_args, AxisLanes, Kernel, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Result,
-    Segments, Stream, LANES_BLOCK,
+    kernel_args, AxisLanes, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig,
+    Result, Segments, Stream, LANES_BLOCK,
 };
 
 use super::Scanner;
@@ -26,6 +26,14 @@ pub(crate) struct LaneKind<'a> {
     pub value_size: usize,
 }
 
+impl LaneKind<'_> {
+    /// Whether `scan_packed_<suffix>` exists: every operator on the scalar types, not the
+    /// monoids (`mat2_*`, `affine_*`), which keep one ordered path.
+    fn has_packed(&self) -> bool {
+        !self.suffix.starts_with("mat2_") && !self.suffix.starts_with("affine_")
+    }
+}
+
 fn offset_ptr(base: u64, offset: i64, size: usize) -> u64 {
     base.wrapping_add_signed(offset * size as i64)
 }
@@ -44,6 +52,22 @@ impl Scanner {
             kernel.lane_target_blocks()?,
             lane_items(kind.value_size),
         ))
+    }
+
+    /// The packed-rows plan where input and output lanes are both packed rows from 16-byte
+    /// aligned bases (`LanePlan::packed_rows`).
+    pub(crate) fn packed_plan(
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+    ) -> Option<LanePlan> {
+        if !kind.has_packed() || input % 16 != 0 || output % 16 != 0 {
+            return None;
+        }
+        LanePlan::packed_rows(out_lb, kind.value_size)?;
+        LanePlan::packed_rows(in_lb, kind.value_size)
     }
 
     /// The plan of a scan over `segments`.
@@ -110,6 +134,26 @@ impl Scanner {
         exclusive: bool,
         stream: &Stream,
     ) -> Result<LanePlan> {
+        if let Some(plan) = Self::packed_plan(kind, input, in_lb, output, out_lb) {
+            let LaneAccess::PackedRows { log2_len } = plan.access else {
+                unreachable!("packed_rows returns packed plans")
+            };
+            let kernel = self.lane_kernel("packed", kind)?;
+            let (count, exclusive) = (in_lb.lanes.count, exclusive as u32);
+            // SAFETY: scan_packed_<kind>(const T* in, T* out, u64 count, u32 log2n, u32
+            // exclusive) matches (u64, u64, u64, u32, u32). packed_plan checked that input and
+            // output lanes are the `count` rows of 2^log2n elements of one contiguous array
+            // each, from 16-byte aligned bases, inside their arrays; the output is the input
+            // itself or does not overlap it (checked strides, separate arrays).
+            unsafe {
+                kernel.launch(
+                    LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
+                    stream,
+                    &kernel_args![input, output, count, log2_len, exclusive],
+                )?;
+            }
+            return Ok(plan);
+        }
         let plan = self.axis_plan(kind, &in_lb.lanes)?;
         if in_lb.total_lanes() == 0 || in_lb.lanes.len == 0 {
             return Ok(plan);
