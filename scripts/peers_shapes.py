@@ -2,7 +2,9 @@
 """peers_shapes.py — the shapes benchmark's operations with PyTorch and CuPy on the same GPU.
 
 For every shape (rows x cols, 2^28 values in total by default), memory order (C, F) and axis:
-sum, max and cumsum along the axis (torch.sum/amax/cumsum(dim=...), cupy.sum/max/cumsum(axis=...));
+sum, max and cumsum along the axis (torch.sum/amax/cumsum(dim=...), cupy.sum/max/cumsum(axis=...)),
+f32 conv1d with a 7-wide mask along each axis of the C-order shapes (torch conv1d,
+cupyx.scipy.ndimage.correlate1d);
 and for the segment distributions (lengths 1-8, 1-2000, 16 segments of 2^24): segment sums
 (torch.segment_reduce(..., "sum", lengths=...)). Timed with CUDA events exactly as the shapes
 benchmark times ours (warm-up, then the median of samples batched to >= 0.2 ms), with a
@@ -148,6 +150,8 @@ def run_lib(lib, args, out):
                         out.append(rec)
                         save(args, out)
                         log(f"{lib} {op} {tname} {rows}x{cols} {order} axis {axis}: {rec.get('ms')} ms (copy {copy_ms:.4f} ms)")
+                    if tname == "f32" and order == "C":
+                        conv_case(lib, xp, x, rows, cols, axis, n, copy_ms, args, out)
                 del x, base, copy_dst
         # Segment sums (PyTorch only: CuPy has no segmented reduction).
         if lib == "torch":
@@ -174,6 +178,38 @@ def run_lib(lib, args, out):
                 out.append(rec)
                 save(args, out)
                 log(f"{lib} segment_sum {tname} {kind}: {rec.get('ms')} ms (copy {copy_ms:.4f} ms)")
+
+
+CONV_MASK = [1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0]
+
+
+def conv_case(lib, xp, x, rows, cols, axis, n, copy_ms, args, out):
+    """conv1d along `axis` (same size, zeros outside, the 7-wide mask), as a user of each
+    library writes it: PyTorch conv1d over (lanes, 1, length) rows (a contiguous copy first
+    along axis 0), CuPy's cupyx.scipy.ndimage.correlate1d(axis=...)."""
+    if lib == "torch":
+        import torch
+        import torch.nn.functional as F
+        w = torch.tensor(CONV_MASK, device="cuda").view(1, 1, -1)
+        if axis == 1:
+            f = lambda: F.conv1d(x.view(rows, 1, cols), w, padding=3).view(rows, cols)
+        else:
+            f = lambda: F.conv1d(x.t().contiguous().view(cols, 1, rows), w, padding=3).view(cols, rows).t()
+    else:
+        import cupyx.scipy.ndimage as ndi
+        w = xp.asarray(CONV_MASK, dtype=xp.float32)
+        f = lambda: ndi.correlate1d(x, w, axis=axis, mode="constant")
+    nbytes = 2 * n * 4
+    rec = {"op": "conv1d_w7", "library": lib, "dtype": "f32", "shape": [rows, cols], "order": "C",
+           "axis": axis, "segments": None, "bytes": nbytes, "copy_ms": copy_ms}
+    try:
+        ms = time_events(lib, f, reps=5 if args.quick else 15)
+        rec.update(ms=ms, status="ok", note="", copy_fraction=copy_ms / ms)
+    except Exception as e:  # noqa: BLE001
+        rec.update(status="error", note=f"{type(e).__name__}: {e}"[:200])
+    out.append(rec)
+    save(args, out)
+    log(f"{lib} conv1d_w7 f32 {rows}x{cols} C axis {axis}: {rec.get('ms')} ms (copy {copy_ms:.4f} ms)")
 
 
 def save(args, results):

@@ -138,7 +138,10 @@ mod run {
         for t in a.types.clone() {
             match t.as_str() {
                 "i32" => bench::<i32>(&gpu, &a, &timing, &mut recs)?,
-                "f32" => bench::<f32>(&gpu, &a, &timing, &mut recs)?,
+                "f32" => {
+                    bench::<f32>(&gpu, &a, &timing, &mut recs)?;
+                    bench_conv(&gpu, &a, &timing, &mut recs)?;
+                }
                 other => return Err(format!("type {other}: i32 or f32")),
             }
             write(&a, &gpu, &recs, &peers)?; // what is measured so far survives a cut-off run
@@ -188,6 +191,78 @@ mod run {
                 let want = scpu::scan(&lane, Op::Sum, ScanKind::Inclusive).unwrap();
                 got.index_axis(Axis(1 - axis), l).iter().copied().eq(want)
             })
+    }
+
+    /// Width of the mask of the conv1d-along-an-axis cases.
+    const CONV_MASK: [f32; 7] = [1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0];
+
+    /// conv1d (`same`, zero boundary, the 7-wide mask) along each axis of each C-order shape,
+    /// f32: checked on the sampled lanes, timed like the scans (input + output bytes).
+    fn bench_conv(
+        gpu: &Gpu,
+        a: &Args,
+        timing: &GpuTiming,
+        recs: &mut Vec<Rec>,
+    ) -> Result<(), String> {
+        use gpu_conv1d::{cpu as ccpu, Boundary, Conv1d, Mode, Operation, Options};
+        let e = |e: gpu_core::Error| e.to_string();
+        let n = 1usize << a.log2;
+        let host = values::<f32>(n, 1);
+        let copy = time_copy(gpu, n * 4, timing).map_err(e)?.median_ms;
+        eprintln!("shapes: copy of {n} f32 for conv1d: {copy:.4} ms");
+        let frac = |ms: f64| copy / ms;
+        let stream = gpu.new_stream().map_err(e)?;
+        let conv = Conv1d::correlation(gpu, &CONV_MASK, Options::new()).map_err(e)?;
+        let on_stream = conv.clone().stream(&stream);
+        let mut buf = Some(gpu.upload(&host).map_err(e)?);
+        for (rows, cols) in shapes(a.log2) {
+            let xd = DeviceArrayD::from_device(buf.take().unwrap(), &[rows, cols]).map_err(e)?;
+            let view = ArrayView2::from_shape((rows, cols), &host).unwrap();
+            for axis in 0..2 {
+                let case = format!("{rows}x{cols} C axis {axis}");
+                let mut out = DeviceArrayD::<f32>::zeros(gpu, &[rows, cols]).map_err(e)?;
+                let mut path = None;
+                let st = time_gpu(gpu, &stream, timing, |_| {
+                    path = Some(on_stream.run_axis_into(&xd, Axis(axis), &mut out)?);
+                    Ok(())
+                })
+                .map_err(e)?;
+                stream.synchronize().map_err(e)?;
+                let got = out.to_array().map_err(e)?;
+                let lanes = view.len_of(Axis(1 - axis));
+                let correct = sampled(lanes).into_iter().all(|l| {
+                    let lane = view.index_axis(Axis(1 - axis), l).to_vec();
+                    let want = ccpu::apply(
+                        Operation::Correlation,
+                        &lane,
+                        &CONV_MASK,
+                        Mode::Same,
+                        Boundary::Zero,
+                        false,
+                    )
+                    .unwrap();
+                    got.index_axis(Axis(1 - axis), l).iter().copied().eq(want)
+                });
+                eprintln!(
+                    "shapes: conv1d_w7 f32 {case}: {:.4} ms {:.3}x copy {}",
+                    st.median_ms,
+                    frac(st.median_ms),
+                    verdict(Some(correct))
+                );
+                recs.push(Rec {
+                    op: "conv1d_w7",
+                    dtype: "f32".into(),
+                    key: key("conv1d_w7", "f32", &case),
+                    case,
+                    ms: st.median_ms,
+                    frac: frac(st.median_ms),
+                    plan: path.map(|p| format!("{p:?}")).unwrap_or_default(),
+                    correct: Some(correct),
+                });
+            }
+            buf = Some(xd.into_data());
+        }
+        Ok(())
     }
 
     fn verdict(c: Option<bool>) -> &'static str {

@@ -278,7 +278,7 @@ fn device_results_stay_on_the_device_and_the_plan_is_visible() {
     let plan = r
         .reduce_axis_into(&d, Axis(1), Op::Sum, &mut rows, &mut ws)
         .unwrap();
-    assert_eq!(plan.access, LaneAccess::GroupPerLane(16));
+    assert_eq!(plan.access, LaneAccess::PackedRows { log2_len: 6 });
     assert_eq!(rows.to_array().unwrap(), x.sum_axis(Axis(1)).into_dyn());
     let shown = r
         .axis_plan::<f32>(&[4100, 64], &[64, 1], Axis(1), Op::Sum)
@@ -548,8 +548,8 @@ fn lanes_sanitize_every_mapping() {
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), want);
         }
     }
-    let offsets = vec![0u64, 70_000, 70_000, 140_000, 210_003];
-    let v = values::<i32>(210_003, Op::Sum, 3);
+    let offsets = vec![0u64, 400_000, 400_000, 800_000, 1_200_003];
+    let v = values::<i32>(1_200_003, Op::Sum, 3);
     let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
     assert!(r.segments_plan::<i32>(&segs, Op::Sum).unwrap().splits > 1);
     assert_eq!(
