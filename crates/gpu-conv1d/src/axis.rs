@@ -102,8 +102,8 @@ impl<T: Real> Conv1d<'_, T> {
     }
 
     /// Enqueues the convolution of `staged` along `axis` into `out`; returns the path and
-    /// whether temporaries were used (their memory is released on return, which waits for
-    /// the device, so the caller's stream work is complete too).
+    /// whether temporaries were used (then the stream has been waited for before they are
+    /// freed).
     fn axis_staged(
         &self,
         staged: &StagedNd<'_, T>,
@@ -144,6 +144,9 @@ impl<T: Real> Conv1d<'_, T> {
             gathered.device_ptr()
         };
         let rows = staged.len() / n;
+        // Results: in place when `out` is packed the same way, else through a temporary
+        // copied into `out`. Temporaries live until the wait below.
+        let _scattered;
         if is_packed(out.shape(), out.strides(), &order) {
             let (ptr, len) = (out.device_ptr(), out.len());
             self.enqueue_rows_at(input, staged.len(), rows, ptr, len, stream)?;
@@ -161,8 +164,7 @@ impl<T: Real> Conv1d<'_, T> {
             )?;
             out.assign_staged(&tmp.stage_nd(gpu)?, stream)?;
             temporaries = true;
-            // Freeing `tmp` below waits for the device, after the copy out of it.
-            stream.synchronize()?;
+            _scattered = tmp;
         }
         if temporaries {
             stream.synchronize()?;
