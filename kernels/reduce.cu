@@ -19,6 +19,10 @@
 //   reduce_segments_<kind>(..., gp::SegmentLanes lanes, ...)
 //   reduce_packed_<kind>(const In* in, u64 count, u32 log2n, Out* out)
 //     lanes that are the rows of one packed array, n = 2^log2n <= 32 vectors (not the monoids)
+//   reduce_columns_<kind>(const In* in, gp::ColumnLanes c, Out* out, V* partials,
+//                         unsigned* counters)
+//     lanes side by side, read as 16-byte vectors of neighbouring lanes
+//     (gpu_prims/lanes_columns.cuh; grid (tiles, splits); not the monoids)
 //     shaped data: every lane of an axis of an N-D array, or every segment, reduced into
 //     out[lane] (gpu_prims/lanes.cuh: lanes_reduce). Out is V, except argmin/argmax: the index
 //     along the lane, a u64. Grid (tiles, splits); 256 threads.
@@ -29,6 +33,7 @@
 #include <gpu_prims/block.cuh>
 #include <gpu_prims/block_reduce_tree.cuh>
 #include <gpu_prims/lanes.cuh>
+#include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/load.cuh>
 #include <gpu_prims/reduce_arg.cuh>
 #include <gpu_prims/sync.cuh>
@@ -427,11 +432,17 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
     REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)
-// reduce_packed_<kind>: rows of a packed array, n = 2^log2n (not for the 16-byte monoids).
+// reduce_packed_<kind>: rows of a packed array, n = 2^log2n, and reduce_columns_<kind>: lanes
+// side by side as vectors (not for the 16-byte monoids).
 #define REDUCE_PACKED(name, OpT, In, StoreT)                                                     \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) reduce_packed_##name(          \
         const In* __restrict__ in, gp::u64 count, gp::u32 log2n, StoreT::out_type* out) {        \
         gp::lanes_reduce_packed<OpT, In, StoreT>(in, count, log2n, out);                         \
+    }                                                                                            \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) reduce_columns_##name(         \
+        const In* __restrict__ in, gp::ColumnLanes c, StoreT::out_type* out,                     \
+        OpT::value_type* partials, unsigned* counters) {                                         \
+        gp::lanes_reduce_columns<OpT, In, StoreT>(in, c, out, partials, counters);               \
     }
 
 #define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \

@@ -14,7 +14,9 @@
 // segment; a lane too long for one block is cut into splits whose seeds come from
 // scan_axis_totals_<op>_<type> / scan_segments_totals_<op>_<type> (the splits' totals) and an
 // exclusive scan_axis pass over those totals. scan_packed_<op>_<type> scans the rows of a
-// packed array (n = 2^log2n <= 32 vectors) as a flat pass.
+// packed array (n = 2^log2n <= 32 vectors) as a flat pass. scan_columns_<op>_<type> scans lanes
+// side by side in memory as 16-byte vectors of neighbouring lanes, in one pass with a look-back
+// per lane group (gpu_prims/lanes_columns.cuh; scalar types).
 //
 // Every length is a u64 and every global index is computed in 64 bits. n = 0 is never launched
 // (the Rust side returns early). Inputs and outputs may be the same array (in-place scans): each
@@ -22,6 +24,7 @@
 #include <gpu_prims/block_scan_blelloch.cuh>
 #include <gpu_prims/block_scan_hillis_steele.cuh>
 #include <gpu_prims/lanes.cuh>
+#include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 
 // Every kernel may be launched with up to 1024 threads per block (the block-size sweep).
@@ -252,5 +255,10 @@ GP_FOR_EACH_MONOID_TYPE(SCAN_LANES)
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) scan_packed_##opname##_##tname( \
         const T* in, T* out, gp::u64 count, gp::u32 log2n, gp::u32 exclusive) {                \
         gp::lanes_scan_packed<OpT<T>>(in, out, count, log2n, exclusive);                       \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) scan_columns_##opname##_##tname( \
+        const T* in, gp::ColumnLanes in_lanes, T* out, gp::ColumnLanes out_lanes,              \
+        gp::u32* state, void* values, gp::u32 exclusive) {                                     \
+        gp::lanes_scan_columns<OpT<T>>(in, in_lanes, out, out_lanes, state, values, exclusive); \
     }
 GP_FOR_EACH_OP_TYPE(SCAN_PACKED)

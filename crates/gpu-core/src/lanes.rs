@@ -186,6 +186,16 @@ pub enum LaneAccess {
         /// log2 of the row length.
         log2_len: u32,
     },
+    /// Lanes side by side in memory (the axis strided), read as 16-byte vectors of
+    /// neighbouring lanes: a thread per vector of lanes, `groups_across` of them side by side in
+    /// a block, eight vector rows in flight per thread; scans in one pass (a look-back per
+    /// group of lanes). See [`ColumnLanes`].
+    VectorColumns {
+        /// Vectors (threads) side by side in a block.
+        groups_across: u32,
+        /// Lanes per vector.
+        lanes_per_vector: u32,
+    },
 }
 
 /// The mapping parameters of `gp::LaneTiling` (kernel argument).
@@ -411,12 +421,169 @@ impl std::fmt::Display for LanePlan {
             LaneAccess::PackedRows { log2_len } => {
                 format!("packed rows of {}", 1u64 << log2_len)
             }
+            LaneAccess::VectorColumns {
+                groups_across,
+                lanes_per_vector,
+            } => format!(
+                "vector columns, {} side by side",
+                groups_across * lanes_per_vector
+            ),
         };
         write!(
             f,
             "{access}, {} tile(s) × {} split(s)",
             self.tiles, self.splits
         )
+    }
+}
+
+/// Vector rows each thread of a columns kernel takes per step (`gp::COLUMN_ROWS`).
+pub const COLUMN_ROWS: u64 = 8;
+/// Bytes of a columns kernel's vectors.
+const COLUMN_VECTOR_BYTES: u64 = 16;
+
+/// Lanes side by side in memory, seen as 16-byte vectors: each vector holds `16 / (rv ·
+/// element size)` neighbouring lanes (a *lane group*) of `rv` consecutive rows. Kernel
+/// argument `gp::ColumnLanes` of the columns kernels (`lanes_columns.cuh`).
+///
+/// ```
+/// use gpu_core::{axis_lanes, ColumnLanes, LaneAccess, LanePlan};
+/// // 4194304 × 64 f32, row-major, along axis 0: 64 columns = 16 vectors of 4 lanes per row.
+/// let l = axis_lanes(&[4194304, 64], &[64, 1], 0).unwrap();
+/// let (plan, c) = LanePlan::vector_columns(&l, 4, 1056, false).unwrap();
+/// assert_eq!((c.groups, c.vrows, c.vrow_stride, c.rv), (16, 4194304, 64, 1));
+/// assert_eq!(plan.access, LaneAccess::VectorColumns { groups_across: 16, lanes_per_vector: 4 });
+/// // 134217728 × 2: a vector holds two rows of both lanes.
+/// let l = axis_lanes(&[134217728, 2], &[2, 1], 0).unwrap();
+/// let (_, c) = LanePlan::vector_columns(&l, 4, 1056, true).unwrap();
+/// assert_eq!((c.groups, c.vrows, c.rv), (1, 67108864, 2));
+/// // Three columns of f32 do not split into aligned vectors.
+/// assert!(LanePlan::vector_columns(&axis_lanes(&[99, 3], &[3, 1], 0).unwrap(), 4, 1056, false).is_none());
+/// ```
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ColumnLanes {
+    /// Outer indices, each holding `groups` lane groups.
+    pub outer: u64,
+    /// Lane groups (vectors) per outer index.
+    pub groups: u64,
+    /// Vector rows per lane (elements per lane / `rv`).
+    pub vrows: u64,
+    /// Elements between outer indices.
+    pub outer_stride: i64,
+    /// Elements between consecutive vector rows.
+    pub vrow_stride: i64,
+    /// Lane groups side by side in a block (a power of two ≤ 256).
+    pub tx: u32,
+    /// Rows per vector: 1, or 2 when a vector holds two rows of two 4-byte lanes.
+    pub rv: u32,
+}
+
+impl ColumnLanes {
+    /// The vector view of `lb`'s lanes for elements of `elem_size` bytes (4 or 8) with `tx`
+    /// groups across, where every vector is 16-byte aligned given a 16-byte aligned base:
+    /// lanes side by side (inner stride 1), their count per outer index a multiple of the
+    /// vector width (or two 4-byte lanes of dense rows, an even number of them), strides and
+    /// batch offsets multiples of the vector width. `None` otherwise.
+    pub fn of(lb: &LaneBatches, elem_size: usize, tx: u32) -> Option<ColumnLanes> {
+        let l = &lb.lanes;
+        if !matches!(elem_size, 4 | 8) || l.count == 0 || l.len == 0 || l.inner < 2 {
+            return None;
+        }
+        let w = COLUMN_VECTOR_BYTES / elem_size as u64;
+        let wi = w as i64;
+        if l.inner_stride != 1 || lb.batches.iter().any(|b| b % wi != 0) {
+            return None;
+        }
+        let (lw, rv) = if l.inner % w == 0 && l.axis_stride % wi == 0 && l.axis_stride != 0 {
+            (w, 1)
+        } else if w % l.inner == 0 && l.axis_stride == l.inner as i64 && l.len % (w / l.inner) == 0
+        {
+            (l.inner, w / l.inner)
+        } else {
+            return None;
+        };
+        let outer = l.count / l.inner;
+        if outer > 1 && l.outer_stride % wi != 0 {
+            return None;
+        }
+        Some(ColumnLanes {
+            outer,
+            groups: l.inner / lw,
+            vrows: l.len / rv,
+            outer_stride: l.outer_stride,
+            vrow_stride: l.axis_stride * rv as i64,
+            tx,
+            rv: rv as u32,
+        })
+    }
+
+    /// Lanes per vector.
+    pub fn lanes_per_vector(&self, elem_size: usize) -> u64 {
+        COLUMN_VECTOR_BYTES / elem_size as u64 / self.rv as u64
+    }
+
+    /// Blocks side by side along the lanes: `outer` × ⌈groups / tx⌉.
+    pub fn tiles(&self) -> u64 {
+        self.outer * self.groups.div_ceil(self.tx as u64)
+    }
+
+    /// Threads down a block (`256 / tx`).
+    pub fn ty(&self) -> u64 {
+        (LANES_BLOCK / self.tx) as u64
+    }
+
+    /// Spans of a columns scan: vector rows a block scans (`ty` × [`COLUMN_ROWS`]) per lane.
+    pub fn spans(&self) -> u64 {
+        self.vrows.div_ceil(self.ty() * COLUMN_ROWS)
+    }
+}
+
+impl LanePlan {
+    /// The vector-columns plan and the input's [`ColumnLanes`] where `lb`'s lanes fit
+    /// ([`ColumnLanes::of`]; the caller also needs the base 16-byte aligned), for elements of
+    /// `elem_size` bytes on a GPU holding `target_blocks` lane blocks at once. Short lanes get
+    /// wide blocks (up to 256 vectors across, every thread its whole lane); long ones 32 or
+    /// fewer vectors across and eight threads down. A reduction cuts lanes into splits to fill
+    /// the GPU (`scan` false); a scan into spans of 64 vector rows or so, one block each,
+    /// chained by a look-back (`splits` then counts the spans).
+    pub fn vector_columns(
+        lb: &LaneBatches,
+        elem_size: usize,
+        target_blocks: u64,
+        scan: bool,
+    ) -> Option<(LanePlan, ColumnLanes)> {
+        let mut c = ColumnLanes::of(lb, elem_size, 1)?;
+        let want_ty = c
+            .vrows
+            .div_ceil(COLUMN_ROWS)
+            .next_power_of_two()
+            .clamp(1, 8);
+        c.tx = (LANES_BLOCK as u64 / want_ty).min(c.groups.next_power_of_two()) as u32;
+        let tiles = c.tiles();
+        let splits = if scan {
+            c.spans().min(u32::MAX as u64)
+        } else if tiles < target_blocks {
+            let most = c.vrows / (c.ty() * COLUMN_ROWS);
+            (target_blocks / tiles).min(most).clamp(1, MAX_SPLITS)
+        } else {
+            1
+        };
+        let plan = LanePlan {
+            access: LaneAccess::VectorColumns {
+                groups_across: c.tx,
+                lanes_per_vector: c.lanes_per_vector(elem_size) as u32,
+            },
+            tiling: LaneTiling {
+                group: 1,
+                lanes_per_warp: 1,
+                warps_per_lane: 1,
+                unused: 0,
+            },
+            tiles,
+            splits: splits as u32,
+        };
+        Some((plan, c))
     }
 }
 

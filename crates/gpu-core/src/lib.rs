@@ -50,8 +50,8 @@ pub use element::{Element, Pod};
 pub use error::{Error, Result};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
-    axis_lanes, axis_lanes_pair, check_no_alias, AxisLanes, LaneAccess, LaneBatches, LanePlan,
-    LaneTiling, SegmentLanes, LANES_BLOCK,
+    axis_lanes, axis_lanes_pair, check_no_alias, AxisLanes, ColumnLanes, LaneAccess, LaneBatches,
+    LanePlan, LaneTiling, SegmentLanes, COLUMN_ROWS, LANES_BLOCK,
 };
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use monoid::{Affine, Mat2, Monoid};

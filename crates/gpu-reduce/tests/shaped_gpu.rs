@@ -520,6 +520,8 @@ fn lanes_sanitize_every_mapping() {
         (4100, 64),
         (64, 4100),
         (3, 70_000),
+        (20_000, 5),
+        (50_000, 12),
     ] {
         let v = values::<f32>(rows * cols, Op::Sum, 5);
         let x = Array2::from_shape_vec((rows, cols), v).unwrap();
@@ -660,4 +662,146 @@ fn packed_rows_every_power_of_two_length() {
             "unaligned rows of {n}"
         );
     }
+}
+
+/// Arrays whose lanes lie side by side (the vector-columns kernels): C order along axis 0,
+/// Fortran order along axis 1, rows reversed (negative axis stride), 3-D middle axes with
+/// several outer indices; lane counts per row of 2 (two rows per vector for 4-byte types), 4,
+/// 6, 8, 12, 1000, 1028 and 4096; short and long lanes (splits merged by the last block).
+fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)> {
+    let mut out = Vec::new();
+    for (rows, cols) in [
+        (2usize, 2usize),
+        (3, 2),
+        (5, 4),
+        (1000, 2),
+        (1001, 2),
+        (1001, 8),
+        (64, 1000),
+        (9, 1028),
+        (4100, 64),
+        (70_000, 4),
+        (100_000, 2),
+        (257, 6),
+        (3, 4096),
+        (50_000, 12),
+    ] {
+        let c = Array2::from_shape_vec(
+            (rows, cols),
+            values::<T>(rows * cols, op, seed + rows as u64),
+        )
+        .unwrap();
+        let f = c.t().to_owned();
+        let reversed = c.slice(s![..;-1, ..]).to_owned();
+        out.push((format!("C {rows}x{cols} axis 0"), c.into_dyn(), 0));
+        // Fortran order of the transpose: the same lanes along axis 1.
+        let mut ff = Array2::from_elem((cols, rows).f(), T::default());
+        ff.assign(&f);
+        out.push((format!("F {cols}x{rows} axis 1"), ff.into_dyn(), 1));
+        out.push((
+            format!("reversed {rows}x{cols} axis 0"),
+            reversed.into_dyn(),
+            0,
+        ));
+    }
+    for (a, b, c) in [(3usize, 700usize, 8usize), (2, 5, 1024), (4, 3000, 2)] {
+        let x =
+            Array3::from_shape_vec((a, b, c), values::<T>(a * b * c, op, seed + b as u64)).unwrap();
+        out.push((format!("C {a}x{b}x{c} axis 1"), x.into_dyn(), 1));
+    }
+    out
+}
+
+fn check_vector_columns<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    for op in ops::<T>() {
+        for (name, x, axis) in column_cases::<T>(op, 11) {
+            // The reversed case is a view of negative stride, as a user would pass it.
+            let view = if name.starts_with("reversed") {
+                x.slice_axis(Axis(0), ndarray::Slice::new(0, None, -1))
+            } else {
+                x.view()
+            };
+            let want = cpu::reduce_axis(view.view(), Axis(axis), op).unwrap();
+            let got = r
+                .reduce_axis(&view, Axis(axis), op)
+                .unwrap_or_else(|e| panic!("{} {name} {op:?}: {e}", T::NAME));
+            assert_eq!(got, want, "{} {name} {op:?}", T::NAME);
+        }
+    }
+    // argmin/argmax: few distinct values (ties: the first index wins) and NaNs.
+    for (name, x, axis) in column_cases::<T>(Op::Sum, 5) {
+        let mut x = x.mapv(|v| T::from_f64(v.to_f64().rem_euclid(3.0)));
+        if T::IS_FLOAT && x.len() > 10 {
+            let n = x.len();
+            x.as_slice_memory_order_mut().unwrap()[n / 3] = T::from_f64(f64::NAN);
+        }
+        let want = cpu::argmin_axis(x.view(), Axis(axis)).unwrap();
+        assert_eq!(
+            r.argmin_axis(&x, Axis(axis)).unwrap(),
+            want,
+            "argmin {} {name}",
+            T::NAME
+        );
+        let want = cpu::argmax_axis(x.view(), Axis(axis)).unwrap();
+        assert_eq!(
+            r.argmax_axis(&x, Axis(axis)).unwrap(),
+            want,
+            "argmax {} {name}",
+            T::NAME
+        );
+    }
+}
+
+#[test]
+fn vector_columns_every_geometry_type_and_operator() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_vector_columns::<i32>(&gpu);
+    check_vector_columns::<u32>(&gpu);
+    check_vector_columns::<i64>(&gpu);
+    check_vector_columns::<u64>(&gpu);
+    check_vector_columns::<f32>(&gpu);
+    check_vector_columns::<f64>(&gpu);
+    let r = Reduce::new(&gpu);
+    let columns = |shape: &[usize], strides: &[isize], axis: usize, f64: bool| {
+        let plan = if f64 {
+            r.axis_plan::<f64>(shape, strides, Axis(axis), Op::Sum)
+        } else {
+            r.axis_plan::<f32>(shape, strides, Axis(axis), Op::Sum)
+        }
+        .unwrap();
+        (
+            matches!(plan.access, LaneAccess::VectorColumns { .. }),
+            plan,
+        )
+    };
+    assert!(columns(&[1001, 8], &[8, 1], 0, false).0);
+    assert!(columns(&[1000, 2], &[2, 1], 0, false).0);
+    assert!(
+        !columns(&[1001, 2], &[2, 1], 0, false).0,
+        "odd rows of two f32 lanes"
+    );
+    assert!(
+        !columns(&[257, 6], &[6, 1], 0, false).0,
+        "6 f32 lanes: no aligned vectors"
+    );
+    assert!(
+        columns(&[257, 6], &[6, 1], 0, true).0,
+        "6 f64 lanes: 3 vectors"
+    );
+    let (yes, plan) = columns(&[4100, 64], &[64, 1], 0, false);
+    assert!(yes && plan.splits > 1, "long columns are split: {plan}");
+    // Widening sums near the top of i32 (the sum overflows i32) along columns.
+    let x = Array2::from_shape_fn((4100, 64), |(i, j)| i32::MAX - ((i + j) % 7) as i32);
+    let want = x.mapv(|v| v as i64).sum_axis(Axis(0)).into_dyn();
+    assert_eq!(r.reduce_axis_wide(&x, Axis(0), Op::Sum).unwrap(), want);
+    // A base one element into a device buffer: not 16-byte aligned, the general path.
+    let v = values::<i32>(4100 * 64 + 1, Op::Sum, 9);
+    let shifted =
+        DeviceArrayD::from_parts(gpu.upload(&v).unwrap(), 1, &[4100, 64], &[64, 1]).unwrap();
+    let host = Array2::from_shape_vec((4100, 64), v[1..].to_vec()).unwrap();
+    assert_eq!(
+        r.sum_axis(&shifted, Axis(0)).unwrap(),
+        host.sum_axis(Axis(0)).into_dyn()
+    );
 }

@@ -196,7 +196,12 @@ impl Scan<'_> {
         if let Some(plan) = Scanner::packed_plan(&kind, 0, &lb, 0, &lb) {
             return Ok(plan);
         }
-        self.with_scanner(|s: &mut Scanner, _| s.axis_plan(&kind, &lb.lanes))
+        self.with_scanner(|s: &mut Scanner, _| {
+            if let Some((plan, _, _)) = s.columns_plan(&kind, 0, &lb, 0, &lb)? {
+                return Ok(plan);
+            }
+            s.axis_plan(&kind, &lb.lanes)
+        })
     }
 
     // ---- Segments ------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 
 use gpu_core::data::SplitMix64;
 use gpu_core::testing::gpu_or_skip;
-use gpu_core::{Affine, DeviceArrayD, Element, Gpu, Mat2, Monoid, Op, Segments};
+use gpu_core::{Affine, DeviceArrayD, Element, Gpu, LaneAccess, Mat2, Monoid, Op, Segments};
 use gpu_scan::{cpu, Scan, ScanKind};
 use ndarray::{s, Array2, Array3, ArrayD, Axis, IxDyn, ShapeBuilder};
 use quickcheck::{QuickCheck, TestResult};
@@ -385,6 +385,8 @@ fn lanes_sanitize_every_mapping() {
             (4100, 64),
             (64, 4100),
             (3, 70_000),
+            (20_000, 5),
+            (50_000, 12),
         ] {
             let v = values::<i32>(rows * cols, Op::Sum, 5);
             let x = Array2::from_shape_vec((rows, cols), v).unwrap();
@@ -472,4 +474,108 @@ fn packed_rows_every_power_of_two_length() {
     check_packed_rows::<u64>(&gpu);
     check_packed_rows::<f32>(&gpu);
     check_packed_rows::<f64>(&gpu);
+}
+
+/// Arrays whose lanes lie side by side (the one-pass vector-columns scan): C order along axis
+/// 0, Fortran order along axis 1, rows reversed (negative axis stride), 3-D middle axes with
+/// several outer indices; 2 (two rows per vector for 4-byte types), 4, 6, 8, 12, 1000, 1028
+/// and 4096 lanes per row; lanes of one span and of hundreds (the look-back).
+fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)> {
+    let mut out = Vec::new();
+    for (rows, cols) in [
+        (2usize, 2usize),
+        (3, 2),
+        (5, 4),
+        (1000, 2),
+        (1001, 2),
+        (1001, 8),
+        (64, 1000),
+        (9, 1028),
+        (4100, 64),
+        (70_000, 4),
+        (100_000, 2),
+        (257, 6),
+        (3, 4096),
+        (50_000, 12),
+    ] {
+        let c = Array2::from_shape_vec(
+            (rows, cols),
+            values::<T>(rows * cols, op, seed + rows as u64),
+        )
+        .unwrap();
+        let mut ff = Array2::from_elem((cols, rows).f(), T::default());
+        ff.assign(&c.t());
+        let reversed = c.slice(s![..;-1, ..]).to_owned();
+        out.push((format!("C {rows}x{cols} axis 0"), c.into_dyn(), 0));
+        out.push((format!("F {cols}x{rows} axis 1"), ff.into_dyn(), 1));
+        out.push((
+            format!("reversed {rows}x{cols} axis 0"),
+            reversed.into_dyn(),
+            0,
+        ));
+    }
+    for (a, b, c) in [(3usize, 700usize, 8usize), (2, 5, 1024), (4, 3000, 2)] {
+        let x =
+            Array3::from_shape_vec((a, b, c), values::<T>(a * b * c, op, seed + b as u64)).unwrap();
+        out.push((format!("C {a}x{b}x{c} axis 1"), x.into_dyn(), 1));
+    }
+    out
+}
+
+fn check_vector_columns<T: Element>(gpu: &Gpu) {
+    for op in ops::<T>() {
+        for (name, x, axis) in column_cases::<T>(op, 13) {
+            let view = if name.starts_with("reversed") {
+                x.slice_axis(Axis(0), ndarray::Slice::new(0, None, -1))
+            } else {
+                x.view()
+            };
+            for kind in KINDS {
+                let want = cpu::scan_axis(view.view(), Axis(axis), op, kind).unwrap();
+                let got = scan_of(gpu, kind)
+                    .scan_axis(&view, Axis(axis), op)
+                    .unwrap_or_else(|e| panic!("{} {name} {op:?} {kind:?}: {e}", T::NAME));
+                assert_eq!(got, want, "{} {name} {op:?} {kind:?}", T::NAME);
+            }
+        }
+    }
+}
+
+#[test]
+fn vector_columns_every_geometry_type_operator_and_kind() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_vector_columns::<i32>(&gpu);
+    check_vector_columns::<u32>(&gpu);
+    check_vector_columns::<i64>(&gpu);
+    check_vector_columns::<u64>(&gpu);
+    check_vector_columns::<f32>(&gpu);
+    check_vector_columns::<f64>(&gpu);
+    let s = Scan::new(&gpu);
+    let plan = |shape: &[usize], strides: &[isize], f64: bool| {
+        if f64 {
+            s.axis_plan::<f64>(shape, strides, Axis(0), Op::Sum)
+        } else {
+            s.axis_plan::<f32>(shape, strides, Axis(0), Op::Sum)
+        }
+        .unwrap()
+    };
+    let columns = |p: &gpu_core::LanePlan| matches!(p.access, LaneAccess::VectorColumns { .. });
+    assert!(columns(&plan(&[1001, 8], &[8, 1], false)));
+    assert!(columns(&plan(&[1000, 2], &[2, 1], false)));
+    assert!(
+        !columns(&plan(&[1001, 2], &[2, 1], false)),
+        "odd rows of two f32 lanes"
+    );
+    assert!(!columns(&plan(&[257, 6], &[6, 1], false)));
+    assert!(columns(&plan(&[257, 6], &[6, 1], true)));
+    let p = plan(&[100_000, 2], &[2, 1], false);
+    assert!(columns(&p) && p.splits > 100, "long lanes: many spans: {p}");
+    // Float sums are the same bits run after run (the look-back folds left to right).
+    let x = Array2::from_shape_fn((200_000, 8), |(i, j)| {
+        ((i * 7 + j) % 1000) as f32 * 0.001 + 0.1
+    });
+    let first = s.scan_axis(&x, Axis(0), Op::Sum).unwrap();
+    for _ in 0..5 {
+        assert_eq!(s.scan_axis(&x, Axis(0), Op::Sum).unwrap(), first);
+    }
 }

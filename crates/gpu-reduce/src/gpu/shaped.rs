@@ -3,9 +3,9 @@
 //! the plan ([`LanePlan`]) picks how lanes map onto the GPU.
 
 use gpu_core::{
-    axis_lanes, kernel_args, AxisLanes, DeviceArray, DeviceArrayD, Element, Error, Input, Kernel,
-    LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result, SegmentOffsets,
-    Segments, ShapedInput, Stream, LANES_BLOCK,
+    axis_lanes, kernel_args, AxisLanes, ColumnLanes, DeviceArray, DeviceArrayD, Element, Error,
+    Input, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result,
+    SegmentOffsets, Segments, ShapedInput, Stream, LANES_BLOCK,
 };
 use ndarray::{ArrayD, Axis, IxDyn};
 
@@ -66,6 +66,9 @@ impl Reduce<'_> {
     ) -> Result<LanePlan> {
         if let Some(plan) = Self::packed_plan(lb, desc, input) {
             return self.enqueue_packed(input, lb, desc, out, plan, stream);
+        }
+        if let Some((plan, columns)) = self.columns_plan(lb, desc, input)? {
+            return self.enqueue_columns(input, lb, desc, out, (plan, columns), ws, stream);
         }
         let kernel = self.lane_kernel("axis", desc)?;
         let plan = LanePlan::new(&lb.lanes, kernel.lane_target_blocks()?, REDUCE_ITEMS);
@@ -143,6 +146,73 @@ impl Reduce<'_> {
             )?;
         }
         Ok(plan)
+    }
+
+    /// The vector-columns plan for lanes `lb` of the input at `input`, where it applies:
+    /// lanes side by side in 16-byte aligned vectors (`ColumnLanes::of`), any operator but the
+    /// monoids.
+    fn columns_plan(
+        &self,
+        lb: &LaneBatches,
+        desc: &Desc,
+        input: u64,
+    ) -> Result<Option<(LanePlan, ColumnLanes)>> {
+        if desc.operation == Operation::Monoid
+            || input % 16 != 0
+            || ColumnLanes::of(lb, desc.input_size, 1).is_none()
+        {
+            return Ok(None);
+        }
+        let kernel = self.lane_kernel("columns", desc)?;
+        Ok(LanePlan::vector_columns(
+            lb,
+            desc.input_size,
+            kernel.lane_target_blocks()?,
+            false,
+        ))
+    }
+
+    /// Enqueues the vector-columns kernel of `planned` (from [`columns_plan`](Self::columns_plan)).
+    #[allow(clippy::too_many_arguments)]
+    fn enqueue_columns(
+        &self,
+        input: u64,
+        lb: &LaneBatches,
+        desc: &Desc,
+        out: &Out,
+        planned: (LanePlan, ColumnLanes),
+        ws: &mut Workspace,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let (plan, columns) = planned;
+        let kernel = self.lane_kernel("columns", desc)?;
+        ws.begin(stream)?;
+        let r = (|| {
+            let (partials, counters) = Self::lane_scratch(ws, &plan, lb.lanes.count, desc, stream)?;
+            let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
+            for (b, &base) in lb.batches.iter().enumerate() {
+                let in_ptr = offset_ptr(input, base, desc.input_size)?;
+                let out_ptr = out.ptr + (b as u64 * lb.lanes.count) * out.size as u64;
+                // SAFETY: reduce_columns_<kind>(const In* in, gp::ColumnLanes c, Out* out, V*
+                // partials, unsigned* counters) matches (u64, ColumnLanes, u64, u64, u64), the
+                // struct a #[repr(C)] copy of the CUDA one. ColumnLanes::of checked that every
+                // vector it addresses is a 16-byte aligned run of the lanes' elements given the
+                // aligned base (input checked, batch offsets multiples of the vector width),
+                // all inside the staged input (checked shape and strides); `out` holds `count`
+                // results of this batch; partials and counters as in enqueue_axis.
+                unsafe {
+                    kernel.launch_2d(
+                        config,
+                        plan.splits,
+                        stream,
+                        &kernel_args![in_ptr, columns, out_ptr, partials, counters],
+                    )?;
+                }
+            }
+            Ok(())
+        })();
+        ws.end(stream)?;
+        r.map(|()| plan)
     }
 
     /// Enqueues `desc` over `segments` of the values at `input` into `out`.
@@ -455,6 +525,9 @@ impl Reduce<'_> {
         let lb = axis_lanes(shape, strides, axis.0)?;
         // Device allocations are 16-byte aligned: a packed array from its first element.
         if let Some(plan) = Self::packed_plan(&lb, &desc, 0) {
+            return Ok(plan);
+        }
+        if let Some((plan, _)) = self.columns_plan(&lb, &desc, 0)? {
             return Ok(plan);
         }
         let kernel = self.lane_kernel("axis", &desc)?;

@@ -4,11 +4,11 @@
 //! the scan pass starts each split from its seed.
 
 use gpu_core::{
-    kernel_args, AxisLanes, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig,
-    Result, Segments, Stream, LANES_BLOCK,
+    grid_for, kernel_args, AxisLanes, ColumnLanes, Kernel, LaneAccess, LaneBatches, LanePlan,
+    LaneTiling, LaunchConfig, Result, Segments, Stream, LANES_BLOCK,
 };
 
-use super::Scanner;
+use super::{Scanner, HELPER_BLOCK};
 use crate::kernels::SCAN_PTX;
 
 /// Items each thread scans per round (`gp::LaneItems`).
@@ -68,6 +68,96 @@ impl Scanner {
         }
         LanePlan::packed_rows(out_lb, kind.value_size)?;
         LanePlan::packed_rows(in_lb, kind.value_size)
+    }
+
+    /// The vector-columns plan, with the input's and the output's [`ColumnLanes`], where both
+    /// arrays' lanes are side by side in 16-byte aligned vectors of the same geometry
+    /// (`ColumnLanes::of`); scalar operators only.
+    pub(crate) fn columns_plan(
+        &self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+    ) -> Result<Option<(LanePlan, ColumnLanes, ColumnLanes)>> {
+        if !kind.has_packed() || input % 16 != 0 || output % 16 != 0 {
+            return Ok(None);
+        }
+        let (Some(a), Some(b)) = (
+            ColumnLanes::of(in_lb, kind.value_size, 1),
+            ColumnLanes::of(out_lb, kind.value_size, 1),
+        ) else {
+            return Ok(None);
+        };
+        if (a.outer, a.groups, a.vrows, a.rv) != (b.outer, b.groups, b.vrows, b.rv) {
+            return Ok(None);
+        }
+        let kernel = self.lane_kernel("columns", kind)?;
+        let target = kernel.lane_target_blocks()?;
+        Ok(
+            LanePlan::vector_columns(in_lb, kind.value_size, target, true).map(|(plan, ci)| {
+                let co = ColumnLanes { tx: ci.tx, ..b };
+                (plan, ci, co)
+            }),
+        )
+    }
+
+    /// Enqueues the one-pass vector-columns scan of `planned` (from
+    /// [`columns_plan`](Self::columns_plan)) for every batch.
+    #[allow(clippy::too_many_arguments)]
+    fn enqueue_columns(
+        &mut self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+        planned: (LanePlan, ColumnLanes, ColumnLanes),
+        exclusive: bool,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let (plan, ci, co) = planned;
+        // Scratch: the span counter and one flag per (span, tile, lane group), then the
+        // aggregates and inclusive prefixes (one vector of lanes each).
+        let slots = plan.tiles * plan.splits as u64 * ci.tx as u64;
+        let state_bytes = ((1 + slots) * 4).next_multiple_of(16);
+        let pack = ci.lanes_per_vector(kind.value_size) * kind.value_size as u64;
+        let base = self.scratch((state_bytes + 2 * slots * pack) as usize)?;
+        let values = base + state_bytes;
+        let words = 1 + slots;
+        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
+        let init_config =
+            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
+        let scan = self.lane_kernel("columns", kind)?;
+        let blocks = (plan.tiles * plan.splits as u64).clamp(1, i32::MAX as u64) as u32;
+        let exclusive = exclusive as u32;
+        for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
+            let (src, dst) = (
+                offset_ptr(input, ib, kind.value_size),
+                offset_ptr(output, ob, kind.value_size),
+            );
+            // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words
+            // from `base`; the scratch holds state_bytes ≥ 4·words bytes.
+            unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
+            // SAFETY: scan_columns_<kind>(const T* in, ColumnLanes in_lanes, T* out,
+            // ColumnLanes out_lanes, u32* state, void* values, u32 exclusive) matches (u64,
+            // ColumnLanes, u64, ColumnLanes, u64, u64, u32), the structs #[repr(C)] copies of
+            // the CUDA one. ColumnLanes::of checked both arrays' vectors 16-byte aligned (bases
+            // checked) and inside their arrays (checked shapes and strides), of one geometry;
+            // the output does not alias the input unless it is the input itself, lane for lane
+            // (each element read before the same thread writes it). `state` holds the zeroed
+            // counter and `slots` zeroed flags, `values` 2 · slots vectors of lanes (scratch
+            // sized above, alive in this scanner, launches ordered on one stream).
+            unsafe {
+                scan.launch(
+                    LaunchConfig::new(blocks, LANES_BLOCK),
+                    stream,
+                    &kernel_args![src, ci, dst, co, base, values, exclusive],
+                )?;
+            }
+        }
+        Ok(plan)
     }
 
     /// The plan of a scan over `segments`.
@@ -153,6 +243,14 @@ impl Scanner {
                 )?;
             }
             return Ok(plan);
+        }
+        if let Some(planned) = self.columns_plan(kind, input, in_lb, output, out_lb)? {
+            if in_lb.total_lanes() == 0 {
+                return Ok(planned.0);
+            }
+            return self.enqueue_columns(
+                kind, input, in_lb, output, out_lb, planned, exclusive, stream,
+            );
         }
         let plan = self.axis_plan(kind, &in_lb.lanes)?;
         if in_lb.total_lanes() == 0 || in_lb.lanes.len == 0 {

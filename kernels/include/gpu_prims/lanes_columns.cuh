@@ -1,0 +1,396 @@
+// Vector columns: lanes side by side in memory (the axis strided), read as 16-byte vectors that
+// each hold LW neighbouring lanes of RV consecutive rows (LW * RV = 16 bytes of elements). A
+// thread owns one such *lane group*; a block is TX groups across by TY = 256 / TX threads down
+// (TX a power of two), so every load of a warp is one contiguous run of TX vectors per row.
+// This is the columns mapping of lanes.cuh with vector loads and (for scans) a single pass:
+//
+//   reduce: each thread folds COLUMN_ROWS vector rows per step (rows y, y + TY, ...: a warp
+//           reads consecutive rows when TX < 32), then the block folds over y in shared memory;
+//           lanes too long for one wave are cut into splits merged by the last arriving block.
+//   scan:   a block owns one *span* of TY * COLUMN_ROWS vector rows of its tile (thread y the
+//           rows [y R, y R + R)), scans them in registers, across the warp (shuffles) and the
+//           warps (shared memory), and gets the prefix of the spans above it by a decoupled
+//           look-back per lane group (Merrill & Garland), always folded left to right, so float
+//           results do not depend on timing. One read and one write of every element.
+//
+// The Rust side (gpu_core::ColumnLanes) checks that every vector is 16-byte aligned: inner a
+// multiple of LW, axis and outer strides multiples of the vector width, and RV > 1 only for
+// dense rows (axis stride = inner = LW) whose count is a multiple of RV.
+#pragma once
+#include <gpu_prims/lanes.cuh>
+
+namespace gp {
+
+// Vector rows each thread takes per step.
+constexpr int COLUMN_ROWS = 8;
+
+// One array's lanes in vectors (kernel argument; gpu_core::ColumnLanes).
+struct ColumnLanes {
+    u64 outer;         // outer indices (each holds groups * LW lanes)
+    u64 groups;        // lane groups per outer index
+    u64 vrows;         // vector rows per lane (= elements per lane / RV)
+    i64 outer_stride;  // elements between outer indices
+    i64 vrow_stride;   // elements between consecutive vector rows
+    u32 tx;            // lane groups (threads) across a block: a power of two <= 256
+    u32 rv;            // rows per vector (RV): 1, or 2 for two 4-byte lanes per 8 bytes
+};
+
+// A thread's place in a block of a columns launch.
+struct ColumnThread {
+    u32 tx, ty, x, y;
+    u64 tiles_per_outer;
+    __device__ __forceinline__ ColumnThread(const ColumnLanes& c) {
+        tx = c.tx;
+        ty = LANES_BLOCK / tx;
+        x = threadIdx.x % tx;
+        y = threadIdx.x / tx;
+        tiles_per_outer = (c.groups + tx - 1) / tx;
+    }
+    __device__ __forceinline__ u64 tiles(const ColumnLanes& c) const {
+        return c.outer * tiles_per_outer;
+    }
+};
+
+// The vector of lane group g (of outer index o) at vector row v.
+template <class T>
+__device__ __forceinline__ i64 column_offset(const ColumnLanes& c, u64 o, u64 g, u64 v) {
+    constexpr int W = VecWidth<T>::value;
+    return (i64)o * c.outer_stride + (i64)(g * W) + (i64)v * c.vrow_stride;
+}
+
+// ---- Reduction -----------------------------------------------------------------------------
+
+// Folds LW-lane values of the block over y into the threads of y == 0 (fixed tree order).
+// `scratch` holds LANES_BLOCK * LW values; ends with a barrier.
+template <class Op, int LW>
+__device__ __forceinline__ void columns_block_fold(typename Op::value_type (&acc)[LW], Op op,
+                                                   const ColumnThread& t,
+                                                   typename Op::value_type* scratch) {
+#pragma unroll
+    for (int k = 0; k < LW; ++k) scratch[threadIdx.x * LW + k] = acc[k];
+    __syncthreads();
+    for (u32 h = t.ty / 2; h > 0; h /= 2) {
+        if (t.y < h) {
+#pragma unroll
+            for (int k = 0; k < LW; ++k) {
+                acc[k] = op(acc[k], scratch[(threadIdx.x + h * t.tx) * LW + k]);
+                scratch[threadIdx.x * LW + k] = acc[k];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// Reduces every lane of the columns `c` (element values read from `in`) into out[lane], lanes
+// numbered o * groups * LW + g * LW + k. Grid: x walks the tiles (grid-stride), y is the
+// number of splits S of the vector rows; with S > 1 the splits write partials[s * count +
+// lane] and the last split of each tile to arrive (one zeroed counter per block of gridDim.x)
+// merges them in split order. Commutative operators only.
+template <class Op, class In, class Store, int LW>
+__device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ in, ColumnLanes c,
+                                                        typename Store::out_type* out,
+                                                        typename Op::value_type* partials,
+                                                        unsigned* counters) {
+    typedef typename Op::value_type V;
+    typedef ReduceConvert<In, V> Cv;
+    constexpr int W = VecWidth<In>::value;
+    constexpr int RV = W / LW;
+    typedef Vec<In, W> Vw;
+    __shared__ V scratch[LANES_BLOCK * LW];
+    Op op;
+    const ColumnThread t(c);
+    const u64 S = gridDim.y, s = blockIdx.y;
+    const u64 tiles = t.tiles(c);
+    const u64 count = c.outer * c.groups * LW;
+    // This split's vector rows: equal ranges, in whole steps of the block where possible.
+    const u64 per = (c.vrows + S - 1) / S;
+    const u64 vb = s * per < c.vrows ? s * per : c.vrows;
+    const u64 ve = c.vrows - vb < per ? c.vrows : vb + per;
+    for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const u64 o = tile / t.tiles_per_outer;
+        const u64 g = (tile % t.tiles_per_outer) * t.tx + t.x;
+        const bool valid = g < c.groups;
+        V acc[LW];
+#pragma unroll
+        for (int k = 0; k < LW; ++k) acc[k] = Op::identity();
+        if (valid) {
+            const In* base = in + column_offset<In>(c, o, g, 0);
+            u64 v = vb + t.y;
+            const u64 step = t.ty;
+            for (; v + (COLUMN_ROWS - 1) * step < ve; v += COLUMN_ROWS * step) {
+                Vw x[COLUMN_ROWS];
+#pragma unroll
+                for (int r = 0; r < COLUMN_ROWS; ++r)
+                    x[r] = *reinterpret_cast<const Vw*>(base + (i64)(v + r * step) * c.vrow_stride);
+#pragma unroll
+                for (int r = 0; r < COLUMN_ROWS; ++r)
+#pragma unroll
+                    for (int i = 0; i < W; ++i)
+                        acc[i % LW] = op(acc[i % LW], Cv::apply(x[r].v[i], (v + r * step) * RV + i / LW));
+            }
+            for (; v < ve; v += step) {
+                const Vw x = *reinterpret_cast<const Vw*>(base + (i64)v * c.vrow_stride);
+#pragma unroll
+                for (int i = 0; i < W; ++i)
+                    acc[i % LW] = op(acc[i % LW], Cv::apply(x.v[i], v * RV + i / LW));
+            }
+        }
+        columns_block_fold<Op, LW>(acc, op, t, scratch);
+        const u64 lane0 = (o * c.groups + g) * LW;
+        if (S == 1) {
+            if (valid && t.y == 0)
+#pragma unroll
+                for (int k = 0; k < LW; ++k) Store::apply(out, lane0 + k, acc[k]);
+            continue;
+        }
+        if (valid && t.y == 0)
+#pragma unroll
+            for (int k = 0; k < LW; ++k) partials[s * count + lane0 + k] = acc[k];
+        if (!is_last_arrival(counters + blockIdx.x, (unsigned)S)) continue;
+        // The merge: split s2 by thread y = s2 % TY, then the fixed tree over y.
+#pragma unroll
+        for (int k = 0; k < LW; ++k) acc[k] = Op::identity();
+        if (valid) {
+#pragma unroll 1
+            for (u64 s2 = t.y; s2 < S; s2 += t.ty)
+#pragma unroll
+                for (int k = 0; k < LW; ++k)
+                    acc[k] = op(acc[k], load_coherent(partials + s2 * count + lane0 + k));
+        }
+        columns_block_fold<Op, LW>(acc, op, t, scratch);
+        if (valid && t.y == 0)
+#pragma unroll
+            for (int k = 0; k < LW; ++k) Store::apply(out, lane0 + k, acc[k]);
+    }
+}
+
+template <class Op, class In, class Store>
+__device__ __forceinline__ void lanes_reduce_columns(const In* __restrict__ in, ColumnLanes c,
+                                                     typename Store::out_type* out,
+                                                     typename Op::value_type* partials,
+                                                     unsigned* counters) {
+    constexpr int W = VecWidth<In>::value;
+    if constexpr (W >= 4) {
+        if (c.rv == 2) {
+            lanes_reduce_columns_lw<Op, In, Store, W / 2>(in, c, out, partials, counters);
+            return;
+        }
+    }
+    lanes_reduce_columns_lw<Op, In, Store, W>(in, c, out, partials, counters);
+}
+
+// ---- Scan ----------------------------------------------------------------------------------
+
+enum : u32 { COLUMN_SPAN_AGGREGATE = 1, COLUMN_SPAN_INCLUSIVE = 2 };
+
+// The LW values of one lane group, as published by a span.
+template <class T, int LW> struct ColumnPack {
+    T v[LW];
+};
+
+// Published state of every (span, tile, lane group): a flag word (0 nothing yet, 1 aggregate,
+// 2 inclusive prefix; it only grows) and the two values, kept apart so that aggregates stay
+// readable after the inclusive prefix is out (the left fold re-reads them). Writers: values,
+// fence, flag; readers: flag, fence, values (see lookback.cuh).
+template <class T, int LW> struct ColumnStatus {
+    u32* flags;
+    ColumnPack<T, LW>* aggregates;
+    ColumnPack<T, LW>* inclusives;
+
+    __device__ __forceinline__ void publish(u64 slot, const ColumnPack<T, LW>& p, u32 flag) const {
+        store_coherent(flag == COLUMN_SPAN_INCLUSIVE ? inclusives + slot : aggregates + slot, p);
+        __threadfence();
+        *reinterpret_cast<volatile u32*>(flags + slot) = flag;
+    }
+
+    // The exclusive prefix of span s (> 0) of a lane group whose span j has slot
+    // slot0 + j * span_stride: the left fold inclusive(j) ∘ aggregate(j + 1) ∘ ... ∘
+    // aggregate(s - 1) for the nearest j with its inclusive prefix out (span 0 always
+    // publishes one), whatever the timing.
+    template <class Op>
+    __device__ __forceinline__ ColumnPack<T, LW> prefix(u64 slot0, u64 span_stride, u64 s,
+                                                        Op op) const {
+        u64 j = s - 1;
+        while (true) {
+            u32 f;
+            do {
+                f = *reinterpret_cast<volatile u32*>(flags + slot0 + j * span_stride);
+            } while (f == 0);
+            if (f == COLUMN_SPAN_INCLUSIVE) break;
+            --j;  // span 0 publishes only its inclusive prefix: j never passes 0
+        }
+        __threadfence();  // the flags read above, the values read below
+        ColumnPack<T, LW> acc = load_coherent(inclusives + slot0 + j * span_stride);
+        for (u64 m = j + 1; m < s; ++m) {
+            const ColumnPack<T, LW> a = load_coherent(aggregates + slot0 + m * span_stride);
+#pragma unroll
+            for (int k = 0; k < LW; ++k) acc.v[k] = op(acc.v[k], a.v[k]);
+        }
+        return acc;
+    }
+};
+
+// Vector rows of one span (a block's share of a tile): TY threads down, COLUMN_ROWS each.
+__device__ __forceinline__ u64 column_span_rows(const ColumnLanes& c) {
+    return (u64)(LANES_BLOCK / c.tx) * COLUMN_ROWS;
+}
+
+// Scans every lane of the columns `ci` (read from `in`) into the same lanes of `co` (written to
+// `out`, same geometry, own strides; `in` may equal `out` with the same lanes), inclusive or
+// exclusive. `state` holds a zeroed span counter then one zeroed flag per (span, tile, lane
+// group); `values` two ColumnPack arrays of as many entries (aggregates, then inclusives).
+// Spans are handed out in order by the counter (span-major over tiles), so a block only
+// waits on spans held by blocks already running.
+template <class Op, int LW>
+__device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_type* in,
+                                                      ColumnLanes ci,
+                                                      typename Op::value_type* out,
+                                                      ColumnLanes co, u32* state, void* values,
+                                                      u32 exclusive) {
+    typedef typename Op::value_type T;
+    constexpr int W = VecWidth<T>::value;
+    constexpr int R = COLUMN_ROWS;
+    typedef Vec<T, W> Vw;
+    typedef ColumnPack<T, LW> Pack;
+    __shared__ T totals[LANES_BLOCK * LW];  // per (warp row group, x): inclusive totals
+    __shared__ Pack prefixes[LANES_BLOCK];  // per x: the span's exclusive prefix
+    __shared__ u32 span_id;
+    Op op;
+    const ColumnThread t(ci);
+    const u64 tiles = t.tiles(ci);
+    const u64 span_rows = column_span_rows(ci);
+    const u64 spans = (ci.vrows + span_rows - 1) / span_rows;
+    const u64 total = tiles * spans;
+    const u64 slots = total * t.tx;
+    const ColumnStatus<T, LW> st{state + 1, static_cast<Pack*>(values),
+                                 static_cast<Pack*>(values) + slots};
+    // Rows of a warp: TX >= 32, one row y of 32 groups; TX < 32, 32 / TX rows of TX groups.
+    const u32 ys = t.tx >= 32 ? 1u : 32u / t.tx;
+    const u32 yy = t.y % ys;           // row within the warp
+    const u32 yg = t.y / ys;           // the warp's row group
+    const u32 YG = t.ty / ys;          // row groups of the block (<= 8)
+    while (true) {
+        if (threadIdx.x == 0) span_id = atomicAdd(state, 1u);
+        __syncthreads();
+        const u64 id = span_id;
+        __syncthreads();
+        if (id >= total) break;
+        const u64 s = id / tiles, tile = id % tiles;
+        const u64 o = tile / t.tiles_per_outer;
+        const u64 g = (tile % t.tiles_per_outer) * t.tx + t.x;
+        const bool valid = g < ci.groups;
+        const u64 v0 = s * span_rows + (u64)t.y * R;
+        Vw x[R];
+        const T* src = in + (valid ? column_offset<T>(ci, o, g, 0) : 0);
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (valid && v0 + r < ci.vrows) {
+                x[r] = *reinterpret_cast<const Vw*>(src + (i64)(v0 + r) * ci.vrow_stride);
+            } else {
+#pragma unroll
+                for (int i = 0; i < W; ++i) x[r].v[i] = Op::identity();
+            }
+        }
+        // In registers: each lane's inclusive scan over this thread's R * RV rows, in place.
+        T run[LW];
+#pragma unroll
+        for (int k = 0; k < LW; ++k) run[k] = Op::identity();
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+#pragma unroll
+            for (int i = 0; i < W; ++i) {
+                run[i % LW] = op(run[i % LW], x[r].v[i]);
+                x[r].v[i] = run[i % LW];
+            }
+        // Across the rows of the warp (threads TX apart), then across the warps' row groups.
+        T before[LW];  // this thread's exclusive prefix within the span
+#pragma unroll
+        for (int k = 0; k < LW; ++k) {
+            T incl = run[k];
+            before[k] = Op::identity();
+            if (ys > 1) {  // block-uniform: every thread of the warp shuffles
+                for (u32 d = 1; d < ys; d <<= 1) {
+                    const T other = shfl_up(incl, d * t.tx);
+                    if (yy >= d) incl = op(other, incl);
+                }
+                const T prev = shfl_up(incl, t.tx);
+                if (yy > 0) before[k] = prev;
+            }
+            if (yy == ys - 1) totals[(yg * t.tx + t.x) * LW + k] = incl;
+        }
+        __syncthreads();
+        Pack agg;
+#pragma unroll
+        for (int k = 0; k < LW; ++k) {
+            T lower = Op::identity(), all = Op::identity();
+            for (u32 h = 0; h < YG; ++h) {
+                const T w = totals[(h * t.tx + t.x) * LW + k];
+                if (h < yg) lower = op(lower, w);
+                all = op(all, w);
+            }
+            before[k] = op(lower, before[k]);
+            agg.v[k] = all;
+        }
+        // The span's prefix from the spans above: one thread per lane group looks back.
+        if (t.y == 0 && valid) {
+            const u64 slot0 = tile * t.tx + t.x, stride = tiles * t.tx;
+            Pack p;
+            if (s == 0) {
+#pragma unroll
+                for (int k = 0; k < LW; ++k) p.v[k] = Op::identity();
+                st.publish(slot0, agg, COLUMN_SPAN_INCLUSIVE);
+            } else {
+                st.publish(slot0 + s * stride, agg, COLUMN_SPAN_AGGREGATE);
+                p = st.template prefix<Op>(slot0, stride, s, op);
+                Pack inc;
+#pragma unroll
+                for (int k = 0; k < LW; ++k) inc.v[k] = op(p.v[k], agg.v[k]);
+                st.publish(slot0 + s * stride, inc, COLUMN_SPAN_INCLUSIVE);
+            }
+            prefixes[t.x] = p;
+        }
+        __syncthreads();
+        if (valid) {
+            const Pack p = prefixes[t.x];
+#pragma unroll
+            for (int k = 0; k < LW; ++k) before[k] = op(p.v[k], before[k]);
+            T* dst = out + column_offset<T>(co, o, g, 0);
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                if (v0 + r >= ci.vrows) continue;
+                Vw y;
+#pragma unroll
+                for (int i = 0; i < W; ++i) {
+                    const int k = i % LW;
+                    if (!exclusive) {
+                        y.v[i] = op(before[k], x[r].v[i]);
+                    } else if (i >= LW) {
+                        y.v[i] = op(before[k], x[r].v[i - LW]);
+                    } else if (r > 0) {
+                        y.v[i] = op(before[k], x[r - 1].v[i + W - LW]);
+                    } else {
+                        y.v[i] = before[k];
+                    }
+                }
+                *reinterpret_cast<Vw*>(dst + (i64)(v0 + r) * co.vrow_stride) = y;
+            }
+        }
+    }
+}
+
+template <class Op>
+__device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type* in,
+                                                   ColumnLanes ci, typename Op::value_type* out,
+                                                   ColumnLanes co, u32* state, void* values,
+                                                   u32 exclusive) {
+    constexpr int W = VecWidth<typename Op::value_type>::value;
+    if constexpr (W >= 4) {
+        if (ci.rv == 2) {
+            lanes_scan_columns_lw<Op, W / 2>(in, ci, out, co, state, values, exclusive);
+            return;
+        }
+    }
+    lanes_scan_columns_lw<Op, W>(in, ci, out, co, state, values, exclusive);
+}
+
+}  // namespace gp
