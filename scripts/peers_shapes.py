@@ -150,7 +150,7 @@ def run_lib(lib, args, out):
                         out.append(rec)
                         save(args, out)
                         log(f"{lib} {op} {tname} {rows}x{cols} {order} axis {axis}: {rec.get('ms')} ms (copy {copy_ms:.4f} ms)")
-                    if tname == "f32" and order == "C":
+                    if tname == "f32" and order == "C" and not args.no_conv:
                         conv_case(lib, xp, x, rows, cols, axis, n, copy_ms, args, out)
                 del x, base, copy_dst
         # Segment sums (PyTorch only: CuPy has no segmented reduction).
@@ -226,6 +226,7 @@ def main():
     p.add_argument("--libs", default="torch,cupy")
     p.add_argument("--out", default="peers-shapes.json")
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--no-conv", action="store_true", help="skip conv1d along axes")
     args = p.parse_args()
     args.types = [t for t in args.types.split(",") if t]
     results = []

@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick]
+//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -55,6 +55,8 @@ mod run {
         peers: Option<String>,
         out: String,
         quick: bool,
+        /// Skip conv1d along axes (f32).
+        no_conv: bool,
     }
 
     fn args() -> Result<Args, String> {
@@ -64,6 +66,7 @@ mod run {
             peers: None,
             out: "shapes-out".into(),
             quick: false,
+            no_conv: false,
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -74,6 +77,7 @@ mod run {
                 "--peers" => a.peers = Some(val()?),
                 "--out" => a.out = val()?,
                 "--quick" => a.quick = true,
+                "--no-conv" => a.no_conv = true,
                 other => return Err(format!("unknown argument {other}")),
             }
         }
@@ -140,7 +144,9 @@ mod run {
                 "i32" => bench::<i32>(&gpu, &a, &timing, &mut recs)?,
                 "f32" => {
                     bench::<f32>(&gpu, &a, &timing, &mut recs)?;
-                    bench_conv(&gpu, &a, &timing, &mut recs)?;
+                    if !a.no_conv {
+                        bench_conv(&gpu, &a, &timing, &mut recs)?;
+                    }
                 }
                 other => return Err(format!("type {other}: i32 or f32")),
             }

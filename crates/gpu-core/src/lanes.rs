@@ -196,6 +196,13 @@ pub enum LaneAccess {
         /// Lanes per vector.
         lanes_per_vector: u32,
     },
+    /// Long contiguous rows, each scanned as the flat single-pass scan scans an array: tiles
+    /// of `tile` values, a decoupled look-back per row (scans only; `tiles` counts the rows,
+    /// `splits` the tiles per row).
+    LookBackRows {
+        /// Values per tile (block).
+        tile: u32,
+    },
 }
 
 /// The mapping parameters of `gp::LaneTiling` (kernel argument).
@@ -428,6 +435,7 @@ impl std::fmt::Display for LanePlan {
                 "vector columns, {} side by side",
                 groups_across * lanes_per_vector
             ),
+            LaneAccess::LookBackRows { tile } => format!("look-back rows, tiles of {tile}"),
         };
         write!(
             f,
@@ -562,7 +570,11 @@ impl LanePlan {
         c.tx = (LANES_BLOCK as u64 / want_ty).min(c.groups.next_power_of_two()) as u32;
         let tiles = c.tiles();
         let splits = if scan {
-            c.spans().min(u32::MAX as u64)
+            // Span ids are 32-bit (one counter): more than 2^31 blocks take the lane kernels.
+            if tiles.checked_mul(c.spans())? > i32::MAX as u64 {
+                return None;
+            }
+            c.spans()
         } else if tiles < target_blocks {
             let most = c.vrows / (c.ty() * COLUMN_ROWS);
             (target_blocks / tiles).min(most).clamp(1, MAX_SPLITS)

@@ -271,7 +271,13 @@ fn device_results_stay_on_the_device_and_the_plan_is_visible() {
     let plan = r
         .reduce_axis_into(&d, Axis(0), Op::Sum, &mut out, &mut ws)
         .unwrap();
-    assert_eq!(plan.access, LaneAccess::Columns);
+    assert_eq!(
+        plan.access,
+        LaneAccess::VectorColumns {
+            groups_across: 16,
+            lanes_per_vector: 4
+        }
+    );
     assert!(plan.splits > 1, "{plan}");
     assert_eq!(out.to_array().unwrap(), x.sum_axis(Axis(0)).into_dyn());
     let mut rows = DeviceArrayD::<f32>::zeros(&gpu, &[4100]).unwrap();

@@ -200,6 +200,9 @@ impl Scan<'_> {
             if let Some((plan, _, _)) = s.columns_plan(&kind, 0, &lb, 0, &lb)? {
                 return Ok(plan);
             }
+            if let Some((plan, _)) = Scanner::rows_plan(&kind, &lb, &lb) {
+                return Ok(plan);
+            }
             s.axis_plan(&kind, &lb.lanes)
         })
     }

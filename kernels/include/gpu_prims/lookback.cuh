@@ -120,14 +120,15 @@ template <class T> struct ScanTileStatus<T, false> {
     }
 };
 
-// The warp waits until each lane's tile `t` (t < 0: before the first tile, read as an inclusive
-// identity) is at least an aggregate; returns the lane's status, with its value in `v`.
-// All 32 lanes must call it.
+// The warp waits until each lane's tile `t` (t < first: before the first tile of the scan,
+// read as an inclusive identity) is at least an aggregate; returns the lane's status, with its
+// value in `v`. All 32 lanes must call it. `first` > 0 when one status array serves many
+// independent scans (the lanes of an axis), each owning a run of tiles from `first`.
 template <class Op, class Status>
 __device__ __forceinline__ int scan_wait_window(const Status& st, i64 t,
-                                                typename Op::value_type& v) {
+                                                typename Op::value_type& v, i64 first = 0) {
     int status = SCAN_TILE_INVALID;
-    if (t < 0) {
+    if (t < first) {
         status = SCAN_TILE_INCLUSIVE;
         v = Op::identity();
     }
@@ -136,7 +137,7 @@ __device__ __forceinline__ int scan_wait_window(const Status& st, i64 t,
     }
     if (Status::NEEDS_FENCE) {
         __threadfence();  // flag reads above, value reads below
-        if (t >= 0) st.read_value((u64)t, status, v);
+        if (t >= first) st.read_value((u64)t, status, v);
     }
     return status;
 }
@@ -146,7 +147,8 @@ __device__ __forceinline__ int scan_wait_window(const Status& st, i64 t,
 // inclusive prefix published decides the grouping: exact for integers, min/max, bitwise
 // operators, but float sums and products may differ in the last bits from run to run.
 template <class Op, class Status>
-__device__ __forceinline__ typename Op::value_type scan_lookback(const Status& st, u64 tile, Op op) {
+__device__ __forceinline__ typename Op::value_type scan_lookback(const Status& st, u64 tile, Op op,
+                                                                 i64 first = 0) {
     typedef typename Op::value_type T;
     const int lane = (int)lane_id();
     T running = Op::identity();
@@ -154,7 +156,7 @@ __device__ __forceinline__ typename Op::value_type scan_lookback(const Status& s
     i64 end = (i64)tile;  // the window is tiles [end - 32, end)
     while (true) {
         T v;
-        int status = scan_wait_window<Op>(st, end - 32 + lane, v);
+        int status = scan_wait_window<Op>(st, end - 32 + lane, v, first);
         unsigned inclusive = __ballot_sync(FULL_MASK, status == SCAN_TILE_INCLUSIVE);
         int hi = inclusive ? 31 - __clz(inclusive) : -1;  // nearest inclusive predecessor
         T x = lane >= hi ? v : Op::identity();
@@ -176,18 +178,19 @@ __device__ __forceinline__ typename Op::value_type scan_lookback(const Status& s
 // re-reads the aggregates of the skipped windows (published values never change).
 template <class Op, class Status>
 __device__ __forceinline__ typename Op::value_type
-scan_lookback_deterministic(const Status& st, u64 tile, Op op) {
+scan_lookback_deterministic(const Status& st, u64 tile, Op op, i64 first = 0) {
     typedef typename Op::value_type T;
     const int lane = (int)lane_id();
     i64 end = (i64)tile;
     T v;
-    int status = scan_wait_window<Op>(st, end - 32 + lane, v);
+    int status = scan_wait_window<Op>(st, end - 32 + lane, v, first);
     unsigned inclusive = __ballot_sync(FULL_MASK, status == SCAN_TILE_INCLUSIVE);
     while (!inclusive) {
         // No inclusive prefix among these 32 (all aggregates): look one window further back.
-        // Tile 0 only ever publishes an inclusive prefix, so this stops at the latest there.
+        // The first tile only ever publishes an inclusive prefix, so this stops there at the
+        // latest (and skipped windows lie wholly at or after `first`).
         end -= 32;
-        status = scan_wait_window<Op>(st, end - 32 + lane, v);
+        status = scan_wait_window<Op>(st, end - 32 + lane, v, first);
         inclusive = __ballot_sync(FULL_MASK, status == SCAN_TILE_INCLUSIVE);
     }
     const int hi = 31 - __clz(inclusive);  // warp-uniform
@@ -195,7 +198,7 @@ scan_lookback_deterministic(const Status& st, u64 tile, Op op) {
     // those: usually the nearest predecessor is inclusive and the fold is empty).
     T acc = shfl_idx(v, hi);
     for (int k = hi + 1; k < 32; ++k) acc = op(acc, shfl_idx(v, k));
-    // Then every skipped window, oldest first (all their lanes were aggregates; end + 32 > 0).
+    // Then every skipped window, oldest first (all their lanes were aggregates; end + 32 > first).
     for (i64 e = end + 32; e <= (i64)tile; e += 32) {
         T y = st.aggregate((u64)(e - 32 + lane));
 #pragma unroll

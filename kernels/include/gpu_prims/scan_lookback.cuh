@@ -15,24 +15,20 @@
 
 namespace gp {
 
-// Status layout (see lookback.cuh): `flags` (values wider than 4 bytes only), `aggs` and `incs`,
-// one slot per tile each; `counter` and the status zeroed before the launch.
+// One tile of a scan of n values at in/out whose tiles own the status slots first, first + 1,
+// ...: this one `slot`. Status layout (see lookback.cuh): `flags` (values wider than 4 bytes
+// only), `aggs` and `incs`, one slot per tile each, zeroed before the launch.
 template <class Op, bool DETERMINISTIC, class Tile>
-__device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
-                                              typename Op::value_type* out, u64 n, u32 exclusive,
-                                              u32* counter, u32* flags, void* aggs, void* incs,
-                                              Tile& t) {
+__device__ __forceinline__ void lookback_scan_tile(const typename Op::value_type* in,
+                                                   typename Op::value_type* out, u64 n,
+                                                   u32 exclusive, u64 slot, u64 first,
+                                                   u32* flags, void* aggs, void* incs, Tile& t) {
     typedef typename Op::value_type T;
-    __shared__ u32 tile_slot;
     __shared__ T warp_totals[32];
     __shared__ T tile_prefix;
     Op op;
     const unsigned lane = lane_id(), warp = warp_id(), warps = blockDim.x >> 5;
-
-    // Dynamic tile index: tiles are taken in the order blocks start running.
-    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
-    __syncthreads();
-    const u64 tile = tile_slot;
+    const u64 tile = slot - first;  // index within this scan
     const u64 tile_items = (u64)blockDim.x * Tile::ITEMS;
     const u64 seg = tile * tile_items + (u64)warp * (32 * Tile::ITEMS);
     const bool full = (tile + 1) * tile_items <= n;
@@ -53,13 +49,14 @@ __device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
         // initialised to the identity on one path only made NVRTC 12.0 place that constant
         // differently from compile to compile (non-reproducible PTX).
         if (tile == 0) {
-            if (lane == 0) status.publish_inclusive(0, aggregate);
+            if (lane == 0) status.publish_inclusive(slot, aggregate);
         } else {
-            if (lane == 0) status.publish_aggregate(tile, aggregate);
-            const T prefix = DETERMINISTIC ? scan_lookback_deterministic(status, tile, op)
-                                           : scan_lookback(status, tile, op);
+            if (lane == 0) status.publish_aggregate(slot, aggregate);
+            const T prefix =
+                DETERMINISTIC ? scan_lookback_deterministic(status, slot, op, (i64)first)
+                              : scan_lookback(status, slot, op, (i64)first);
             if (lane == 0) {
-                status.publish_inclusive(tile, op(prefix, aggregate));
+                status.publish_inclusive(slot, op(prefix, aggregate));
                 tile_prefix = prefix;
             }
         }
@@ -74,6 +71,42 @@ __device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
         has_prefix = true;
     }
     t.store(out, seg, n, vector_ok, before, has_prefix, exclusive != 0, op);
+}
+
+// The flat scan: one tile per block, tile index from `counter` (zeroed with the status).
+template <class Op, bool DETERMINISTIC, class Tile>
+__device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
+                                              typename Op::value_type* out, u64 n, u32 exclusive,
+                                              u32* counter, u32* flags, void* aggs, void* incs,
+                                              Tile& t) {
+    __shared__ u32 tile_slot;
+    // Dynamic tile index: tiles are taken in the order blocks start running.
+    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
+    __syncthreads();
+    lookback_scan_tile<Op, DETERMINISTIC>(in, out, n, exclusive, tile_slot, 0, flags, aggs,
+                                          incs, t);
+}
+
+// Every lane of `in_lanes` (contiguous: axis stride 1) scanned into the same lane of
+// `out_lanes` (also contiguous), each lane a scan of its own over `tiles_per_lane` tiles: tile
+// slots lane-major, handed out in order by `counter`, so a tile only waits on earlier tiles of
+// its own lane, held by blocks already running. Long rows at the flat scan's speed.
+template <class Op, bool DETERMINISTIC, class Tile, class Lanes>
+__device__ __forceinline__ void lookback_scan_lanes(const typename Op::value_type* in,
+                                                    Lanes in_lanes,
+                                                    typename Op::value_type* out,
+                                                    Lanes out_lanes, u64 tiles_per_lane,
+                                                    u32 exclusive, u32* counter, u32* flags,
+                                                    void* aggs, void* incs, Tile& t) {
+    __shared__ u32 tile_slot;
+    // One tile per lane: no look-back, so no ordering to keep (and no atomic to pay per tile).
+    if (threadIdx.x == 0) tile_slot = tiles_per_lane == 1 ? blockIdx.x : atomicAdd(counter, 1u);
+    __syncthreads();
+    const u64 slot = tile_slot;
+    const u64 lane = slot / tiles_per_lane;
+    lookback_scan_tile<Op, DETERMINISTIC>(in + in_lanes.start(lane), out + out_lanes.start(lane),
+                                          in_lanes.length(lane), exclusive, slot,
+                                          lane * tiles_per_lane, flags, aggs, incs, t);
 }
 
 }  // namespace gp

@@ -34,6 +34,11 @@ impl LaneKind<'_> {
     }
 }
 
+/// Threads per block of the look-back-rows scan: at least a warp (rows shorter than its tile,
+/// 1024 values of 4 bytes, take the lane kernels), at most 1024.
+const ROWS_MIN_BLOCK: u64 = 32;
+const ROWS_MAX_BLOCK: u64 = 1024;
+
 fn offset_ptr(base: u64, offset: i64, size: usize) -> u64 {
     base.wrapping_add_signed(offset * size as i64)
 }
@@ -160,6 +165,112 @@ impl Scanner {
         Ok(plan)
     }
 
+    /// The look-back-rows plan (and block size) where both arrays' lanes are contiguous rows
+    /// of at least one tile of a warp: each row a flat single-pass scan of its own, in the
+    /// largest tile it fills (a warp's for rows of 1024 values of 4 bytes, 1024 threads' from
+    /// 65536).
+    pub(crate) fn rows_plan(
+        kind: &LaneKind<'_>,
+        in_lb: &LaneBatches,
+        out_lb: &LaneBatches,
+    ) -> Option<(LanePlan, u32)> {
+        let (a, b) = (&in_lb.lanes, &out_lb.lanes);
+        let items = crate::plan::lookback_items(kind.value_size) as u64;
+        if a.count == 0
+            || a.axis_stride != 1
+            || b.axis_stride != 1
+            || a.len < ROWS_MIN_BLOCK * items
+        {
+            return None;
+        }
+        // The largest block (up to 1024 threads) whose tile a row fills.
+        let mut block = ROWS_MIN_BLOCK;
+        while block < ROWS_MAX_BLOCK && 2 * block * items <= a.len {
+            block *= 2;
+        }
+        let tile = block * items;
+        let per_lane = a.len.div_ceil(tile);
+        if a.count.checked_mul(per_lane)? > u32::MAX as u64 / 2 {
+            return None;
+        }
+        let plan = LanePlan {
+            access: LaneAccess::LookBackRows { tile: tile as u32 },
+            tiling: LaneTiling {
+                group: 1,
+                lanes_per_warp: 1,
+                warps_per_lane: 1,
+                unused: 0,
+            },
+            tiles: a.count,
+            splits: per_lane as u32,
+        };
+        Some((plan, block as u32))
+    }
+
+    /// Enqueues the look-back-rows scan of `planned` (from [`rows_plan`](Self::rows_plan)) for
+    /// every batch.
+    #[allow(clippy::too_many_arguments)]
+    fn enqueue_rows(
+        &mut self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+        planned: (LanePlan, u32),
+        exclusive: bool,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let (plan, block) = planned;
+        let per_lane = plan.splits as u64;
+        let tiles = plan.tiles * per_lane;
+        let kernel = self.lane_kernel("rows", kind)?;
+        self.check_kernel(&kernel, block)?;
+        let grid = self.grid(tiles)?;
+        let layout = crate::plan::StatusLayout::new(tiles, kind.value_size)?;
+        let base = self.scratch(layout.total_bytes)?;
+        let words = (layout.zero_bytes / 4) as u64;
+        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
+        let init_config =
+            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
+        let counter = base + layout.counter as u64;
+        let flags = layout.flags.map_or(0, |f| base + f as u64);
+        let aggregates = base + layout.aggregates as u64;
+        let inclusives = base + layout.inclusives as u64;
+        let exclusive = exclusive as u32;
+        for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
+            let (src, dst) = (
+                offset_ptr(input, ib, kind.value_size),
+                offset_ptr(output, ob, kind.value_size),
+            );
+            let (in_lanes, out_lanes) = (in_lb.lanes, out_lb.lanes);
+            // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words
+            // from `base`; the scratch holds total_bytes ≥ zero_bytes = 4·count bytes.
+            unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
+            // SAFETY: scan_rows_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
+            // out_lanes, u64 tiles_per_lane, u32 exclusive, u32* counter, u32* flags, void*
+            // aggs, void* incs) matches (u64, AxisLanes, u64, AxisLanes, u64, u32, u64, u64,
+            // u64, u64). Both arrays' lanes are contiguous (axis stride 1, checked by
+            // rows_plan) and lie inside their arrays (checked shapes and strides); the output
+            // does not alias the input unless it is the input itself, lane for lane (a block
+            // reads its tile before writing it); the grid has count · tiles_per_lane blocks of
+            // `block` threads, each tile block · items values; the scratch holds the counter
+            // and status of that many tiles as StatusLayout lays them out (the kernel's
+            // layout), zeroed just before on the same stream.
+            unsafe {
+                kernel.launch(
+                    LaunchConfig::new(grid, block),
+                    stream,
+                    &kernel_args![
+                        src, in_lanes, dst, out_lanes, per_lane, exclusive, counter, flags,
+                        aggregates, inclusives
+                    ],
+                )?;
+            }
+        }
+        Ok(plan)
+    }
+
     /// The plan of a scan over `segments`.
     pub(crate) fn segments_plan(
         &self,
@@ -249,6 +360,11 @@ impl Scanner {
                 return Ok(planned.0);
             }
             return self.enqueue_columns(
+                kind, input, in_lb, output, out_lb, planned, exclusive, stream,
+            );
+        }
+        if let Some(planned) = Self::rows_plan(kind, in_lb, out_lb) {
+            return self.enqueue_rows(
                 kind, input, in_lb, output, out_lb, planned, exclusive, stream,
             );
         }
