@@ -387,6 +387,7 @@ fn lanes_sanitize_every_mapping() {
             (3, 70_000),
             (20_000, 5),
             (50_000, 12),
+            (130, 8192),
         ] {
             let v = values::<i32>(rows * cols, Op::Sum, 5);
             let x = Array2::from_shape_vec((rows, cols), v).unwrap();
@@ -479,7 +480,7 @@ fn packed_rows_every_power_of_two_length() {
 /// Arrays whose lanes lie side by side (the one-pass vector-columns scan): C order along axis
 /// 0, Fortran order along axis 1, rows reversed (negative axis stride), 3-D middle axes with
 /// several outer indices; 2 (two rows per vector for 4-byte types), 4, 6, 8, 12, 1000, 1028
-/// and 4096 lanes per row; lanes of one span and of hundreds (the look-back).
+/// and 4096 lanes per row; lanes of one span, and 64 tiles of several (the look-back).
 fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)> {
     let mut out = Vec::new();
     for (rows, cols) in [
@@ -497,6 +498,7 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
         (257, 6),
         (3, 4096),
         (50_000, 12),
+        (200, 8192),
     ] {
         let c = Array2::from_shape_vec(
             (rows, cols),
@@ -568,10 +570,18 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
     );
     assert!(!columns(&plan(&[257, 6], &[6, 1], false)));
     assert!(columns(&plan(&[257, 6], &[6, 1], true)));
+    let p = plan(&[200, 8192], &[8192, 1], false);
+    assert!(
+        columns(&p) && p.splits > 1,
+        "64 tiles of several spans: {p}"
+    );
     let p = plan(&[100_000, 2], &[2, 1], false);
-    assert!(columns(&p) && p.splits > 10, "long lanes: many spans: {p}");
+    assert!(
+        !columns(&p),
+        "many spans of one tile: the lane kernels: {p}"
+    );
     // Float sums are the same bits run after run (the look-back folds left to right).
-    let x = Array2::from_shape_fn((200_000, 8), |(i, j)| {
+    let x = Array2::from_shape_fn((2000, 8192), |(i, j)| {
         ((i * 7 + j) % 1000) as f32 * 0.001 + 0.1
     });
     let first = s.scan_axis(&x, Axis(0), Op::Sum).unwrap();

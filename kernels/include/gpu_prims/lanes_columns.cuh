@@ -18,7 +18,6 @@
 // dense rows (axis stride = inner = LW) whose count is a multiple of RV.
 #pragma once
 #include <gpu_prims/lanes.cuh>
-#include <gpu_prims/lookback.cuh>
 
 namespace gp {
 
@@ -116,22 +115,24 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
         for (int k = 0; k < LW; ++k) acc[k] = Op::identity();
         if (valid) {
             const In* base = in + column_offset<In>(c, o, g, 0);
+            u64 v = vb + t.y;
             const u64 step = t.ty;
-            // Every round keeps all its loads in flight, the last (partial) one too: short
-            // lanes (two or four rows) are all tail.
-            for (u64 v = vb + t.y; v < ve; v += COLUMN_ROWS * step) {
+            for (; v + (COLUMN_ROWS - 1) * step < ve; v += COLUMN_ROWS * step) {
                 Vw x[COLUMN_ROWS];
 #pragma unroll
                 for (int r = 0; r < COLUMN_ROWS; ++r)
-                    if (v + r * step < ve)
-                        x[r] = *reinterpret_cast<const Vw*>(base + (i64)(v + r * step) * c.vrow_stride);
+                    x[r] = *reinterpret_cast<const Vw*>(base + (i64)(v + r * step) * c.vrow_stride);
 #pragma unroll
-                for (int r = 0; r < COLUMN_ROWS; ++r) {
-                    if (v + r * step >= ve) break;
+                for (int r = 0; r < COLUMN_ROWS; ++r)
 #pragma unroll
                     for (int i = 0; i < W; ++i)
                         acc[i % LW] = op(acc[i % LW], Cv::apply(x[r].v[i], (v + r * step) * RV + i / LW));
-                }
+            }
+            for (; v < ve; v += step) {
+                const Vw x = *reinterpret_cast<const Vw*>(base + (i64)v * c.vrow_stride);
+#pragma unroll
+                for (int i = 0; i < W; ++i)
+                    acc[i % LW] = op(acc[i % LW], Cv::apply(x.v[i], v * RV + i / LW));
             }
         }
         columns_block_fold<Op, LW>(acc, op, t, scratch);
@@ -201,43 +202,31 @@ template <class T, int LW> struct ColumnStatus {
         __threadfence();
         *reinterpret_cast<volatile u32*>(flags + slot) = flag;
     }
-};
 
-// An operator on whole lane groups: Op on each of the LW lanes.
-template <class Op, int LW> struct ColumnPackOp {
-    typedef ColumnPack<typename Op::value_type, LW> value_type;
-    static __device__ __forceinline__ value_type identity() {
-        value_type p;
+    // The exclusive prefix of span s (> 0) of a lane group whose span j has slot
+    // slot0 + j * span_stride: the left fold inclusive(j) ∘ aggregate(j + 1) ∘ ... ∘
+    // aggregate(s - 1) for the nearest j with its inclusive prefix out (span 0 always
+    // publishes one), whatever the timing.
+    template <class Op>
+    __device__ __forceinline__ ColumnPack<T, LW> prefix(u64 slot0, u64 span_stride, u64 s,
+                                                        Op op) const {
+        u64 j = s - 1;
+        while (true) {
+            u32 f;
+            do {
+                f = *reinterpret_cast<volatile u32*>(flags + slot0 + j * span_stride);
+            } while (f == 0);
+            if (f == COLUMN_SPAN_INCLUSIVE) break;
+            --j;  // span 0 publishes only its inclusive prefix: j never passes 0
+        }
+        __threadfence();  // the flags read above, the values read below
+        ColumnPack<T, LW> acc = load_coherent(inclusives + slot0 + j * span_stride);
+        for (u64 m = j + 1; m < s; ++m) {
+            const ColumnPack<T, LW> a = load_coherent(aggregates + slot0 + m * span_stride);
 #pragma unroll
-        for (int k = 0; k < LW; ++k) p.v[k] = Op::identity();
-        return p;
-    }
-    __device__ __forceinline__ value_type operator()(const value_type& a,
-                                                     const value_type& b) const {
-        Op op;
-        value_type r;
-#pragma unroll
-        for (int k = 0; k < LW; ++k) r.v[k] = op(a.v[k], b.v[k]);
-        return r;
-    }
-};
-
-// One lane group's spans as the tile status of lookback.cuh (span j at slot0 + j * stride),
-// so the warp-wide deterministic look-back (32 spans per step) serves the columns scan.
-template <class T, int LW> struct ColumnSpanStatus {
-    static constexpr bool NEEDS_FENCE = true;
-    ColumnStatus<T, LW> st;
-    u64 slot0, stride;
-    __device__ __forceinline__ int poll(u64 j, ColumnPack<T, LW>&) const {
-        return (int)*reinterpret_cast<volatile u32*>(st.flags + slot0 + j * stride);
-    }
-    __device__ __forceinline__ void read_value(u64 j, int status, ColumnPack<T, LW>& v) const {
-        const u64 slot = slot0 + j * stride;
-        v = load_coherent(status == SCAN_TILE_INCLUSIVE ? st.inclusives + slot
-                                                        : st.aggregates + slot);
-    }
-    __device__ __forceinline__ ColumnPack<T, LW> aggregate(u64 j) const {
-        return load_coherent(st.aggregates + slot0 + j * stride);
+            for (int k = 0; k < LW; ++k) acc.v[k] = op(acc.v[k], a.v[k]);
+        }
+        return acc;
     }
 };
 
@@ -264,7 +253,6 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     typedef Vec<T, W> Vw;
     typedef ColumnPack<T, LW> Pack;
     __shared__ T totals[LANES_BLOCK * LW];  // per (warp row group, x): inclusive totals
-    __shared__ Pack aggs[LANES_BLOCK];      // per x: the span's aggregate
     __shared__ Pack prefixes[LANES_BLOCK];  // per x: the span's exclusive prefix
     __shared__ u32 span_id;
     Op op;
@@ -349,29 +337,27 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
             before[k] = op(lower, before[k]);
             agg.v[k] = all;
         }
-        // The span's prefix from the spans above: a warp per lane group (warp w takes groups
-        // w, w + 8, ...) looks back 32 spans at a time, folding left to right.
-        if (t.y == 0) aggs[t.x] = agg;
-        __syncthreads();
-        const u32 warp = warp_id(), lid = lane_id();
-        for (u32 gx = warp; gx < t.tx; gx += LANES_WARPS) {
-            if ((tile % t.tiles_per_outer) * t.tx + gx >= ci.groups) break;  // warp-uniform
-            const ColumnSpanStatus<T, LW> view{st, tile * t.tx + gx, tiles * t.tx};
-            const Pack a = aggs[gx];
-            if (s == 0) {
-                if (lid == 0) {
-                    st.publish(view.slot0, a, COLUMN_SPAN_INCLUSIVE);
-                    prefixes[gx] = ColumnPackOp<Op, LW>::identity();
-                }
-            } else {
-                if (lid == 0) st.publish(view.slot0 + s * view.stride, a, COLUMN_SPAN_AGGREGATE);
-                ColumnPackOp<Op, LW> pop;
-                const Pack p = scan_lookback_deterministic(view, s, pop);
-                if (lid == 0) {
-                    st.publish(view.slot0 + s * view.stride, pop(p, a), COLUMN_SPAN_INCLUSIVE);
-                    prefixes[gx] = p;
+        // The span's prefix from the spans above: one thread per lane group looks back, all
+        // lane groups at once (a warp per group, 32 spans at a time, measured slower: its
+        // groups wait on one another). One span per lane: nothing to publish or look up.
+        if (t.y == 0 && valid) {
+            Pack p;
+#pragma unroll
+            for (int k = 0; k < LW; ++k) p.v[k] = Op::identity();
+            if (spans > 1) {
+                const u64 slot0 = tile * t.tx + t.x, stride = tiles * t.tx;
+                if (s == 0) {
+                    st.publish(slot0, agg, COLUMN_SPAN_INCLUSIVE);
+                } else {
+                    st.publish(slot0 + s * stride, agg, COLUMN_SPAN_AGGREGATE);
+                    p = st.template prefix<Op>(slot0, stride, s, op);
+                    Pack inc;
+#pragma unroll
+                    for (int k = 0; k < LW; ++k) inc.v[k] = op(p.v[k], agg.v[k]);
+                    st.publish(slot0 + s * stride, inc, COLUMN_SPAN_INCLUSIVE);
                 }
             }
+            prefixes[t.x] = p;
         }
         __syncthreads();
         if (valid) {
