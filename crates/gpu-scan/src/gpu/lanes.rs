@@ -4,12 +4,14 @@
 //! the scan pass starts each split from its seed.
 
 use gpu_core::{
-    grid_for, kernel_args, AxisLanes, ColumnLanes, Kernel, LaneAccess, LaneBatches, LanePlan,
-    LaneTiling, LaunchConfig, Result, Segments, Stream, LANES_BLOCK,
+    kernel_args, AxisLanes, ColumnLanes, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling,
+    LaunchConfig, Result, Segments, Stream, LANES_BLOCK,
 };
 
-use super::{Scanner, HELPER_BLOCK};
+use super::launch::LookbackStatus;
+use super::Scanner;
 use crate::kernels::SCAN_PTX;
+use crate::plan::StatusLayout;
 
 /// Items each thread scans per round (`gp::LaneItems`).
 pub(crate) fn lane_items(value_size: usize) -> u32 {
@@ -128,12 +130,7 @@ impl Scanner {
         let slots = plan.tiles * plan.splits as u64 * ci.tx as u64;
         let state_bytes = ((1 + slots) * 4).next_multiple_of(16);
         let pack = ci.lanes_per_vector(kind.value_size) * kind.value_size as u64;
-        let base = self.scratch((state_bytes + 2 * slots * pack) as usize)?;
-        let values = base + state_bytes;
-        let words = 1 + slots;
-        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
-        let init_config =
-            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
+        let bytes = (state_bytes + 2 * slots * pack) as usize;
         let scan = self.lane_kernel("columns", kind)?;
         let blocks = (plan.tiles * plan.splits as u64).clamp(1, i32::MAX as u64) as u32;
         let exclusive = exclusive as u32;
@@ -142,9 +139,8 @@ impl Scanner {
                 offset_ptr(input, ib, kind.value_size),
                 offset_ptr(output, ob, kind.value_size),
             );
-            // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words
-            // from `base`; the scratch holds state_bytes ≥ 4·words bytes.
-            unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
+            let base = self.zeroed_scratch(bytes, 1 + slots, stream)?;
+            let values = base + state_bytes;
             // SAFETY: scan_columns_<kind>(const T* in, ColumnLanes in_lanes, T* out,
             // ColumnLanes out_lanes, u32* state, void* values, u32 exclusive) matches (u64,
             // ColumnLanes, u64, ColumnLanes, u64, u64, u32), the structs #[repr(C)] copies of
@@ -227,16 +223,7 @@ impl Scanner {
         let kernel = self.lane_kernel("rows", kind)?;
         self.check_kernel(&kernel, block)?;
         let grid = self.grid(tiles)?;
-        let layout = crate::plan::StatusLayout::new(tiles, kind.value_size)?;
-        let base = self.scratch(layout.total_bytes)?;
-        let words = (layout.zero_bytes / 4) as u64;
-        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
-        let init_config =
-            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
-        let counter = base + layout.counter as u64;
-        let flags = layout.flags.map_or(0, |f| base + f as u64);
-        let aggregates = base + layout.aggregates as u64;
-        let inclusives = base + layout.inclusives as u64;
+        let layout = StatusLayout::new(tiles, kind.value_size)?;
         let exclusive = exclusive as u32;
         for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
             let (src, dst) = (
@@ -244,9 +231,12 @@ impl Scanner {
                 offset_ptr(output, ob, kind.value_size),
             );
             let (in_lanes, out_lanes) = (in_lb.lanes, out_lb.lanes);
-            // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words
-            // from `base`; the scratch holds total_bytes ≥ zero_bytes = 4·count bytes.
-            unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
+            let LookbackStatus {
+                counter,
+                flags,
+                aggregates,
+                inclusives,
+            } = self.zeroed_status(&layout, stream)?;
             // SAFETY: scan_rows_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
             // out_lanes, u64 tiles_per_lane, u32 exclusive, u32* counter, u32* flags, void*
             // aggs, void* incs) matches (u64, AxisLanes, u64, AxisLanes, u64, u32, u64, u64,

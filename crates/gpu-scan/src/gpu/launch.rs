@@ -7,7 +7,7 @@ use gpu_core::{
 
 use super::{cpu_algorithm_async, Scanner, HELPER_BLOCK};
 use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX};
-use crate::plan::{self, Level, LookbackPlan, RecursivePlan};
+use crate::plan::{self, Level, LookbackPlan, RecursivePlan, StatusLayout};
 use crate::{is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions};
 
 /// What the kernel names and the plans need to know about (operator, value type).
@@ -212,6 +212,41 @@ impl Scanner {
         Ok(())
     }
 
+    /// The scratch (at least `bytes`) with its first `words` 32-bit words zeroed on `stream`
+    /// (`scan_lookback_init`): a look-back launch's counter and flags. Returns its address.
+    pub(super) fn zeroed_scratch(
+        &mut self,
+        bytes: usize,
+        words: u64,
+        stream: &Stream,
+    ) -> Result<u64> {
+        debug_assert!(words as usize * 4 <= bytes);
+        let base = self.scratch(bytes)?;
+        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
+        let init_config =
+            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
+        // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words from
+        // `base`; the scratch holds `bytes` ≥ 4·count bytes.
+        unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
+        Ok(base)
+    }
+
+    /// The scratch laid out as `layout` for a look-back launch, zeroed where the layout says.
+    pub(super) fn zeroed_status(
+        &mut self,
+        layout: &StatusLayout,
+        stream: &Stream,
+    ) -> Result<LookbackStatus> {
+        let base =
+            self.zeroed_scratch(layout.total_bytes, (layout.zero_bytes / 4) as u64, stream)?;
+        Ok(LookbackStatus {
+            counter: base + layout.counter as u64,
+            flags: layout.flags.map_or(0, |f| base + f as u64),
+            aggregates: base + layout.aggregates as u64,
+            inclusives: base + layout.inclusives as u64,
+        })
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn lookback(
         &mut self,
@@ -237,19 +272,12 @@ impl Scanner {
             self.allow_shared(&kernel, plan.shared_bytes)?;
         }
         let grid = self.grid(plan.tiles)?;
-        let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
-        let layout = plan.layout;
-        let base = self.scratch(layout.total_bytes)?;
-        let words = (layout.zero_bytes / 4) as u64;
-        let init_config =
-            LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
-        // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words from
-        // `base`; the scratch holds total_bytes ≥ zero_bytes = 4·count bytes.
-        unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
-        let counter = base + layout.counter as u64;
-        let flags = layout.flags.map_or(0, |f| base + f as u64);
-        let aggregates = base + layout.aggregates as u64;
-        let inclusives = base + layout.inclusives as u64;
+        let LookbackStatus {
+            counter,
+            flags,
+            aggregates,
+            inclusives,
+        } = self.zeroed_status(&plan.layout, stream)?;
         let exclusive = u32::from(kind == ScanKind::Exclusive);
         // SAFETY: scan_lookback[_staged]_[det_]<op>_<type>(const V* in, V* out, u64 n,
         // u32 exclusive, u32* counter, u32* flags, void* aggs, void* incs), V the value type of
@@ -359,4 +387,12 @@ impl Scanner {
         }
         Ok(())
     }
+}
+
+/// Device addresses of a look-back launch's tile counter and status words (0: no flags).
+pub(super) struct LookbackStatus {
+    pub counter: u64,
+    pub flags: u64,
+    pub aggregates: u64,
+    pub inclusives: u64,
 }
