@@ -528,6 +528,10 @@ fn lanes_sanitize_every_mapping() {
         (3, 70_000),
         (20_000, 5),
         (50_000, 12),
+        // Short lanes side by side, a thread each (the scan's short kernel).
+        (2, 4096),
+        (7, 2048),
+        (5, 100_000),
     ] {
         let v = values::<f32>(rows * cols, Op::Sum, 5);
         let x = Array2::from_shape_vec((rows, cols), v).unwrap();
@@ -691,6 +695,10 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
         (257, 6),
         (3, 4096),
         (50_000, 12),
+        // Short lanes side by side, a thread each (the scan's short kernel).
+        (2, 4096),
+        (7, 2048),
+        (5, 100_000),
     ] {
         let c = Array2::from_shape_vec(
             (rows, cols),
@@ -710,7 +718,7 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
             0,
         ));
     }
-    for (a, b, c) in [(3usize, 700usize, 8usize), (2, 5, 1024), (4, 3000, 2)] {
+    for (a, b, c) in [(3usize, 700usize, 8usize), (2, 5, 1024), (4, 3000, 2), (3, 5, 1024)] {
         let x =
             Array3::from_shape_vec((a, b, c), values::<T>(a * b * c, op, seed + b as u64)).unwrap();
         out.push((format!("C {a}x{b}x{c} axis 1"), x.into_dyn(), 1));

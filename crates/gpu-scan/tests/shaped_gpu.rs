@@ -388,6 +388,7 @@ fn lanes_sanitize_every_mapping() {
             (20_000, 5),
             (50_000, 12),
             (130, 8192),
+            (3000, 1024),
         ] {
             let v = values::<i32>(rows * cols, Op::Sum, 5);
             let x = Array2::from_shape_vec((rows, cols), v).unwrap();
@@ -499,6 +500,10 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
         (3, 4096),
         (50_000, 12),
         (200, 8192),
+        // Short lanes side by side, a thread each (the scan's short kernel).
+        (2, 4096),
+        (7, 2048),
+        (5, 100_000),
     ] {
         let c = Array2::from_shape_vec(
             (rows, cols),
@@ -516,7 +521,7 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
             0,
         ));
     }
-    for (a, b, c) in [(3usize, 700usize, 8usize), (2, 5, 1024), (4, 3000, 2)] {
+    for (a, b, c) in [(3usize, 700usize, 8usize), (2, 5, 1024), (4, 3000, 2), (3, 5, 1024)] {
         let x =
             Array3::from_shape_vec((a, b, c), values::<T>(a * b * c, op, seed + b as u64)).unwrap();
         out.push((format!("C {a}x{b}x{c} axis 1"), x.into_dyn(), 1));
@@ -577,16 +582,19 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
     );
     let p = plan(&[100_000, 2], &[2, 1], false);
     assert!(
-        !columns(&p),
-        "many spans of one tile: the lane kernels: {p}"
+        columns(&p) && p.tiles == 1 && p.splits > 32,
+        "many spans of one tile, chained by the look-back: {p}"
     );
-    // Float sums are the same bits run after run (the look-back folds left to right).
-    let x = Array2::from_shape_fn((2000, 8192), |(i, j)| {
-        ((i * 7 + j) % 1000) as f32 * 0.001 + 0.1
-    });
-    let first = s.scan_axis(&x, Axis(0), Op::Sum).unwrap();
-    for _ in 0..5 {
-        assert_eq!(s.scan_axis(&x, Axis(0), Op::Sum).unwrap(), first);
+    // Float sums are the same bits run after run (the look-back folds left to right), with many
+    // tiles side by side and with one tile of thousands of spans.
+    for (rows, cols) in [(2000usize, 8192usize), (1 << 20, 4)] {
+        let x = Array2::from_shape_fn((rows, cols), |(i, j)| {
+            ((i * 7 + j) % 1000) as f32 * 0.001 + 0.1
+        });
+        let first = s.scan_axis(&x, Axis(0), Op::Sum).unwrap();
+        for _ in 0..5 {
+            assert_eq!(s.scan_axis(&x, Axis(0), Op::Sum).unwrap(), first, "{rows}x{cols}");
+        }
     }
 }
 

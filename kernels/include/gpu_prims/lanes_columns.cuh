@@ -188,47 +188,180 @@ template <class T, int LW> struct ColumnPack {
     T v[LW];
 };
 
-// Published state of every (span, tile, lane group): a flag word (0 nothing yet, 1 aggregate,
-// 2 inclusive prefix; it only grows) and the two values, kept apart so that aggregates stay
-// readable after the inclusive prefix is out (the left fold re-reads them). Writers: values,
-// fence, flag; readers: flag, fence, values (see lookback.cuh).
+// Published state of the spans: one flag word per (span, tile) for all the block's lane groups
+// at once (0 nothing yet, 1 aggregates, 2 inclusive prefixes; it only grows), and per (span,
+// tile, lane group) the two values, kept apart so that aggregates stay readable after the
+// inclusive prefix is out (the left fold re-reads them). Writers: values, fence, barrier, one
+// flag; readers: flag, fence, barrier, values (see lookback.cuh).
 template <class T, int LW> struct ColumnStatus {
-    u32* flags;
-    ColumnPack<T, LW>* aggregates;
+    u32* flags;                      // [span * tiles + tile]
+    ColumnPack<T, LW>* aggregates;  // [(span * tiles + tile) * tx + x]
     ColumnPack<T, LW>* inclusives;
 
-    __device__ __forceinline__ void publish(u64 slot, const ColumnPack<T, LW>& p, u32 flag) const {
-        store_coherent(flag == COLUMN_SPAN_INCLUSIVE ? inclusives + slot : aggregates + slot, p);
-        __threadfence();
-        *reinterpret_cast<volatile u32*>(flags + slot) = flag;
+    // Every lane group of the block publishes its values (threads with `mine`), then one flag
+    // says so for the whole span. All threads of the block must call it.
+    __device__ __forceinline__ void publish(u64 id, u32 tx, u32 x, bool mine,
+                                            const ColumnPack<T, LW>& p, u32 flag) const {
+        if (mine) {
+            store_coherent((flag == COLUMN_SPAN_INCLUSIVE ? inclusives : aggregates) + id * tx + x,
+                           p);
+            __threadfence();  // values visible device-wide before the flag
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) *reinterpret_cast<volatile u32*>(flags + id) = flag;
     }
 
-    // The exclusive prefix of span s (> 0) of a lane group whose span j has slot
-    // slot0 + j * span_stride: the left fold inclusive(j) ∘ aggregate(j + 1) ∘ ... ∘
-    // aggregate(s - 1) for the nearest j with its inclusive prefix out (span 0 always
-    // publishes one), whatever the timing.
-    template <class Op>
-    __device__ __forceinline__ ColumnPack<T, LW> prefix(u64 slot0, u64 span_stride, u64 s,
-                                                        Op op) const {
-        u64 j = s - 1;
+    // The span of the nearest inclusive prefix before span s (> 0) of `tile`, found by warp 0
+    // looking back 32 spans at a time (one lane per span, as lookback.cuh); every lane returns
+    // it. Span 0 publishes only an inclusive prefix, so the search stops there at the latest.
+    __device__ __forceinline__ u64 nearest_inclusive(u64 tiles, u64 tile, u64 s) const {
+        const int lane = (int)lane_id();
+        i64 end = (i64)s;  // the window is spans [end - 32, end)
         while (true) {
-            u32 f;
-            do {
-                f = *reinterpret_cast<volatile u32*>(flags + slot0 + j * span_stride);
-            } while (f == 0);
-            if (f == COLUMN_SPAN_INCLUSIVE) break;
-            --j;  // span 0 publishes only its inclusive prefix: j never passes 0
+            const i64 j = end - 32 + lane;
+            u32 f = j < 0 ? COLUMN_SPAN_AGGREGATE : 0u;  // before span 0: never chosen
+            while (__any_sync(FULL_MASK, f == 0)) {
+                if (f == 0) f = *reinterpret_cast<volatile u32*>(flags + (u64)j * tiles + tile);
+            }
+            const unsigned inc = __ballot_sync(FULL_MASK, f == COLUMN_SPAN_INCLUSIVE);
+            if (inc) {
+                __threadfence();  // the flags read above, the values read after the barrier
+                return (u64)(end - 32 + (31 - __clz(inc)));
+            }
+            end -= 32;
         }
-        __threadfence();  // the flags read above, the values read below
-        ColumnPack<T, LW> acc = load_coherent(inclusives + slot0 + j * span_stride);
-        for (u64 m = j + 1; m < s; ++m) {
-            const ColumnPack<T, LW> a = load_coherent(aggregates + slot0 + m * span_stride);
+    }
+
+    // The exclusive prefix of span s of lane group x: the left fold inclusive(j) ∘
+    // aggregate(j + 1) ∘ ... ∘ aggregate(s - 1) from the nearest inclusive j, whatever the
+    // timing (published values never change). Loads go out four at a time.
+    template <class Op>
+    __device__ __forceinline__ ColumnPack<T, LW> prefix(u64 tiles, u64 tile, u32 tx, u32 x, u64 j,
+                                                        u64 s, Op op) const {
+        ColumnPack<T, LW> acc = load_coherent(inclusives + (j * tiles + tile) * tx + x);
+        u64 m = j + 1;
+        for (; m + 4 <= s; m += 4) {
+            ColumnPack<T, LW> a[4];
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                a[q] = load_coherent(aggregates + ((m + q) * tiles + tile) * tx + x);
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+#pragma unroll
+                for (int k = 0; k < LW; ++k) acc.v[k] = op(acc.v[k], a[q].v[k]);
+        }
+        for (; m < s; ++m) {
+            const ColumnPack<T, LW> a = load_coherent(aggregates + (m * tiles + tile) * tx + x);
 #pragma unroll
             for (int k = 0; k < LW; ++k) acc.v[k] = op(acc.v[k], a.v[k]);
         }
         return acc;
     }
 };
+
+// Row r of a lane group's output from its in-register inclusive scan x (every lane's values in
+// place): inclusive, or shifted one row of the lane for exclusive; `before` (when `has_before`)
+// applied on the left.
+template <class Op, int LW, int W, int R>
+__device__ __forceinline__ Vec<typename Op::value_type, W>
+column_scan_row(const Vec<typename Op::value_type, W> (&x)[R], int r,
+                const typename Op::value_type (&before)[LW], bool has_before, bool exclusive,
+                Op op) {
+    Vec<typename Op::value_type, W> y;
+#pragma unroll
+    for (int i = 0; i < W; ++i) {
+        const int k = i % LW;
+        if (!exclusive) {
+            y.v[i] = has_before ? op(before[k], x[r].v[i]) : x[r].v[i];
+        } else if (i >= LW || r > 0) {
+            const auto prev = i >= LW ? x[r].v[i - LW] : x[r - 1].v[i + W - LW];
+            y.v[i] = has_before ? op(before[k], prev) : prev;
+        } else {
+            y.v[i] = has_before ? before[k] : Op::identity();
+        }
+    }
+    return y;
+}
+
+// Lanes short enough for one thread each (vrows <= COLUMN_ROWS): no block work at all, so a
+// kernel of its own (scan_columns_short_*: the spans' kernel needs three times the registers).
+// Each thread scans H lane groups a block apart per step (H = 2 for lanes of up to RR = 4
+// vector rows, else 1 of up to 8), all their loads in flight first. Grid-stride over the lane
+// groups, H per thread.
+template <class Op, int LW, int H, int RR>
+__device__ __forceinline__ void lanes_scan_columns_short_h(const typename Op::value_type* in,
+                                                           ColumnLanes ci,
+                                                           typename Op::value_type* out,
+                                                           ColumnLanes co, u32 exclusive) {
+    typedef typename Op::value_type T;
+    constexpr int W = VecWidth<T>::value;
+    typedef Vec<T, W> Vw;
+    Op op;
+    const u64 total = ci.outer * ci.groups;
+    const u64 stride = (u64)gridDim.x * blockDim.x * H;
+    T none[LW];
+#pragma unroll
+    for (int k = 0; k < LW; ++k) none[k] = Op::identity();
+    for (u64 q0 = (u64)blockIdx.x * blockDim.x * H + threadIdx.x; q0 < total; q0 += stride) {
+        Vw x[H][RR];
+#pragma unroll
+        for (int h = 0; h < H; ++h) {
+            const u64 q = q0 + (u64)h * blockDim.x;
+            const T* src = in + (q < total ? column_offset<T>(ci, q / ci.groups, q % ci.groups, 0) : 0);
+#pragma unroll
+            for (int r = 0; r < RR; ++r) {
+                if (q < total && (u64)r < ci.vrows) {
+                    x[h][r] = *reinterpret_cast<const Vw*>(src + (i64)r * ci.vrow_stride);
+                } else {
+#pragma unroll
+                    for (int i = 0; i < W; ++i) x[h][r].v[i] = Op::identity();
+                }
+            }
+        }
+#pragma unroll
+        for (int h = 0; h < H; ++h) {
+            const u64 q = q0 + (u64)h * blockDim.x;
+            if (q >= total) continue;
+            T run[LW];
+#pragma unroll
+            for (int r = 0; r < RR; ++r)
+#pragma unroll
+                for (int i = 0; i < W; ++i) {
+                    const int k = i % LW;
+                    if (r > 0 || i >= LW) x[h][r].v[i] = op(run[k], x[h][r].v[i]);
+                    run[k] = x[h][r].v[i];
+                }
+            T* dst = out + column_offset<T>(co, q / co.groups, q % co.groups, 0);
+#pragma unroll
+            for (int r = 0; r < RR; ++r)
+                if ((u64)r < ci.vrows)
+                    *reinterpret_cast<Vw*>(dst + (i64)r * co.vrow_stride) =
+                        column_scan_row<Op, LW, W, RR>(x[h], r, none, false, exclusive != 0, op);
+        }
+    }
+}
+
+template <class Op>
+__device__ __forceinline__ void lanes_scan_columns_short(const typename Op::value_type* in,
+                                                         ColumnLanes ci,
+                                                         typename Op::value_type* out,
+                                                         ColumnLanes co, u32 exclusive) {
+    constexpr int W = VecWidth<typename Op::value_type>::value;
+    constexpr int R = COLUMN_ROWS;
+    if constexpr (W >= 4) {
+        if (ci.rv == 2) {
+            if (ci.vrows <= R / 2)
+                lanes_scan_columns_short_h<Op, W / 2, 2, R / 2>(in, ci, out, co, exclusive);
+            else
+                lanes_scan_columns_short_h<Op, W / 2, 1, R>(in, ci, out, co, exclusive);
+            return;
+        }
+    }
+    if (ci.vrows <= R / 2)
+        lanes_scan_columns_short_h<Op, W, 2, R / 2>(in, ci, out, co, exclusive);
+    else
+        lanes_scan_columns_short_h<Op, W, 1, R>(in, ci, out, co, exclusive);
+}
 
 // Vector rows of one span (a block's share of a tile): TY threads down, COLUMN_ROWS each.
 __device__ __forceinline__ u64 column_span_rows(const ColumnLanes& c) {
@@ -255,6 +388,7 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     __shared__ T totals[LANES_BLOCK * LW];  // per (warp row group, x): inclusive totals
     __shared__ Pack prefixes[LANES_BLOCK];  // per x: the span's exclusive prefix
     __shared__ u32 span_id;
+    __shared__ u64 look_from;  // the nearest span with its inclusive prefix out
     Op op;
     const ColumnThread t(ci);
     const u64 tiles = t.tiles(ci);
@@ -337,27 +471,36 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
             before[k] = op(lower, before[k]);
             agg.v[k] = all;
         }
-        // The span's prefix from the spans above: one thread per lane group looks back, all
-        // lane groups at once (a warp per group, 32 spans at a time, measured slower: its
-        // groups wait on one another). One span per lane: nothing to publish or look up.
-        if (t.y == 0 && valid) {
-            Pack p;
+        // The span's prefix from the spans above: the block publishes its aggregates under one
+        // flag, warp 0 finds the nearest inclusive span (32 at a time), then each lane group
+        // folds from there on its own. One span per lane: nothing to publish or look up.
+        if (spans > 1) {
+            const bool mine = t.y == 0 && valid;
+            if (s == 0) {
+                st.publish(id, t.tx, t.x, mine, agg, COLUMN_SPAN_INCLUSIVE);
+                if (mine) {
 #pragma unroll
-            for (int k = 0; k < LW; ++k) p.v[k] = Op::identity();
-            if (spans > 1) {
-                const u64 slot0 = tile * t.tx + t.x, stride = tiles * t.tx;
-                if (s == 0) {
-                    st.publish(slot0, agg, COLUMN_SPAN_INCLUSIVE);
-                } else {
-                    st.publish(slot0 + s * stride, agg, COLUMN_SPAN_AGGREGATE);
-                    p = st.template prefix<Op>(slot0, stride, s, op);
-                    Pack inc;
+                    for (int k = 0; k < LW; ++k) prefixes[t.x].v[k] = Op::identity();
+                }
+            } else {
+                st.publish(id, t.tx, t.x, mine, agg, COLUMN_SPAN_AGGREGATE);
+                if (threadIdx.x < 32) {
+                    const u64 j = st.nearest_inclusive(tiles, tile, s);
+                    if (threadIdx.x == 0) look_from = j;
+                }
+                __syncthreads();
+                Pack inc;
+                if (mine) {
+                    const Pack p = st.template prefix<Op>(tiles, tile, t.tx, t.x, look_from, s, op);
 #pragma unroll
                     for (int k = 0; k < LW; ++k) inc.v[k] = op(p.v[k], agg.v[k]);
-                    st.publish(slot0 + s * stride, inc, COLUMN_SPAN_INCLUSIVE);
+                    prefixes[t.x] = p;
                 }
+                st.publish(id, t.tx, t.x, mine, inc, COLUMN_SPAN_INCLUSIVE);
             }
-            prefixes[t.x] = p;
+        } else if (t.y == 0) {
+#pragma unroll
+            for (int k = 0; k < LW; ++k) prefixes[t.x].v[k] = Op::identity();
         }
         __syncthreads();
         if (valid) {
@@ -368,21 +511,8 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
 #pragma unroll
             for (int r = 0; r < R; ++r) {
                 if (v0 + r >= ci.vrows) continue;
-                Vw y;
-#pragma unroll
-                for (int i = 0; i < W; ++i) {
-                    const int k = i % LW;
-                    if (!exclusive) {
-                        y.v[i] = op(before[k], x[r].v[i]);
-                    } else if (i >= LW) {
-                        y.v[i] = op(before[k], x[r].v[i - LW]);
-                    } else if (r > 0) {
-                        y.v[i] = op(before[k], x[r - 1].v[i + W - LW]);
-                    } else {
-                        y.v[i] = before[k];
-                    }
-                }
-                *reinterpret_cast<Vw*>(dst + (i64)(v0 + r) * co.vrow_stride) = y;
+                *reinterpret_cast<Vw*>(dst + (i64)(v0 + r) * co.vrow_stride) =
+                    column_scan_row<Op, LW, W, R>(x, r, before, true, exclusive != 0, op);
             }
         }
     }

@@ -29,9 +29,8 @@ template <class T> struct Min {
     static constexpr bool commutative = true;
     static __device__ __forceinline__ T identity() { return TypeTraits<T>::highest(); }
     __device__ __forceinline__ T operator()(T a, T b) const {
-        if (is_nan(a)) return a;
-        if (is_nan(b)) return b;
-        return b < a ? b : a;
+        // One select, no branches: a when a is NaN or not above b (b NaN fails a <= b).
+        return (a <= b || is_nan(a)) ? a : b;
     }
 };
 
@@ -40,9 +39,7 @@ template <class T> struct Max {
     static constexpr bool commutative = true;
     static __device__ __forceinline__ T identity() { return TypeTraits<T>::lowest(); }
     __device__ __forceinline__ T operator()(T a, T b) const {
-        if (is_nan(a)) return a;
-        if (is_nan(b)) return b;
-        return b > a ? b : a;
+        return (a >= b || is_nan(a)) ? a : b;
     }
 };
 

@@ -125,21 +125,44 @@ impl Scanner {
         stream: &Stream,
     ) -> Result<LanePlan> {
         let (plan, ci, co) = planned;
-        // Scratch: the span counter and one flag per (span, tile, lane group), then the
-        // aggregates and inclusive prefixes (one vector of lanes each).
-        let slots = plan.tiles * plan.splits as u64 * ci.tx as u64;
-        let state_bytes = ((1 + slots) * 4).next_multiple_of(16);
+        // Scratch: the span counter and one flag per (span, tile), then per (span, tile, lane
+        // group) the aggregates and inclusive prefixes (one vector of lanes each).
+        let spans = plan.tiles * plan.splits as u64;
+        let slots = spans * ci.tx as u64;
+        let state_bytes = ((1 + spans) * 4).next_multiple_of(16);
         let pack = ci.lanes_per_vector(kind.value_size) * kind.value_size as u64;
         let bytes = (state_bytes + 2 * slots * pack) as usize;
-        let scan = self.lane_kernel("columns", kind)?;
-        let blocks = (plan.tiles * plan.splits as u64).clamp(1, i32::MAX as u64) as u32;
+        // Lanes of one span and one thread each: the short kernel (no look-back, no block
+        // work), two lane groups per thread.
+        let short = plan.splits == 1 && ci.ty() == 1;
+        let scan = self.lane_kernel(if short { "columns_short" } else { "columns" }, kind)?;
+        let blocks = if short {
+            (ci.outer * ci.groups).div_ceil(2 * LANES_BLOCK as u64)
+        } else {
+            plan.tiles * plan.splits as u64
+        };
+        let blocks = blocks.clamp(1, i32::MAX as u64) as u32;
         let exclusive = exclusive as u32;
         for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
             let (src, dst) = (
                 offset_ptr(input, ib, kind.value_size),
                 offset_ptr(output, ob, kind.value_size),
             );
-            let base = self.zeroed_scratch(bytes, 1 + slots, stream)?;
+            if short {
+                // SAFETY: scan_columns_short_<kind>(const T* in, ColumnLanes in_lanes, T* out,
+                // ColumnLanes out_lanes, u32 exclusive) matches (u64, ColumnLanes, u64,
+                // ColumnLanes, u32); the arrays as for the spans' kernel below (the same
+                // checks), no scratch.
+                unsafe {
+                    scan.launch(
+                        LaunchConfig::new(blocks, LANES_BLOCK),
+                        stream,
+                        &kernel_args![src, ci, dst, co, exclusive],
+                    )?;
+                }
+                continue;
+            }
+            let base = self.zeroed_scratch(bytes, 1 + spans, stream)?;
             let values = base + state_bytes;
             // SAFETY: scan_columns_<kind>(const T* in, ColumnLanes in_lanes, T* out,
             // ColumnLanes out_lanes, u32* state, void* values, u32 exclusive) matches (u64,
@@ -148,7 +171,7 @@ impl Scanner {
             // checked) and inside their arrays (checked shapes and strides), of one geometry;
             // the output does not alias the input unless it is the input itself, lane for lane
             // (each element read before the same thread writes it). `state` holds the zeroed
-            // counter and `slots` zeroed flags, `values` 2 · slots vectors of lanes (scratch
+            // counter and `spans` zeroed flags, `values` 2 · slots vectors of lanes (scratch
             // sized above, alive in this scanner, launches ordered on one stream).
             unsafe {
                 scan.launch(
