@@ -232,28 +232,32 @@ template <class T, int LW> struct ColumnStatus {
         }
     }
 
-    // The exclusive prefix of span s of lane group x: the left fold inclusive(j) ∘
-    // aggregate(j + 1) ∘ ... ∘ aggregate(s - 1) from the nearest inclusive j, whatever the
-    // timing (published values never change). Loads go out four at a time.
+    // The exclusive prefix of span s for the lane groups of the block (in the threads y == 0):
+    // the left fold inclusive(j) ∘ aggregate(j + 1) ∘ ... ∘ aggregate(s - 1) from the nearest
+    // inclusive j, whatever the timing (published values never change). The whole block loads
+    // the aggregates, TY spans per round (thread y the span m0 + y), into `buf` (LANES_BLOCK
+    // packs of shared memory), and the threads y == 0 fold them in order: one memory latency
+    // per TY spans, so a look-back far behind a busy front costs little. All threads call it.
     template <class Op>
-    __device__ __forceinline__ ColumnPack<T, LW> prefix(u64 tiles, u64 tile, u32 tx, u32 x, u64 j,
-                                                        u64 s, Op op) const {
-        ColumnPack<T, LW> acc = load_coherent(inclusives + (j * tiles + tile) * tx + x);
-        u64 m = j + 1;
-        for (; m + 4 <= s; m += 4) {
-            ColumnPack<T, LW> a[4];
+    __device__ __forceinline__ ColumnPack<T, LW> prefix(u64 tiles, u64 tile, const ColumnThread& t,
+                                                        bool valid, u64 j, u64 s,
+                                                        ColumnPack<T, LW>* buf, Op op) const {
+        ColumnPack<T, LW> acc;
+        if (t.y == 0 && valid) acc = load_coherent(inclusives + (j * tiles + tile) * t.tx + t.x);
+        for (u64 m0 = j + 1; m0 < s; m0 += t.ty) {  // block-uniform
+            const u64 m = m0 + t.y;
+            if (m < s && valid)
+                buf[threadIdx.x] = load_coherent(aggregates + (m * tiles + tile) * t.tx + t.x);
+            __syncthreads();
+            if (t.y == 0 && valid) {
+                const u64 n = s - m0 < t.ty ? s - m0 : t.ty;
+                for (u32 y = 0; y < (u32)n; ++y) {
+                    const ColumnPack<T, LW> a = buf[y * t.tx + t.x];
 #pragma unroll
-            for (int q = 0; q < 4; ++q)
-                a[q] = load_coherent(aggregates + ((m + q) * tiles + tile) * tx + x);
-#pragma unroll
-            for (int q = 0; q < 4; ++q)
-#pragma unroll
-                for (int k = 0; k < LW; ++k) acc.v[k] = op(acc.v[k], a[q].v[k]);
-        }
-        for (; m < s; ++m) {
-            const ColumnPack<T, LW> a = load_coherent(aggregates + (m * tiles + tile) * tx + x);
-#pragma unroll
-            for (int k = 0; k < LW; ++k) acc.v[k] = op(acc.v[k], a.v[k]);
+                    for (int k = 0; k < LW; ++k) acc.v[k] = op(acc.v[k], a.v[k]);
+                }
+            }
+            __syncthreads();
         }
         return acc;
     }
@@ -489,9 +493,11 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
                     if (threadIdx.x == 0) look_from = j;
                 }
                 __syncthreads();
+                // `totals` is free again (read before the first publish's barrier).
+                const Pack p = st.template prefix<Op>(tiles, tile, t, valid, look_from, s,
+                                                      reinterpret_cast<Pack*>(totals), op);
                 Pack inc;
                 if (mine) {
-                    const Pack p = st.template prefix<Op>(tiles, tile, t.tx, t.x, look_from, s, op);
 #pragma unroll
                     for (int k = 0; k < LW; ++k) inc.v[k] = op(p.v[k], agg.v[k]);
                     prefixes[t.x] = p;
