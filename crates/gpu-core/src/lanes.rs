@@ -447,6 +447,8 @@ impl std::fmt::Display for LanePlan {
 
 /// Vector rows each thread of a columns kernel takes per step (`gp::COLUMN_ROWS`).
 pub const COLUMN_ROWS: u64 = 8;
+/// Fewest tiles side by side for a columns scan of several spans (see `vector_columns`).
+const COLUMN_SCAN_MIN_TILES: u64 = 64;
 /// Bytes of a columns kernel's vectors.
 const COLUMN_VECTOR_BYTES: u64 = 16;
 
@@ -465,9 +467,8 @@ const COLUMN_VECTOR_BYTES: u64 = 16;
 /// let l = axis_lanes(&[134217728, 2], &[2, 1], 0).unwrap();
 /// let (_, c) = LanePlan::vector_columns(&l, 4, 1056, false).unwrap();
 /// assert_eq!((c.groups, c.vrows, c.rv), (1, 67108864, 2));
-/// // Its scan: one tile of 32768 spans chained by the look-back.
-/// let (plan, _) = LanePlan::vector_columns(&l, 4, 1056, true).unwrap();
-/// assert_eq!((plan.tiles, plan.splits), (1, 32768));
+/// // Its scan would take 32768 spans of one tile: the lane kernels do better.
+/// assert!(LanePlan::vector_columns(&l, 4, 1056, true).is_none());
 /// // Three columns of f32 do not split into aligned vectors.
 /// assert!(LanePlan::vector_columns(&axis_lanes(&[99, 3], &[3, 1], 0).unwrap(), 4, 1056, false).is_none());
 /// ```
@@ -557,7 +558,9 @@ impl LanePlan {
     /// wide blocks (up to 256 vectors across, every thread its whole lane); long ones 32 or
     /// fewer vectors across and eight threads down. A reduction cuts lanes into splits to fill
     /// the GPU (`scan` false); a scan into spans of 64 vector rows or so, one block each,
-    /// chained by a look-back (`splits` then counts the spans).
+    /// chained by a look-back (`splits` then counts the spans) — where one span covers the
+    /// lanes or at least 64 tiles lie side by side (`None` otherwise: the look-back over the
+    /// spans of fewer tiles was measured slower than the lane kernels' two passes).
     pub fn vector_columns(
         lb: &LaneBatches,
         elem_size: usize,
@@ -575,6 +578,12 @@ impl LanePlan {
         let splits = if scan {
             // Span ids are 32-bit (one counter): more than 2^31 blocks take the lane kernels.
             if tiles.checked_mul(c.spans())? > i32::MAX as u64 {
+                return None;
+            }
+            // Many spans of few tiles: the look-back front cannot keep up (4194304 × 64 …
+            // 134217728 × 2 f32 along axis 0 ran at 0.15–0.34× copy on an H100 in run 10, with
+            // the block-wide window and fold; the two-pass lane scan ran 0.37–0.54 in run 9).
+            if c.spans() > 1 && tiles < COLUMN_SCAN_MIN_TILES {
                 return None;
             }
             c.spans()
