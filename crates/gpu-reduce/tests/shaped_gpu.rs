@@ -718,7 +718,12 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
             0,
         ));
     }
-    for (a, b, c) in [(3usize, 700usize, 8usize), (2, 5, 1024), (4, 3000, 2), (3, 5, 1024)] {
+    for (a, b, c) in [
+        (3usize, 700usize, 8usize),
+        (2, 5, 1024),
+        (4, 3000, 2),
+        (3, 5, 1024),
+    ] {
         let x =
             Array3::from_shape_vec((a, b, c), values::<T>(a * b * c, op, seed + b as u64)).unwrap();
         out.push((format!("C {a}x{b}x{c} axis 1"), x.into_dyn(), 1));
