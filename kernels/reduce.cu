@@ -17,6 +17,10 @@
 //   reduce_axis_<kind>(const In* in, gp::AxisLanes lanes, gp::LaneTiling tiling, Out* out,
 //                      V* partials, unsigned* counters)
 //   reduce_segments_<kind>(..., gp::SegmentLanes lanes, ...)
+//   reduce_segment_tiles_<kind>(const In* in, gp::SegmentTiles st, Out* out, u32* counter,
+//                               u32* flags, void* aggs, void* incs)
+//     segments read as flat tiles of 256 · ITEMS values (gpu_prims/segment_tiles.cuh), one
+//     block per tile, look-back status as the scan's; dynamic shared memory 256 · ITEMS · |V|
 //   reduce_packed_<kind>(const In* in, u64 count, u32 log2n, Out* out)
 //     lanes that are the rows of one packed array, n = 2^log2n <= 32 vectors (not the monoids)
 //   reduce_columns_<kind>(const In* in, gp::ColumnLanes c, Out* out, V* partials,
@@ -36,6 +40,7 @@
 #include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/load.cuh>
 #include <gpu_prims/reduce_arg.cuh>
+#include <gpu_prims/segment_tiles.cuh>
 #include <gpu_prims/sync.cuh>
 #include <gpu_prims/warp_reduce_smem.cuh>
 
@@ -429,9 +434,20 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         OpT::value_type* partials, unsigned* counters) {                                         \
         gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
     }
+// reduce_segment_tiles_<kind>: segments read as flat tiles (gpu_prims/segment_tiles.cuh),
+// 256 threads, blockDim.x · ITEMS accumulators of dynamic shared memory.
+#define REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)                                              \
+    extern "C" __global__ void __launch_bounds__(256) reduce_segment_tiles_##name(               \
+        const In* __restrict__ in, gp::SegmentTiles st, StoreT::out_type* out, gp::u32* counter, \
+        gp::u32* flags, void* aggs, void* incs) {                                                \
+        gp::segment_tiles_reduce<OpT, In, StoreT>(                                               \
+            in, st, out, counter, flags, aggs, incs,                                             \
+            gp::reduce::dynamic_smem<OpT::value_type>());                                        \
+    }
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
-    REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)
+    REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)                          \
+    REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)
 // reduce_packed_<kind>: rows of a packed array, n = 2^log2n, and reduce_columns_<kind>: lanes
 // side by side as vectors (not for the 16-byte monoids).
 #define REDUCE_PACKED(name, OpT, In, StoreT)                                                     \

@@ -27,6 +27,7 @@
 #include <gpu_prims/lanes.cuh>
 #include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/scan_lookback.cuh>
+#include <gpu_prims/segment_tiles.cuh>
 
 // Every kernel may be launched with up to 1024 threads per block (the block-size sweep).
 #define SCAN_MAX_THREADS 1024
@@ -270,6 +271,20 @@ SCAN_RECURRENCE_ENTRIES(f64, gp::f64)
     }
 GP_FOR_EACH_OP_TYPE(SCAN_LANES)
 GP_FOR_EACH_MONOID_TYPE(SCAN_LANES)
+
+// scan_segment_tiles_<op>_<type>(in, st, out, exclusive, counter, flags, aggs, incs): every
+// segment scanned, the values read as flat register tiles of blockDim.x · ITEMS values
+// (gpu_prims/segment_tiles.cuh), grid = tiles; status as scan_lookback's, one slot per tile.
+#define SCAN_SEGMENT_TILES(opname, OpT, tname, T)                                              \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_segment_tiles_##opname##_##tname(const OpT<T>::value_type* in, gp::SegmentTiles st, \
+                                              OpT<T>::value_type* out, gp::u32 exclusive,      \
+                                              gp::u32* counter, gp::u32* flags, void* aggs,    \
+                                              void* incs) {                                    \
+        gp::segment_tiles_scan<OpT<T>>(in, st, out, exclusive, counter, flags, aggs, incs);    \
+    }
+GP_FOR_EACH_OP_TYPE(SCAN_SEGMENT_TILES)
+GP_FOR_EACH_MONOID_TYPE(SCAN_SEGMENT_TILES)
 
 // scan_packed_<op>_<type>: rows of a packed array, n = 2^log2n <= 32 vectors (scalar types).
 #define SCAN_PACKED(opname, OpT, tname, T)                                                     \

@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv]
+//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -57,6 +57,8 @@ mod run {
         quick: bool,
         /// Skip conv1d along axes (f32).
         no_conv: bool,
+        /// Only the segment cases (and the copy), no axes.
+        segments_only: bool,
     }
 
     fn args() -> Result<Args, String> {
@@ -67,6 +69,7 @@ mod run {
             out: "shapes-out".into(),
             quick: false,
             no_conv: false,
+            segments_only: false,
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -78,6 +81,7 @@ mod run {
                 "--out" => a.out = val()?,
                 "--quick" => a.quick = true,
                 "--no-conv" => a.no_conv = true,
+                "--segments-only" => a.segments_only = true,
                 other => return Err(format!("unknown argument {other}")),
             }
         }
@@ -144,7 +148,7 @@ mod run {
                 "i32" => bench::<i32>(&gpu, &a, &timing, &mut recs)?,
                 "f32" => {
                     bench::<f32>(&gpu, &a, &timing, &mut recs)?;
-                    if !a.no_conv {
+                    if !a.no_conv && !a.segments_only {
                         bench_conv(&gpu, &a, &timing, &mut recs)?;
                     }
                 }
@@ -304,7 +308,12 @@ mod run {
         let mut ws = Workspace::new(gpu).map_err(e)?;
         let frac = |bytes: usize, ms: f64| (bytes as f64 / ms) / ((2 * n * size) as f64 / copy);
         let mut x = Some(DeviceArrayD::from_device(buf, &[n]).map_err(e)?);
-        for (rows, cols) in shapes(a.log2) {
+        let axis_shapes = if a.segments_only {
+            Vec::new()
+        } else {
+            shapes(a.log2)
+        };
+        for (rows, cols) in axis_shapes {
             for order in ["C", "F"] {
                 let data = x.take().unwrap().into_data();
                 let strides: [isize; 2] = if order == "C" {

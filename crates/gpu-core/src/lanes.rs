@@ -59,6 +59,50 @@ pub struct SegmentLanes {
     pub count: u64,
 }
 
+/// Segments read as flat tiles: the values cut into tiles of `tile` consecutive values whatever
+/// the segment lengths, each tile finding its segment starts from `bounds` (see
+/// [`segment_tile_bounds`]). Kernel argument `gp::SegmentTiles`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SegmentTiles {
+    /// Device address of the `count + 1` offsets.
+    pub offsets: u64,
+    /// Device address of the `tiles + 1` bounds.
+    pub bounds: u64,
+    /// Number of segments.
+    pub count: u64,
+    /// Number of values.
+    pub len: u64,
+}
+
+/// Where each tile of `tile` values finds its offsets: entry `t` (`0 < t < tiles`) is the first
+/// `j` with `offsets[j] > t · tile`; entry 0 is 1 and entry `tiles` is `count + 1`. Tile `t`
+/// then owns the offsets `j` in `bounds[t] .. bounds[t + 1]`, those in `(t·tile, (t+1)·tile]`
+/// (tile 0 also the leading empty segments): it marks their starts and, in a reduction, writes
+/// the segments that end with them. `offsets` must be checked (first 0, non-decreasing).
+///
+/// ```
+/// // Segments [0,3) [3,3) [3,9) [9,10) of 10 values, tiles of 4.
+/// let b = gpu_core::segment_tile_bounds(&[0, 3, 3, 9, 10], 4);
+/// assert_eq!(b, vec![1, 3, 3, 5]);
+/// ```
+pub fn segment_tile_bounds(offsets: &[u64], tile: u64) -> Vec<u64> {
+    let count = offsets.len().saturating_sub(1) as u64;
+    let len = offsets.last().copied().unwrap_or(0);
+    let tiles = len.div_ceil(tile.max(1));
+    if tiles == 0 {
+        return Vec::new(); // no values: no tiles
+    }
+    let mut bounds = Vec::with_capacity(tiles as usize + 1);
+    bounds.push(1);
+    for t in 1..tiles {
+        let start = t * tile;
+        bounds.push(offsets.partition_point(|&o| o <= start) as u64);
+    }
+    bounds.push(count + 1);
+    bounds
+}
+
 /// The lanes of an axis of an N-D array, in the row-major order of the array with that axis
 /// removed: one [`AxisLanes`] repeated at each of `batches` base offsets (more than one only
 /// when the other axes do not merge into two).
@@ -203,6 +247,14 @@ pub enum LaneAccess {
         /// Values per tile (block).
         tile: u32,
     },
+    /// Segments read as one flat array: tiles of `tile` consecutive values whatever the
+    /// segment lengths, the segment starts inside a tile marked from the offsets, each tile
+    /// scanned segment-wise in registers, and the part of a segment begun in earlier tiles
+    /// taken by a decoupled look-back (`tiles` counts the tiles).
+    SegmentTiles {
+        /// Values per tile (block).
+        tile: u32,
+    },
 }
 
 /// The mapping parameters of `gp::LaneTiling` (kernel argument).
@@ -296,6 +348,21 @@ impl LanePlan {
             Self::rows(lanes.len, items)
         };
         Self::with_tiling(lanes.count, lanes.len, access, tiling, target_blocks, items)
+    }
+
+    /// The segment-tiles plan over `len` values in tiles of `tile` values (one block each).
+    pub fn segment_tiles(len: u64, tile: u32) -> LanePlan {
+        LanePlan {
+            access: LaneAccess::SegmentTiles { tile },
+            tiling: LaneTiling {
+                group: 1,
+                lanes_per_warp: 1,
+                warps_per_lane: 1,
+                unused: 0,
+            },
+            tiles: len.div_ceil(tile.max(1) as u64),
+            splits: 1,
+        }
     }
 
     /// Plans segments of mean length `mean_len` (contiguous, one thread group per segment).
@@ -436,6 +503,7 @@ impl std::fmt::Display for LanePlan {
                 groups_across * lanes_per_vector
             ),
             LaneAccess::LookBackRows { tile } => format!("look-back rows, tiles of {tile}"),
+            LaneAccess::SegmentTiles { tile } => format!("segment tiles of {tile}"),
         };
         write!(
             f,
@@ -635,4 +703,39 @@ pub fn check_no_alias(shape: &[usize], strides: &[isize], what: &'static str) ->
         span = stride.saturating_mul(n);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::quickcheck;
+
+    /// Every offset `j ≥ 1` belongs to exactly one tile: the one holding position
+    /// `max(offsets[j], 1) - 1` (the segment's last value, or the start of an empty one).
+    fn owner(o: u64, tile: u64) -> u64 {
+        o.max(1).saturating_sub(1) / tile
+    }
+
+    quickcheck! {
+        fn segment_tile_bounds_give_each_offset_one_owner(lens: Vec<u8>, tile: u8) -> bool {
+            let tile = tile as u64 % 9 + 1;
+            let mut offsets = vec![0u64];
+            for l in &lens {
+                offsets.push(offsets.last().unwrap() + (*l as u64 % 7));
+            }
+            let b = segment_tile_bounds(&offsets, tile);
+            let len = *offsets.last().unwrap();
+            if len == 0 {
+                return b.is_empty();
+            }
+            let tiles = len.div_ceil(tile);
+            if b.len() as u64 != tiles + 1 || b[0] != 1 || b[tiles as usize] != offsets.len() as u64 {
+                return false;
+            }
+            (1..offsets.len()).all(|j| {
+                let t = owner(offsets[j], tile);
+                b[t as usize] <= j as u64 && (j as u64) < b[t as usize + 1]
+            })
+        }
+    }
 }

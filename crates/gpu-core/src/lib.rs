@@ -42,6 +42,7 @@ mod error;
 mod kernel_pack;
 mod lanes;
 pub mod launch;
+mod lookback;
 mod monoid;
 mod op;
 mod shape;
@@ -50,10 +51,12 @@ pub use element::{Element, Pod};
 pub use error::{Error, Result};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
-    axis_lanes, axis_lanes_pair, check_no_alias, AxisLanes, ColumnLanes, LaneAccess, LaneBatches,
-    LanePlan, LaneTiling, SegmentLanes, COLUMN_ROWS, LANES_BLOCK,
+    axis_lanes, axis_lanes_pair, check_no_alias, segment_tile_bounds, AxisLanes, ColumnLanes,
+    LaneAccess, LaneBatches, LanePlan, LaneTiling, SegmentLanes, SegmentTiles, COLUMN_ROWS,
+    LANES_BLOCK,
 };
 pub use launch::{check_block_size, grid_for, LaunchConfig};
+pub use lookback::StatusLayout;
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
 pub use shape::{check_axis, check_offsets};

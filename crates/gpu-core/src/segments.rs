@@ -2,13 +2,16 @@
 //! reductions and scans take.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::lanes::SegmentLanes;
+use crate::lanes::{segment_tile_bounds, SegmentLanes, SegmentTiles};
 use crate::memory::DeviceArray;
 use crate::shape::check_offsets;
+
+/// Tile bounds uploaded so far: (tile size, bounds on the device).
+type TileBoundsCache = Vec<(u64, Arc<DeviceArray<u64>>)>;
 
 /// Checked segment offsets on the device: `offsets[i]..offsets[i + 1]` is segment `i` of an
 /// array of [`values_len`](Segments::values_len) values (first offset 0, non-decreasing, last
@@ -27,6 +30,8 @@ use crate::shape::check_offsets;
 pub struct Segments {
     device: Arc<DeviceArray<u64>>,
     host: Arc<[u64]>,
+    /// Tile bounds already uploaded, by tile size (few: one per kernel family and value size).
+    tile_bounds: Arc<Mutex<TileBoundsCache>>,
 }
 
 impl std::fmt::Debug for Segments {
@@ -45,6 +50,7 @@ impl Segments {
         Ok(Segments {
             device: Arc::new(gpu.upload(offsets)?),
             host: offsets.into(),
+            tile_bounds: Arc::default(),
         })
     }
 
@@ -83,6 +89,31 @@ impl Segments {
     /// The device.
     pub fn gpu(&self) -> &Gpu {
         self.device.gpu()
+    }
+
+    /// The segments as the segment-tiles kernels' argument for tiles of `tile` values, with the
+    /// device buffer it points into (keep it alive until the launch is done). The bounds are
+    /// computed on the host and uploaded once per tile size, then shared by every clone.
+    pub fn tiles(&self, tile: u64) -> Result<(SegmentTiles, Arc<DeviceArray<u64>>)> {
+        let bounds = {
+            let mut cache = self.tile_bounds.lock().unwrap_or_else(|p| p.into_inner());
+            match cache.iter().find(|(t, _)| *t == tile) {
+                Some((_, b)) => Arc::clone(b),
+                None => {
+                    let host = segment_tile_bounds(&self.host, tile);
+                    let b = Arc::new(self.gpu().upload(&host)?);
+                    cache.push((tile, Arc::clone(&b)));
+                    b
+                }
+            }
+        };
+        let arg = SegmentTiles {
+            offsets: self.device.device_ptr(),
+            bounds: bounds.device_ptr(),
+            count: self.count() as u64,
+            len: self.values_len() as u64,
+        };
+        Ok((arg, bounds))
     }
 
     /// The segments as the lane kernels' argument.

@@ -314,6 +314,22 @@ fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
     vec![
         ("none", vec![0]),
         ("one empty", vec![0, 0]),
+        ("one value", vec![0, 1]),
+        ("31, 32, 33", vec![0, 31, 63, 96]),
+        ("empties everywhere", {
+            // Thousands of empty segments at the start, inside a tile and at the end (more than
+            // a block's threads at one position), around a segment crossing many tiles.
+            let mut o = vec![0u64; 3000];
+            o.push(10);
+            o.extend(std::iter::repeat(10).take(5000));
+            o.push(70_010);
+            o.extend(std::iter::repeat(70_010).take(3000));
+            o
+        }),
+        ("tile edges", {
+            let lens = [8191, 8192, 8193, 16384, 1, 32768, 32767];
+            offsets_with(40, 6, |k| lens[(k % 7) as usize])
+        }),
         ("zeros and ones", offsets_with(1000, 1, |k| k % 2)),
         ("1-8", offsets_with(20_000, 2, |k| 1 + k % 8)),
         ("0-2000", offsets_with(300, 3, |k| k % 2001)),
@@ -560,18 +576,28 @@ fn lanes_sanitize_every_mapping() {
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), want);
         }
     }
-    let offsets = vec![0u64, 400_000, 400_000, 800_000, 1_200_003];
-    let v = values::<i32>(1_200_003, Op::Sum, 3);
-    let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
-    assert!(r.segments_plan::<i32>(&segs, Op::Sum).unwrap().splits > 1);
-    assert_eq!(
-        r.segmented_sum(&v, &segs).unwrap(),
-        cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap()
-    );
-    assert_eq!(
-        r.segmented_argmin(&v, &segs).unwrap(),
-        cpu::segmented_argmin(&v, &offsets).unwrap()
-    );
+    // Segment tiles (long and empty segments, tiles without a start) and, for segments of
+    // over 2^20 on average, the lane kernels with splits.
+    for (offsets, tiles) in [
+        (vec![0u64, 400_000, 400_000, 800_000, 1_200_003], true),
+        (vec![0u64, 2_400_000, 2_400_003], false),
+    ] {
+        let n = *offsets.last().unwrap() as usize;
+        let v = values::<i32>(n, Op::Sum, 3);
+        let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
+        let plan = r.segments_plan::<i32>(&segs, Op::Sum).unwrap();
+        let is_tiles = matches!(plan.access, LaneAccess::SegmentTiles { .. });
+        assert_eq!(is_tiles, tiles, "{plan}");
+        assert!(tiles || plan.splits > 1, "{plan}");
+        assert_eq!(
+            r.segmented_sum(&v, &segs).unwrap(),
+            cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap()
+        );
+        assert_eq!(
+            r.segmented_argmin(&v, &segs).unwrap(),
+            cpu::segmented_argmin(&v, &offsets).unwrap()
+        );
+    }
 }
 
 /// Rows of every power-of-two length up to past the packed limit (32 vectors), row counts that
@@ -822,5 +848,92 @@ fn vector_columns_every_geometry_type_and_operator() {
     assert_eq!(
         r.sum_axis(&shifted, Axis(0)).unwrap(),
         host.sum_axis(Axis(0)).into_dyn()
+    );
+}
+
+/// Offsets from quickcheck's lengths: mostly 0 … 16, every `every`-th segment up to 40000 long
+/// (crossing many segment tiles).
+fn random_offsets(lens: &[u16], every: u8) -> Vec<u64> {
+    let every = every as usize % 16 + 1;
+    let mut o = vec![0u64];
+    for (i, &l) in lens.iter().enumerate() {
+        let len = if i % every == 0 {
+            l as u64 % 40_000
+        } else {
+            l as u64 % 17
+        };
+        o.push(o.last().unwrap() + len);
+    }
+    o
+}
+
+#[test]
+fn quickcheck_random_segments_match_the_cpu() {
+    if gpu_or_skip().is_none() {
+        return;
+    }
+    fn prop(lens: Vec<u16>, every: u8, seed: u64) -> TestResult {
+        let gpu = gpu_core::testing::shared_gpu()
+            .as_ref()
+            .expect("checked above");
+        let offsets = random_offsets(&lens, every);
+        let n = *offsets.last().unwrap() as usize;
+        let v = values::<i32>(n, Op::Sum, seed);
+        let r = Reduce::new(gpu);
+        for op in [Op::Sum, Op::Min, Op::Max, Op::BitXor] {
+            let want = cpu::segmented_reduce(&v, &offsets, op).unwrap();
+            match r.segmented_reduce(&v, &offsets, op) {
+                Ok(g) if g == want => {}
+                other => return TestResult::error(format!("{offsets:?} {op:?}: {other:?}")),
+            }
+        }
+        let want = cpu::segmented_argmax(&v, &offsets).unwrap();
+        match r.segmented_argmax(&v, &offsets) {
+            Ok(g) if g == want => TestResult::passed(),
+            other => TestResult::error(format!("{offsets:?} argmax: {other:?}")),
+        }
+    }
+    QuickCheck::new()
+        .tests(60)
+        .quickcheck(prop as fn(Vec<u16>, u8, u64) -> TestResult);
+}
+
+/// Segment tiles read unaligned inputs (a device slice one element in) with scalar loads, and
+/// very long segments on average go back to the lane kernels (splits merged by the last
+/// arrival): both against the CPU, with the plan reporting which ran.
+#[test]
+fn segment_tiles_unaligned_inputs_and_the_long_segment_plan() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    let offsets = offsets_with(5000, 21, |k| k % 40);
+    let n = *offsets.last().unwrap() as usize;
+    let v = values::<f32>(n + 1, Op::Sum, 5);
+    let d = gpu.upload(&v).unwrap();
+    let slice = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
+    let segs = Segments::new(&gpu, &offsets, n).unwrap();
+    let plan = r.segments_plan::<f32>(&segs, Op::Sum).unwrap();
+    assert!(
+        matches!(plan.access, LaneAccess::SegmentTiles { .. }),
+        "{plan}"
+    );
+    assert_eq!(
+        r.segmented_sum(&slice, &segs).unwrap(),
+        cpu::segmented_reduce(&v[1..], &offsets, Op::Sum).unwrap()
+    );
+    assert_eq!(
+        r.segmented_argmin(&slice, &segs).unwrap(),
+        cpu::segmented_argmin(&v[1..], &offsets).unwrap()
+    );
+    let offsets = vec![0u64, 2_400_000, 2_400_003];
+    let v = values::<i64>(2_400_003, Op::Sum, 6);
+    let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
+    let plan = r.segments_plan::<i64>(&segs, Op::Sum).unwrap();
+    assert!(
+        !matches!(plan.access, LaneAccess::SegmentTiles { .. }) && plan.splits > 1,
+        "{plan}"
+    );
+    assert_eq!(
+        r.segmented_sum(&v, &segs).unwrap(),
+        cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap()
     );
 }

@@ -3,6 +3,7 @@
 //! Pure arithmetic, kept apart from the launches (and built without the `cuda` feature) so it can
 //! be tested anywhere. The kernels in `kernels/scan.cu` mirror these numbers.
 
+pub use gpu_core::StatusLayout;
 use gpu_core::{check_block_size, Error, Result};
 
 use crate::{Algorithm, TileStaging};
@@ -114,63 +115,6 @@ pub fn use_staged(
                 STAGED_MIN_COMPUTE.0, STAGED_MIN_COMPUTE.1, compute.0, compute.1
             ),
         )),
-    }
-}
-
-/// Where the look-back scan's tile counter and per-tile status live in its scratch buffer.
-///
-/// 4-byte values use two 64-bit words per tile (aggregate, inclusive prefix), each holding a
-/// "published" flag and the value; larger values use a 32-bit flag per tile plus two value
-/// arrays. Everything before `zero_bytes` must be zero before each launch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StatusLayout {
-    /// Byte offset of the 32-bit tile counter (always 0).
-    pub counter: usize,
-    /// Byte offset of the per-tile flags (values larger than 4 bytes only).
-    pub flags: Option<usize>,
-    /// Byte offset of the per-tile aggregates.
-    pub aggregates: usize,
-    /// Byte offset of the per-tile inclusive prefixes.
-    pub inclusives: usize,
-    /// Bytes from the start that must be zeroed before a launch (a multiple of 4).
-    pub zero_bytes: usize,
-    /// Total bytes.
-    pub total_bytes: usize,
-}
-
-impl StatusLayout {
-    /// The layout for `tiles` tiles of values of `value_size` bytes.
-    pub fn new(tiles: u64, value_size: usize) -> Result<Self> {
-        let tiles = usize::try_from(tiles)
-            .map_err(|_| Error::invalid("len", "too many tiles for this platform"))?;
-        let bytes = |per: usize| {
-            tiles
-                .checked_mul(per)
-                .map(align_up)
-                .ok_or_else(|| Error::invalid("len", "scratch size overflows"))
-        };
-        Ok(if value_size == 4 {
-            let words = bytes(8)?;
-            StatusLayout {
-                counter: 0,
-                flags: None,
-                aggregates: ALIGN,
-                inclusives: ALIGN + words,
-                zero_bytes: ALIGN + 2 * words,
-                total_bytes: ALIGN + 2 * words,
-            }
-        } else {
-            let flags = bytes(4)?;
-            let values = bytes(value_size)?;
-            StatusLayout {
-                counter: 0,
-                flags: Some(ALIGN),
-                aggregates: ALIGN + flags,
-                inclusives: ALIGN + flags + values,
-                zero_bytes: ALIGN + flags,
-                total_bytes: ALIGN + flags + 2 * values,
-            }
-        })
     }
 }
 

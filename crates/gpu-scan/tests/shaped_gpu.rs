@@ -188,6 +188,22 @@ fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
     vec![
         ("none", vec![0]),
         ("one empty", vec![0, 0]),
+        ("one value", vec![0, 1]),
+        ("31, 32, 33", vec![0, 31, 63, 96]),
+        ("empties everywhere", {
+            // Thousands of empty segments at the start, inside a tile and at the end (more than
+            // a block's threads at one position), around a segment crossing many tiles.
+            let mut o = vec![0u64; 3000];
+            o.push(10);
+            o.extend(std::iter::repeat(10).take(5000));
+            o.push(70_010);
+            o.extend(std::iter::repeat(70_010).take(3000));
+            o
+        }),
+        ("tile edges", {
+            let lens = [8191, 8192, 8193, 16384, 1, 32768, 32767];
+            offsets_with(40, 6, |k| lens[(k % 7) as usize])
+        }),
         ("zeros and ones", offsets_with(1000, 1, |k| k % 2)),
         ("1-8", offsets_with(20_000, 2, |k| 1 + k % 8)),
         ("0-2000", offsets_with(300, 3, |k| k % 2001)),
@@ -699,4 +715,102 @@ fn look_back_rows_every_type_operator_and_kind() {
     for _ in 0..5 {
         assert_eq!(s.scan_axis(&x, Axis(1), Op::Sum).unwrap(), first);
     }
+}
+
+/// Offsets from quickcheck's lengths: mostly 0 … 16, every `every`-th segment up to 40000 long
+/// (crossing many segment tiles).
+fn random_offsets(lens: &[u16], every: u8) -> Vec<u64> {
+    let every = every as usize % 16 + 1;
+    let mut o = vec![0u64];
+    for (i, &l) in lens.iter().enumerate() {
+        let len = if i % every == 0 {
+            l as u64 % 40_000
+        } else {
+            l as u64 % 17
+        };
+        o.push(o.last().unwrap() + len);
+    }
+    o
+}
+
+#[test]
+fn quickcheck_random_segments_match_the_cpu() {
+    if gpu_or_skip().is_none() {
+        return;
+    }
+    fn prop(lens: Vec<u16>, every: u8, excl: bool, seed: u64) -> TestResult {
+        let gpu = gpu_core::testing::shared_gpu()
+            .as_ref()
+            .expect("checked above");
+        let offsets = random_offsets(&lens, every);
+        let n = *offsets.last().unwrap() as usize;
+        let v = values::<i32>(n, Op::Sum, seed);
+        let kind = if excl {
+            ScanKind::Exclusive
+        } else {
+            ScanKind::Inclusive
+        };
+        for op in [Op::Sum, Op::Min, Op::BitXor] {
+            let want = cpu::segmented_scan(&v, &offsets, op, kind).unwrap();
+            match scan_of(gpu, kind).segmented_scan(&v, &offsets, op) {
+                Ok(g) if g == want => {}
+                other => {
+                    return TestResult::error(format!("{offsets:?} {op:?} {kind:?}: {other:?}"))
+                }
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(60)
+        .quickcheck(prop as fn(Vec<u16>, u8, bool, u64) -> TestResult);
+}
+
+/// Segment tiles read an unaligned input (a device slice one element in) with scalar loads,
+/// and float sums come out identical from run to run (the tile size alone fixes the order).
+#[test]
+fn segment_tiles_unaligned_inputs_and_repeatable_floats() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let offsets = offsets_with(5000, 21, |k| k % 40);
+    let n = *offsets.last().unwrap() as usize;
+    let v = values::<f32>(n + 1, Op::Sum, 5);
+    let d = gpu.upload(&v).unwrap();
+    let slice = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
+    let segs = Segments::new(&gpu, &offsets, n).unwrap();
+    for kind in KINDS {
+        let s = scan_of(&gpu, kind);
+        let want = cpu::segmented_scan(&v[1..], &offsets, Op::Sum, kind).unwrap();
+        assert_eq!(
+            s.segmented_scan(&slice, &segs, Op::Sum).unwrap(),
+            want,
+            "{kind:?}"
+        );
+    }
+    // Values with rounding: a long segment over many tiles, repeated bit for bit.
+    let offsets = vec![0u64, 3, 3_000_000, 3_000_001, 4_000_000];
+    let mut r = SplitMix64::new(9);
+    let v: Vec<f32> = (0..4_000_000)
+        .map(|_| (r.next_u64() % 1_000_003) as f32 * 1e-3)
+        .collect();
+    let s = Scan::new(&gpu);
+    let first = s.segmented_scan(&v, &offsets, Op::Sum).unwrap();
+    for _ in 0..3 {
+        let again = s.segmented_scan(&v, &offsets, Op::Sum).unwrap();
+        assert!(
+            first
+                .iter()
+                .zip(&again)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "float segmented scans differ between runs"
+        );
+    }
+    // Against exact-enough f64 sums: within f32 rounding of a long sum.
+    let v64: Vec<f64> = v.iter().map(|&x| x as f64).collect();
+    let want = cpu::segmented_scan(&v64, &offsets, Op::Sum, ScanKind::Inclusive).unwrap();
+    let worst = first
+        .iter()
+        .zip(&want)
+        .map(|(&a, &b)| ((a as f64 - b) / b.abs().max(1.0)).abs())
+        .fold(0f64, f64::max);
+    assert!(worst < 1e-4, "relative error {worst}");
 }

@@ -5,7 +5,7 @@
 use gpu_core::{
     axis_lanes, kernel_args, AxisLanes, ColumnLanes, DeviceArray, DeviceArrayD, Element, Error,
     Input, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result,
-    SegmentOffsets, Segments, ShapedInput, Stream, LANES_BLOCK,
+    SegmentOffsets, Segments, ShapedInput, StatusLayout, Stream, LANES_BLOCK,
 };
 use ndarray::{ArrayD, Axis, IxDyn};
 
@@ -19,6 +19,22 @@ use crate::value::{DeviceMonoid, Extreme, Widen};
 /// Elements each thread reads per step in the lane kernels (the plan's unit): four 16-byte
 /// vectors of 4-byte values, so that enough loads are in flight on medium rows.
 const REDUCE_ITEMS: u32 = 16;
+
+/// Threads per block of `reduce_segment_tiles_*` (its launch bound).
+const SEGMENT_TILES_BLOCK: u32 = 256;
+/// Segments this long on average keep the lane kernels (a block or more per segment, merged
+/// by a last-arrival guard: no look-back chain to wait on).
+const SEGMENT_TILES_MAX_MEAN: u64 = 1 << 20;
+
+/// Values per thread of the segment-tiles kernels: 128 bytes of 4-byte accumulators, 64 bytes
+/// of the others (`gp::ScanTileShape` of the accumulator).
+fn segment_tile_items(value_size: usize) -> u32 {
+    if value_size == 4 {
+        32
+    } else {
+        (64 / value_size).max(1) as u32
+    }
+}
 
 /// Where a shaped reduction writes: `count` results of `size` bytes at `ptr`.
 struct Out {
@@ -215,6 +231,23 @@ impl Reduce<'_> {
         r.map(|()| plan)
     }
 
+    /// The plan of `desc` over `segments`: segment tiles unless the segments are very long on
+    /// average (or there are no values), the lane kernels otherwise.
+    fn plan_segments(&self, segments: &Segments, desc: &Desc) -> Result<LanePlan> {
+        let len = segments.values_len() as u64;
+        if len > 0 && segments.mean_len() < SEGMENT_TILES_MAX_MEAN {
+            let tile = SEGMENT_TILES_BLOCK * segment_tile_items(desc.value_size);
+            return Ok(LanePlan::segment_tiles(len, tile));
+        }
+        let kernel = self.lane_kernel("segments", desc)?;
+        Ok(LanePlan::segments(
+            segments.count() as u64,
+            segments.mean_len(),
+            kernel.lane_target_blocks()?,
+            REDUCE_ITEMS,
+        ))
+    }
+
     /// Enqueues `desc` over `segments` of the values at `input` into `out`.
     fn enqueue_segments(
         &self,
@@ -225,14 +258,20 @@ impl Reduce<'_> {
         ws: &mut Workspace,
         stream: &Stream,
     ) -> Result<LanePlan> {
+        let plan = self.plan_segments(segments, desc)?;
+        if let LaneAccess::SegmentTiles { tile } = plan.access {
+            return self.enqueue_segment_tiles(
+                input,
+                segments,
+                desc,
+                out,
+                (plan, tile),
+                ws,
+                stream,
+            );
+        }
         let kernel = self.lane_kernel("segments", desc)?;
         let count = segments.count() as u64;
-        let plan = LanePlan::segments(
-            count,
-            segments.mean_len(),
-            kernel.lane_target_blocks()?,
-            REDUCE_ITEMS,
-        );
         if count == 0 {
             return Ok(plan);
         }
@@ -254,6 +293,73 @@ impl Reduce<'_> {
                     plan.splits,
                     stream,
                     &kernel_args![input, lanes, tiling, out_ptr, partials, counters],
+                )?;
+            }
+            Ok(())
+        })();
+        ws.end(stream)?;
+        r.map(|()| plan)
+    }
+
+    /// Enqueues the segment-tiles reduction (`plan` from [`plan_segments`](Self::plan_segments)).
+    #[allow(clippy::too_many_arguments)]
+    fn enqueue_segment_tiles(
+        &self,
+        input: u64,
+        segments: &Segments,
+        desc: &Desc,
+        out: &Out,
+        (plan, tile): (LanePlan, u32),
+        ws: &mut Workspace,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let kernel = self
+            .gpu
+            .kernel(&REDUCE_PTX, &format!("reduce_segment_tiles_{}", desc.kind))?;
+        let grid = u32::try_from(plan.tiles)
+            .ok()
+            .filter(|&g| g <= self.gpu.properties().max_grid_x)
+            .ok_or_else(|| {
+                Error::invalid(
+                    "values",
+                    format!(
+                        "{} tiles of {tile} values exceed one launch's grid",
+                        plan.tiles
+                    ),
+                )
+            })?;
+        let layout = StatusLayout::new(plan.tiles, desc.value_size)?;
+        // The bounds stay cached in `segments` (and alive with it) for later calls.
+        let (st, _bounds) = segments.tiles(tile as u64)?;
+        let config = LaunchConfig::new(grid, SEGMENT_TILES_BLOCK)
+            .with_shared_bytes(tile * desc.value_size as u32);
+        ws.begin(stream)?;
+        let r = (|| {
+            let base = ws.scratch(layout.total_bytes, stream)?;
+            ws.fill_bytes(base, layout.zero_bytes, 0, stream)?;
+            let at = |offset: usize| base + offset as u64;
+            let (counter, flags, aggs, incs) = (
+                at(layout.counter),
+                layout.flags.map_or(0, at),
+                at(layout.aggregates),
+                at(layout.inclusives),
+            );
+            let out_ptr = out.ptr;
+            // SAFETY: reduce_segment_tiles_<kind>(const In* in, gp::SegmentTiles st, Out* out,
+            // u32* counter, u32* flags, void* aggs, void* incs) matches (u64, SegmentTiles,
+            // u64, u64, u64, u64, u64), SegmentTiles a #[repr(C)] copy of the CUDA struct. The
+            // offsets were checked against this input's length when `segments` was built, and
+            // the bounds computed from them for tiles of `tile` values = 256 threads × the
+            // kernel's items per thread (segment_tile_items mirrors gp::ScanTileShape); `out`
+            // holds one result per segment; the grid has one block per tile and the dynamic
+            // shared memory one accumulator per value of a tile; the scratch holds the counter
+            // and status of `tiles` tiles as StatusLayout lays them out, zeroed just before on
+            // the same stream.
+            unsafe {
+                kernel.launch(
+                    config,
+                    stream,
+                    &kernel_args![input, st, out_ptr, counter, flags, aggs, incs],
                 )?;
             }
             Ok(())
@@ -738,14 +844,7 @@ impl Reduce<'_> {
 
     /// The plan a segmented reduction over `segments` would run.
     pub fn segments_plan<T: Element>(&self, segments: &Segments, op: Op) -> Result<LanePlan> {
-        let desc = desc_op::<T>(op)?;
-        let kernel = self.lane_kernel("segments", &desc)?;
-        Ok(LanePlan::segments(
-            segments.count() as u64,
-            segments.mean_len(),
-            kernel.lane_target_blocks()?,
-            REDUCE_ITEMS,
-        ))
+        self.plan_segments(segments, &desc_op::<T>(op)?)
     }
 }
 

@@ -11,7 +11,7 @@ use gpu_core::{
 use super::launch::LookbackStatus;
 use super::Scanner;
 use crate::kernels::SCAN_PTX;
-use crate::plan::StatusLayout;
+use crate::plan::{default_lookback_block, lookback_items, StatusLayout};
 
 /// Items each thread scans per round (`gp::LaneItems`).
 pub(crate) fn lane_items(value_size: usize) -> u32 {
@@ -284,12 +284,20 @@ impl Scanner {
         Ok(plan)
     }
 
-    /// The plan of a scan over `segments`.
+    /// The plan of a scan over `segments`: segment tiles (the values read as the flat
+    /// look-back scan reads an array, whatever the segment lengths) with the flat scan's block
+    /// for that many values; the lane kernels only when there are no values.
     pub(crate) fn segments_plan(
         &self,
         kind: &LaneKind<'_>,
         segments: &Segments,
     ) -> Result<LanePlan> {
+        let len = segments.values_len() as u64;
+        if len > 0 {
+            let block = default_lookback_block(len as usize, kind.value_size);
+            let tile = block * lookback_items(kind.value_size);
+            return Ok(LanePlan::segment_tiles(len, tile));
+        }
         let kernel = self.lane_kernel("segments", kind)?;
         Ok(LanePlan::segments(
             segments.count() as u64,
@@ -299,8 +307,6 @@ impl Scanner {
         ))
     }
 
-    /// Exclusive scan, in place, of the split totals at `totals` (`splits` × `count` values,
-    /// split-major) along the splits: each lane's seeds.
     fn seed_splits(
         &mut self,
         kind: &LaneKind<'_>,
@@ -452,6 +458,11 @@ impl Scanner {
         if count == 0 || segments.values_len() == 0 {
             return Ok(plan);
         }
+        if let LaneAccess::SegmentTiles { tile } = plan.access {
+            let planned = (plan, tile);
+            return self
+                .enqueue_segment_tiles(kind, input, segments, output, planned, exclusive, stream);
+        }
         let totals = if plan.splits > 1 {
             self.scratch(plan.splits as usize * count as usize * kind.value_size)?
         } else {
@@ -487,6 +498,52 @@ impl Scanner {
                 plan.splits,
                 stream,
                 &kernel_args![input, lanes, output, tiling, totals, exclusive],
+            )?;
+        }
+        Ok(plan)
+    }
+
+    /// Enqueues the segment-tiles scan (`plan` from [`segments_plan`](Self::segments_plan)).
+    #[allow(clippy::too_many_arguments)]
+    fn enqueue_segment_tiles(
+        &mut self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        segments: &Segments,
+        output: u64,
+        (plan, tile): (LanePlan, u32),
+        exclusive: bool,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let block = tile / lookback_items(kind.value_size);
+        let kernel = self.lane_kernel("segment_tiles", kind)?;
+        self.check_kernel(&kernel, block)?;
+        let grid = self.grid(plan.tiles)?;
+        let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
+        // The bounds stay cached in `segments` (and alive with it) for later calls.
+        let (st, _bounds) = segments.tiles(tile as u64)?;
+        let LookbackStatus {
+            counter,
+            flags,
+            aggregates,
+            inclusives,
+        } = self.zeroed_status(&layout, stream)?;
+        let exclusive = exclusive as u32;
+        // SAFETY: scan_segment_tiles_<kind>(const T* in, SegmentTiles st, T* out, u32
+        // exclusive, u32* counter, u32* flags, void* aggs, void* incs) matches (u64,
+        // SegmentTiles, u64, u32, u64, u64, u64, u64), SegmentTiles a #[repr(C)] copy of the
+        // CUDA struct. The offsets were checked against the input's length when `segments` was
+        // built, and the bounds computed from them for tiles of `tile` = block × the kernel's
+        // items per thread (lookback_items mirrors gp::ScanTileShape); `output` holds as many
+        // values as the input (checked by the caller; it may be the input itself: a tile reads
+        // all its values before writing); one block per tile; the scratch holds the counter and
+        // status of that many tiles as StatusLayout lays them out, zeroed just before on the
+        // same stream.
+        unsafe {
+            kernel.launch(
+                LaunchConfig::new(grid, block),
+                stream,
+                &kernel_args![input, st, output, exclusive, counter, flags, aggregates, inclusives],
             )?;
         }
         Ok(plan)
