@@ -434,8 +434,8 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         OpT::value_type* partials, unsigned* counters) {                                         \
         gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
     }
-// reduce_segment_tiles_<kind>: segments read as flat tiles (gpu_prims/segment_tiles.cuh),
-// 256 threads, blockDim.x · ITEMS accumulators of dynamic shared memory.
+// reduce_segment_tiles_<kind>: segments read as flat tiles (gpu_prims/segment_tiles.cuh), 256
+// threads, blockDim.x · ITEMS accumulators of dynamic shared memory.
 #define REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)                                              \
     extern "C" __global__ void __launch_bounds__(256) reduce_segment_tiles_##name(               \
         const In* __restrict__ in, gp::SegmentTiles st, StoreT::out_type* out, gp::u32* counter, \

@@ -61,22 +61,23 @@ __device__ __forceinline__ void segment_tile_row(typename Op::value_type (&x)[VE
                                                  bool exclusive, Op op) {
     typedef typename Op::value_type T;
     const unsigned lane = lane_id();
-    // Segmented inclusive scan of (vector holds a start, vector total) across the row.
-    bool f = h != 0;
+    // Segmented inclusive scan of the vector totals across the row. `fm`: lanes whose vector
+    // holds a start; lane l folds the lanes from the nearest one at or before it (Kogge-Stone:
+    // a source d lanes back is taken only while it lies in the same segment, and then its
+    // partial does too), one shuffle per step.
+    const u32 fm = __ballot_sync(FULL_MASK, h != 0);
+    const u32 upto = fm & (0xffffffffu >> (31 - lane));  // starts in lanes 0..l
+    const int seg_lane = upto ? 31 - __clz(upto) : 0;
     T v = x[VEC - 1];
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
         const T ov = shfl_up(v, d);
-        const bool of = __shfl_up_sync(FULL_MASK, (int)f, d) != 0;
-        if ((int)lane >= d) {
-            if (!f) v = op(ov, v);
-            f = f || of;
-        }
+        if ((int)lane - d >= seg_lane) v = op(ov, v);
     }
     const T before = shfl_up(v, 1);
-    const bool before_f = __shfl_up_sync(FULL_MASK, (int)f, 1) != 0;
+    const bool before_f = lane > 0 && (fm & (0xffffffffu >> (32 - lane))) != 0;
     const T row_total = shfl_idx(v, 31);
-    const bool row_f = __shfl_sync(FULL_MASK, (int)f, 31) != 0;
+    const bool row_f = fm != 0;
     // p: the warp's values before this vector, from the last start (has: there are some).
     const bool has = has_carry || lane > 0;
     T p;
@@ -98,26 +99,53 @@ __device__ __forceinline__ void segment_tile_row(typename Op::value_type (&x)[VE
     }
 }
 
-// The common part of every segment-tiles kernel: tile `tile` of the values at `in` (converted
+// x = before ∘ x at the warp's positions before its first start (exclusive: the warp's first
+// position becomes `before` itself).
+template <class Op, int ROWS, int VEC>
+__device__ __forceinline__ void segment_tile_apply(typename Op::value_type (&x)[ROWS][VEC],
+                                                   typename Op::value_type before, u32 first,
+                                                   bool exclusive, Op op) {
+    const unsigned lane = lane_id();
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k)
+#pragma unroll
+        for (int e = 0; e < VEC; ++e) {
+            const u32 r = (u32)(k * 32 * VEC) + lane * VEC + (u32)e;
+            if (r < first) x[k][e] = (exclusive && r == 0) ? before : op(before, x[k][e]);
+        }
+}
+
+// Block-shared state of one tile.
+template <class V> struct SegmentTileShared {
+    u32 starts[SEGMENT_TILE_MAX / 32];  // bit p: tile position p starts a segment
+    V warp_totals[32];                  // each warp's values from its last start
+    u32 warp_starts;                    // bit w: warp w holds a start
+    V prefix;                           // the tile's exclusive prefix (position 0 no start)
+};
+
+// Offsets a reduction keeps in shared memory for its writes (offsets[j] - t0, 16 bits, for the
+// first SEGMENT_OFFSETS_KEPT offsets of the tile; the rest are read again from memory).
+constexpr unsigned SEGMENT_OFFSETS_KEPT = 4096;
+
+// The local half of every segment-tiles kernel: tile `tile` of the values at `in` (converted
 // to the accumulator by Cv with their global index) scanned segment-wise into x, inclusive or
-// exclusive, including the parts of segments begun in earlier tiles (look-back). Thread layout
-// as ScanRegisterTile: warp w holds values [w·32·ITEMS, (w+1)·32·ITEMS) of the tile, row k of
-// it the 32·VEC values from k·32·VEC, lane l the VEC values from l·VEC of each row.
+// exclusive, within the tile only (earlier warps' totals applied, not the earlier tiles'). On
+// return (after a barrier) sh.starts, sh.warp_totals and sh.warp_starts are set, and `first`
+// is the warp's first start (position within its values, ~0 for none). `kept` (reductions)
+// receives offsets[j] - t0 for the first offsets of the tile. Thread layout as
+// ScanRegisterTile: warp w holds values [w·32·ITEMS, (w+1)·32·ITEMS) of the tile, row k of it
+// the 32·VEC values from k·32·VEC, lane l the VEC values from l·VEC of each row.
 template <class Op, class In, class Cv>
-__device__ __forceinline__ void segment_tile_scan(
-    const In* __restrict__ in, const SegmentTiles& st, u64 tile, bool exclusive, u32* flags,
-    void* aggs, void* incs,
+__device__ __forceinline__ void segment_tile_local(
+    const In* __restrict__ in, const SegmentTiles& st, u64 tile, bool exclusive,
+    SegmentTileShared<typename Op::value_type>& sh, unsigned short* kept, u32& first,
     typename Op::value_type (&x)[SegmentTileShape<typename Op::value_type, In>::ROWS]
                                 [SegmentTileShape<typename Op::value_type, In>::VEC]) {
     typedef typename Op::value_type V;
     typedef SegmentTileShape<V, In> S;
     constexpr int ROWS = S::ROWS, VEC = S::VEC, ITEMS = S::ITEMS;
-    __shared__ u32 starts[SEGMENT_TILE_MAX / 32];
-    __shared__ V warp_totals[32];
-    __shared__ u32 warp_starts;  // bit w: warp w holds a segment start
-    __shared__ V tile_prefix;
     Op op;
-    const unsigned lane = lane_id(), warp = warp_id(), warps = blockDim.x >> 5;
+    const unsigned lane = lane_id(), warp = warp_id();
     const u64 T = (u64)blockDim.x * ITEMS;
     const u64 t0 = tile * T;
     const u64 seg = t0 + (u64)warp * 32 * ITEMS;  // this warp's first value
@@ -151,23 +179,23 @@ __device__ __forceinline__ void segment_tile_scan(
     }
 
     // The starts inside the tile, as bits.
-    for (u32 w = threadIdx.x; w < T / 32; w += blockDim.x) starts[w] = 0;
-    if (threadIdx.x == 0) warp_starts = 0;
+    for (u32 w = threadIdx.x; w < T / 32; w += blockDim.x) sh.starts[w] = 0;
+    if (threadIdx.x == 0) sh.warp_starts = 0;
     __syncthreads();
     const u64 jb = __ldg(st.bounds + tile), je = __ldg(st.bounds + tile + 1);
-    if (threadIdx.x == 0 && __ldg(st.offsets + jb - 1) == t0) atomicOr(&starts[0], 1u);
+    if (threadIdx.x == 0 && __ldg(st.offsets + jb - 1) == t0) atomicOr(&sh.starts[0], 1u);
     for (u64 j = jb + threadIdx.x; j < je; j += blockDim.x) {
-        const u64 p = __ldg(st.offsets + j) - t0;  // > 0
-        if (p < T && t0 + p < st.n) atomicOr(&starts[p >> 5], 1u << (p & 31));
+        const u64 p = __ldg(st.offsets + j) - t0;  // in (0, T]
+        if (kept != nullptr && j - jb < SEGMENT_OFFSETS_KEPT) kept[j - jb] = (unsigned short)p;
+        if (p < T && t0 + p < st.n) atomicOr(&sh.starts[p >> 5], 1u << (p & 31));
     }
     __syncthreads();
     u32 h = 0;  // bit k·VEC + e: value e of row k starts a segment
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
         const u32 b = warp * 32 * ITEMS + (k * 32 + lane) * VEC;
-        h |= ((starts[b >> 5] >> (b & 31)) & ((1u << VEC) - 1u)) << (k * VEC);
+        h |= ((sh.starts[b >> 5] >> (b & 31)) & ((1u << VEC) - 1u)) << (k * VEC);
     }
-    const bool position0_starts = (starts[0] & 1u) != 0;
 
 #pragma unroll
     for (int k = 0; k < ROWS; ++k)
@@ -187,62 +215,58 @@ __device__ __forceinline__ void segment_tile_scan(
 #pragma unroll
     for (int k = 0; k < ROWS; ++k)
         segment_tile_row(x[k], (h >> (k * VEC)) & ((1u << VEC) - 1u), carry, k > 0, exclusive, op);
-    // The warp's first start (position within the warp's values; ~0 when none): earlier warps
-    // and tiles reach the values before it.
-    u32 first = h ? segment_bit_position<VEC>(__ffs(h) - 1, lane) : ~0u;
+    // The warp's first start: earlier warps and tiles reach the values before it.
+    first = h ? segment_bit_position<VEC>(__ffs(h) - 1, lane) : ~0u;
 #pragma unroll
     for (int d = 16; d > 0; d >>= 1) first = min(first, __shfl_xor_sync(FULL_MASK, first, d));
     if (lane == 0) {
-        warp_totals[warp] = carry;
-        if (first != ~0u) atomicOr(&warp_starts, 1u << warp);
+        sh.warp_totals[warp] = carry;
+        if (first != ~0u) atomicOr(&sh.warp_starts, 1u << warp);
     }
     __syncthreads();
-
-    if (warp == 0) {
-        // The tile's aggregate: the warps' totals under the segmented operator, left to right.
-        const u32 ws = warp_starts;
-        V aggregate = warp_totals[0];
-        for (unsigned w = 1; w < warps; ++w)
-            aggregate = ((ws >> w) & 1u) ? warp_totals[w] : op(aggregate, warp_totals[w]);
-        const ScanTileStatus<V> status(flags, aggs, incs);
-        if (ws != 0) {
-            // From its last start on, the tile's inclusive value needs no predecessor.
-            if (lane == 0) status.publish_inclusive(tile, aggregate);
-        } else if (lane == 0) {
-            status.publish_aggregate(tile, aggregate);
-        }
-        if (!position0_starts) {  // never tile 0: its position 0 is offsets[0]
-            const V prefix = scan_lookback_deterministic(status, tile, op, 0);
-            if (lane == 0) {
-                if (ws == 0) status.publish_inclusive(tile, op(prefix, aggregate));
-                tile_prefix = prefix;
-            }
-        }
-    }
-    __syncthreads();
-    // What reaches this warp's values before its first start: the tile's prefix, then the
-    // earlier warps' totals, restarting at each warp holding a start.
-    const u32 ws = warp_starts;
+    // What the earlier warps of the tile bring to this warp's values before its first start.
+    const u32 ws = sh.warp_starts;
     V before = Op::identity();
     bool has_before = false;
-    if (!position0_starts) {
-        before = tile_prefix;
-        has_before = true;
-    }
     for (unsigned w = 0; w < warp; ++w) {
-        const V wt = warp_totals[w];
+        const V wt = sh.warp_totals[w];
         before = (has_before && !((ws >> w) & 1u)) ? op(before, wt) : wt;
         has_before = true;
     }
-    if (has_before) {
-#pragma unroll
-        for (int k = 0; k < ROWS; ++k)
-#pragma unroll
-            for (int e = 0; e < VEC; ++e) {
-                const u32 r = (u32)(k * 32 * VEC) + lane * VEC + (u32)e;
-                if (r < first) x[k][e] = (exclusive && r == 0) ? before : op(before, x[k][e]);
-            }
+    if (has_before) segment_tile_apply(x, before, first, exclusive, op);
+}
+
+// Warp 0 only, after segment_tile_local: publishes the tile's status and, when its position 0
+// starts no segment, finds its exclusive prefix by look-back (returned in every lane of warp 0
+// and in sh.prefix; `looked` says whether it did). A tile holding a start publishes its
+// inclusive value (its values from its last start) at once, before looking back.
+template <class Op>
+__device__ __forceinline__ typename Op::value_type
+segment_tile_lookback(SegmentTileShared<typename Op::value_type>& sh, u64 tile, u32* flags,
+                      void* aggs, void* incs, bool& looked) {
+    typedef typename Op::value_type V;
+    Op op;
+    const unsigned lane = lane_id(), warps = blockDim.x >> 5;
+    const u32 ws = sh.warp_starts;
+    V aggregate = sh.warp_totals[0];
+    for (unsigned w = 1; w < warps; ++w)
+        aggregate = ((ws >> w) & 1u) ? sh.warp_totals[w] : op(aggregate, sh.warp_totals[w]);
+    const ScanTileStatus<V> status(flags, aggs, incs);
+    if (ws != 0) {
+        if (lane == 0) status.publish_inclusive(tile, aggregate);
+    } else if (lane == 0) {
+        status.publish_aggregate(tile, aggregate);
     }
+    looked = (sh.starts[0] & 1u) == 0;  // never tile 0: its position 0 is offsets[0]
+    V prefix = Op::identity();
+    if (looked) {
+        prefix = scan_lookback_deterministic(status, tile, op, 0);
+        if (lane == 0) {
+            if (ws == 0) status.publish_inclusive(tile, op(prefix, aggregate));
+            sh.prefix = prefix;
+        }
+    }
+    return prefix;
 }
 
 // Tile index in start order (decoupled look-back: a tile only waits on tiles already running).
@@ -264,10 +288,32 @@ __device__ __forceinline__ void segment_tiles_scan(const typename Op::value_type
                                                    void* incs) {
     typedef typename Op::value_type T;
     typedef SegmentTileShape<T, T> S;
+    __shared__ SegmentTileShared<T> sh;
     const u64 tile = segment_tile_index(counter);
     T x[S::ROWS][S::VEC];
-    segment_tile_scan<Op, T, ReduceConvert<T, T>>(in, st, tile, exclusive != 0, flags, aggs, incs,
-                                                  x);
+    u32 first;
+    segment_tile_local<Op, T, ReduceConvert<T, T>>(in, st, tile, exclusive != 0, sh, nullptr,
+                                                   first, x);
+    bool looked = false;
+    if (warp_id() == 0) segment_tile_lookback<Op>(sh, tile, flags, aggs, incs, looked);
+    __syncthreads();
+    // The earlier tiles reach each warp's values before the tile's first start.
+    if ((sh.starts[0] & 1u) == 0) {
+        const u32 ws = sh.warp_starts;
+        const unsigned warp = warp_id();
+        // Open only if no earlier warp holds a start.
+        if ((ws & ((1u << warp) - 1u)) == 0) {
+            const u32 f = first;
+            Op op;
+            // Earlier warps' totals are already applied: the prefix goes on their left, which
+            // for the first warp's first position (exclusive) is the prefix itself.
+            if (warp == 0) {
+                segment_tile_apply(x, sh.prefix, f, exclusive != 0, op);
+            } else {
+                segment_tile_apply(x, sh.prefix, f, false, op);
+            }
+        }
+    }
     const u64 T_ = (u64)blockDim.x * S::ITEMS;
     const u64 seg = tile * T_ + (u64)warp_id() * 32 * S::ITEMS;
     const bool vector_ok = (tile + 1) * T_ <= st.n && ((u64)out % sizeof(Vec<T>)) == 0;
@@ -283,8 +329,10 @@ template <class T> __device__ __forceinline__ ArgVal<T> segment_local(const ArgV
 }
 
 // Segmented reduction into out[segment] (Store: the value, or the argmin/argmax index; an empty
-// segment stores the identity). The tile's inclusive values go through dynamic shared memory
-// (blockDim.x · ITEMS accumulators), from which each segment ending in the tile takes its last.
+// segment stores the identity). The tile's values, scanned within the tile, go through dynamic
+// shared memory (blockDim.x · ITEMS accumulators), from which each segment ending in the tile
+// takes its last. Only the segment begun in earlier tiles needs the look-back: warp 0 looks
+// back and writes it while the other warps write the rest.
 template <class Op, class In, class Store>
 __device__ __forceinline__ void segment_tiles_reduce(const In* __restrict__ in, SegmentTiles st,
                                                      typename Store::out_type* out, u32* counter,
@@ -292,9 +340,13 @@ __device__ __forceinline__ void segment_tiles_reduce(const In* __restrict__ in, 
                                                      typename Op::value_type* values) {
     typedef typename Op::value_type V;
     typedef SegmentTileShape<V, In> S;
+    __shared__ SegmentTileShared<V> sh;
+    __shared__ unsigned short kept[SEGMENT_OFFSETS_KEPT];
+    Op op;
     const u64 tile = segment_tile_index(counter);
     V x[S::ROWS][S::VEC];
-    segment_tile_scan<Op, In, ReduceConvert<In, V>>(in, st, tile, false, flags, aggs, incs, x);
+    u32 first;
+    segment_tile_local<Op, In, ReduceConvert<In, V>>(in, st, tile, false, sh, kept, first, x);
     const u32 base = warp_id() * 32 * S::ITEMS + lane_id() * S::VEC;
 #pragma unroll
     for (int k = 0; k < S::ROWS; ++k)
@@ -303,8 +355,24 @@ __device__ __forceinline__ void segment_tiles_reduce(const In* __restrict__ in, 
     __syncthreads();
     const u64 t0 = tile * (u64)blockDim.x * S::ITEMS;
     const u64 jb = __ldg(st.bounds + tile), je = __ldg(st.bounds + tile + 1);
+    const u64 before_first = __ldg(st.offsets + jb - 1);
+    // offsets[j] for j in [jb, je): kept, or read again.
+    auto offset = [&](u64 j) -> u64 {
+        return j - jb < SEGMENT_OFFSETS_KEPT ? t0 + kept[j - jb] : __ldg(st.offsets + j);
+    };
+    // Segment jb - 1 crosses in from earlier tiles when position 0 starts none.
+    const bool crossing = before_first < t0;
+    if (warp_id() == 0) {
+        bool looked = false;
+        const V prefix = segment_tile_lookback<Op>(sh, tile, flags, aggs, incs, looked);
+        if (crossing && jb < je && lane_id() == 0) {
+            const u64 end = offset(jb);
+            Store::apply(out, jb - 1, segment_local(op(prefix, values[end - 1 - t0]), before_first));
+        }
+    }
     for (u64 j = jb + threadIdx.x; j < je; j += blockDim.x) {
-        const u64 end = __ldg(st.offsets + j), start = __ldg(st.offsets + j - 1);
+        if (crossing && j == jb) continue;
+        const u64 end = offset(j), start = j == jb ? before_first : offset(j - 1);
         Store::apply(out, j - 1,
                      start == end ? Op::identity() : segment_local(values[end - 1 - t0], start));
     }
