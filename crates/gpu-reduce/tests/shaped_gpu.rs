@@ -310,11 +310,22 @@ fn offsets_with(n: usize, seed: u64, len: impl Fn(u64) -> u64) -> Vec<u64> {
     o
 }
 
+/// Mostly 1 … 8 values (segment tiles), every thousandth segment 30000 long (crossing tiles
+/// that hold no start).
+fn short_with_long_ones() -> Vec<u64> {
+    offsets_with(
+        100_000,
+        7,
+        |k| if k % 1000 == 0 { 30_000 } else { 1 + k % 8 },
+    )
+}
+
 fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
     vec![
         ("none", vec![0]),
         ("one empty", vec![0, 0]),
         ("one value", vec![0, 1]),
+        ("short with long ones", short_with_long_ones()),
         ("31, 32, 33", vec![0, 31, 63, 96]),
         ("empties everywhere", {
             // Thousands of empty segments at the start, inside a tile and at the end (more than
@@ -576,10 +587,10 @@ fn lanes_sanitize_every_mapping() {
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), want);
         }
     }
-    // Segment tiles (long and empty segments, tiles without a start) and, for segments of
-    // over 2^20 on average, the lane kernels with splits.
+    // Segment tiles (short segments with some crossing many tiles, tiles without a start) and,
+    // for long segments on average, the lane kernels with splits.
     for (offsets, tiles) in [
-        (vec![0u64, 400_000, 400_000, 800_000, 1_200_003], true),
+        (short_with_long_ones(), true),
         (vec![0u64, 2_400_000, 2_400_003], false),
     ] {
         let n = *offsets.last().unwrap() as usize;
@@ -908,6 +919,7 @@ fn segment_tiles_unaligned_inputs_and_the_long_segment_plan() {
     let offsets = offsets_with(5000, 21, |k| k % 40);
     let n = *offsets.last().unwrap() as usize;
     let v = values::<f32>(n + 1, Op::Sum, 5);
+    // (mean 19: segment tiles)
     let d = gpu.upload(&v).unwrap();
     let slice = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
     let segs = Segments::new(&gpu, &offsets, n).unwrap();
