@@ -766,10 +766,10 @@ fn quickcheck_random_segments_match_the_cpu() {
         .quickcheck(prop as fn(Vec<u16>, u8, bool, u64) -> TestResult);
 }
 
-/// Segment tiles read an unaligned input (a device slice one element in) with scalar loads,
-/// and float sums come out identical from run to run (the tile size alone fixes the order).
+/// Segmented scans of an unaligned input (a device slice one element in), and float sums
+/// identical from run to run (the plan alone fixes the order).
 #[test]
-fn segment_tiles_unaligned_inputs_and_repeatable_floats() {
+fn segmented_scans_unaligned_inputs_and_repeatable_floats() {
     let Some(gpu) = gpu_or_skip() else { return };
     let offsets = offsets_with(5000, 21, |k| k % 40);
     let n = *offsets.last().unwrap() as usize;
