@@ -10,10 +10,10 @@
 // (algorithm, operator, type) alone.
 //
 // Shaped data (gpu_prims/lanes.cuh): scan_axis_<op>_<type> scans every lane of an axis of an
-// N-D array (input and output lanes described separately), scan_segments_<op>_<type> every
-// segment; a lane too long for one block is cut into splits whose seeds come from
-// scan_axis_totals_<op>_<type> / scan_segments_totals_<op>_<type> (the splits' totals) and an
-// exclusive scan_axis pass over those totals. scan_packed_<op>_<type> scans the rows of a
+// N-D array (input and output lanes described separately); a lane too long for one block is
+// cut into splits whose seeds come from scan_axis_totals_<op>_<type> (the splits' totals) and
+// an exclusive scan_axis pass over those totals. scan_segment_tiles_<op>_<type> scans every
+// segment of a flat array, read as flat register tiles (gpu_prims/segment_tiles.cuh). scan_packed_<op>_<type> scans the rows of a
 // packed array (n = 2^log2n <= 32 vectors) as a flat pass. scan_columns_<op>_<type> scans lanes
 // side by side in memory as 16-byte vectors of neighbouring lanes, in one pass with a look-back
 // over spans of rows, scan_columns_short_<op>_<type> such lanes of up to 8 vector rows, a thread
@@ -27,6 +27,7 @@
 #include <gpu_prims/lanes.cuh>
 #include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/scan_lookback.cuh>
+#include <gpu_prims/segment_tiles.cuh>
 
 // Every kernel may be launched with up to 1024 threads per block (the block-size sweep).
 #define SCAN_MAX_THREADS 1024
@@ -238,7 +239,7 @@ __device__ __forceinline__ void recurrence_apply(const gp::Affine<T>* scanned, T
 SCAN_RECURRENCE_ENTRIES(f32, gp::f32)
 SCAN_RECURRENCE_ENTRIES(f64, gp::f64)
 
-// ---- Shaped data: every lane of an axis, or every segment (gpu_prims/lanes.cuh) -------------
+// ---- Shaped data: every lane of an axis (gpu_prims/lanes.cuh) --------------------------------
 #define SCAN_LANES(opname, OpT, tname, T)                                                      \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) scan_axis_##opname##_##tname( \
         const OpT<T>::value_type* in, gp::AxisLanes in_lanes, OpT<T>::value_type* out,         \
@@ -247,29 +248,29 @@ SCAN_RECURRENCE_ENTRIES(f64, gp::f64)
         gp::lanes_scan<OpT<T>>(in, in_lanes, out, out_lanes, tiling, seeds, exclusive);        \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
-        scan_segments_##opname##_##tname(const OpT<T>::value_type* in, gp::SegmentLanes lanes,  \
-                                         OpT<T>::value_type* out, gp::LaneTiling tiling,       \
-                                         const OpT<T>::value_type* seeds, gp::u32 exclusive) {  \
-        gp::lanes_scan<OpT<T>>(in, lanes, out, lanes, tiling, seeds, exclusive);               \
-    }                                                                                          \
-    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
         scan_axis_totals_##opname##_##tname(const OpT<T>::value_type* __restrict__ in,         \
                                             gp::AxisLanes lanes, gp::LaneTiling tiling,        \
                                             OpT<T>::value_type* totals) {                      \
         gp::lanes_reduce<OpT<T>, OpT<T>::value_type, gp::AxisLanes,                            \
                          gp::StoreValue<OpT<T>::value_type>>(in, lanes, tiling, nullptr, totals, \
                                                              nullptr);                         \
-    }                                                                                          \
-    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
-        scan_segments_totals_##opname##_##tname(const OpT<T>::value_type* __restrict__ in,     \
-                                                gp::SegmentLanes lanes, gp::LaneTiling tiling, \
-                                                OpT<T>::value_type* totals) {                  \
-        gp::lanes_reduce<OpT<T>, OpT<T>::value_type, gp::SegmentLanes,                         \
-                         gp::StoreValue<OpT<T>::value_type>>(in, lanes, tiling, nullptr, totals, \
-                                                             nullptr);                         \
     }
 GP_FOR_EACH_OP_TYPE(SCAN_LANES)
 GP_FOR_EACH_MONOID_TYPE(SCAN_LANES)
+
+// scan_segment_tiles_<op>_<type>(in, st, out, exclusive, counter, flags, aggs, incs): every
+// segment scanned, the values read as flat register tiles of blockDim.x · ITEMS values
+// (gpu_prims/segment_tiles.cuh), grid = tiles; status as scan_lookback's, one slot per tile.
+#define SCAN_SEGMENT_TILES(opname, OpT, tname, T)                                              \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_segment_tiles_##opname##_##tname(const OpT<T>::value_type* in, gp::SegmentTiles st, \
+                                              OpT<T>::value_type* out, gp::u32 exclusive,      \
+                                              gp::u32* counter, gp::u32* flags, void* aggs,    \
+                                              void* incs) {                                    \
+        gp::segment_tiles_scan<OpT<T>>(in, st, out, exclusive, counter, flags, aggs, incs);    \
+    }
+GP_FOR_EACH_OP_TYPE(SCAN_SEGMENT_TILES)
+GP_FOR_EACH_MONOID_TYPE(SCAN_SEGMENT_TILES)
 
 // scan_packed_<op>_<type>: rows of a packed array, n = 2^log2n <= 32 vectors (scalar types).
 #define SCAN_PACKED(opname, OpT, tname, T)                                                     \

@@ -6,14 +6,15 @@ this script regenerates that PTX reproducibly on any machine (no GPU, no CUDA in
 NVRTC 12.0.76 from PyPI (nvidia-cuda-nvrtc-cu12), installed with pip into the git-ignored
 folder .tools/nvrtc on first use and loaded through ctypes. Stdlib only.
 
-Mapping:  kernels/<name>.cu  ->  crates/gpu-<name>/src/ptx/<name>.ptx   (crate dir must exist),
+Mapping:  kernels/<name>.cu  ->  crates/gpu-<name>/src/ptx/<name>.ptx.kpack (crate dir must exist),
           compiled for compute_70 (loads on every GPU since Volta);
-          kernels/<name>_sm<NN>.cu -> crates/gpu-<name>/src/ptx/<name>_sm<NN>.ptx, compiled for
+          kernels/<name>_sm<NN>.cu -> crates/gpu-<name>/src/ptx/<name>_sm<NN>.ptx.kpack, compiled for
           compute_<NN>: kernels that need newer instructions, loaded by the crate only on GPUs
           of compute capability NN/10 or later.
-          Each .ptx is a *PTX pack* (scripts/kernel_pack.py): one standalone module per kernel,
-          so the driver JIT-compiles only the kernels a program uses. Beside it,
-          <name>.sm_<AA>.cubins packs every kernel's machine code for each SASS architecture AA
+          Each .ptx.kpack is a *kernel archive* (scripts/kernel_pack.py) of one standalone PTX
+          module per kernel, so the driver JIT-compiles only the kernels a program uses, in
+          zstd-compressed frames (zstandard from PyPI, into .tools/zstd). Beside it,
+          <name>.sm_<AA>.kpack holds every kernel's machine code for each SASS architecture AA
           in SASS_ARCHS that is at least the PTX's (ptxas 12.0.76, from PyPI's
           nvidia-cuda-nvcc-cu12, into .tools/nvcc): loaded instead of the PTX on GPUs of that
           architecture (sm_80 also serves sm_86/sm_89), so they need no JIT at all.
@@ -29,6 +30,7 @@ Usage:  scripts/ptx.sh            compile all kernels, rewrite only the .ptx fil
                                   a file that differs is compiled 3 more times, and reported as
                                   non-reproducible (not stale) when NVRTC's output varies
         scripts/ptx.sh --list     print the .cu -> .ptx mapping (needs no NVRTC)
+        scripts/ptx.sh --dump F   print kernel archive F as text (the PTX pack, or its cubins)
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import hashlib
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -63,6 +66,10 @@ NVRTC_DIST_INFO = TOOLS / f"nvidia_cuda_nvrtc_cu12-{NVRTC_VERSION}.dist-info"
 PTXAS_PKG = "nvidia-cuda-nvcc-cu12"
 PTXAS_TOOLS = ROOT / ".tools" / "nvcc"
 PTXAS = PTXAS_TOOLS / "nvidia" / "cuda_nvcc" / "bin" / "ptxas"
+# The archives' compressor: pinned, so the committed bytes are reproducible (--check compares
+# the decompressed contents, so another zstd version would not fail it either).
+ZSTD_PKG, ZSTD_VERSION = "zstandard", "0.25.0"
+ZSTD_TOOLS = ROOT / ".tools" / "zstd"
 # Machine code shipped beside the PTX: sm_80 (A100; runs on sm_86/sm_89 too) and sm_90
 # (H100/H200). Every other GPU JIT-compiles the PTX of the kernels it uses.
 SASS_ARCHS = (80, 90)
@@ -102,11 +109,11 @@ def ptx_path_for(cu: Path) -> Path:
     if not crate.is_dir():
         die(f"{rel(cu)}: no crate directory {crate.relative_to(ROOT).as_posix()}/ "
             f"(kernels/<name>.cu maps to crates/gpu-<name>/src/ptx/<name>.ptx)")
-    return crate / "src" / "ptx" / f"{name}.ptx"
+    return crate / "src" / "ptx" / f"{name}.ptx.kpack"
 
 
 def cubins_path_for(cu: Path, arch: int) -> Path:
-    return ptx_path_for(cu).with_name(f"{cu.stem}.sm_{arch}.cubins")
+    return ptx_path_for(cu).with_name(f"{cu.stem}.sm_{arch}.kpack")
 
 
 def sass_archs_for(cu: Path) -> list[int]:
@@ -115,7 +122,7 @@ def sass_archs_for(cu: Path) -> list[int]:
 
 
 def orphan_ptx(expected: set[Path]) -> list[Path]:
-    found = list(CRATES.glob("*/src/ptx/*.ptx")) + list(CRATES.glob("*/src/ptx/*.cubins"))
+    found = [p for pat in ("*.ptx", "*.cubins", "*.kpack") for p in CRATES.glob(f"*/src/ptx/{pat}")]
     return sorted(p for p in found if p.resolve() not in expected)
 
 
@@ -199,6 +206,20 @@ def pip_install(pkg: str, version: str, target: Path) -> None:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def zstd():
+    """The pinned zstandard module (installed into .tools/zstd on first use)."""
+    marker = ZSTD_TOOLS / f"{ZSTD_PKG}-{ZSTD_VERSION}.dist-info"
+    if not marker.is_dir():
+        pip_install(ZSTD_PKG, ZSTD_VERSION, ZSTD_TOOLS)
+    if str(ZSTD_TOOLS) not in sys.path:
+        sys.path.insert(0, str(ZSTD_TOOLS))
+    import zstandard  # noqa: E402
+    if zstandard.__version__ != ZSTD_VERSION:
+        die(f"loaded zstandard {zstandard.__version__} from {zstandard.__file__}, "
+            f"expected {ZSTD_VERSION}")
+    return zstandard
 
 
 def ensure_ptxas() -> None:
@@ -308,14 +329,15 @@ class Nvrtc:
 
 
 def pack_for(cu: Path, ptx: bytes) -> tuple[bytes, list[tuple[str, str]]]:
-    """The PTX pack file for NVRTC's output `ptx` of `cu`, and its per-kernel sections."""
+    """The PTX archive for NVRTC's output `ptx` of `cu`, and its per-kernel sections."""
     text = ptx.decode()
     try:
         sections = kernel_pack.split(text)
     except ValueError as e:
         die(f"{rel(cu)}: cannot split NVRTC's PTX by kernel: {e}")
-    pack = kernel_pack.ptx_pack(header_for(cu).decode(), kernel_pack.nvvm_banner(text), sections)
-    return pack.encode(), sections
+    note = header_for(cu).decode() + kernel_pack.nvvm_banner(text)
+    entries = [(name, kernel_pack.fnv1a64(body.encode()), body.encode()) for name, body in sections]
+    return kernel_pack.archive(kernel_pack.KIND_PTX, 0, note, entries, zstd()), sections
 
 
 def build_all(sources: list[Path], with_cubins: bool = True) -> dict[Path, bytes]:
@@ -340,7 +362,10 @@ def build_all(sources: list[Path], with_cubins: bool = True) -> dict[Path, bytes
         if with_cubins:
             for arch in sass_archs_for(cu):
                 cubins = ptxas(sections, arch)
-                out[cubins_path_for(cu, arch).resolve()] = kernel_pack.cubin_pack(arch, cubins)
+                note = (f"// ptxas {NVRTC_VERSION} -arch=sm_{arch} -O3 of each kernel of "
+                        f"{rel(dst)}\n")
+                out[cubins_path_for(cu, arch).resolve()] = kernel_pack.archive(
+                    kernel_pack.KIND_CUBINS, arch, note, cubins, zstd())
     if failed:
         die(f"compile errors in: {', '.join(failed)}")
     return out
@@ -361,7 +386,7 @@ def mode_write(sources: list[Path]) -> int:
     built = build_all(sources)
     changed = 0
     for dst, data in built.items():
-        if dst.is_file() and dst.read_bytes() == data:
+        if dst.is_file() and same_archive(dst.read_bytes(), data):
             print(f"unchanged {rel(dst)}")
             continue
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -378,45 +403,56 @@ def mode_write(sources: list[Path]) -> int:
     return 0
 
 
+def same_archive(a: bytes, b: bytes) -> bool:
+    """Whether two kernel archives hold the same kernels (compressed bytes may differ)."""
+    if a == b:
+        return True
+    try:
+        return kernel_pack.read_archive(a, zstd()) == kernel_pack.read_archive(b, zstd())
+    except (ValueError, struct.error):
+        return False
+
+
+def text_of(data: bytes) -> str:
+    try:
+        return kernel_pack.archive_text(data, zstd())
+    except (ValueError, struct.error) as e:
+        return f"(unreadable kernel archive: {e})\n"
+
+
 def mode_check(sources: list[Path]) -> int:
     built = build_all(sources)
     problems: list[str] = []
     nvrtc = None  # loaded again only if some file needs recompiling
-    with tempfile.TemporaryDirectory(prefix="gpu-prims-ptx-") as td:
-        for dst, data in built.items():
-            # Fresh output goes to the temp dir (kept only for the comparison).
-            fresh = Path(td) / rel(dst)
-            fresh.parent.mkdir(parents=True, exist_ok=True)
-            fresh.write_bytes(data)
-            if not dst.is_file():
-                problems.append(f"missing: {rel(dst)} (run scripts/ptx.sh)")
-                continue
-            old = dst.read_bytes()
-            if old == data:
-                continue
-            # NVRTC 12.0 has produced different PTX for the same source from one compile to the
-            # next (docs/perf-notes.md, round 3): recompile to tell that apart from stale PTX.
-            cu = next((c for c in sources if ptx_path_for(c).resolve() == dst), None)
-            if cu is None:  # a cubin pack: ptxas is deterministic, so it is stale
-                problems.append(f"stale:   {rel(dst)} (run scripts/ptx.sh)")
-                continue
-            nvrtc = nvrtc or Nvrtc()
-            again = [pack_for(cu, nvrtc.compile(cu)[0] or b"")[0] for _ in range(REPRO_TRIES)]
-            if old in again or any(a != data for a in again):
-                problems.append(f"non-reproducible: {rel(dst)} (NVRTC gave different PTX for the "
-                                f"same source across {1 + REPRO_TRIES} compiles; make the kernel "
-                                f"code compile deterministically)")
-            else:
-                problems.append(f"stale:   {rel(dst)} (run scripts/ptx.sh)")
-            diff = list(difflib.unified_diff(
-                old.decode(errors="replace").splitlines(),
-                fresh.read_bytes().decode(errors="replace").splitlines(),
-                fromfile=f"{rel(dst)} (committed)", tofile=f"{rel(dst)} (fresh)", lineterm="", n=1))
-            print("\n".join(diff[:20]))
-            if len(diff) > 20:
-                print(f"... ({len(diff) - 20} more diff lines)")
+    for dst, data in built.items():
+        if not dst.is_file():
+            problems.append(f"missing: {rel(dst)} (run scripts/ptx.sh)")
+            continue
+        old = dst.read_bytes()
+        if same_archive(old, data):
+            continue
+        # NVRTC 12.0 has produced different PTX for the same source from one compile to the
+        # next (docs/perf-notes.md, round 3): recompile to tell that apart from stale PTX.
+        cu = next((c for c in sources if ptx_path_for(c).resolve() == dst), None)
+        if cu is None:  # a cubin archive: ptxas is deterministic, so it is stale
+            problems.append(f"stale:   {rel(dst)} (run scripts/ptx.sh)")
+            continue
+        nvrtc = nvrtc or Nvrtc()
+        again = [pack_for(cu, nvrtc.compile(cu)[0] or b"")[0] for _ in range(REPRO_TRIES)]
+        if any(same_archive(old, x) for x in again) or any(not same_archive(x, data) for x in again):
+            problems.append(f"non-reproducible: {rel(dst)} (NVRTC gave different PTX for the "
+                            f"same source across {1 + REPRO_TRIES} compiles; make the kernel "
+                            f"code compile deterministically)")
+        else:
+            problems.append(f"stale:   {rel(dst)} (run scripts/ptx.sh)")
+        diff = list(difflib.unified_diff(
+            text_of(old).splitlines(), text_of(data).splitlines(),
+            fromfile=f"{rel(dst)} (committed)", tofile=f"{rel(dst)} (fresh)", lineterm="", n=1))
+        print("\n".join(diff[:20]))
+        if len(diff) > 20:
+            print(f"... ({len(diff) - 20} more diff lines)")
     for o in orphan_ptx(set(built)):
-        problems.append(f"orphan:  {rel(o)} (no kernels/{o.stem}.cu; remove it)")
+        problems.append(f"orphan:  {rel(o)} (no kernels/*.cu makes it; remove it)")
     if problems:
         print("ptx.py --check: FAILED", file=sys.stderr)
         for p in problems:
@@ -426,13 +462,21 @@ def mode_check(sources: list[Path]) -> int:
     return 0
 
 
+def mode_dump(path: str) -> int:
+    sys.stdout.write(kernel_pack.archive_text(Path(path).read_bytes(), zstd()))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--check", action="store_true",
                    help="compile into a temp dir and fail if committed PTX differs or is orphaned")
     g.add_argument("--list", action="store_true", help="print the .cu -> .ptx mapping")
+    g.add_argument("--dump", metavar="FILE", help="print a kernel archive (.kpack) as text")
     args = ap.parse_args()
+    if args.dump:
+        return mode_dump(args.dump)
     sources = kernel_sources()
     if not sources and not args.check:
         print("ptx.py: no kernels/*.cu found", file=sys.stderr)

@@ -5,10 +5,11 @@
 use gpu_core::{Cubins, Gpu, Ptx, Result};
 
 /// The crate's kernels, compiled from `kernels/conv1d.cu`.
-pub static PTX: Ptx = Ptx::new("gpu-conv1d/conv1d", include_str!("ptx/conv1d.ptx")).with_cubins(&[
-    Cubins::new(80, include_bytes!("ptx/conv1d.sm_80.cubins")),
-    Cubins::new(90, include_bytes!("ptx/conv1d.sm_90.cubins")),
-]);
+pub static PTX: Ptx = Ptx::archive("gpu-conv1d/conv1d", include_bytes!("ptx/conv1d.ptx.kpack"))
+    .with_cubins(&[
+        Cubins::new(80, include_bytes!("ptx/conv1d.sm_80.kpack")),
+        Cubins::new(90, include_bytes!("ptx/conv1d.sm_90.kpack")),
+    ]);
 
 /// Every kernel pack this crate embeds (for size reports and [`preload`]).
 pub static KERNELS: &[&Ptx] = &[&PTX];

@@ -295,14 +295,22 @@ mod tests {
     /// so the entry points in the committed PTX) agree.
     #[test]
     fn fixed_widths_match_the_ptx() {
-        let ptx = include_str!("ptx/conv1d.ptx");
+        let names =
+            gpu_core::Ptx::archive("gpu-conv1d/conv1d", include_bytes!("ptx/conv1d.ptx.kpack"))
+                .kernel_names();
         for w in AUTO_FIXED_WIDTHS {
             for t in ["f32", "f64"] {
-                let entry = format!(".entry conv1d_auto_w{w}_{t}(");
-                assert!(ptx.contains(&entry), "{entry} missing from conv1d.ptx");
+                let entry = format!("conv1d_auto_w{w}_{t}");
+                assert!(
+                    names.contains(&&*entry),
+                    "{entry} missing from conv1d.ptx.kpack"
+                );
             }
         }
-        let count = ptx.matches(".entry conv1d_auto_w").count();
+        let count = names
+            .iter()
+            .filter(|n| n.starts_with("conv1d_auto_w"))
+            .count();
         assert_eq!(
             count,
             2 * AUTO_FIXED_WIDTHS.len(),

@@ -1,6 +1,7 @@
 //! Deterministic generated data for tests, benchmarks and the report.
 
 use crate::element::Element;
+use crate::op::Op;
 
 /// SplitMix64: tiny, fast, and the same stream on every platform.
 #[derive(Debug, Clone)]
@@ -55,6 +56,62 @@ pub fn typical<T: Element>(n: usize, seed: u64) -> Vec<T> {
     }
 }
 
+/// Values on which every operator gives exact results in every type, so GPU and CPU results
+/// compare bit for bit whatever the combine order: small integers (signed where the type
+/// allows), or ±1 for float products.
+pub fn exact<T: Element>(n: usize, op: Op, seed: u64) -> Vec<T> {
+    let mut r = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let k = r.next_u64();
+            if T::IS_FLOAT && op == Op::Product {
+                T::from_f64(if k & 1 == 0 { 1.0 } else { -1.0 })
+            } else if T::from_f64(-1.0).to_f64() < 0.0 {
+                T::from_f64((k % 41) as f64 - 20.0)
+            } else {
+                T::from_f64((k % 41) as f64)
+            }
+        })
+        .collect()
+}
+
+/// The operators `T` supports.
+pub fn ops_for<T: Element>() -> Vec<Op> {
+    Op::ALL
+        .iter()
+        .copied()
+        .filter(|op| op.check::<T>().is_ok())
+        .collect()
+}
+
+/// CSR offsets of `n` segments whose lengths are `len` of successive random numbers.
+pub fn offsets_with(n: usize, seed: u64, len: impl Fn(u64) -> u64) -> Vec<u64> {
+    let mut r = SplitMix64::new(seed);
+    let mut o = vec![0u64];
+    for _ in 0..n {
+        let l = len(r.next_u64());
+        o.push(o.last().unwrap() + l);
+    }
+    o
+}
+
+/// CSR offsets from quickcheck-drawn lengths: every `every % 16 + 1`-th segment long (up to
+/// 40 000 values, so segments cross many tiles and blocks), the others up to 16 (zeros
+/// included).
+pub fn random_offsets(lens: &[u16], every: u8) -> Vec<u64> {
+    let every = every as usize % 16 + 1;
+    let mut o = vec![0u64];
+    for (i, &l) in lens.iter().enumerate() {
+        let len = if i % every == 0 {
+            l as u64 % 40_000
+        } else {
+            l as u64 % 17
+        };
+        o.push(o.last().unwrap() + len);
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +126,14 @@ mod tests {
         assert!(f.iter().all(|&x| (-1.0..1.0).contains(&x)));
         let u = typical::<u64>(1000, 1);
         assert!(u.iter().all(|&x| x <= 2000));
+        assert!(exact::<f32>(100, Op::Product, 3)
+            .iter()
+            .all(|x| x.abs() == 1.0));
+        assert!(exact::<u32>(100, Op::Sum, 3).iter().all(|&x| x <= 40));
+        assert!(!ops_for::<f64>().contains(&Op::BitAnd));
+        let o = random_offsets(&[5, 40_001, 3], 1);
+        assert_eq!(o, vec![0, 5, 5, 8]);
+        let o = offsets_with(3, 1, |k| k % 2);
+        assert!(o.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] < 2));
     }
 }

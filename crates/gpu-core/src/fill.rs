@@ -8,10 +8,10 @@ use crate::memory::DeviceArray;
 use crate::stream::Stream;
 
 /// gpu-core's kernels, compiled from `kernels/core.cu`.
-pub(crate) static CORE_PTX: Ptx = Ptx::new("gpu-core/core", include_str!("ptx/core.ptx"))
-    .with_cubins(&[
-        Cubins::new(80, include_bytes!("ptx/core.sm_80.cubins")),
-        Cubins::new(90, include_bytes!("ptx/core.sm_90.cubins")),
+pub(crate) static CORE_PTX: Ptx =
+    Ptx::archive("gpu-core/core", include_bytes!("ptx/core.ptx.kpack")).with_cubins(&[
+        Cubins::new(80, include_bytes!("ptx/core.sm_80.kpack")),
+        Cubins::new(90, include_bytes!("ptx/core.sm_90.kpack")),
     ]);
 
 /// gpu-core's kernel packs (for size reports and preloading).

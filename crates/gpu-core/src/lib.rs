@@ -39,6 +39,7 @@ pub mod guide {}
 pub mod data;
 mod element;
 mod error;
+mod kernel_archive;
 mod kernel_pack;
 mod lanes;
 pub mod launch;

@@ -161,7 +161,8 @@ impl Gpu {
                 ..l
             });
         }
-        let module = load_image(ptx.text.as_bytes(), true, || ptx.name.to_string())?;
+        let text = ptx.text().expect("only plain PTX texts load as one module");
+        let module = load_image(text.as_bytes(), true, || ptx.name.to_string())?;
         slot.loads.fetch_add(1, Ordering::Relaxed);
         let l = Loaded {
             module,
@@ -179,7 +180,15 @@ impl Gpu {
     /// Loads kernel `name` of a pack as its own module (context current).
     fn load_packed(&self, ptx: &Ptx, name: &str) -> Result<Loaded> {
         let index = ptx.index();
-        let Some(section) = index.section(name) else {
+        let unreadable = |what: &str, log: String| Error::PtxLoad {
+            module: format!("{}:{name}", ptx.name),
+            error: format!("unreadable {what}"),
+            log,
+        };
+        let section = index
+            .section(name)
+            .map_err(|e| unreadable("PTX archive", e))?;
+        let Some(section) = section else {
             return Err(Error::Cuda {
                 call: "cuModuleGetFunction",
                 error: format!(
@@ -195,11 +204,7 @@ impl Gpu {
         } else {
             index
                 .cubin_for(name, self.properties().compute_capability)
-                .map_err(|e| Error::PtxLoad {
-                    module: format!("{}:{name}", ptx.name),
-                    error: "unreadable cubin pack".into(),
-                    log: e,
-                })?
+                .map_err(|e| unreadable("cubin archive", e))?
         };
         let (module, image) = match cubin {
             Some((arch, code)) => {

@@ -52,13 +52,16 @@ pub fn gpu_or_skip() -> Option<Gpu> {
     }
 }
 
-/// Asserts that every kernel of every pack in `kernels` has a cubin for each of `archs`, built
-/// from the PTX it embeds (so those GPUs never JIT). Needs no GPU.
+/// Asserts that every kernel of every pack in `kernels` has its PTX (every archive frame
+/// decompresses and matches its hash) and a cubin for each of `archs`, built from that PTX (so
+/// those GPUs never JIT). Needs no GPU.
 pub fn assert_cubins_complete(kernels: &[&Ptx], archs: &[u32]) {
     for ptx in kernels {
         let names = ptx.kernel_names();
         assert!(!names.is_empty(), "`{}` holds no kernels", ptx.name);
         for name in names {
+            let section = ptx.kernel_ptx(name).unwrap_or_else(|e| panic!("{e}"));
+            assert!(section.is_some(), "`{}:{name}` has no PTX", ptx.name);
             assert_eq!(
                 ptx.cubin_archs(name),
                 archs,
@@ -74,7 +77,7 @@ pub fn assert_cubins_complete(kernels: &[&Ptx], archs: &[u32]) {
 /// first kernel that fails.
 pub fn preload_from_ptx(gpu: &Gpu, ptx: &Ptx) -> usize {
     let name: &'static str = Box::leak(format!("{}+ptx-only", ptx.name).into_boxed_str());
-    let twin = Ptx::new(name, ptx.text);
+    let twin = ptx.ptx_only(name);
     let n = gpu
         .preload(&twin)
         .unwrap_or_else(|e| panic!("PTX of `{}`: {e}", ptx.name));

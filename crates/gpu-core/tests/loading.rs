@@ -82,24 +82,51 @@ fn gpu_a_broken_kernel_fails_alone_and_is_named() {
     );
 }
 
-/// A cubin pack holding `code` for `kernel` under the hash of its PTX section, for `arch`.
-fn cubin_pack(arch: u32, kernel: &str, section: &str, code: &[u8]) -> &'static [u8] {
-    let hash = section.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+fn fnv1a64(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    let mut out = b"GPCUBINS".to_vec();
-    for v in [1u32, arch, 1, 0] {
+    })
+}
+
+/// A cubin archive (format in scripts/kernel_pack.py, one stored frame) holding `code` for
+/// `kernel` under the hash of its PTX section, for `arch`.
+fn cubin_pack(arch: u32, kernel: &str, section: &str, code: &[u8]) -> &'static [u8] {
+    let mut out = b"GPKARCH1".to_vec();
+    for v in [1u32, arch, 1, 1, 0] {
         out.extend(v.to_le_bytes());
     }
-    let at = (24 + 2 + kernel.len() + 24).next_multiple_of(8);
+    let at = out.len() + 32 + 2 + kernel.len() + 20;
+    out.extend((at as u64).to_le_bytes());
+    out.extend(fnv1a64(code).to_le_bytes());
+    for v in [code.len() as u32, code.len() as u32, 0, 0] {
+        out.extend(v.to_le_bytes());
+    }
     out.extend((kernel.len() as u16).to_le_bytes());
     out.extend(kernel.as_bytes());
-    out.extend(hash.to_le_bytes());
-    out.extend((at as u64).to_le_bytes());
-    out.extend((code.len() as u64).to_le_bytes());
-    out.resize(at, 0);
+    out.extend(fnv1a64(section.as_bytes()).to_le_bytes());
+    for v in [0u32, 0, code.len() as u32] {
+        out.extend(v.to_le_bytes());
+    }
+    assert_eq!(out.len(), at);
     out.extend(code);
     out.leak()
+}
+
+/// The archive the next test builds reads back (no GPU needed).
+#[test]
+fn test_cubin_archives_read_back() {
+    let section = probe_store!("probe_store");
+    let cubins = vec![Cubins::new(
+        90,
+        cubin_pack(90, "probe_store", section, b"code"),
+    )];
+    let ptx = Ptx::new(
+        "gpu-core-tests/archive",
+        concat!("//@entry probe_store\n", probe_store!("probe_store")),
+    )
+    .with_cubins(cubins.leak());
+    assert_eq!(ptx.cubin_archs("probe_store"), vec![90]);
+    assert_eq!(ptx.kernel_ptx("probe_store").unwrap(), Some(section));
 }
 
 #[test]

@@ -5,10 +5,10 @@
 use gpu_core::{Cubins, Gpu, Ptx, Result};
 
 /// The reduction kernels, compiled from `kernels/reduce.cu` by `scripts/ptx.sh`.
-pub(crate) static REDUCE_PTX: Ptx = Ptx::new("gpu-reduce/reduce", include_str!("ptx/reduce.ptx"))
-    .with_cubins(&[
-        Cubins::new(80, include_bytes!("ptx/reduce.sm_80.cubins")),
-        Cubins::new(90, include_bytes!("ptx/reduce.sm_90.cubins")),
+pub(crate) static REDUCE_PTX: Ptx =
+    Ptx::archive("gpu-reduce/reduce", include_bytes!("ptx/reduce.ptx.kpack")).with_cubins(&[
+        Cubins::new(80, include_bytes!("ptx/reduce.sm_80.kpack")),
+        Cubins::new(90, include_bytes!("ptx/reduce.sm_90.kpack")),
     ]);
 
 /// Every kernel pack this crate embeds (for size reports and [`preload`]).

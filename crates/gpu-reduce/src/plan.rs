@@ -366,11 +366,11 @@ mod tests {
     /// Every kernel the Rust side can ask for exists in the committed PTX.
     #[test]
     fn every_requested_entry_point_exists() {
-        let entries: std::collections::HashSet<&str> = include_str!("ptx/reduce.ptx")
-            .lines()
-            .filter_map(|l| l.strip_prefix(".visible .entry "))
-            .filter_map(|l| l.split('(').next())
-            .collect();
+        let entries: std::collections::HashSet<&str> =
+            gpu_core::Ptx::archive("gpu-reduce/reduce", include_bytes!("ptx/reduce.ptx.kpack"))
+                .kernel_names()
+                .into_iter()
+                .collect();
         assert!(entries.len() > 400, "{}", entries.len());
         let types = ["i32", "u32", "i64", "u64", "f32", "f64"];
         let mut cases: Vec<(Operation, Kinds)> = Vec::new();

@@ -5,37 +5,12 @@
 //! GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
 
-use gpu_core::data::SplitMix64;
+use gpu_core::data::{exact, offsets_with, ops_for, random_offsets, SplitMix64};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{Affine, DeviceArrayD, Element, Gpu, LaneAccess, Mat2, Monoid, Op, Segments};
 use gpu_reduce::{cpu, DeviceMonoid, DeviceReduceAxis, Reduce, Workspace};
 use ndarray::{s, Array2, Array3, ArrayD, ArrayView2, Axis, IxDyn, ShapeBuilder};
 use quickcheck::{QuickCheck, TestResult};
-
-/// Exactly representable values for `op`: small integers, ±1 for float products.
-fn values<T: Element>(n: usize, op: Op, seed: u64) -> Vec<T> {
-    let mut r = SplitMix64::new(seed);
-    (0..n)
-        .map(|_| {
-            let k = r.next_u64();
-            if T::IS_FLOAT && op == Op::Product {
-                T::from_f64(if k & 1 == 0 { 1.0 } else { -1.0 })
-            } else if T::from_f64(-1.0).to_f64() < 0.0 {
-                T::from_f64((k % 41) as f64 - 20.0)
-            } else {
-                T::from_f64((k % 41) as f64)
-            }
-        })
-        .collect()
-}
-
-fn ops<T: Element>() -> Vec<Op> {
-    Op::ALL
-        .iter()
-        .copied()
-        .filter(|op| op.check::<T>().is_ok())
-        .collect()
-}
 
 /// (rows, cols) covering every access pattern: thread, group and block per lane, columns,
 /// splits, empty and single lanes.
@@ -70,8 +45,8 @@ fn layouts<T: Element>(rows: usize, cols: usize, v: &[T]) -> Vec<(&'static str, 
 fn check_axis_all<T: Element>(gpu: &Gpu) {
     let r = Reduce::new(gpu);
     for &(rows, cols) in SHAPES {
-        for op in ops::<T>() {
-            let v = values::<T>(rows * cols, op, (rows * 131 + cols) as u64);
+        for op in ops_for::<T>() {
+            let v = exact::<T>(rows * cols, op, (rows * 131 + cols) as u64);
             for (name, a, reversed) in layouts(rows, cols, &v) {
                 let c = Array2::from_shape_vec((rows, cols), v.clone()).unwrap();
                 let view: ArrayView2<'_, T> = if reversed {
@@ -116,7 +91,7 @@ fn check_arg_axis<T: Element>(gpu: &Gpu) {
     let r = Reduce::new(gpu);
     for &(rows, cols) in SHAPES {
         // Few distinct values: many ties, so "the first" is tested.
-        let mut v: Vec<T> = values::<T>(rows * cols, Op::Sum, 7 + rows as u64)
+        let mut v: Vec<T> = exact::<T>(rows * cols, Op::Sum, 7 + rows as u64)
             .into_iter()
             .map(|x| T::from_f64(x.to_f64().rem_euclid(3.0)))
             .collect();
@@ -233,7 +208,7 @@ fn widening_and_monoid_reductions_along_axes() {
 fn three_and_four_dimensional_arrays_in_every_axis_order() {
     let Some(gpu) = gpu_or_skip() else { return };
     let r = Reduce::new(&gpu);
-    let v = values::<i64>(6 * 7 * 9 * 5, Op::Sum, 99);
+    let v = exact::<i64>(6 * 7 * 9 * 5, Op::Sum, 99);
     let x4 = ArrayD::from_shape_vec(IxDyn(&[6, 7, 9, 5]), v).unwrap();
     // Permutations whose other axes do not merge into two (several batches).
     for perm in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2], [2, 0, 3, 1]] {
@@ -299,17 +274,6 @@ fn device_results_stay_on_the_device_and_the_plan_is_visible() {
     );
 }
 
-/// Offsets for `n` segments with lengths drawn by `len`.
-fn offsets_with(n: usize, seed: u64, len: impl Fn(u64) -> u64) -> Vec<u64> {
-    let mut r = SplitMix64::new(seed);
-    let mut o = vec![0u64];
-    for _ in 0..n {
-        let l = len(r.next_u64());
-        o.push(o.last().unwrap() + l);
-    }
-    o
-}
-
 /// Mostly 1 … 8 values (segment tiles), every thousandth segment 30000 long (crossing tiles
 /// that hold no start).
 fn short_with_long_ones() -> Vec<u64> {
@@ -361,8 +325,8 @@ fn check_segments<T: Element>(gpu: &Gpu) {
     for (name, offsets) in segment_cases() {
         let n = *offsets.last().unwrap() as usize;
         let segs = Segments::new(gpu, &offsets, n).unwrap();
-        for op in ops::<T>() {
-            let v = values::<T>(n, op, n as u64 + 3);
+        for op in ops_for::<T>() {
+            let v = exact::<T>(n, op, n as u64 + 3);
             let want = cpu::segmented_reduce(&v, &offsets, op).unwrap();
             assert_eq!(
                 r.segmented_reduce(&v, &segs, op).unwrap(),
@@ -371,7 +335,7 @@ fn check_segments<T: Element>(gpu: &Gpu) {
                 T::NAME
             );
         }
-        let v = values::<T>(n, Op::Sum, 17);
+        let v = exact::<T>(n, Op::Sum, 17);
         let want: Vec<Option<T>> = offsets
             .windows(2)
             .map(|w| cpu::min(&v[w[0] as usize..w[1] as usize]))
@@ -500,7 +464,7 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
         let dims = (d0 as usize % 9, d1 as usize % 40, d2 as usize % 300);
         let axis = axis as usize % 3;
         let n = dims.0 * dims.1 * dims.2;
-        let v = values::<i32>(n, Op::Sum, seed);
+        let v = exact::<i32>(n, Op::Sum, seed);
         let a = Array3::from_shape_vec(dims, v).unwrap();
         let perms = [
             [0, 1, 2],
@@ -560,7 +524,7 @@ fn lanes_sanitize_every_mapping() {
         (7, 2048),
         (5, 100_000),
     ] {
-        let v = values::<f32>(rows * cols, Op::Sum, 5);
+        let v = exact::<f32>(rows * cols, Op::Sum, 5);
         let x = Array2::from_shape_vec((rows, cols), v).unwrap();
         let m = x.mapv(|v| Affine {
             a: if v < 0.0 { -1.0f32 } else { 1.0 },
@@ -594,7 +558,7 @@ fn lanes_sanitize_every_mapping() {
         (vec![0u64, 2_400_000, 2_400_003], false),
     ] {
         let n = *offsets.last().unwrap() as usize;
-        let v = values::<i32>(n, Op::Sum, 3);
+        let v = exact::<i32>(n, Op::Sum, 3);
         let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
         let plan = r.segments_plan::<i32>(&segs, Op::Sum).unwrap();
         let is_tiles = matches!(plan.access, LaneAccess::SegmentTiles { .. });
@@ -630,9 +594,9 @@ fn check_packed_rows<T: Element>(gpu: &Gpu) {
                 "{} rows of {n}: {plan}",
                 T::NAME
             );
-            for op in ops::<T>() {
+            for op in ops_for::<T>() {
                 let x =
-                    Array2::from_shape_vec((rows, n), values::<T>(rows * n, op, (rows + n) as u64))
+                    Array2::from_shape_vec((rows, n), exact::<T>(rows * n, op, (rows + n) as u64))
                         .unwrap();
                 let want = cpu::reduce_axis(x.view(), Axis(1), op).unwrap().into_dyn();
                 assert_eq!(
@@ -642,7 +606,7 @@ fn check_packed_rows<T: Element>(gpu: &Gpu) {
                     T::NAME
                 );
             }
-            let mut v: Vec<T> = values::<T>(rows * n, Op::Sum, 3 + n as u64)
+            let mut v: Vec<T> = exact::<T>(rows * n, Op::Sum, 3 + n as u64)
                 .into_iter()
                 .map(|x| T::from_f64(x.to_f64().rem_euclid(3.0)))
                 .collect();
@@ -739,7 +703,7 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
     ] {
         let c = Array2::from_shape_vec(
             (rows, cols),
-            values::<T>(rows * cols, op, seed + rows as u64),
+            exact::<T>(rows * cols, op, seed + rows as u64),
         )
         .unwrap();
         let f = c.t().to_owned();
@@ -762,7 +726,7 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
         (3, 5, 1024),
     ] {
         let x =
-            Array3::from_shape_vec((a, b, c), values::<T>(a * b * c, op, seed + b as u64)).unwrap();
+            Array3::from_shape_vec((a, b, c), exact::<T>(a * b * c, op, seed + b as u64)).unwrap();
         out.push((format!("C {a}x{b}x{c} axis 1"), x.into_dyn(), 1));
     }
     out
@@ -770,7 +734,7 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
 
 fn check_vector_columns<T: Element>(gpu: &Gpu) {
     let r = Reduce::new(gpu);
-    for op in ops::<T>() {
+    for op in ops_for::<T>() {
         for (name, x, axis) in column_cases::<T>(op, 11) {
             // The reversed case is a view of negative stride, as a user would pass it.
             let view = if name.starts_with("reversed") {
@@ -852,7 +816,7 @@ fn vector_columns_every_geometry_type_and_operator() {
     let want = x.mapv(|v| v as i64).sum_axis(Axis(0)).into_dyn();
     assert_eq!(r.reduce_axis_wide(&x, Axis(0), Op::Sum).unwrap(), want);
     // A base one element into a device buffer: not 16-byte aligned, the general path.
-    let v = values::<i32>(4100 * 64 + 1, Op::Sum, 9);
+    let v = exact::<i32>(4100 * 64 + 1, Op::Sum, 9);
     let shifted =
         DeviceArrayD::from_parts(gpu.upload(&v).unwrap(), 1, &[4100, 64], &[64, 1]).unwrap();
     let host = Array2::from_shape_vec((4100, 64), v[1..].to_vec()).unwrap();
@@ -860,22 +824,6 @@ fn vector_columns_every_geometry_type_and_operator() {
         r.sum_axis(&shifted, Axis(0)).unwrap(),
         host.sum_axis(Axis(0)).into_dyn()
     );
-}
-
-/// Offsets from quickcheck's lengths: mostly 0 … 16, every `every`-th segment up to 40000 long
-/// (crossing many segment tiles).
-fn random_offsets(lens: &[u16], every: u8) -> Vec<u64> {
-    let every = every as usize % 16 + 1;
-    let mut o = vec![0u64];
-    for (i, &l) in lens.iter().enumerate() {
-        let len = if i % every == 0 {
-            l as u64 % 40_000
-        } else {
-            l as u64 % 17
-        };
-        o.push(o.last().unwrap() + len);
-    }
-    o
 }
 
 #[test]
@@ -889,7 +837,7 @@ fn quickcheck_random_segments_match_the_cpu() {
             .expect("checked above");
         let offsets = random_offsets(&lens, every);
         let n = *offsets.last().unwrap() as usize;
-        let v = values::<i32>(n, Op::Sum, seed);
+        let v = exact::<i32>(n, Op::Sum, seed);
         let r = Reduce::new(gpu);
         for op in [Op::Sum, Op::Min, Op::Max, Op::BitXor] {
             let want = cpu::segmented_reduce(&v, &offsets, op).unwrap();
@@ -918,7 +866,7 @@ fn segment_tiles_unaligned_inputs_and_the_long_segment_plan() {
     let r = Reduce::new(&gpu);
     let offsets = offsets_with(5000, 21, |k| k % 40);
     let n = *offsets.last().unwrap() as usize;
-    let v = values::<f32>(n + 1, Op::Sum, 5);
+    let v = exact::<f32>(n + 1, Op::Sum, 5);
     // (mean 19: segment tiles)
     let d = gpu.upload(&v).unwrap();
     let slice = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
@@ -937,7 +885,7 @@ fn segment_tiles_unaligned_inputs_and_the_long_segment_plan() {
         cpu::segmented_argmin(&v[1..], &offsets).unwrap()
     );
     let offsets = vec![0u64, 2_400_000, 2_400_003];
-    let v = values::<i64>(2_400_003, Op::Sum, 6);
+    let v = exact::<i64>(2_400_003, Op::Sum, 6);
     let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
     let plan = r.segments_plan::<i64>(&segs, Op::Sum).unwrap();
     assert!(

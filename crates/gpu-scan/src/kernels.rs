@@ -5,18 +5,21 @@
 use gpu_core::{Cubins, Gpu, Ptx, Result};
 
 /// gpu-scan's kernels, compiled from `kernels/scan.cu` for compute_70 (every GPU).
-pub(crate) static SCAN_PTX: Ptx = Ptx::new("gpu-scan/scan", include_str!("ptx/scan.ptx"))
-    .with_cubins(&[
-        Cubins::new(80, include_bytes!("ptx/scan.sm_80.cubins")),
-        Cubins::new(90, include_bytes!("ptx/scan.sm_90.cubins")),
+pub(crate) static SCAN_PTX: Ptx =
+    Ptx::archive("gpu-scan/scan", include_bytes!("ptx/scan.ptx.kpack")).with_cubins(&[
+        Cubins::new(80, include_bytes!("ptx/scan.sm_80.kpack")),
+        Cubins::new(90, include_bytes!("ptx/scan.sm_90.kpack")),
     ]);
 /// The staged look-back kernels, compiled from `kernels/scan_sm80.cu` for compute_80: loaded only
 /// on GPUs of compute capability 8.0 and later.
-pub(crate) static SCAN_SM80_PTX: Ptx =
-    Ptx::new("gpu-scan/scan_sm80", include_str!("ptx/scan_sm80.ptx")).with_cubins(&[
-        Cubins::new(80, include_bytes!("ptx/scan_sm80.sm_80.cubins")),
-        Cubins::new(90, include_bytes!("ptx/scan_sm80.sm_90.cubins")),
-    ]);
+pub(crate) static SCAN_SM80_PTX: Ptx = Ptx::archive(
+    "gpu-scan/scan_sm80",
+    include_bytes!("ptx/scan_sm80.ptx.kpack"),
+)
+.with_cubins(&[
+    Cubins::new(80, include_bytes!("ptx/scan_sm80.sm_80.kpack")),
+    Cubins::new(90, include_bytes!("ptx/scan_sm80.sm_90.kpack")),
+]);
 
 /// Every kernel pack this crate embeds (for size reports and [`preload`]).
 pub static KERNELS: &[&Ptx] = &[&SCAN_PTX, &SCAN_SM80_PTX];

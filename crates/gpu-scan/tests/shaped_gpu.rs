@@ -4,36 +4,12 @@
 //! products). Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
 
-use gpu_core::data::SplitMix64;
+use gpu_core::data::{exact, offsets_with, ops_for, random_offsets, SplitMix64};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{Affine, DeviceArrayD, Element, Gpu, LaneAccess, Mat2, Monoid, Op, Segments};
 use gpu_scan::{cpu, Scan, ScanKind};
 use ndarray::{s, Array2, Array3, ArrayD, Axis, IxDyn, ShapeBuilder};
 use quickcheck::{QuickCheck, TestResult};
-
-fn values<T: Element>(n: usize, op: Op, seed: u64) -> Vec<T> {
-    let mut r = SplitMix64::new(seed);
-    (0..n)
-        .map(|_| {
-            let k = r.next_u64();
-            if T::IS_FLOAT && op == Op::Product {
-                T::from_f64(if k & 1 == 0 { 1.0 } else { -1.0 })
-            } else if T::from_f64(-1.0).to_f64() < 0.0 {
-                T::from_f64((k % 41) as f64 - 20.0)
-            } else {
-                T::from_f64((k % 41) as f64)
-            }
-        })
-        .collect()
-}
-
-fn ops<T: Element>() -> Vec<Op> {
-    Op::ALL
-        .iter()
-        .copied()
-        .filter(|op| op.check::<T>().is_ok())
-        .collect()
-}
 
 const SHAPES: &[(usize, usize)] = &[
     (1, 1),
@@ -58,8 +34,8 @@ fn scan_of(gpu: &Gpu, kind: ScanKind) -> Scan<'static> {
 
 fn check_axis_all<T: Element>(gpu: &Gpu) {
     for &(rows, cols) in SHAPES {
-        for op in ops::<T>() {
-            let v = values::<T>(rows * cols, op, (rows * 31 + cols) as u64);
+        for op in ops_for::<T>() {
+            let v = exact::<T>(rows * cols, op, (rows * 31 + cols) as u64);
             let c = Array2::from_shape_vec((rows, cols), v).unwrap();
             let mut f = Array2::from_elem((rows, cols).f(), T::default());
             f.assign(&c);
@@ -154,7 +130,7 @@ fn monoid_scans_along_axes_keep_lane_order() {
 #[test]
 fn n_d_arrays_and_outputs_of_another_layout() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let v = values::<i64>(6 * 7 * 9 * 5, Op::Sum, 5);
+    let v = exact::<i64>(6 * 7 * 9 * 5, Op::Sum, 5);
     let x4 = ArrayD::from_shape_vec(IxDyn(&[6, 7, 9, 5]), v).unwrap();
     let s = Scan::new(&gpu);
     for perm in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2]] {
@@ -172,16 +148,6 @@ fn n_d_arrays_and_outputs_of_another_layout() {
             assert_eq!(out.to_array().unwrap(), want);
         }
     }
-}
-
-fn offsets_with(n: usize, seed: u64, len: impl Fn(u64) -> u64) -> Vec<u64> {
-    let mut r = SplitMix64::new(seed);
-    let mut o = vec![0u64];
-    for _ in 0..n {
-        let l = len(r.next_u64());
-        o.push(o.last().unwrap() + l);
-    }
-    o
 }
 
 fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
@@ -221,8 +187,8 @@ fn check_segments<T: Element>(gpu: &Gpu) {
     for (name, offsets) in segment_cases() {
         let n = *offsets.last().unwrap() as usize;
         let segs = Segments::new(gpu, &offsets, n).unwrap();
-        for op in ops::<T>() {
-            let v = values::<T>(n, op, n as u64 + 11);
+        for op in ops_for::<T>() {
+            let v = exact::<T>(n, op, n as u64 + 11);
             for kind in KINDS {
                 let want = cpu::segmented_scan(&v, &offsets, op, kind).unwrap();
                 let got = scan_of(gpu, kind).segmented_scan(&v, &segs, op).unwrap();
@@ -347,7 +313,7 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
             .expect("checked above");
         let dims = (d0 as usize % 9, d1 as usize % 40, d2 as usize % 300);
         let axis = axis as usize % 3;
-        let v = values::<i32>(dims.0 * dims.1 * dims.2, Op::Sum, seed);
+        let v = exact::<i32>(dims.0 * dims.1 * dims.2, Op::Sum, seed);
         let a = Array3::from_shape_vec(dims, v).unwrap();
         let perms = [
             [0, 1, 2],
@@ -406,7 +372,7 @@ fn lanes_sanitize_every_mapping() {
             (130, 8192),
             (3000, 1024),
         ] {
-            let v = values::<i32>(rows * cols, Op::Sum, 5);
+            let v = exact::<i32>(rows * cols, Op::Sum, 5);
             let x = Array2::from_shape_vec((rows, cols), v).unwrap();
             let m = x.mapv(|v| Mat2([v as u32 % 3, 1, 1, 0]));
             for axis in 0..2 {
@@ -423,7 +389,7 @@ fn lanes_sanitize_every_mapping() {
             }
         }
         let offsets = vec![0u64, 70_000, 70_000, 140_000, 210_003];
-        let v = values::<f64>(210_003, Op::Sum, 3);
+        let v = exact::<f64>(210_003, Op::Sum, 3);
         let want = cpu::segmented_scan(&v, &offsets, Op::Sum, kind).unwrap();
         assert_eq!(s.segmented_scan(&v, &offsets, Op::Sum).unwrap(), want);
     }
@@ -446,8 +412,8 @@ fn check_packed_rows<T: Element>(gpu: &Gpu) {
                 "{} rows of {n}: {plan}",
                 T::NAME
             );
-            for op in ops::<T>() {
-                let v = values::<T>(rows * n, op, (rows * 3 + n) as u64);
+            for op in ops_for::<T>() {
+                let v = exact::<T>(rows * n, op, (rows * 3 + n) as u64);
                 let x = Array2::from_shape_vec((rows, n), v.clone()).unwrap();
                 for kind in KINDS {
                     let want = cpu::scan_axis(x.view(), Axis(1), op, kind)
@@ -523,7 +489,7 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
     ] {
         let c = Array2::from_shape_vec(
             (rows, cols),
-            values::<T>(rows * cols, op, seed + rows as u64),
+            exact::<T>(rows * cols, op, seed + rows as u64),
         )
         .unwrap();
         let mut ff = Array2::from_elem((cols, rows).f(), T::default());
@@ -544,14 +510,14 @@ fn column_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)
         (3, 5, 1024),
     ] {
         let x =
-            Array3::from_shape_vec((a, b, c), values::<T>(a * b * c, op, seed + b as u64)).unwrap();
+            Array3::from_shape_vec((a, b, c), exact::<T>(a * b * c, op, seed + b as u64)).unwrap();
         out.push((format!("C {a}x{b}x{c} axis 1"), x.into_dyn(), 1));
     }
     out
 }
 
 fn check_vector_columns<T: Element>(gpu: &Gpu) {
-    for op in ops::<T>() {
+    for op in ops_for::<T>() {
         for (name, x, axis) in column_cases::<T>(op, 13) {
             let view = if name.starts_with("reversed") {
                 x.slice_axis(Axis(0), ndarray::Slice::new(0, None, -1))
@@ -645,10 +611,10 @@ fn check_rows<T: Element>(gpu: &Gpu) {
         (7, 2047),
         (9, 4097),
     ] {
-        for op in ops::<T>() {
+        for op in ops_for::<T>() {
             let x = Array2::from_shape_vec(
                 (rows, cols),
-                values::<T>(rows * cols, op, (rows + cols) as u64),
+                exact::<T>(rows * cols, op, (rows + cols) as u64),
             )
             .unwrap();
             for kind in KINDS {
@@ -717,22 +683,6 @@ fn look_back_rows_every_type_operator_and_kind() {
     }
 }
 
-/// Offsets from quickcheck's lengths: mostly 0 … 16, every `every`-th segment up to 40000 long
-/// (crossing many segment tiles).
-fn random_offsets(lens: &[u16], every: u8) -> Vec<u64> {
-    let every = every as usize % 16 + 1;
-    let mut o = vec![0u64];
-    for (i, &l) in lens.iter().enumerate() {
-        let len = if i % every == 0 {
-            l as u64 % 40_000
-        } else {
-            l as u64 % 17
-        };
-        o.push(o.last().unwrap() + len);
-    }
-    o
-}
-
 #[test]
 fn quickcheck_random_segments_match_the_cpu() {
     if gpu_or_skip().is_none() {
@@ -744,7 +694,7 @@ fn quickcheck_random_segments_match_the_cpu() {
             .expect("checked above");
         let offsets = random_offsets(&lens, every);
         let n = *offsets.last().unwrap() as usize;
-        let v = values::<i32>(n, Op::Sum, seed);
+        let v = exact::<i32>(n, Op::Sum, seed);
         let kind = if excl {
             ScanKind::Exclusive
         } else {
@@ -766,14 +716,14 @@ fn quickcheck_random_segments_match_the_cpu() {
         .quickcheck(prop as fn(Vec<u16>, u8, bool, u64) -> TestResult);
 }
 
-/// Segmented scans of an unaligned input (a device slice one element in), and float sums
-/// identical from run to run (the plan alone fixes the order).
+/// Segment tiles read an unaligned input (a device slice one element in) with scalar loads,
+/// and float sums come out identical from run to run (the tile size alone fixes the order).
 #[test]
-fn segmented_scans_unaligned_inputs_and_repeatable_floats() {
+fn segment_tiles_unaligned_inputs_and_repeatable_floats() {
     let Some(gpu) = gpu_or_skip() else { return };
     let offsets = offsets_with(5000, 21, |k| k % 40);
     let n = *offsets.last().unwrap() as usize;
-    let v = values::<f32>(n + 1, Op::Sum, 5);
+    let v = exact::<f32>(n + 1, Op::Sum, 5);
     let d = gpu.upload(&v).unwrap();
     let slice = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
     let segs = Segments::new(&gpu, &offsets, n).unwrap();

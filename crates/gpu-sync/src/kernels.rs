@@ -7,10 +7,11 @@ use gpu_core::{Cubins, Gpu, Ptx, Result};
 /// demonstration's `sync_demo_{static,strided,queue}`.
 ///
 /// [`selftest`]: crate::selftest
-pub static SYNC_PTX: Ptx = Ptx::new("gpu-sync/sync", include_str!("ptx/sync.ptx")).with_cubins(&[
-    Cubins::new(80, include_bytes!("ptx/sync.sm_80.cubins")),
-    Cubins::new(90, include_bytes!("ptx/sync.sm_90.cubins")),
-]);
+pub static SYNC_PTX: Ptx = Ptx::archive("gpu-sync/sync", include_bytes!("ptx/sync.ptx.kpack"))
+    .with_cubins(&[
+        Cubins::new(80, include_bytes!("ptx/sync.sm_80.kpack")),
+        Cubins::new(90, include_bytes!("ptx/sync.sm_90.kpack")),
+    ]);
 
 /// Every kernel pack this crate embeds (for size reports and [`preload`]).
 pub static KERNELS: &[&Ptx] = &[&SYNC_PTX];

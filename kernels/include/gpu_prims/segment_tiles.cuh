@@ -278,9 +278,7 @@ __device__ __forceinline__ u64 segment_tile_index(u32* counter) {
 }
 
 // Segmented scan of every segment of `in` into `out` (may equal `in`: a tile reads all of its
-// values before its first store). Measured on an H100 (docs/shapes.md, run 11) but not
-// instantiated in scan.cu yet: its kernels would take the gpu-scan package past crates.io's
-// 10 MB limit until the kernel packs shrink. Status as lookback.cuh's, one slot per tile, zeroed with the
+// values before its first store). Status as lookback.cuh's, one slot per tile, zeroed with the
 // counter before the launch; grid = tiles.
 template <class Op>
 __device__ __forceinline__ void segment_tiles_scan(const typename Op::value_type* in,
