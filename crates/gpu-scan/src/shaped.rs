@@ -1,7 +1,7 @@
 //! Scans of shaped data on the GPU: along any axis of an N-D array (every lane scanned on its
-//! own) and within segments. One kernel family over `gpu_prims/lanes.cuh` for every shape;
-//! the plan ([`LanePlan`]) that ran is returned by the `_into` forms and shown by
-//! [`Scan::axis_plan`].
+//! own, kernels over `gpu_prims/lanes.cuh`) and within segments (segment tiles,
+//! `gpu_prims/segment_tiles.cuh`); the plan ([`LanePlan`]) that ran is returned by the `_into`
+//! forms and shown by [`Scan::axis_plan`].
 
 #![allow(deprecated)] // Scanner is the engine Scan drives.
 

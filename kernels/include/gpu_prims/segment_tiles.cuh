@@ -127,6 +127,88 @@ template <class V> struct SegmentTileShared {
 // first SEGMENT_OFFSETS_KEPT offsets of the tile; the rest are read again from memory).
 constexpr unsigned SEGMENT_OFFSETS_KEPT = 4096;
 
+// Loads tile `tile`'s values in the register-tile layout (warp w: values [w·32·ITEMS,
+// (w+1)·32·ITEMS) of the tile; row k of it the 32·VEC values from k·32·VEC, lane l the VEC
+// values from l·VEC of each row), 16-byte loads where the tile is whole and aligned (returned);
+// positions past n are left unset.
+template <class In, int ROWS, int VEC, int ITEMS>
+__device__ __forceinline__ bool segment_tile_load(const In* __restrict__ in, u64 n, u64 tile,
+                                                  In (&raw)[ROWS][VEC]) {
+    typedef Vec<In, VEC> VIn;
+    const unsigned lane = lane_id();
+    const u64 T = (u64)blockDim.x * ITEMS, t0 = tile * T;
+    const u64 seg = t0 + (u64)warp_id() * 32 * ITEMS;
+    const bool vector_ok = t0 + T <= n && ((u64)in % sizeof(VIn)) == 0;
+    if (vector_ok) {
+#pragma unroll
+        for (int k = 0; k < ROWS; ++k) {
+            const In* p = in + seg + (u64)(k * 32 + lane) * VEC;
+            VIn v;
+            if (sizeof(VIn) == 16) {
+                const int4 w = __ldcs(reinterpret_cast<const int4*>(p));
+                v = *reinterpret_cast<const VIn*>(&w);
+            } else {
+                v = *reinterpret_cast<const VIn*>(p);
+            }
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) raw[k][e] = v.v[e];
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < ROWS; ++k)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) {
+                const u64 i = seg + (u64)(k * 32 + lane) * VEC + e;
+                if (i < n) raw[k][e] = in[i];
+            }
+    }
+    return vector_ok;
+}
+
+// Marks the segment starts inside tile `tile` (T values from t0 = tile·T) in `starts` (bit p:
+// tile position p starts a segment), with barriers before and after. `mark_end` also marks
+// position n when it lies in the tile (a reduction's fold then closes the last segment there).
+// `kept` (reductions) receives offsets[j] - t0 for the first offsets of the tile. Each thread
+// has SEGMENT_MARK_LOADS offsets in flight at once (issued before the barrier that clears the
+// bitmask): one after another, their latencies added up to most of a short-segment tile's time.
+constexpr int SEGMENT_MARK_LOADS = 4;
+__device__ __forceinline__ void segment_tile_mark(const SegmentTiles& st, u64 tile, u64 T,
+                                                  bool mark_end, u32* starts,
+                                                  unsigned short* kept) {
+    const u64 t0 = tile * T;
+    const u64 jb = __ldg(st.bounds + tile), je = __ldg(st.bounds + tile + 1);
+    const u64 last = mark_end ? st.n : st.n - 1;
+    const u64 step = (u64)SEGMENT_MARK_LOADS * blockDim.x;
+    u64 o[SEGMENT_MARK_LOADS];
+    u64 j0 = jb + threadIdx.x;
+#pragma unroll
+    for (int q = 0; q < SEGMENT_MARK_LOADS; ++q) {
+        const u64 j = j0 + (u64)q * blockDim.x;
+        o[q] = j < je ? __ldg(st.offsets + j) : 0;
+    }
+    const bool starts_at_0 = threadIdx.x == 0 && __ldg(st.offsets + jb - 1) == t0;
+    for (u32 w = threadIdx.x; w < T / 32; w += blockDim.x) starts[w] = 0;
+    __syncthreads();
+    if (starts_at_0) atomicOr(&starts[0], 1u);
+    for (; j0 < je; j0 += step) {
+#pragma unroll
+        for (int q = 0; q < SEGMENT_MARK_LOADS; ++q) {
+            const u64 j = j0 + (u64)q * blockDim.x;
+            if (j >= je) break;
+            const u64 p = o[q] - t0;  // in (0, T]
+            if (kept != nullptr && j - jb < SEGMENT_OFFSETS_KEPT) kept[j - jb] = (unsigned short)p;
+            if (p < T && t0 + p <= last) atomicOr(&starts[p >> 5], 1u << (p & 31));
+        }
+        // The next batch, if any, in flight together.
+#pragma unroll
+        for (int q = 0; q < SEGMENT_MARK_LOADS; ++q) {
+            const u64 j = j0 + step + (u64)q * blockDim.x;
+            o[q] = j < je ? __ldg(st.offsets + j) : 0;
+        }
+    }
+    __syncthreads();
+}
+
 // The local half of every segment-tiles kernel: tile `tile` of the values at `in` (converted
 // to the accumulator by Cv with their global index) scanned segment-wise into x, inclusive or
 // exclusive, within the tile only (earlier warps' totals applied, not the earlier tiles'). On
@@ -151,45 +233,10 @@ __device__ __forceinline__ void segment_tile_local(
     const u64 seg = t0 + (u64)warp * 32 * ITEMS;  // this warp's first value
 
     // Values first, so that they are in flight while the starts are marked.
-    typedef Vec<In, VEC> VIn;
-    const bool vector_ok = t0 + T <= st.n && ((u64)in % sizeof(VIn)) == 0;
     In raw[ROWS][VEC];
-    if (vector_ok) {
-#pragma unroll
-        for (int k = 0; k < ROWS; ++k) {
-            const In* p = in + seg + (u64)(k * 32 + lane) * VEC;
-            VIn v;
-            if (sizeof(VIn) == 16) {
-                const int4 w = __ldcs(reinterpret_cast<const int4*>(p));
-                v = *reinterpret_cast<const VIn*>(&w);
-            } else {
-                v = *reinterpret_cast<const VIn*>(p);
-            }
-#pragma unroll
-            for (int e = 0; e < VEC; ++e) raw[k][e] = v.v[e];
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < ROWS; ++k)
-#pragma unroll
-            for (int e = 0; e < VEC; ++e) {
-                const u64 i = seg + (u64)(k * 32 + lane) * VEC + e;
-                if (i < st.n) raw[k][e] = in[i];
-            }
-    }
-
-    // The starts inside the tile, as bits.
-    for (u32 w = threadIdx.x; w < T / 32; w += blockDim.x) sh.starts[w] = 0;
+    const bool vector_ok = segment_tile_load<In, ROWS, VEC, ITEMS>(in, st.n, tile, raw);
     if (threadIdx.x == 0) sh.warp_starts = 0;
-    __syncthreads();
-    const u64 jb = __ldg(st.bounds + tile), je = __ldg(st.bounds + tile + 1);
-    if (threadIdx.x == 0 && __ldg(st.offsets + jb - 1) == t0) atomicOr(&sh.starts[0], 1u);
-    for (u64 j = jb + threadIdx.x; j < je; j += blockDim.x) {
-        const u64 p = __ldg(st.offsets + j) - t0;  // in (0, T]
-        if (kept != nullptr && j - jb < SEGMENT_OFFSETS_KEPT) kept[j - jb] = (unsigned short)p;
-        if (p < T && t0 + p < st.n) atomicOr(&sh.starts[p >> 5], 1u << (p & 31));
-    }
-    __syncthreads();
+    segment_tile_mark(st, tile, T, false, sh.starts, kept);
     u32 h = 0;  // bit k·VEC + e: value e of row k starts a segment
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
@@ -328,11 +375,28 @@ template <class T> __device__ __forceinline__ ArgVal<T> segment_local(const ArgV
     return r;
 }
 
+// Slot of tile position p in a reduction's staged values: one spare slot after every ITEMS
+// values, so that a thread reading its ITEMS consecutive positions (and a warp storing rows of
+// the register tile) hits distinct banks.
+template <int ITEMS> __device__ __forceinline__ u32 segment_slot(u32 p) {
+    return ITEMS > 1 ? p + p / ITEMS : p;
+}
+
+// Shared-memory accumulators a reduction's tile stages (the launch's dynamic shared memory,
+// gpu-reduce's segment_tile_shared_bytes).
+template <int ITEMS> __host__ __device__ constexpr u32 segment_slots(u32 threads) {
+    return ITEMS > 1 ? threads * (ITEMS + 1) : threads;
+}
+
 // Segmented reduction into out[segment] (Store: the value, or the argmin/argmax index; an empty
-// segment stores the identity). The tile's values, scanned within the tile, go through dynamic
-// shared memory (blockDim.x · ITEMS accumulators), from which each segment ending in the tile
-// takes its last. Only the segment begun in earlier tiles needs the look-back: warp 0 looks
-// back and writes it while the other warps write the rest.
+// segment stores the identity). The tile's values are staged in shared memory in tile order;
+// each thread then folds its ITEMS consecutive positions serially (thread-contiguous, as CUB's
+// reduce-by-key: one operator per value, no per-value scan across lanes) and writes, at the
+// last position of every segment that ends in its range, the segment's fold from its start (or
+// from the tile's start). Only the folds that cross thread boundaries take one segmented warp
+// scan of the threads' tails and the warps' totals. Each segment ending in the tile then stores
+// the value at its last position; the one segment begun in earlier tiles adds the look-back's
+// prefix (warp 0 looks back and writes it while the other warps write the rest).
 template <class Op, class In, class Store>
 __device__ __forceinline__ void segment_tiles_reduce(const In* __restrict__ in, SegmentTiles st,
                                                      typename Store::out_type* out, u32* counter,
@@ -340,41 +404,106 @@ __device__ __forceinline__ void segment_tiles_reduce(const In* __restrict__ in, 
                                                      typename Op::value_type* values) {
     typedef typename Op::value_type V;
     typedef SegmentTileShape<V, In> S;
+    constexpr int ROWS = S::ROWS, VEC = S::VEC, ITEMS = S::ITEMS;
     __shared__ SegmentTileShared<V> sh;
     __shared__ unsigned short kept[SEGMENT_OFFSETS_KEPT];
     Op op;
     const u64 tile = segment_tile_index(counter);
-    V x[S::ROWS][S::VEC];
-    u32 first;
-    segment_tile_local<Op, In, ReduceConvert<In, V>>(in, st, tile, false, sh, kept, first, x);
-    const u32 base = warp_id() * 32 * S::ITEMS + lane_id() * S::VEC;
+    const unsigned lane = lane_id(), warp = warp_id();
+    const u64 T = (u64)blockDim.x * ITEMS, t0 = tile * T;
+
+    // The values in flight while the starts are marked, then staged in tile order.
+    In raw[ROWS][VEC];
+    const bool vector_ok = segment_tile_load<In, ROWS, VEC, ITEMS>(in, st.n, tile, raw);
+    if (threadIdx.x == 0) sh.warp_starts = 0;
+    segment_tile_mark(st, tile, T, true, sh.starts, kept);
 #pragma unroll
-    for (int k = 0; k < S::ROWS; ++k)
+    for (int k = 0; k < ROWS; ++k)
 #pragma unroll
-        for (int e = 0; e < S::VEC; ++e) values[base + k * 32 * S::VEC + e] = x[k][e];
+        for (int e = 0; e < VEC; ++e) {
+            const u32 p = warp * 32 * ITEMS + (k * 32 + lane) * VEC + e;
+            const u64 i = t0 + p;
+            values[segment_slot<ITEMS>(p)] =
+                (vector_ok || i < st.n) ? ReduceConvert<In, V>::apply(raw[k][e], i) : Op::identity();
+        }
     __syncthreads();
-    const u64 t0 = tile * (u64)blockDim.x * S::ITEMS;
+
+    // This thread's positions p0 .. p0 + ITEMS - 1, folded in order. `acc` restarts at each
+    // start; the fold before the first start (`lead`) waits for what earlier threads carry in,
+    // every later segment ending here is complete and stored at once.
+    const u32 p0 = threadIdx.x * ITEMS;
+    const u32 h = ITEMS == 32 ? sh.starts[p0 >> 5]
+                              : (sh.starts[p0 >> 5] >> (p0 & 31)) & ((1u << (ITEMS & 31)) - 1u);
+    V acc = values[segment_slot<ITEMS>(p0)];
+    V lead = Op::identity();
+#pragma unroll
+    for (int i = 1; i < ITEMS; ++i) {
+        const V v = values[segment_slot<ITEMS>(p0 + i)];
+        if ((h >> i) & 1u) {
+            if (h & ((1u << i) - 1u)) values[segment_slot<ITEMS>(p0 + i - 1)] = acc;
+            else lead = acc;
+            acc = v;
+        } else {
+            acc = op(acc, v);
+        }
+    }
+    // Segmented scan of the threads' tails across the warp (Kogge-Stone from the nearest lane
+    // holding a start), then the warps' totals in order.
+    const u32 fm = __ballot_sync(FULL_MASK, h != 0);
+    const u32 upto = fm & (0xffffffffu >> (31 - lane));
+    const int seg_lane = upto ? 31 - __clz(upto) : 0;
+    V v = acc;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const V ov = shfl_up(v, d);
+        if ((int)lane - d >= seg_lane) v = op(ov, v);
+    }
+    const V before_lanes = shfl_up(v, 1);
+    if (lane == 31) {
+        sh.warp_totals[warp] = v;
+        if (fm != 0) atomicOr(&sh.warp_starts, 1u << warp);
+    }
+    __syncthreads();
+    const u32 ws = sh.warp_starts;
+    V before_warps = Op::identity();
+    for (unsigned w = 0; w < warp; ++w)
+        before_warps = (w > 0 && !((ws >> w) & 1u)) ? op(before_warps, sh.warp_totals[w])
+                                                     : sh.warp_totals[w];
+    // What reaches this thread's first position from earlier positions of the tile.
+    const bool closed_in_warp = (fm & ((1u << lane) - 1u)) != 0;
+    bool has_carry = true;
+    V carry;
+    if (closed_in_warp) carry = before_lanes;
+    else if (lane > 0) carry = warp > 0 ? op(before_warps, before_lanes) : before_lanes;
+    else if (warp > 0) carry = before_warps;
+    else has_carry = false;
+    const int first = h ? __ffs(h) - 1 : ITEMS;
+    if (first > 0 && first < ITEMS)
+        values[segment_slot<ITEMS>(p0 + first - 1)] = has_carry ? op(carry, lead) : lead;
+    values[segment_slot<ITEMS>(p0 + ITEMS - 1)] = (h != 0 || !has_carry) ? acc : op(carry, acc);
+    __syncthreads();
+
     const u64 jb = __ldg(st.bounds + tile), je = __ldg(st.bounds + tile + 1);
     const u64 before_first = __ldg(st.offsets + jb - 1);
     // offsets[j] for j in [jb, je): kept, or read again.
     auto offset = [&](u64 j) -> u64 {
         return j - jb < SEGMENT_OFFSETS_KEPT ? t0 + kept[j - jb] : __ldg(st.offsets + j);
     };
+    auto last_of = [&](u64 end) -> V { return values[segment_slot<ITEMS>((u32)(end - 1 - t0))]; };
     // Segment jb - 1 crosses in from earlier tiles when position 0 starts none.
     const bool crossing = before_first < t0;
-    if (warp_id() == 0) {
+    if (warp == 0) {
         bool looked = false;
         const V prefix = segment_tile_lookback<Op>(sh, tile, flags, aggs, incs, looked);
-        if (crossing && jb < je && lane_id() == 0) {
+        if (crossing && jb < je && lane == 0) {
             const u64 end = offset(jb);
-            Store::apply(out, jb - 1, segment_local(op(prefix, values[end - 1 - t0]), before_first));
+            Store::apply(out, jb - 1, segment_local(op(prefix, last_of(end)), before_first));
         }
     }
     for (u64 j = jb + threadIdx.x; j < je; j += blockDim.x) {
         if (crossing && j == jb) continue;
         const u64 end = offset(j), start = j == jb ? before_first : offset(j - 1);
-        Store::apply(out, j - 1,
-                     start == end ? Op::identity() : segment_local(values[end - 1 - t0], start));
+        Store::apply(out, j - 1, start == end ? Op::identity() : segment_local(last_of(end), start));
     }
 }
 

@@ -24,10 +24,25 @@ const REDUCE_ITEMS: u32 = 16;
 /// same on an H100).
 const SEGMENT_TILES_BLOCK: u32 = 256;
 /// Segments this long on average keep the lane kernels (a group, a warp or a block per
-/// segment). Measured on an H100 (2^28 f32): lengths 1-8 ran at 0.63× copy in segment tiles
-/// against 0.33× in the lane kernels, lengths 1-2000 at 0.67× against 0.79×, 16 of 2^24 at
-/// 0.92× in the lanes; the crossover between means of 4.5 and 1000 is not measured yet.
+/// segment). Measured on an H100 (2^28 f32, docs/shapes.md run 12): lengths 1-8 ran at 0.71×
+/// copy in segment tiles against 0.33× in the lane kernels, lengths 1-2000 at 0.69× against
+/// 0.79×, 16 of 2^24 at 0.63× against 0.93×; the crossover between means of 4.5 and 1000 is not
+/// measured yet.
 const SEGMENT_TILES_MAX_MEAN: u64 = 128;
+
+/// Overrides [`SEGMENT_TILES_MAX_MEAN`] for the process (read once): how the benchmarks measure
+/// both paths at every length distribution. Not a stable interface.
+pub const SEGMENT_TILES_MAX_MEAN_VAR: &str = "GPU_PRIMS_SEGMENT_TILES_MAX_MEAN";
+
+fn segment_tiles_max_mean() -> u64 {
+    static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        std::env::var(SEGMENT_TILES_MAX_MEAN_VAR)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(SEGMENT_TILES_MAX_MEAN)
+    })
+}
 
 /// Values per thread of the segment-tiles kernels: 128 bytes of 4-byte accumulators, 64 bytes
 /// of the others (`gp::ScanTileShape` of the accumulator).
@@ -37,6 +52,15 @@ fn segment_tile_items(value_size: usize) -> u32 {
     } else {
         (64 / value_size).max(1) as u32
     }
+}
+
+/// Dynamic shared memory of a segment-tiles reduction: the tile's accumulators with one spare
+/// slot after every `items` (gp::segment_slots): 33 KiB for 4-byte values, 18–24 KiB for
+/// wider ones (under the 48 KiB a launch gets without opting in, beside the kernel's 12–13 KiB
+/// of static shared memory).
+fn segment_tile_shared_bytes(tile: u32, items: u32, value_size: usize) -> u32 {
+    let slots = if items > 1 { tile + tile / items } else { tile };
+    slots * value_size as u32
 }
 
 /// Where a shaped reduction writes: `count` results of `size` bytes at `ptr`.
@@ -238,7 +262,7 @@ impl Reduce<'_> {
     /// average (or there are no values), the lane kernels otherwise.
     fn plan_segments(&self, segments: &Segments, desc: &Desc) -> Result<LanePlan> {
         let len = segments.values_len() as u64;
-        if len > 0 && segments.mean_len() < SEGMENT_TILES_MAX_MEAN {
+        if len > 0 && segments.mean_len() < segment_tiles_max_mean() {
             let tile = SEGMENT_TILES_BLOCK * segment_tile_items(desc.value_size);
             return Ok(LanePlan::segment_tiles(len, tile));
         }
@@ -334,9 +358,9 @@ impl Reduce<'_> {
         let layout = StatusLayout::new(plan.tiles, desc.value_size)?;
         // The bounds stay cached in `segments` (and alive with it) for later calls.
         let (st, _bounds) = segments.tiles(tile as u64)?;
-        // 256 × ITEMS accumulators: 32 KiB for 4-byte values, 16 KiB for the others (no opt-in).
-        let config = LaunchConfig::new(grid, SEGMENT_TILES_BLOCK)
-            .with_shared_bytes(tile * desc.value_size as u32);
+        let config = LaunchConfig::new(grid, SEGMENT_TILES_BLOCK).with_shared_bytes(
+            segment_tile_shared_bytes(tile, segment_tile_items(desc.value_size), desc.value_size),
+        );
         ws.begin(stream)?;
         let r = (|| {
             let base = ws.scratch(layout.total_bytes, stream)?;
