@@ -166,13 +166,15 @@ __device__ __forceinline__ bool segment_tile_load(const In* __restrict__ in, u64
 }
 
 // Marks the segment starts inside tile `tile` (T values from t0 = tile·T) in `starts` (bit p:
-// tile position p starts a segment), with barriers before and after. `mark_end` also marks
-// position n when it lies in the tile (a reduction's fold then closes the last segment there).
-// `kept` (reductions) receives offsets[j] - t0 for the first offsets of the tile. Each thread
-// has SEGMENT_MARK_LOADS offsets in flight at once (issued before the barrier that clears the
-// bitmask): one after another, their latencies added up to most of a short-segment tile's time.
+// tile position p starts a segment; zeroed by segment_tile_index), and returns whether there
+// are any. `mark_end` also marks position n when it lies in the tile (a reduction's fold then
+// closes the last segment there). `kept` (reductions) receives offsets[j] - t0 for the first
+// offsets of the tile. Each thread has SEGMENT_MARK_LOADS offsets in flight at once: one after
+// another, their latencies added up to most of a short-segment tile's time. A tile without
+// starts (inside a long segment) skips the marking and its barrier: every word of `starts`
+// stays zero.
 constexpr int SEGMENT_MARK_LOADS = 4;
-__device__ __forceinline__ void segment_tile_mark(const SegmentTiles& st, u64 tile, u64 T,
+__device__ __forceinline__ bool segment_tile_mark(const SegmentTiles& st, u64 tile, u64 T,
                                                   bool mark_end, u32* starts,
                                                   unsigned short* kept) {
     const u64 t0 = tile * T;
@@ -186,10 +188,10 @@ __device__ __forceinline__ void segment_tile_mark(const SegmentTiles& st, u64 ti
         const u64 j = j0 + (u64)q * blockDim.x;
         o[q] = j < je ? __ldg(st.offsets + j) : 0;
     }
-    const bool starts_at_0 = threadIdx.x == 0 && __ldg(st.offsets + jb - 1) == t0;
-    for (u32 w = threadIdx.x; w < T / 32; w += blockDim.x) starts[w] = 0;
-    __syncthreads();
-    if (starts_at_0) atomicOr(&starts[0], 1u);
+    // The same for every thread of the block, so the barrier below is skipped by all or none.
+    const bool starts_at_0 = __ldg(st.offsets + jb - 1) == t0;
+    if (!starts_at_0 && jb == je) return false;
+    if (threadIdx.x == 0 && starts_at_0) atomicOr(&starts[0], 1u);
     for (; j0 < je; j0 += step) {
 #pragma unroll
         for (int q = 0; q < SEGMENT_MARK_LOADS; ++q) {
@@ -207,6 +209,23 @@ __device__ __forceinline__ void segment_tile_mark(const SegmentTiles& st, u64 ti
         }
     }
     __syncthreads();
+    return true;
+}
+
+// Tile index in start order (decoupled look-back: a tile only waits on tiles already running).
+// The tile's start bitmask (`words` words) and warp-start bits are cleared under the same
+// barrier.
+template <class V>
+__device__ __forceinline__ u64 segment_tile_index(u32* counter, SegmentTileShared<V>& sh,
+                                                  u32 words) {
+    __shared__ u32 slot;
+    for (u32 w = threadIdx.x; w < words; w += blockDim.x) sh.starts[w] = 0;
+    if (threadIdx.x == 0) {
+        sh.warp_starts = 0;
+        slot = atomicAdd(counter, 1u);
+    }
+    __syncthreads();
+    return slot;
 }
 
 // The local half of every segment-tiles kernel: tile `tile` of the values at `in` (converted
@@ -235,13 +254,13 @@ __device__ __forceinline__ void segment_tile_local(
     // Values first, so that they are in flight while the starts are marked.
     In raw[ROWS][VEC];
     const bool vector_ok = segment_tile_load<In, ROWS, VEC, ITEMS>(in, st.n, tile, raw);
-    if (threadIdx.x == 0) sh.warp_starts = 0;
-    segment_tile_mark(st, tile, T, false, sh.starts, kept);
     u32 h = 0;  // bit k·VEC + e: value e of row k starts a segment
+    if (segment_tile_mark(st, tile, T, false, sh.starts, kept)) {
 #pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const u32 b = warp * 32 * ITEMS + (k * 32 + lane) * VEC;
-        h |= ((sh.starts[b >> 5] >> (b & 31)) & ((1u << VEC) - 1u)) << (k * VEC);
+        for (int k = 0; k < ROWS; ++k) {
+            const u32 b = warp * 32 * ITEMS + (k * 32 + lane) * VEC;
+            h |= ((sh.starts[b >> 5] >> (b & 31)) & ((1u << VEC) - 1u)) << (k * VEC);
+        }
     }
 
 #pragma unroll
@@ -316,13 +335,6 @@ segment_tile_lookback(SegmentTileShared<typename Op::value_type>& sh, u64 tile, 
     return prefix;
 }
 
-// Tile index in start order (decoupled look-back: a tile only waits on tiles already running).
-__device__ __forceinline__ u64 segment_tile_index(u32* counter) {
-    __shared__ u32 slot;
-    if (threadIdx.x == 0) slot = atomicAdd(counter, 1u);
-    __syncthreads();
-    return slot;
-}
 
 // Segmented scan of every segment of `in` into `out` (may equal `in`: a tile reads all of its
 // values before its first store). Status as lookback.cuh's, one slot per tile, zeroed with the
@@ -336,7 +348,7 @@ __device__ __forceinline__ void segment_tiles_scan(const typename Op::value_type
     typedef typename Op::value_type T;
     typedef SegmentTileShape<T, T> S;
     __shared__ SegmentTileShared<T> sh;
-    const u64 tile = segment_tile_index(counter);
+    const u64 tile = segment_tile_index(counter, sh, blockDim.x * S::ITEMS / 32);
     T x[S::ROWS][S::VEC];
     u32 first;
     segment_tile_local<Op, T, ReduceConvert<T, T>>(in, st, tile, exclusive != 0, sh, nullptr,
@@ -408,14 +420,13 @@ __device__ __forceinline__ void segment_tiles_reduce(const In* __restrict__ in, 
     __shared__ SegmentTileShared<V> sh;
     __shared__ unsigned short kept[SEGMENT_OFFSETS_KEPT];
     Op op;
-    const u64 tile = segment_tile_index(counter);
+    const u64 tile = segment_tile_index(counter, sh, blockDim.x * ITEMS / 32);
     const unsigned lane = lane_id(), warp = warp_id();
     const u64 T = (u64)blockDim.x * ITEMS, t0 = tile * T;
 
     // The values in flight while the starts are marked, then staged in tile order.
     In raw[ROWS][VEC];
     const bool vector_ok = segment_tile_load<In, ROWS, VEC, ITEMS>(in, st.n, tile, raw);
-    if (threadIdx.x == 0) sh.warp_starts = 0;
     segment_tile_mark(st, tile, T, true, sh.starts, kept);
 #pragma unroll
     for (int k = 0; k < ROWS; ++k)
