@@ -25,6 +25,7 @@
 #include <gpu_prims/block_scan_blelloch.cuh>
 #include <gpu_prims/block_scan_hillis_steele.cuh>
 #include <gpu_prims/lanes.cuh>
+#include <gpu_prims/lane_vector.cuh>
 #include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 #include <gpu_prims/segment_tiles.cuh>
@@ -203,6 +204,28 @@ SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
     }
 GP_FOR_EACH_OP_TYPE(SCAN_ROWS)
 GP_FOR_EACH_MONOID_TYPE(SCAN_ROWS)
+
+// scan_rows_<op>_<type>x<K> (K = 2, 4): the same look-back rows over rows of K-wide vectors
+// (gpu_prims/lane_vector.cuh), for K lanes side by side with one row of them every K elements
+// (the columns of a dense array of K columns): every lane scanned at the flat scan's pace.
+// Lengths and lane starts count vectors; in and out aligned to the vector's size.
+#define SCAN_INTERLEAVED_K(opname, OpT, tname, T, K)                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_rows_##opname##_##tname##x##K(const gp::Lanewise<OpT<T>, K>::value_type* in,      \
+                                           gp::AxisLanes in_lanes,                             \
+                                           gp::Lanewise<OpT<T>, K>::value_type* out,           \
+                                           gp::AxisLanes out_lanes, gp::u64 tiles_per_lane,    \
+                                           gp::u32 exclusive, gp::u32* counter,                \
+                                           gp::u32* flags, void* aggs, void* incs) {           \
+        gp::ScanRegisterTile<gp::Lanewise<OpT<T>, K>> tile;                                    \
+        gp::lookback_scan_lanes<gp::Lanewise<OpT<T>, K>, true>(in, in_lanes, out, out_lanes,   \
+                                                                tiles_per_lane, exclusive,     \
+                                                                counter, flags, aggs, incs,    \
+                                                                tile);                         \
+    }
+#define SCAN_INTERLEAVED(opname, OpT, tname, T)                                                \
+    SCAN_INTERLEAVED_K(opname, OpT, tname, T, 2) SCAN_INTERLEAVED_K(opname, OpT, tname, T, 4)
+GP_FOR_EACH_OP_TYPE(SCAN_INTERLEAVED)
 
 // ---- Linear recurrence x[t] = a[t]·x[t-1] + b[t] on top of the affine scan ----------------------
 

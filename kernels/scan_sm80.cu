@@ -7,6 +7,13 @@
 // blockDim.x · ScanStagedShape<T>::SHARED_BYTES_PER_THREAD bytes of dynamic shared memory.
 // Every operator of GP_FOR_EACH_OP_TYPE (values of 4 and 8 bytes: 16-byte vectors); the
 // matrix and affine monoids keep the register tile.
+//
+// scan_rows_staged_<op>_<type>[x<K>]: scan.cu's look-back rows (long contiguous rows, each its
+// own single-pass scan; x2/x4: interleaved lanes as rows of K-wide vectors) in staged tiles,
+// the same arguments plus the same dynamic shared memory. Vectors of up to 16 bytes: x2 for
+// every type, x4 for the 4-byte ones.
+#include <gpu_prims/lane_vector.cuh>
+#include <gpu_prims/lanes.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 #include <gpu_prims/scan_tile_staged.cuh>
 
@@ -47,3 +54,35 @@ SCAN_STAGED_DETERMINISTIC_ENTRY(sum, gp::Sum, f32, gp::f32)
 SCAN_STAGED_DETERMINISTIC_ENTRY(sum, gp::Sum, f64, gp::f64)
 SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f32, gp::f32)
 SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f64, gp::f64)
+
+template <class Op>
+__device__ __forceinline__ void staged_rows(const typename Op::value_type* in,
+                                            gp::AxisLanes in_lanes, typename Op::value_type* out,
+                                            gp::AxisLanes out_lanes, gp::u64 tiles_per_lane,
+                                            gp::u32 exclusive, gp::u32* counter, gp::u32* flags,
+                                            void* aggs, void* incs) {
+    typedef gp::ScanStagedTile<Op> Tile;
+    gp::Vec<typename Op::value_type>* rows =
+        reinterpret_cast<gp::Vec<typename Op::value_type>*>(scan_staged_smem) +
+        (gp::u64)gp::warp_id() * Tile::SMEM_ROWS * 32;
+    Tile tile(rows);
+    gp::lookback_scan_lanes<Op, true>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive,
+                                      counter, flags, aggs, incs, tile);
+}
+
+#define SCAN_ROWS_STAGED_NAMED(name, Op)                                                       \
+    extern "C" __global__ void __launch_bounds__(1024)                                         \
+        name(const Op::value_type* in, gp::AxisLanes in_lanes, Op::value_type* out,            \
+             gp::AxisLanes out_lanes, gp::u64 tiles_per_lane, gp::u32 exclusive,               \
+             gp::u32* counter, gp::u32* flags, void* aggs, void* incs) {                       \
+        staged_rows<Op>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive, counter,      \
+                        flags, aggs, incs);                                                    \
+    }
+#define SCAN_ROWS_STAGED(opname, OpT, tname, T)                                                \
+    SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname, OpT<T>)                        \
+    SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname##x2, gp::Lanewise<OpT<T> COMMA 2>)
+#define COMMA ,
+GP_FOR_EACH_OP_TYPE(SCAN_ROWS_STAGED)
+#define SCAN_ROWS_STAGED_X4(opname, OpT, tname, T)                                             \
+    SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname##x4, gp::Lanewise<OpT<T> COMMA 4>)
+GP_FOR_EACH_OP_TYPE_4(SCAN_ROWS_STAGED_X4)

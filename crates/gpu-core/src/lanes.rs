@@ -247,6 +247,17 @@ pub enum LaneAccess {
         /// Values per tile (block).
         tile: u32,
     },
+    /// `lanes` (2 or 4) lanes side by side with one row of them every `lanes` elements (the
+    /// columns of a dense array of that many columns): read as rows of `lanes`-wide vectors,
+    /// scanned as [`LookBackRows`](Self::LookBackRows) scans a row, the operator applied lane
+    /// by lane (`tile` counts vectors; `tiles` counts the groups of lanes, `splits` the tiles
+    /// per group).
+    InterleavedRows {
+        /// Lanes per vector.
+        lanes: u32,
+        /// Vectors per tile (block).
+        tile: u32,
+    },
     /// Segments read as one flat array: tiles of `tile` consecutive values whatever the
     /// segment lengths, the segment starts inside a tile marked from the offsets, each tile
     /// scanned segment-wise in registers, and the part of a segment begun in earlier tiles
@@ -503,6 +514,9 @@ impl std::fmt::Display for LanePlan {
                 groups_across * lanes_per_vector
             ),
             LaneAccess::LookBackRows { tile } => format!("look-back rows, tiles of {tile}"),
+            LaneAccess::InterleavedRows { lanes, tile } => {
+                format!("interleaved lanes, {lanes} side by side, look-back tiles of {tile} rows")
+            }
             LaneAccess::SegmentTiles { tile } => format!("segment tiles of {tile}"),
         };
         write!(

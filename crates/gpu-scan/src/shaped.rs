@@ -191,20 +191,8 @@ impl Scan<'_> {
             suffix: &suffix,
             value_size: std::mem::size_of::<T>(),
         };
-        // A new output keeps the input's order: packed rows when the input has them
-        // (device allocations are 16-byte aligned).
-        if let Some(plan) = Scanner::packed_plan(&kind, 0, &lb, 0, &lb) {
-            return Ok(plan);
-        }
-        self.with_scanner(|s: &mut Scanner, _| {
-            if let Some((plan, _, _)) = s.columns_plan(&kind, 0, &lb, 0, &lb)? {
-                return Ok(plan);
-            }
-            if let Some((plan, _)) = Scanner::rows_plan(&kind, &lb, &lb) {
-                return Ok(plan);
-            }
-            s.axis_plan(&kind, &lb.lanes)
-        })
+        // A new output keeps the input's order (device allocations are aligned for every plan).
+        self.with_scanner(|s: &mut Scanner, _| Ok(s.choose_axis(&kind, 0, &lb, 0, &lb)?.plan()))
     }
 
     // ---- Segments ------------------------------------------------------------------------

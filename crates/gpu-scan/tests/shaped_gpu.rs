@@ -555,9 +555,9 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
     };
     let columns = |p: &gpu_core::LanePlan| matches!(p.access, LaneAccess::VectorColumns { .. });
     assert!(columns(&plan(&[1001, 8], &[8, 1], false)));
-    assert!(columns(&plan(&[1000, 2], &[2, 1], false)));
+    assert!(columns(&plan(&[200, 2], &[2, 1], false)));
     assert!(
-        !columns(&plan(&[1001, 2], &[2, 1], false)),
+        !columns(&plan(&[201, 2], &[2, 1], false)),
         "odd rows of two f32 lanes"
     );
     assert!(!columns(&plan(&[257, 6], &[6, 1], false)));
@@ -595,6 +595,95 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
             );
         }
     }
+}
+
+/// Two or four lanes side by side with a row of them every K elements (the columns of a dense
+/// array of K columns), scanned as rows of K-wide vectors: lengths around the one-warp tile
+/// (256 rows of 8-byte vectors, 128 of 16-byte ones), several tiles with a partial last one,
+/// batches (3-D and 4-D arrays), every type, operator and kind.
+fn interleaved_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)> {
+    let mut out = Vec::new();
+    for (rows, k) in [
+        (255usize, 2usize),
+        (256, 2),
+        (257, 2),
+        (127, 4),
+        (128, 4),
+        (4097, 4),
+        (100_003, 2),
+        (300_001, 4),
+    ] {
+        let x = Array2::from_shape_vec((rows, k), exact::<T>(rows * k, op, seed + rows as u64))
+            .unwrap();
+        let mut f = Array2::from_elem((k, rows).f(), T::default());
+        f.assign(&x.t());
+        out.push((format!("C {rows}x{k} axis 0"), x.into_dyn(), 0));
+        out.push((format!("F {k}x{rows} axis 1"), f.into_dyn(), 1));
+    }
+    let x = Array3::from_shape_vec((3, 50_001, 4), exact::<T>(3 * 50_001 * 4, op, seed)).unwrap();
+    out.push(("C 3x50001x4 axis 1".into(), x.into_dyn(), 1));
+    let n = 2 * 3 * 10_000 * 2;
+    let x = ArrayD::from_shape_vec(IxDyn(&[2, 3, 10_000, 2]), exact::<T>(n, op, seed)).unwrap();
+    out.push(("C 2x3x10000x2 axis 2".into(), x, 2));
+    out
+}
+
+fn check_interleaved<T: Element>(gpu: &Gpu) {
+    for op in ops_for::<T>() {
+        for (name, x, axis) in interleaved_cases::<T>(op, 29) {
+            for kind in KINDS {
+                let want = cpu::scan_axis(x.view(), Axis(axis), op, kind).unwrap();
+                let got = scan_of(gpu, kind)
+                    .scan_axis(&x, Axis(axis), op)
+                    .unwrap_or_else(|e| panic!("{} {name} {op:?} {kind:?}: {e}", T::NAME));
+                assert_eq!(got, want, "{} {name} {op:?} {kind:?}", T::NAME);
+            }
+        }
+    }
+}
+
+#[test]
+fn interleaved_lanes_every_type_operator_and_kind() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_interleaved::<i32>(&gpu);
+    check_interleaved::<u32>(&gpu);
+    check_interleaved::<i64>(&gpu);
+    check_interleaved::<u64>(&gpu);
+    check_interleaved::<f32>(&gpu);
+    check_interleaved::<f64>(&gpu);
+    let s = Scan::new(&gpu);
+    let interleaved = |shape: &[usize], strides: &[isize], axis: usize| {
+        let p = s
+            .axis_plan::<f32>(shape, strides, Axis(axis), Op::Sum)
+            .unwrap();
+        matches!(p.access, LaneAccess::InterleavedRows { .. })
+    };
+    assert!(interleaved(&[1 << 20, 2], &[2, 1], 0));
+    assert!(interleaved(&[4, 1 << 20], &[1, 4], 1));
+    assert!(interleaved(&[3, 50_001, 4], &[200_004, 4, 1], 1));
+    assert!(!interleaved(&[255, 2], &[2, 1], 0), "shorter than one tile");
+    assert!(!interleaved(&[1 << 20, 3], &[3, 1], 0), "three lanes");
+    assert!(!interleaved(&[1 << 20, 4], &[-4, 1], 0), "reversed rows");
+    assert!(!interleaved(&[1 << 20, 8], &[8, 1], 0), "eight lanes");
+    // Float sums: the same bits run after run.
+    let x = Array2::from_shape_fn((1 << 20, 4), |(i, j)| {
+        ((i * 7 + j) % 1000) as f32 * 0.001 + 0.1
+    });
+    let first = s.scan_axis(&x, Axis(0), Op::Sum).unwrap();
+    for _ in 0..5 {
+        assert_eq!(s.scan_axis(&x, Axis(0), Op::Sum).unwrap(), first);
+    }
+    // Device to device.
+    let xi = x.mapv(|v| (v * 1000.0) as i32 % 7);
+    let d = DeviceArrayD::from_array(&gpu, &xi).unwrap();
+    let want = cpu::scan_axis(xi.view(), Axis(0), Op::Sum, ScanKind::Inclusive).unwrap();
+    let mut out = DeviceArrayD::<i32>::zeros(&gpu, &[1 << 20, 4]).unwrap();
+    let p = s.scan_axis_into(&d, Axis(0), Op::Sum, &mut out).unwrap();
+    assert!(
+        matches!(p.access, LaneAccess::InterleavedRows { lanes: 4, .. }),
+        "{p}"
+    );
+    assert_eq!(out.to_array().unwrap(), want.into_dyn());
 }
 
 /// Long contiguous rows (the look-back-rows scan: each row its own single-pass scan): rows of
@@ -643,6 +732,14 @@ fn look_back_rows_every_type_operator_and_kind() {
         .unwrap();
     assert!(
         matches!(p.access, LaneAccess::LookBackRows { .. }) && p.splits > 1,
+        "{p}"
+    );
+    // Rows that fill a 1024-thread staged tile take it where the GPU has cp.async (sm_80+).
+    let staged = gpu.properties().compute_capability >= (8, 0);
+    let want_tile = if staged { 1024 * 56 } else { 1024 * 32 };
+    assert_eq!(
+        p.access,
+        LaneAccess::LookBackRows { tile: want_tile },
         "{p}"
     );
     let p = s

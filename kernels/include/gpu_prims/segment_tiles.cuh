@@ -394,12 +394,6 @@ template <int ITEMS> __device__ __forceinline__ u32 segment_slot(u32 p) {
     return ITEMS > 1 ? p + p / ITEMS : p;
 }
 
-// Shared-memory accumulators a reduction's tile stages (the launch's dynamic shared memory,
-// gpu-reduce's segment_tile_shared_bytes).
-template <int ITEMS> __host__ __device__ constexpr u32 segment_slots(u32 threads) {
-    return ITEMS > 1 ? threads * (ITEMS + 1) : threads;
-}
-
 // Segmented reduction into out[segment] (Store: the value, or the argmin/argmax index; an empty
 // segment stores the identity). The tile's values are staged in shared memory in tile order;
 // each thread then folds its ITEMS consecutive positions serially (thread-contiguous, as CUB's

@@ -55,7 +55,7 @@ fn segment_tile_items(value_size: usize) -> u32 {
 }
 
 /// Dynamic shared memory of a segment-tiles reduction: the tile's accumulators with one spare
-/// slot after every `items` (gp::segment_slots): 33 KiB for 4-byte values, 18–24 KiB for
+/// slot after every `items` (gp::segment_slot's spacing): 33 KiB for 4-byte values, 18–24 KiB for
 /// wider ones (under the 48 KiB a launch gets without opting in, beside the kernel's 12–13 KiB
 /// of static shared memory).
 fn segment_tile_shared_bytes(tile: u32, items: u32, value_size: usize) -> u32 {

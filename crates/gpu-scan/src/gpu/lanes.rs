@@ -10,8 +10,11 @@ use gpu_core::{
 
 use super::launch::LookbackStatus;
 use super::Scanner;
-use crate::kernels::SCAN_PTX;
-use crate::plan::{lookback_items, StatusLayout};
+use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX};
+use crate::plan::{
+    lookback_items, staged_tiles_available, StatusLayout, STAGED_BYTES_PER_THREAD,
+    STAGED_SHARED_BYTES_PER_THREAD,
+};
 
 /// Items each thread scans per round (`gp::LaneItems`).
 pub(crate) fn lane_items(value_size: usize) -> u32 {
@@ -190,15 +193,90 @@ impl Scanner {
         Ok(plan)
     }
 
-    /// The look-back-rows plan (and block size) where both arrays' lanes are contiguous rows
-    /// of at least one tile of a warp: each row a flat single-pass scan of its own, in the
+    /// The interleaved-lanes plan: where both arrays' lanes are K = 2 or 4 lanes side by side
+    /// with one row of them every K elements (the columns of a dense array of K columns, in
+    /// batches at multiples of K), from bases aligned to the K values, the lanes read as rows
+    /// of K-wide vectors and scanned by the look-back rows (`scan_rows_<op>_<type>x<K>`).
+    /// Returns the vector kind's suffix, the lanes counted in vectors, and the rows plan.
+    pub(crate) fn interleaved_plan(
+        &self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+    ) -> Option<Interleaved> {
+        if !kind.has_packed() {
+            return None;
+        }
+        let k = in_lb.lanes.inner;
+        let (vin, vout) = (
+            interleaved_lanes(in_lb, input, k, kind.value_size)?,
+            interleaved_lanes(out_lb, output, k, kind.value_size)?,
+        );
+        let value_size = kind.value_size * k as usize;
+        let suffix = format!("{}x{k}", kind.suffix);
+        let (mut plan, tile_form) = self.rows_plan(
+            &LaneKind {
+                suffix: &suffix,
+                value_size,
+            },
+            &vin,
+            &vout,
+        )?;
+        let LaneAccess::LookBackRows { tile } = plan.access else {
+            unreachable!("rows_plan returns look-back rows")
+        };
+        plan.access = LaneAccess::InterleavedRows {
+            lanes: k as u32,
+            tile,
+        };
+        Some(Interleaved {
+            suffix,
+            value_size,
+            input: vin,
+            output: vout,
+            rows: (plan, tile_form),
+        })
+    }
+
+    /// How the lanes of `in_lb` (at `input`) are scanned into `out_lb` (at `output`): the
+    /// first pattern that fits, in the order of `gpu_prims/lanes.cuh`'s table.
+    pub(crate) fn choose_axis(
+        &self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+    ) -> Result<AxisChoice> {
+        if let Some(plan) = Self::packed_plan(kind, input, in_lb, output, out_lb) {
+            return Ok(AxisChoice::Packed(plan));
+        }
+        if let Some(i) = self.interleaved_plan(kind, input, in_lb, output, out_lb) {
+            return Ok(AxisChoice::Interleaved(i));
+        }
+        if let Some(c) = self.columns_plan(kind, input, in_lb, output, out_lb)? {
+            return Ok(AxisChoice::Columns(c));
+        }
+        if let Some(r) = self.rows_plan(kind, in_lb, out_lb) {
+            return Ok(AxisChoice::Rows(r));
+        }
+        Ok(AxisChoice::Lanes(self.axis_plan(kind, &in_lb.lanes)?))
+    }
+
+    /// The look-back-rows plan (and tile form) where both arrays' lanes are contiguous rows of
+    /// at least one tile of a warp: each row a flat single-pass scan of its own, in the
     /// largest tile it fills (a warp's for rows of 1024 values of 4 bytes, 1024 threads' from
-    /// 65536).
+    /// 32768). Rows that fill a 1024-thread staged tile (57344 values of 4 bytes) take it on
+    /// GPUs that have it (`scan_rows_staged_*`, as the flat scan does for long arrays), unless
+    /// `GPU_PRIMS_SCAN_ROWS_REGISTERS` is set (benchmarks).
     pub(crate) fn rows_plan(
+        &self,
         kind: &LaneKind<'_>,
         in_lb: &LaneBatches,
         out_lb: &LaneBatches,
-    ) -> Option<(LanePlan, u32)> {
+    ) -> Option<(LanePlan, RowsTile)> {
         let (a, b) = (&in_lb.lanes, &out_lb.lanes);
         let items = crate::plan::lookback_items(kind.value_size) as u64;
         if a.count == 0
@@ -208,12 +286,25 @@ impl Scanner {
         {
             return None;
         }
-        // The largest block (up to 1024 threads) whose tile a row fills.
-        let mut block = ROWS_MIN_BLOCK;
-        while block < ROWS_MAX_BLOCK && 2 * block * items <= a.len {
-            block *= 2;
-        }
-        let tile = block * items;
+        let staged_items = (STAGED_BYTES_PER_THREAD / kind.value_size) as u64;
+        let staged_shared = ROWS_MAX_BLOCK as usize * STAGED_SHARED_BYTES_PER_THREAD;
+        let props = self.gpu.properties();
+        let staged = kind.has_packed()
+            && matches!(kind.value_size, 4 | 8 | 16)
+            && staged_tiles_available(props.compute_capability)
+            && staged_shared <= props.shared_memory_per_block_optin
+            && a.len >= ROWS_MAX_BLOCK * staged_items
+            && std::env::var_os("GPU_PRIMS_SCAN_ROWS_REGISTERS").is_none();
+        let (block, tile) = if staged {
+            (ROWS_MAX_BLOCK, ROWS_MAX_BLOCK * staged_items)
+        } else {
+            // The largest block (up to 1024 threads) whose tile a row fills.
+            let mut block = ROWS_MIN_BLOCK;
+            while block < ROWS_MAX_BLOCK && 2 * block * items <= a.len {
+                block *= 2;
+            }
+            (block, block * items)
+        };
         let per_lane = a.len.div_ceil(tile);
         if a.count.checked_mul(per_lane)? > u32::MAX as u64 / 2 {
             return None;
@@ -229,7 +320,14 @@ impl Scanner {
             tiles: a.count,
             splits: per_lane as u32,
         };
-        Some((plan, block as u32))
+        let shared_bytes = if staged { staged_shared } else { 0 };
+        Some((
+            plan,
+            RowsTile {
+                block: block as u32,
+                shared_bytes,
+            },
+        ))
     }
 
     /// Enqueues the look-back-rows scan of `planned` (from [`rows_plan`](Self::rows_plan)) for
@@ -242,14 +340,27 @@ impl Scanner {
         in_lb: &LaneBatches,
         output: u64,
         out_lb: &LaneBatches,
-        planned: (LanePlan, u32),
+        planned: (LanePlan, RowsTile),
         exclusive: bool,
         stream: &Stream,
     ) -> Result<LanePlan> {
-        let (plan, block) = planned;
+        let (
+            plan,
+            RowsTile {
+                block,
+                shared_bytes,
+            },
+        ) = planned;
         let per_lane = plan.splits as u64;
         let tiles = plan.tiles * per_lane;
-        let kernel = self.lane_kernel("rows", kind)?;
+        let kernel = if shared_bytes > 0 {
+            let name = format!("scan_rows_staged_{}", kind.suffix);
+            let kernel = self.gpu.kernel(&SCAN_SM80_PTX, &name)?;
+            self.allow_shared(&kernel, shared_bytes)?;
+            kernel
+        } else {
+            self.lane_kernel("rows", kind)?
+        };
         self.check_kernel(&kernel, block)?;
         let grid = self.grid(tiles)?;
         let layout = StatusLayout::new(tiles, kind.value_size)?;
@@ -266,19 +377,21 @@ impl Scanner {
                 aggregates,
                 inclusives,
             } = self.zeroed_status(&layout, stream)?;
-            // SAFETY: scan_rows_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
+            // SAFETY: scan_rows[_staged]_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
             // out_lanes, u64 tiles_per_lane, u32 exclusive, u32* counter, u32* flags, void*
             // aggs, void* incs) matches (u64, AxisLanes, u64, AxisLanes, u64, u32, u64, u64,
             // u64, u64). Both arrays' lanes are contiguous (axis stride 1, checked by
             // rows_plan) and lie inside their arrays (checked shapes and strides); the output
             // does not alias the input unless it is the input itself, lane for lane (a block
             // reads its tile before writing it); the grid has count · tiles_per_lane blocks of
-            // `block` threads, each tile block · items values; the scratch holds the counter
+            // `block` threads, each tile block · items values (items as the kernel's shape,
+            // registers or staged), staged kernels get the block · 128 bytes of dynamic shared
+            // memory they index (allowed above); the scratch holds the counter
             // and status of that many tiles as StatusLayout lays them out (the kernel's
             // layout), zeroed just before on the same stream.
             unsafe {
                 kernel.launch(
-                    LaunchConfig::new(grid, block),
+                    LaunchConfig::new(grid, block).with_shared_bytes(shared_bytes as u32),
                     stream,
                     &kernel_args![
                         src, in_lanes, dst, out_lanes, per_lane, exclusive, counter, flags,
@@ -337,40 +450,54 @@ impl Scanner {
         exclusive: bool,
         stream: &Stream,
     ) -> Result<LanePlan> {
-        if let Some(plan) = Self::packed_plan(kind, input, in_lb, output, out_lb) {
-            let LaneAccess::PackedRows { log2_len } = plan.access else {
-                unreachable!("packed_rows returns packed plans")
-            };
-            let kernel = self.lane_kernel("packed", kind)?;
-            let (count, exclusive) = (in_lb.lanes.count, exclusive as u32);
-            // SAFETY: scan_packed_<kind>(const T* in, T* out, u64 count, u32 log2n, u32
-            // exclusive) matches (u64, u64, u64, u32, u32). packed_plan checked that input and
-            // output lanes are the `count` rows of 2^log2n elements of one contiguous array
-            // each, from 16-byte aligned bases, inside their arrays; the output is the input
-            // itself or does not overlap it (checked strides, separate arrays).
-            unsafe {
-                kernel.launch(
-                    LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
-                    stream,
-                    &kernel_args![input, output, count, log2_len, exclusive],
-                )?;
+        let plan = match self.choose_axis(kind, input, in_lb, output, out_lb)? {
+            AxisChoice::Packed(plan) => {
+                let LaneAccess::PackedRows { log2_len } = plan.access else {
+                    unreachable!("packed_rows returns packed plans")
+                };
+                let kernel = self.lane_kernel("packed", kind)?;
+                let (count, exclusive) = (in_lb.lanes.count, exclusive as u32);
+                // SAFETY: scan_packed_<kind>(const T* in, T* out, u64 count, u32 log2n, u32
+                // exclusive) matches (u64, u64, u64, u32, u32). packed_plan checked that input
+                // and output lanes are the `count` rows of 2^log2n elements of one contiguous
+                // array each, from 16-byte aligned bases, inside their arrays; the output is the
+                // input itself or does not overlap it (checked strides, separate arrays).
+                unsafe {
+                    kernel.launch(
+                        LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
+                        stream,
+                        &kernel_args![input, output, count, log2_len, exclusive],
+                    )?;
+                }
+                return Ok(plan);
             }
-            return Ok(plan);
-        }
-        if let Some(planned) = self.columns_plan(kind, input, in_lb, output, out_lb)? {
-            if in_lb.total_lanes() == 0 {
-                return Ok(planned.0);
+            AxisChoice::Interleaved(i) => {
+                let vkind = LaneKind {
+                    suffix: &i.suffix,
+                    value_size: i.value_size,
+                };
+                // The vector lanes are the same memory as the element lanes (counted in K-wide
+                // vectors, bases aligned to them: interleaved_lanes), so the rows scan's
+                // conditions carry over; it returns the interleaved plan as it got it.
+                return self.enqueue_rows(
+                    &vkind, input, &i.input, output, &i.output, i.rows, exclusive, stream,
+                );
             }
-            return self.enqueue_columns(
-                kind, input, in_lb, output, out_lb, planned, exclusive, stream,
-            );
-        }
-        if let Some(planned) = Self::rows_plan(kind, in_lb, out_lb) {
-            return self.enqueue_rows(
-                kind, input, in_lb, output, out_lb, planned, exclusive, stream,
-            );
-        }
-        let plan = self.axis_plan(kind, &in_lb.lanes)?;
+            AxisChoice::Columns(planned) => {
+                if in_lb.total_lanes() == 0 {
+                    return Ok(planned.0);
+                }
+                return self.enqueue_columns(
+                    kind, input, in_lb, output, out_lb, planned, exclusive, stream,
+                );
+            }
+            AxisChoice::Rows(planned) => {
+                return self.enqueue_rows(
+                    kind, input, in_lb, output, out_lb, planned, exclusive, stream,
+                );
+            }
+            AxisChoice::Lanes(plan) => plan,
+        };
         if in_lb.total_lanes() == 0 || in_lb.lanes.len == 0 {
             return Ok(plan);
         }
@@ -476,4 +603,73 @@ impl Scanner {
         }
         Ok(plan)
     }
+}
+
+/// A scan of interleaved lanes ([`Scanner::interleaved_plan`]): the K-wide vector kind and the
+/// lanes counted in vectors.
+pub(crate) struct Interleaved {
+    suffix: String,
+    value_size: usize,
+    input: LaneBatches,
+    output: LaneBatches,
+    rows: (LanePlan, RowsTile),
+}
+
+/// How the look-back rows run: threads per block, and the dynamic shared memory of the staged
+/// tile (0: register tiles).
+#[derive(Clone, Copy)]
+pub(crate) struct RowsTile {
+    block: u32,
+    shared_bytes: usize,
+}
+
+/// The pattern chosen for a scan along an axis ([`Scanner::choose_axis`]).
+pub(crate) enum AxisChoice {
+    Packed(LanePlan),
+    Interleaved(Interleaved),
+    Columns((LanePlan, ColumnLanes, ColumnLanes)),
+    Rows((LanePlan, RowsTile)),
+    Lanes(LanePlan),
+}
+
+impl AxisChoice {
+    /// The plan that runs.
+    pub(crate) fn plan(&self) -> LanePlan {
+        match self {
+            AxisChoice::Packed(p) | AxisChoice::Lanes(p) => *p,
+            AxisChoice::Interleaved(i) => i.rows.0,
+            AxisChoice::Columns((p, _, _)) | AxisChoice::Rows((p, _)) => *p,
+        }
+    }
+}
+
+/// `lb` (at `base`) as lanes of `k`-wide vectors (2 or 4 values of `size` bytes), where its
+/// lanes are `k` side by side at stride 1 with one row of them every `k` elements (axis
+/// stride `k`), every batch and outer index starts at a multiple of `k`, and `base` is
+/// aligned to the vector: each vector lane is then `len` consecutive vectors.
+fn interleaved_lanes(lb: &LaneBatches, base: u64, k: u64, size: usize) -> Option<LaneBatches> {
+    let a = &lb.lanes;
+    let ki = k as i64;
+    let outer = a.count.checked_div(a.inner)?;
+    if !(k == 2 || k == 4)
+        || a.inner != k
+        || a.inner_stride != 1
+        || a.axis_stride != ki
+        || (outer > 1 && a.outer_stride % ki != 0)
+        || base % (k * size as u64) != 0
+        || lb.batches.iter().any(|b| b % ki != 0)
+    {
+        return None;
+    }
+    Some(LaneBatches {
+        lanes: AxisLanes {
+            count: outer,
+            inner: 1,
+            len: a.len,
+            outer_stride: a.outer_stride / ki,
+            inner_stride: 0,
+            axis_stride: 1,
+        },
+        batches: lb.batches.iter().map(|b| b / ki).collect(),
+    })
 }
