@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only]
+//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -59,6 +59,8 @@ mod run {
         no_conv: bool,
         /// Only the segment cases (and the copy), no axes.
         segments_only: bool,
+        /// Only the scans (cumsum along axes and segments), no reductions.
+        scans_only: bool,
     }
 
     fn args() -> Result<Args, String> {
@@ -70,6 +72,7 @@ mod run {
             quick: false,
             no_conv: false,
             segments_only: false,
+            scans_only: false,
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -82,6 +85,7 @@ mod run {
                 "--quick" => a.quick = true,
                 "--no-conv" => a.no_conv = true,
                 "--segments-only" => a.segments_only = true,
+                "--scans-only" => a.scans_only = true,
                 other => return Err(format!("unknown argument {other}")),
             }
         }
@@ -330,7 +334,12 @@ mod run {
                 for axis in 0..2 {
                     let lanes = if axis == 0 { cols } else { rows };
                     let case = format!("{rows}x{cols} {order} axis {axis}");
-                    for (name, op) in [("sum", Op::Sum), ("max", Op::Max)] {
+                    let reductions: &[(&str, Op)] = if a.scans_only {
+                        &[]
+                    } else {
+                        &[("sum", Op::Sum), ("max", Op::Max)]
+                    };
+                    for &(name, op) in reductions {
                         let mut out = DeviceArrayD::<T>::zeros(gpu, &[lanes]).map_err(e)?;
                         let mut plan: Option<LanePlan> = None;
                         let st = time_gpu(gpu, &stream, timing, |s| {
