@@ -16,8 +16,9 @@
 // segment of a flat array, read as flat register tiles (gpu_prims/segment_tiles.cuh). scan_packed_<op>_<type> scans the rows of a
 // packed array (n = 2^log2n <= 32 vectors) as a flat pass. scan_columns_<op>_<type> scans lanes
 // side by side in memory as 16-byte vectors of neighbouring lanes, in one pass with a look-back
-// over spans of rows, scan_columns_short_<op>_<type> such lanes of up to 8 vector rows, a thread
-// each (gpu_prims/lanes_columns.cuh; scalar types).
+// over spans of rows (scan_columns_long_<op>_<type>: spans four times longer, for few tiles of
+// many spans), scan_columns_short_<op>_<type> such lanes of up to 8 vector rows, a thread each
+// (gpu_prims/lanes_columns.cuh; scalar types).
 //
 // Every length is a u64 and every global index is computed in 64 bits. n = 0 is never launched
 // (the Rust side returns early). Inputs and outputs may be the same array (in-place scans): each
@@ -305,6 +306,13 @@ GP_FOR_EACH_MONOID_TYPE(SCAN_SEGMENT_TILES)
         const T* in, gp::ColumnLanes in_lanes, T* out, gp::ColumnLanes out_lanes,              \
         gp::u32* state, void* values, gp::u32 exclusive) {                                     \
         gp::lanes_scan_columns<OpT<T>>(in, in_lanes, out, out_lanes, state, values, exclusive); \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_columns_long_##opname##_##tname(const T* in, gp::ColumnLanes in_lanes, T* out,    \
+                                             gp::ColumnLanes out_lanes, gp::u32* state,        \
+                                             void* values, gp::u32 exclusive) {                \
+        gp::lanes_scan_columns<OpT<T>, gp::COLUMN_LONG_ROWS>(in, in_lanes, out, out_lanes,      \
+                                                              state, values, exclusive);       \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
         scan_columns_short_##opname##_##tname(const T* in, gp::ColumnLanes in_lanes, T* out,   \

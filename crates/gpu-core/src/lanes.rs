@@ -239,6 +239,9 @@ pub enum LaneAccess {
         groups_across: u32,
         /// Lanes per vector.
         lanes_per_vector: u32,
+        /// Vector rows each thread takes: [`COLUMN_ROWS`], or [`COLUMN_LONG_ROWS`] for the
+        /// long spans of a scan of few tiles side by side.
+        rows_per_thread: u32,
     },
     /// Long contiguous rows, each scanned as the flat single-pass scan scans an array: tiles
     /// of `tile` values, a decoupled look-back per row (scans only; `tiles` counts the rows,
@@ -509,10 +512,18 @@ impl std::fmt::Display for LanePlan {
             LaneAccess::VectorColumns {
                 groups_across,
                 lanes_per_vector,
-            } => format!(
-                "vector columns, {} side by side",
-                groups_across * lanes_per_vector
-            ),
+                rows_per_thread,
+            } => {
+                let long = if rows_per_thread as u64 == COLUMN_LONG_ROWS {
+                    ", long spans"
+                } else {
+                    ""
+                };
+                format!(
+                    "vector columns, {} side by side{long}",
+                    groups_across * lanes_per_vector
+                )
+            }
             LaneAccess::LookBackRows { tile } => format!("look-back rows, tiles of {tile}"),
             LaneAccess::InterleavedRows { lanes, tile } => {
                 format!("interleaved lanes, {lanes} side by side, look-back tiles of {tile} rows")
@@ -529,6 +540,8 @@ impl std::fmt::Display for LanePlan {
 
 /// Vector rows each thread of a columns kernel takes per step (`gp::COLUMN_ROWS`).
 pub const COLUMN_ROWS: u64 = 8;
+/// Vector rows each thread of a long-span columns scan holds (`gp::COLUMN_LONG_ROWS`).
+pub const COLUMN_LONG_ROWS: u64 = 32;
 /// Fewest tiles side by side for a columns scan of several spans (see `vector_columns`).
 const COLUMN_SCAN_MIN_TILES: u64 = 64;
 /// Bytes of a columns kernel's vectors.
@@ -544,13 +557,17 @@ const COLUMN_VECTOR_BYTES: u64 = 16;
 /// let l = axis_lanes(&[4194304, 64], &[64, 1], 0).unwrap();
 /// let (plan, c) = LanePlan::vector_columns(&l, 4, 1056, false).unwrap();
 /// assert_eq!((c.groups, c.vrows, c.vrow_stride, c.rv), (16, 4194304, 64, 1));
-/// assert_eq!(plan.access, LaneAccess::VectorColumns { groups_across: 16, lanes_per_vector: 4 });
+/// assert_eq!(
+///     plan.access,
+///     LaneAccess::VectorColumns { groups_across: 16, lanes_per_vector: 4, rows_per_thread: 8 }
+/// );
 /// // 134217728 × 2: a vector holds two rows of both lanes.
 /// let l = axis_lanes(&[134217728, 2], &[2, 1], 0).unwrap();
 /// let (_, c) = LanePlan::vector_columns(&l, 4, 1056, false).unwrap();
 /// assert_eq!((c.groups, c.vrows, c.rv), (1, 67108864, 2));
-/// // Its scan would take 32768 spans of one tile: the lane kernels do better.
-/// assert!(LanePlan::vector_columns(&l, 4, 1056, true).is_none());
+/// // Its scan takes spans of 32 vector rows per thread: 8192 spans of one tile.
+/// let (plan, _) = LanePlan::vector_columns(&l, 4, 1056, true).unwrap();
+/// assert_eq!(plan.splits, 8192);
 /// // Three columns of f32 do not split into aligned vectors.
 /// assert!(LanePlan::vector_columns(&axis_lanes(&[99, 3], &[3, 1], 0).unwrap(), 4, 1056, false).is_none());
 /// ```
@@ -629,7 +646,12 @@ impl ColumnLanes {
 
     /// Spans of a columns scan: vector rows a block scans (`ty` × [`COLUMN_ROWS`]) per lane.
     pub fn spans(&self) -> u64 {
-        self.vrows.div_ceil(self.ty() * COLUMN_ROWS)
+        self.spans_of(COLUMN_ROWS)
+    }
+
+    /// Spans of a columns scan whose threads hold `rows` vector rows each.
+    pub fn spans_of(&self, rows: u64) -> u64 {
+        self.vrows.div_ceil(self.ty() * rows)
     }
 }
 
@@ -657,18 +679,25 @@ impl LanePlan {
             .clamp(1, 8);
         c.tx = (LANES_BLOCK as u64 / want_ty).min(c.groups.next_power_of_two()) as u32;
         let tiles = c.tiles();
+        let mut rows = COLUMN_ROWS;
         let splits = if scan {
+            // Many spans of few tiles: with spans of 32 KiB the look-back front could not keep
+            // up (4194304 × 64 … 134217728 × 2 f32 along axis 0 ran at 0.15–0.34× copy on an
+            // H100 in run 10; the two-pass lane scan 0.37–0.54), so those take spans four
+            // times longer. GPU_PRIMS_COLUMN_SCAN_SPANS (benchmarks): `long` for every scan of
+            // several spans, `lanes` for the two-pass lane scan where spans would be long.
+            let knob = std::env::var("GPU_PRIMS_COLUMN_SCAN_SPANS").unwrap_or_default();
+            if c.spans() > 1 && (tiles < COLUMN_SCAN_MIN_TILES || knob == "long") {
+                if knob == "lanes" {
+                    return None;
+                }
+                rows = COLUMN_LONG_ROWS;
+            }
             // Span ids are 32-bit (one counter): more than 2^31 blocks take the lane kernels.
-            if tiles.checked_mul(c.spans())? > i32::MAX as u64 {
+            if tiles.checked_mul(c.spans_of(rows))? > i32::MAX as u64 {
                 return None;
             }
-            // Many spans of few tiles: the look-back front cannot keep up (4194304 × 64 …
-            // 134217728 × 2 f32 along axis 0 ran at 0.15–0.34× copy on an H100 in run 10, with
-            // the block-wide window and fold; the two-pass lane scan ran 0.37–0.54 in run 9).
-            if c.spans() > 1 && tiles < COLUMN_SCAN_MIN_TILES {
-                return None;
-            }
-            c.spans()
+            c.spans_of(rows)
         } else if tiles < target_blocks {
             let most = c.vrows / (c.ty() * COLUMN_ROWS);
             (target_blocks / tiles).min(most).clamp(1, MAX_SPLITS)
@@ -679,6 +708,7 @@ impl LanePlan {
             access: LaneAccess::VectorColumns {
                 groups_across: c.tx,
                 lanes_per_vector: c.lanes_per_vector(elem_size) as u32,
+                rows_per_thread: rows as u32,
             },
             tiling: LaneTiling {
                 group: 1,

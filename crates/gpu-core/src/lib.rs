@@ -53,8 +53,8 @@ pub use error::{Error, Result};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
     axis_lanes, axis_lanes_pair, check_no_alias, segment_tile_bounds, AxisLanes, ColumnLanes,
-    LaneAccess, LaneBatches, LanePlan, LaneTiling, SegmentLanes, SegmentTiles, COLUMN_ROWS,
-    LANES_BLOCK,
+    LaneAccess, LaneBatches, LanePlan, LaneTiling, SegmentLanes, SegmentTiles, COLUMN_LONG_ROWS,
+    COLUMN_ROWS, LANES_BLOCK,
 };
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use lookback::StatusLayout;

@@ -569,6 +569,17 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
         columns(&p) && p.splits > 1,
         "64 tiles of several spans: {p}"
     );
+    let p = plan(&[4100, 64], &[64, 1], false);
+    assert!(
+        matches!(
+            p.access,
+            LaneAccess::VectorColumns {
+                rows_per_thread: 32,
+                ..
+            }
+        ) && p.splits > 1,
+        "one tile of many spans: long spans: {p}"
+    );
     let p = plan(&[100_000, 2], &[2, 1], false);
     assert!(
         !columns(&p),

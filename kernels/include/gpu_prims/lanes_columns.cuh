@@ -7,7 +7,8 @@
 //   reduce: each thread folds COLUMN_ROWS vector rows per step (rows y, y + TY, ...: a warp
 //           reads consecutive rows when TX < 32), then the block folds over y in shared memory;
 //           lanes too long for one wave are cut into splits merged by the last arriving block.
-//   scan:   a block owns one *span* of TY * COLUMN_ROWS vector rows of its tile (thread y the
+//   scan:   a block owns one *span* of TY * R vector rows of its tile (R = COLUMN_ROWS, or
+//           COLUMN_LONG_ROWS for few tiles of many spans; thread y the
 //           rows [y R, y R + R)), scans them in registers, across the warp (shuffles) and the
 //           warps (shared memory), and gets the prefix of the spans above it by a decoupled
 //           look-back per lane group (Merrill & Garland), always folded left to right, so float
@@ -23,6 +24,10 @@ namespace gp {
 
 // Vector rows each thread takes per step.
 constexpr int COLUMN_ROWS = 8;
+// Vector rows each thread of a long-span scan holds (scan_columns_long_*): spans four times
+// longer for lanes of many spans side by side with few others, where the look-back chain,
+// not the memory, sets the pace (one look-back per 128 KiB instead of per 32 KiB).
+constexpr int COLUMN_LONG_ROWS = 32;
 
 // One array's lanes in vectors (kernel argument; gpu_core::ColumnLanes).
 struct ColumnLanes {
@@ -367,9 +372,9 @@ __device__ __forceinline__ void lanes_scan_columns_short(const typename Op::valu
         lanes_scan_columns_short_h<Op, W, 1, R>(in, ci, out, co, exclusive);
 }
 
-// Vector rows of one span (a block's share of a tile): TY threads down, COLUMN_ROWS each.
-__device__ __forceinline__ u64 column_span_rows(const ColumnLanes& c) {
-    return (u64)(LANES_BLOCK / c.tx) * COLUMN_ROWS;
+// Vector rows of one span (a block's share of a tile): TY threads down, R each.
+template <int R> __device__ __forceinline__ u64 column_span_rows(const ColumnLanes& c) {
+    return (u64)(LANES_BLOCK / c.tx) * R;
 }
 
 // Scans every lane of the columns `ci` (read from `in`) into the same lanes of `co` (written to
@@ -378,7 +383,7 @@ __device__ __forceinline__ u64 column_span_rows(const ColumnLanes& c) {
 // group); `values` two ColumnPack arrays of as many entries (aggregates, then inclusives).
 // Spans are handed out in order by the counter (span-major over tiles), so a block only
 // waits on spans held by blocks already running.
-template <class Op, int LW>
+template <class Op, int LW, int R>
 __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_type* in,
                                                       ColumnLanes ci,
                                                       typename Op::value_type* out,
@@ -386,7 +391,6 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
                                                       u32 exclusive) {
     typedef typename Op::value_type T;
     constexpr int W = VecWidth<T>::value;
-    constexpr int R = COLUMN_ROWS;
     typedef Vec<T, W> Vw;
     typedef ColumnPack<T, LW> Pack;
     __shared__ T totals[LANES_BLOCK * LW];  // per (warp row group, x): inclusive totals
@@ -396,7 +400,7 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     Op op;
     const ColumnThread t(ci);
     const u64 tiles = t.tiles(ci);
-    const u64 span_rows = column_span_rows(ci);
+    const u64 span_rows = column_span_rows<R>(ci);
     const u64 spans = (ci.vrows + span_rows - 1) / span_rows;
     const u64 total = tiles * spans;
     const u64 slots = total * t.tx;
@@ -524,7 +528,9 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     }
 }
 
-template <class Op>
+// R vector rows per thread: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
+// (scan_columns_long_*); the Rust plan mirrors the span length (ColumnLanes::spans).
+template <class Op, int R = COLUMN_ROWS>
 __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type* in,
                                                    ColumnLanes ci, typename Op::value_type* out,
                                                    ColumnLanes co, u32* state, void* values,
@@ -532,11 +538,11 @@ __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type
     constexpr int W = VecWidth<typename Op::value_type>::value;
     if constexpr (W >= 4) {
         if (ci.rv == 2) {
-            lanes_scan_columns_lw<Op, W / 2>(in, ci, out, co, state, values, exclusive);
+            lanes_scan_columns_lw<Op, W / 2, R>(in, ci, out, co, state, values, exclusive);
             return;
         }
     }
-    lanes_scan_columns_lw<Op, W>(in, ci, out, co, state, values, exclusive);
+    lanes_scan_columns_lw<Op, W, R>(in, ci, out, co, state, values, exclusive);
 }
 
 }  // namespace gp

@@ -5,7 +5,7 @@
 
 use gpu_core::{
     kernel_args, AxisLanes, ColumnLanes, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling,
-    LaunchConfig, Result, Segments, Stream, LANES_BLOCK,
+    LaunchConfig, Result, Segments, Stream, COLUMN_LONG_ROWS, LANES_BLOCK,
 };
 
 use super::launch::LookbackStatus;
@@ -144,7 +144,20 @@ impl Scanner {
         // Lanes of one span and one thread each: the short kernel (no look-back, no block
         // work), two lane groups per thread.
         let short = plan.splits == 1 && ci.ty() == 1;
-        let scan = self.lane_kernel(if short { "columns_short" } else { "columns" }, kind)?;
+        let long = matches!(
+            plan.access,
+            LaneAccess::VectorColumns { rows_per_thread, .. } if rows_per_thread as u64 == COLUMN_LONG_ROWS
+        );
+        let scan = self.lane_kernel(
+            if short {
+                "columns_short"
+            } else if long {
+                "columns_long"
+            } else {
+                "columns"
+            },
+            kind,
+        )?;
         let blocks = if short {
             (ci.outer * ci.groups).div_ceil(2 * LANES_BLOCK as u64)
         } else {
