@@ -17,8 +17,8 @@
 // packed array (n = 2^log2n <= 32 vectors) as a flat pass. scan_columns_<op>_<type> scans lanes
 // side by side in memory as 16-byte vectors of neighbouring lanes, in one pass with a look-back
 // over spans of rows (scan_columns_long_<op>_<type>: spans four times longer, for few tiles of
-// many spans), scan_columns_short_<op>_<type> such lanes of up to 8 vector rows, a thread each
-// (gpu_prims/lanes_columns.cuh; scalar types).
+// many spans; sum, prod, min, max), scan_columns_short_<op>_<type> such lanes of up to 8 vector
+// rows, a thread each (gpu_prims/lanes_columns.cuh; scalar types).
 //
 // Every length is a u64 and every global index is computed in 64 bits. n = 0 is never launched
 // (the Rust side returns early). Inputs and outputs may be the same array (in-place scans): each
@@ -26,7 +26,6 @@
 #include <gpu_prims/block_scan_blelloch.cuh>
 #include <gpu_prims/block_scan_hillis_steele.cuh>
 #include <gpu_prims/lanes.cuh>
-#include <gpu_prims/lane_vector.cuh>
 #include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 #include <gpu_prims/segment_tiles.cuh>
@@ -206,28 +205,6 @@ SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
 GP_FOR_EACH_OP_TYPE(SCAN_ROWS)
 GP_FOR_EACH_MONOID_TYPE(SCAN_ROWS)
 
-// scan_rows_<op>_<type>x<K> (K = 2, 4): the same look-back rows over rows of K-wide vectors
-// (gpu_prims/lane_vector.cuh), for K lanes side by side with one row of them every K elements
-// (the columns of a dense array of K columns): every lane scanned at the flat scan's pace.
-// Lengths and lane starts count vectors; in and out aligned to the vector's size.
-#define SCAN_INTERLEAVED_K(opname, OpT, tname, T, K)                                          \
-    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
-        scan_rows_##opname##_##tname##x##K(const gp::Lanewise<OpT<T>, K>::value_type* in,      \
-                                           gp::AxisLanes in_lanes,                             \
-                                           gp::Lanewise<OpT<T>, K>::value_type* out,           \
-                                           gp::AxisLanes out_lanes, gp::u64 tiles_per_lane,    \
-                                           gp::u32 exclusive, gp::u32* counter,                \
-                                           gp::u32* flags, void* aggs, void* incs) {           \
-        gp::ScanRegisterTile<gp::Lanewise<OpT<T>, K>> tile;                                    \
-        gp::lookback_scan_lanes<gp::Lanewise<OpT<T>, K>, true>(in, in_lanes, out, out_lanes,   \
-                                                                tiles_per_lane, exclusive,     \
-                                                                counter, flags, aggs, incs,    \
-                                                                tile);                         \
-    }
-#define SCAN_INTERLEAVED(opname, OpT, tname, T)                                                \
-    SCAN_INTERLEAVED_K(opname, OpT, tname, T, 2) SCAN_INTERLEAVED_K(opname, OpT, tname, T, 4)
-GP_FOR_EACH_OP_TYPE(SCAN_INTERLEAVED)
-
 // ---- Linear recurrence x[t] = a[t]·x[t-1] + b[t] on top of the affine scan ----------------------
 
 template <class T>
@@ -308,15 +285,21 @@ GP_FOR_EACH_MONOID_TYPE(SCAN_SEGMENT_TILES)
         gp::lanes_scan_columns<OpT<T>>(in, in_lanes, out, out_lanes, state, values, exclusive); \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
-        scan_columns_long_##opname##_##tname(const T* in, gp::ColumnLanes in_lanes, T* out,    \
-                                             gp::ColumnLanes out_lanes, gp::u32* state,        \
-                                             void* values, gp::u32 exclusive) {                \
-        gp::lanes_scan_columns<OpT<T>, gp::COLUMN_LONG_ROWS>(in, in_lanes, out, out_lanes,      \
-                                                              state, values, exclusive);       \
-    }                                                                                          \
-    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
         scan_columns_short_##opname##_##tname(const T* in, gp::ColumnLanes in_lanes, T* out,   \
                                               gp::ColumnLanes out_lanes, gp::u32 exclusive) {  \
         gp::lanes_scan_columns_short<OpT<T>>(in, in_lanes, out, out_lanes, exclusive);         \
     }
 GP_FOR_EACH_OP_TYPE(SCAN_PACKED)
+
+// scan_columns_long_<op>_<type>: the columns scan in spans of COLUMN_LONG_ROWS vector rows per
+// thread, for few tiles of many spans. Sums, products, min and max only (bitwise scans there
+// take the two-pass lane scan): each of these kernels is large, and the crate's size is capped.
+#define SCAN_COLUMNS_LONG(opname, OpT, tname, T)                                               \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_columns_long_##opname##_##tname(const T* in, gp::ColumnLanes in_lanes, T* out,    \
+                                             gp::ColumnLanes out_lanes, gp::u32* state,        \
+                                             void* values, gp::u32 exclusive) {                \
+        gp::lanes_scan_columns<OpT<T>, gp::COLUMN_LONG_ROWS>(in, in_lanes, out, out_lanes,      \
+                                                              state, values, exclusive);       \
+    }
+GP_FOR_EACH_ARITH_OP_TYPE(SCAN_COLUMNS_LONG)

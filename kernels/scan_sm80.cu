@@ -9,9 +9,11 @@
 // matrix and affine monoids keep the register tile.
 //
 // scan_rows_staged_<op>_<type>[x<K>]: scan.cu's look-back rows (long contiguous rows, each its
-// own single-pass scan; x2/x4: interleaved lanes as rows of K-wide vectors) in staged tiles,
-// the same arguments plus the same dynamic shared memory. Vectors of up to 16 bytes: x2 for
-// every type, x4 for the 4-byte ones.
+// own single-pass scan) in staged tiles, and interleaved lanes (K = 2, 4 lanes side by side, a
+// row of them every K elements: the columns of a dense array of K columns) scanned as rows of
+// K-wide vectors (gpu_prims/lane_vector.cuh); the same arguments as scan_rows_* plus the same
+// dynamic shared memory. Sum, prod, min, max only (the others take register rows or the
+// general paths); vectors of up to 16 bytes: x2 for every type, x4 for the 4-byte ones.
 #include <gpu_prims/lane_vector.cuh>
 #include <gpu_prims/lanes.cuh>
 #include <gpu_prims/scan_lookback.cuh>
@@ -82,7 +84,7 @@ __device__ __forceinline__ void staged_rows(const typename Op::value_type* in,
     SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname, OpT<T>)                        \
     SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname##x2, gp::Lanewise<OpT<T> COMMA 2>)
 #define COMMA ,
-GP_FOR_EACH_OP_TYPE(SCAN_ROWS_STAGED)
+GP_FOR_EACH_ARITH_OP_TYPE(SCAN_ROWS_STAGED)
 #define SCAN_ROWS_STAGED_X4(opname, OpT, tname, T)                                             \
     SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname##x4, gp::Lanewise<OpT<T> COMMA 4>)
-GP_FOR_EACH_OP_TYPE_4(SCAN_ROWS_STAGED_X4)
+GP_FOR_EACH_ARITH_OP_TYPE_4(SCAN_ROWS_STAGED_X4)

@@ -580,6 +580,13 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
         ) && p.splits > 1,
         "one tile of many spans: long spans: {p}"
     );
+    let p = s
+        .axis_plan::<i32>(&[4100, 64], &[64, 1], Axis(0), Op::BitOr)
+        .unwrap();
+    assert!(
+        !matches!(p.access, LaneAccess::VectorColumns { .. }),
+        "no long spans for bitwise operators: {p}"
+    );
     let p = plan(&[100_000, 2], &[2, 1], false);
     assert!(
         !columns(&p),
@@ -611,17 +618,19 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
 }
 
 /// Two or four lanes side by side with a row of them every K elements (the columns of a dense
-/// array of K columns), scanned as rows of K-wide vectors: lengths around the one-warp tile
-/// (256 rows of 8-byte vectors, 128 of 16-byte ones), several tiles with a partial last one,
-/// batches (3-D and 4-D arrays), every type, operator and kind.
+/// array of K columns), scanned as rows of K-wide vectors in staged tiles: lengths around the
+/// one-warp tile (896 rows of 8-byte vectors, 448 of 16-byte ones), several tiles with a
+/// partial last one, batches (3-D and 4-D arrays), every type, operator and kind (bitwise
+/// operators and 32-byte vectors take the other paths).
 fn interleaved_cases<T: Element>(op: Op, seed: u64) -> Vec<(String, ArrayD<T>, usize)> {
     let mut out = Vec::new();
     for (rows, k) in [
-        (255usize, 2usize),
-        (256, 2),
-        (257, 2),
-        (127, 4),
-        (128, 4),
+        (895usize, 2usize),
+        (896, 2),
+        (897, 2),
+        (447, 4),
+        (448, 4),
+        (449, 4),
         (4097, 4),
         (100_003, 2),
         (300_001, 4),
@@ -665,16 +674,33 @@ fn interleaved_lanes_every_type_operator_and_kind() {
     check_interleaved::<f32>(&gpu);
     check_interleaved::<f64>(&gpu);
     let s = Scan::new(&gpu);
+    // Staged tiles (cp.async) need compute capability 8.0.
+    let staged = gpu.properties().compute_capability >= (8, 0);
     let interleaved = |shape: &[usize], strides: &[isize], axis: usize| {
         let p = s
             .axis_plan::<f32>(shape, strides, Axis(axis), Op::Sum)
             .unwrap();
         matches!(p.access, LaneAccess::InterleavedRows { .. })
     };
-    assert!(interleaved(&[1 << 20, 2], &[2, 1], 0));
-    assert!(interleaved(&[4, 1 << 20], &[1, 4], 1));
-    assert!(interleaved(&[3, 50_001, 4], &[200_004, 4, 1], 1));
-    assert!(!interleaved(&[255, 2], &[2, 1], 0), "shorter than one tile");
+    assert_eq!(interleaved(&[1 << 20, 2], &[2, 1], 0), staged);
+    assert_eq!(interleaved(&[4, 1 << 20], &[1, 4], 1), staged);
+    assert_eq!(interleaved(&[3, 50_001, 4], &[200_004, 4, 1], 1), staged);
+    assert_eq!(interleaved(&[896, 2], &[2, 1], 0), staged);
+    assert!(!interleaved(&[895, 2], &[2, 1], 0), "shorter than one tile");
+    let p = s
+        .axis_plan::<i32>(&[1 << 20, 2], &[2, 1], Axis(0), Op::BitXor)
+        .unwrap();
+    assert!(
+        !matches!(p.access, LaneAccess::InterleavedRows { .. }),
+        "{p}"
+    );
+    let p = s
+        .axis_plan::<f64>(&[1 << 20, 4], &[4, 1], Axis(0), Op::Sum)
+        .unwrap();
+    assert!(
+        !matches!(p.access, LaneAccess::InterleavedRows { .. }),
+        "{p}"
+    );
     assert!(!interleaved(&[1 << 20, 3], &[3, 1], 0), "three lanes");
     assert!(!interleaved(&[1 << 20, 4], &[-4, 1], 0), "reversed rows");
     assert!(!interleaved(&[1 << 20, 8], &[8, 1], 0), "eight lanes");
@@ -692,8 +718,9 @@ fn interleaved_lanes_every_type_operator_and_kind() {
     let want = cpu::scan_axis(xi.view(), Axis(0), Op::Sum, ScanKind::Inclusive).unwrap();
     let mut out = DeviceArrayD::<i32>::zeros(&gpu, &[1 << 20, 4]).unwrap();
     let p = s.scan_axis_into(&d, Axis(0), Op::Sum, &mut out).unwrap();
-    assert!(
+    assert_eq!(
         matches!(p.access, LaneAccess::InterleavedRows { lanes: 4, .. }),
+        staged,
         "{p}"
     );
     assert_eq!(out.to_array().unwrap(), want.into_dyn());

@@ -135,17 +135,21 @@ template <class T> struct AffineCompose {
     GP_FOR_EACH_INT_TYPE(X, or, gp::BitOr)                                                     \
     GP_FOR_EACH_INT_TYPE(X, xor, gp::BitXor)
 
-// GP_FOR_EACH_OP_TYPE restricted to the 4-byte types (kernels whose value is a vector of
-// several of them, where 8-byte types would exceed a 16-byte vector).
-#define GP_FOR_EACH_OP_TYPE_4(X)                                                               \
-    X(sum, gp::Sum, i32, gp::i32) X(sum, gp::Sum, u32, gp::u32) X(sum, gp::Sum, f32, gp::f32)  \
-    X(prod, gp::Prod, i32, gp::i32) X(prod, gp::Prod, u32, gp::u32)                            \
-    X(prod, gp::Prod, f32, gp::f32) X(min, gp::Min, i32, gp::i32) X(min, gp::Min, u32, gp::u32) \
-    X(min, gp::Min, f32, gp::f32) X(max, gp::Max, i32, gp::i32) X(max, gp::Max, u32, gp::u32)  \
-    X(max, gp::Max, f32, gp::f32) X(and, gp::BitAnd, i32, gp::i32)                             \
-    X(and, gp::BitAnd, u32, gp::u32) X(or, gp::BitOr, i32, gp::i32)                            \
-    X(or, gp::BitOr, u32, gp::u32) X(xor, gp::BitXor, i32, gp::i32)                            \
-    X(xor, gp::BitXor, u32, gp::u32)
+// The arithmetic and ordering operators only (sum, prod, min, max), for the large fast-path
+// kernels whose bitwise twins would cost more crate size than they are worth (bitwise scans
+// take the general paths there); _4: the 4-byte types only (vectors of several values).
+#define GP_FOR_EACH_ARITH_OP_TYPE(X)                                                           \
+    GP_FOR_EACH_TYPE(X, sum, gp::Sum)                                                          \
+    GP_FOR_EACH_TYPE(X, prod, gp::Prod)                                                        \
+    GP_FOR_EACH_TYPE(X, min, gp::Min)                                                          \
+    GP_FOR_EACH_TYPE(X, max, gp::Max)
+#define GP_FOR_EACH_TYPE_4(X, opname, Op)                                                      \
+    X(opname, Op, i32, gp::i32) X(opname, Op, u32, gp::u32) X(opname, Op, f32, gp::f32)
+#define GP_FOR_EACH_ARITH_OP_TYPE_4(X)                                                         \
+    GP_FOR_EACH_TYPE_4(X, sum, gp::Sum)                                                        \
+    GP_FOR_EACH_TYPE_4(X, prod, gp::Prod)                                                      \
+    GP_FOR_EACH_TYPE_4(X, min, gp::Min)                                                        \
+    GP_FOR_EACH_TYPE_4(X, max, gp::Max)
 
 // Non-commutative operators: X(opname, OpTemplate, tname, T) with opname mat2 / affine, so the
 // entry point reads e.g. scan_lookback_inclusive_affine_f64.

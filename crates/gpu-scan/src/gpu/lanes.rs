@@ -37,6 +37,14 @@ impl LaneKind<'_> {
     fn has_packed(&self) -> bool {
         !self.suffix.starts_with("mat2_") && !self.suffix.starts_with("affine_")
     }
+
+    /// Whether the large fast-path kernels exist for it (`scan_rows_staged_*`,
+    /// `scan_columns_long_*`): sum, prod, min and max (`GP_FOR_EACH_ARITH_OP_TYPE`).
+    fn has_fast_paths(&self) -> bool {
+        ["sum_", "prod_", "min_", "max_"]
+            .iter()
+            .any(|op| self.suffix.starts_with(op))
+    }
 }
 
 /// Threads per block of the segment-tiles scan: on an H100 (2^28 f32) 256 beat 512 and 1024
@@ -111,12 +119,21 @@ impl Scanner {
         }
         let kernel = self.lane_kernel("columns", kind)?;
         let target = kernel.lane_target_blocks()?;
-        Ok(
-            LanePlan::vector_columns(in_lb, kind.value_size, target, true).map(|(plan, ci)| {
-                let co = ColumnLanes { tx: ci.tx, ..b };
-                (plan, ci, co)
-            }),
-        )
+        let Some((plan, ci)) = LanePlan::vector_columns(in_lb, kind.value_size, target, true)
+        else {
+            return Ok(None);
+        };
+        // Long spans exist for sum, prod, min and max: the others take the two-pass lane scan.
+        if let LaneAccess::VectorColumns {
+            rows_per_thread, ..
+        } = plan.access
+        {
+            if rows_per_thread as u64 == COLUMN_LONG_ROWS && !kind.has_fast_paths() {
+                return Ok(None);
+            }
+        }
+        let co = ColumnLanes { tx: ci.tx, ..b };
+        Ok(Some((plan, ci, co)))
     }
 
     /// Enqueues the one-pass vector-columns scan of `planned` (from
@@ -209,8 +226,10 @@ impl Scanner {
     /// The interleaved-lanes plan: where both arrays' lanes are K = 2 or 4 lanes side by side
     /// with one row of them every K elements (the columns of a dense array of K columns, in
     /// batches at multiples of K), from bases aligned to the K values, the lanes read as rows
-    /// of K-wide vectors and scanned by the look-back rows (`scan_rows_<op>_<type>x<K>`).
-    /// Returns the vector kind's suffix, the lanes counted in vectors, and the rows plan.
+    /// of K-wide vectors and scanned by the staged look-back rows
+    /// (`scan_rows_staged_<op>_<type>x<K>`: sum, prod, min, max on GPUs with staged tiles;
+    /// vectors of up to 16 bytes). Returns the vector kind's suffix, the lanes counted in
+    /// vectors, and the rows plan.
     pub(crate) fn interleaved_plan(
         &self,
         kind: &LaneKind<'_>,
@@ -236,6 +255,7 @@ impl Scanner {
             },
             &vin,
             &vout,
+            true,
         )?;
         let LaneAccess::LookBackRows { tile } = plan.access else {
             unreachable!("rows_plan returns look-back rows")
@@ -272,7 +292,7 @@ impl Scanner {
         if let Some(c) = self.columns_plan(kind, input, in_lb, output, out_lb)? {
             return Ok(AxisChoice::Columns(c));
         }
-        if let Some(r) = self.rows_plan(kind, in_lb, out_lb) {
+        if let Some(r) = self.rows_plan(kind, in_lb, out_lb, false) {
             return Ok(AxisChoice::Rows(r));
         }
         Ok(AxisChoice::Lanes(self.axis_plan(kind, &in_lb.lanes)?))
@@ -282,16 +302,24 @@ impl Scanner {
     /// at least one tile of a warp: each row a flat single-pass scan of its own, in the
     /// largest tile it fills (a warp's for rows of 1024 values of 4 bytes, 1024 threads' from
     /// 32768). Rows that fill a 1024-thread staged tile (57344 values of 4 bytes) take it on
-    /// GPUs that have it (`scan_rows_staged_*`, as the flat scan does for long arrays), unless
-    /// `GPU_PRIMS_SCAN_ROWS_REGISTERS` is set (benchmarks).
+    /// GPUs that have it (`scan_rows_staged_*`, sum, prod, min and max, as the flat scan does
+    /// for long arrays), unless `GPU_PRIMS_SCAN_ROWS_REGISTERS` is set (benchmarks).
+    /// `vectors`: rows of interleaved lanes' vectors ([`interleaved_plan`](Self::interleaved_plan)),
+    /// which exist in staged tiles only: the largest staged block (32 … 1024 threads) a row
+    /// fills, or no plan.
     pub(crate) fn rows_plan(
         &self,
         kind: &LaneKind<'_>,
         in_lb: &LaneBatches,
         out_lb: &LaneBatches,
+        vectors: bool,
     ) -> Option<(LanePlan, RowsTile)> {
         let (a, b) = (&in_lb.lanes, &out_lb.lanes);
-        let items = crate::plan::lookback_items(kind.value_size) as u64;
+        let items = if vectors {
+            (STAGED_BYTES_PER_THREAD / kind.value_size) as u64
+        } else {
+            crate::plan::lookback_items(kind.value_size) as u64
+        };
         if a.count == 0
             || a.axis_stride != 1
             || b.axis_stride != 1
@@ -300,23 +328,26 @@ impl Scanner {
             return None;
         }
         let staged_items = (STAGED_BYTES_PER_THREAD / kind.value_size) as u64;
-        let staged_shared = ROWS_MAX_BLOCK as usize * STAGED_SHARED_BYTES_PER_THREAD;
         let props = self.gpu.properties();
-        let staged = kind.has_packed()
+        let staged_ok = kind.has_fast_paths()
             && matches!(kind.value_size, 4 | 8 | 16)
             && staged_tiles_available(props.compute_capability)
-            && staged_shared <= props.shared_memory_per_block_optin
-            && a.len >= ROWS_MAX_BLOCK * staged_items
+            && ROWS_MAX_BLOCK as usize * STAGED_SHARED_BYTES_PER_THREAD
+                <= props.shared_memory_per_block_optin
             && std::env::var_os("GPU_PRIMS_SCAN_ROWS_REGISTERS").is_none();
-        let (block, tile) = if staged {
-            (ROWS_MAX_BLOCK, ROWS_MAX_BLOCK * staged_items)
+        let staged = staged_ok && (vectors || a.len >= ROWS_MAX_BLOCK * staged_items);
+        if vectors && !staged {
+            return None;
+        }
+        // The largest block (up to 1024 threads) whose tile a row fills.
+        let mut block = ROWS_MIN_BLOCK;
+        while block < ROWS_MAX_BLOCK && 2 * block * items <= a.len {
+            block *= 2;
+        }
+        let tile = if staged {
+            block * staged_items
         } else {
-            // The largest block (up to 1024 threads) whose tile a row fills.
-            let mut block = ROWS_MIN_BLOCK;
-            while block < ROWS_MAX_BLOCK && 2 * block * items <= a.len {
-                block *= 2;
-            }
-            (block, block * items)
+            block * items
         };
         let per_lane = a.len.div_ceil(tile);
         if a.count.checked_mul(per_lane)? > u32::MAX as u64 / 2 {
@@ -333,7 +364,11 @@ impl Scanner {
             tiles: a.count,
             splits: per_lane as u32,
         };
-        let shared_bytes = if staged { staged_shared } else { 0 };
+        let shared_bytes = if staged {
+            block as usize * STAGED_SHARED_BYTES_PER_THREAD
+        } else {
+            0
+        };
         Some((
             plan,
             RowsTile {
