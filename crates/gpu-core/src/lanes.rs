@@ -661,15 +661,39 @@ impl LanePlan {
     /// `elem_size` bytes on a GPU holding `target_blocks` lane blocks at once. Short lanes get
     /// wide blocks (up to 256 vectors across, every thread its whole lane); long ones 32 or
     /// fewer vectors across and eight threads down. A reduction cuts lanes into splits to fill
-    /// the GPU (`scan` false); a scan into spans of 64 vector rows or so, one block each,
-    /// chained by a look-back (`splits` then counts the spans) — where one span covers the
-    /// lanes or at least 64 tiles lie side by side (`None` otherwise: the look-back over the
-    /// spans of fewer tiles was measured slower than the lane kernels' two passes).
+    /// the GPU (`scan` false); a scan into spans, one block each, chained by a look-back
+    /// (`splits` then counts the spans): [`vector_columns_scan`](Self::vector_columns_scan)
+    /// with long spans.
     pub fn vector_columns(
         lb: &LaneBatches,
         elem_size: usize,
         target_blocks: u64,
         scan: bool,
+    ) -> Option<(LanePlan, ColumnLanes)> {
+        Self::columns_with(lb, elem_size, target_blocks, scan.then_some(true))
+    }
+
+    /// The vector-columns scan plan: lanes of several spans take long spans
+    /// ([`COLUMN_LONG_ROWS`] vector rows per thread, 128 KiB per block of 4-byte lanes) where
+    /// `long_spans` (the kernels exist for sum, prod, min and max); otherwise spans of
+    /// [`COLUMN_ROWS`] where at least 64 tiles lie side by side, and `None` for fewer tiles
+    /// of several spans (their look-back chain over 32 KiB spans was measured slower than the
+    /// lane kernels' two passes). `GPU_PRIMS_COLUMN_SCAN_SPANS=short` (benchmarks) turns long
+    /// spans off.
+    pub fn vector_columns_scan(
+        lb: &LaneBatches,
+        elem_size: usize,
+        long_spans: bool,
+    ) -> Option<(LanePlan, ColumnLanes)> {
+        Self::columns_with(lb, elem_size, 0, Some(long_spans))
+    }
+
+    /// `scan`: `None` for a reduction, `Some(long_spans)` for a scan.
+    fn columns_with(
+        lb: &LaneBatches,
+        elem_size: usize,
+        target_blocks: u64,
+        scan: Option<bool>,
     ) -> Option<(LanePlan, ColumnLanes)> {
         let mut c = ColumnLanes::of(lb, elem_size, 1)?;
         let want_ty = c
@@ -680,18 +704,18 @@ impl LanePlan {
         c.tx = (LANES_BLOCK as u64 / want_ty).min(c.groups.next_power_of_two()) as u32;
         let tiles = c.tiles();
         let mut rows = COLUMN_ROWS;
-        let splits = if scan {
-            // Many spans of few tiles: with spans of 32 KiB the look-back front could not keep
-            // up (4194304 × 64 … 134217728 × 2 f32 along axis 0 ran at 0.15–0.34× copy on an
-            // H100 in run 10; the two-pass lane scan 0.37–0.54), so those take spans four
-            // times longer. GPU_PRIMS_COLUMN_SCAN_SPANS (benchmarks): `long` for every scan of
-            // several spans, `lanes` for the two-pass lane scan where spans would be long.
-            let knob = std::env::var("GPU_PRIMS_COLUMN_SCAN_SPANS").unwrap_or_default();
-            if c.spans() > 1 && (tiles < COLUMN_SCAN_MIN_TILES || knob == "long") {
-                if knob == "lanes" {
+        let splits = if let Some(long_spans) = scan {
+            // Spans of 32 KiB: the look-back chain sets the pace (one tile of thousands of
+            // spans 0.15–0.34× copy on an H100, run 10); spans four times longer lifted every
+            // case of several spans (run 13: 0.55 → 0.69 for one tile, 0.71 → 0.78 for 128).
+            let long = long_spans
+                && std::env::var("GPU_PRIMS_COLUMN_SCAN_SPANS").as_deref() != Ok("short");
+            if c.spans() > 1 {
+                if long {
+                    rows = COLUMN_LONG_ROWS;
+                } else if tiles < COLUMN_SCAN_MIN_TILES {
                     return None;
                 }
-                rows = COLUMN_LONG_ROWS;
             }
             // Span ids are 32-bit (one counter): more than 2^31 blocks take the lane kernels.
             if tiles.checked_mul(c.spans_of(rows))? > i32::MAX as u64 {

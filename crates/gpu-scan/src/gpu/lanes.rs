@@ -117,21 +117,12 @@ impl Scanner {
         if (a.outer, a.groups, a.vrows, a.rv) != (b.outer, b.groups, b.vrows, b.rv) {
             return Ok(None);
         }
-        let kernel = self.lane_kernel("columns", kind)?;
-        let target = kernel.lane_target_blocks()?;
-        let Some((plan, ci)) = LanePlan::vector_columns(in_lb, kind.value_size, target, true)
+        // Long spans exist for sum, prod, min and max.
+        let Some((plan, ci)) =
+            LanePlan::vector_columns_scan(in_lb, kind.value_size, kind.has_fast_paths())
         else {
             return Ok(None);
         };
-        // Long spans exist for sum, prod, min and max: the others take the two-pass lane scan.
-        if let LaneAccess::VectorColumns {
-            rows_per_thread, ..
-        } = plan.access
-        {
-            if rows_per_thread as u64 == COLUMN_LONG_ROWS && !kind.has_fast_paths() {
-                return Ok(None);
-            }
-        }
         let co = ColumnLanes { tx: ci.tx, ..b };
         Ok(Some((plan, ci, co)))
     }
