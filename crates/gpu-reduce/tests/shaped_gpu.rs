@@ -518,6 +518,8 @@ fn lanes_sanitize_every_mapping() {
         (4100, 64),
         (64, 4100),
         (3, 70_000),
+        // Rows 1 and 2 start unaligned: contiguous splits beside interleaved ones.
+        (3, 70_001),
         (20_000, 5),
         (50_000, 12),
         // Short lanes side by side, a thread each (the scan's short kernel).
