@@ -564,7 +564,7 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
     );
     assert!(!columns(&plan(&[257, 6], &[6, 1], false)));
     assert!(columns(&plan(&[257, 6], &[6, 1], true)));
-    let p = plan(&[200, 8192], &[8192, 1], false);
+    let p = plan(&[1000, 8192], &[8192, 1], false);
     assert!(
         columns(&p) && p.splits > 1,
         "64 tiles of several spans: {p}"
