@@ -107,10 +107,11 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
     const u64 S = gridDim.y, s = blockIdx.y;
     const u64 tiles = t.tiles(c);
     const u64 count = c.outer * c.groups * LW;
-    // This split's vector rows: equal ranges, in whole steps of the block where possible.
-    const u64 per = (c.vrows + S - 1) / S;
-    const u64 vb = s * per < c.vrows ? s * per : c.vrows;
-    const u64 ve = c.vrows - vb < per ? c.vrows : vb + per;
+    // This split's vector rows: chunks of one round of the block (COLUMN_ROWS rows per thread),
+    // split s taking chunks s, s + S, ...: the S blocks of a tile read neighbouring rows at the
+    // same time, as the flat reduction's grid-stride walk does (equal contiguous ranges made S
+    // far-apart streams). With S = 1 the order is the plain walk down the lanes.
+    const u64 chunk = (u64)COLUMN_ROWS * t.ty;
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const u64 o = tile / t.tiles_per_outer;
         const u64 g = (tile % t.tiles_per_outer) * t.tx + t.x;
@@ -120,9 +121,10 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
         for (int k = 0; k < LW; ++k) acc[k] = Op::identity();
         if (valid) {
             const In* base = in + column_offset<In>(c, o, g, 0);
-            u64 v = vb + t.y;
             const u64 step = t.ty;
-            for (; v + (COLUMN_ROWS - 1) * step < ve; v += COLUMN_ROWS * step) {
+            u64 v0 = s * chunk;
+            for (; v0 + chunk <= c.vrows; v0 += S * chunk) {
+                const u64 v = v0 + t.y;
                 Vw x[COLUMN_ROWS];
 #pragma unroll
                 for (int r = 0; r < COLUMN_ROWS; ++r)
@@ -133,7 +135,8 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
                     for (int i = 0; i < W; ++i)
                         acc[i % LW] = op(acc[i % LW], Cv::apply(x[r].v[i], (v + r * step) * RV + i / LW));
             }
-            for (; v < ve; v += step) {
+            // At most one partly filled chunk is left (this split's next one starts past the end).
+            for (u64 v = v0 + t.y; v < c.vrows; v += step) {
                 const Vw x = *reinterpret_cast<const Vw*>(base + (i64)v * c.vrow_stride);
 #pragma unroll
                 for (int i = 0; i < W; ++i)
