@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only]
+//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -61,6 +61,8 @@ mod run {
         segments_only: bool,
         /// Only the scans (cumsum along axes and segments), no reductions.
         scans_only: bool,
+        /// Only the reductions along axes (and the segment cases), no axis scans.
+        reductions_only: bool,
     }
 
     fn args() -> Result<Args, String> {
@@ -73,6 +75,7 @@ mod run {
             no_conv: false,
             segments_only: false,
             scans_only: false,
+            reductions_only: false,
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -86,6 +89,7 @@ mod run {
                 "--no-conv" => a.no_conv = true,
                 "--segments-only" => a.segments_only = true,
                 "--scans-only" => a.scans_only = true,
+                "--reductions-only" => a.reductions_only = true,
                 other => return Err(format!("unknown argument {other}")),
             }
         }
@@ -374,6 +378,9 @@ mod run {
                             plan: plan.map(|p| p.to_string()).unwrap_or_default(),
                             correct,
                         });
+                    }
+                    if a.reductions_only {
+                        continue;
                     }
                     let scan = Scan::new(gpu).stream(&stream);
                     let mut out = DeviceArrayD::<T>::zeros(gpu, &[rows, cols]).map_err(e)?;
