@@ -449,13 +449,16 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
     REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)                          \
     REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)
 // reduce_packed_<kind>: rows of a packed array, n = 2^log2n, and reduce_columns_<kind>: lanes
-// side by side as vectors (not for the 16-byte monoids).
-#define REDUCE_PACKED(name, OpT, In, StoreT)                                                     \
+// side by side as vectors (not for the 16-byte monoids). MINB: resident blocks per SM the
+// columns kernel is compiled for (5 for plain values: at 64 registers, the interleaved splits'
+// count, 4 blocks cost short lanes side by side 0.06-0.10x copy on an H100; 1 for the
+// argmin/argmax and widening kernels, which would spill).
+#define REDUCE_PACKED(name, OpT, In, StoreT, MINB)                                               \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) reduce_packed_##name(          \
         const In* __restrict__ in, gp::u64 count, gp::u32 log2n, StoreT::out_type* out) {        \
         gp::lanes_reduce_packed<OpT, In, StoreT>(in, count, log2n, out);                         \
     }                                                                                            \
-    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) reduce_columns_##name(         \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, MINB) reduce_columns_##name(   \
         const In* __restrict__ in, gp::ColumnLanes c, StoreT::out_type* out,                     \
         OpT::value_type* partials, unsigned* counters) {                                         \
         gp::lanes_reduce_columns<OpT, In, StoreT>(in, c, out, partials, counters);               \
@@ -463,22 +466,22 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
 
 #define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \
     REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)                                  \
-    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreValue<T>)
+    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreValue<T>, 5)
 GP_FOR_EACH_OP_TYPE(REDUCE_LANES_PLAIN)
 
 #define REDUCE_LANES_ARG(opname, Op, tname, T)                                                   \
     REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreIndex<T>)                                  \
-    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreIndex<T>)
+    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreIndex<T>, 1)
 GP_FOR_EACH_TYPE(REDUCE_LANES_ARG, argmin, gp::ArgMin)
 GP_FOR_EACH_TYPE(REDUCE_LANES_ARG, argmax, gp::ArgMax)
 
 #define REDUCE_LANES_WIDE(opname, Op)                                                            \
-    REDUCE_LANES(opname##_i32_to_i64, Op<gp::i64>, gp::i32, gp::StoreValue<gp::i64>)              \
-    REDUCE_LANES(opname##_u32_to_u64, Op<gp::u64>, gp::u32, gp::StoreValue<gp::u64>)              \
-    REDUCE_LANES(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>)              \
-    REDUCE_PACKED(opname##_i32_to_i64, Op<gp::i64>, gp::i32, gp::StoreValue<gp::i64>)             \
-    REDUCE_PACKED(opname##_u32_to_u64, Op<gp::u64>, gp::u32, gp::StoreValue<gp::u64>)             \
-    REDUCE_PACKED(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>)
+    REDUCE_LANES(opname##_i32_to_i64, Op<gp::i64>, gp::i32, gp::StoreValue<gp::i64>)                 \
+    REDUCE_LANES(opname##_u32_to_u64, Op<gp::u64>, gp::u32, gp::StoreValue<gp::u64>)                 \
+    REDUCE_LANES(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>)                 \
+    REDUCE_PACKED(opname##_i32_to_i64, Op<gp::i64>, gp::i32, gp::StoreValue<gp::i64>, 1)          \
+    REDUCE_PACKED(opname##_u32_to_u64, Op<gp::u64>, gp::u32, gp::StoreValue<gp::u64>, 1)          \
+    REDUCE_PACKED(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>, 1)
 REDUCE_LANES_WIDE(sum, gp::Sum)
 REDUCE_LANES_WIDE(prod, gp::Prod)
 
