@@ -21,16 +21,19 @@
 
 extern __shared__ __align__(16) unsigned char scan_staged_smem[];
 
+// This warp's SMEM_ROWS × 32 vectors of the block's dynamic shared memory.
+template <class Op> __device__ __forceinline__ gp::ScanStagedTile<Op> staged_tile() {
+    typedef gp::ScanStagedTile<Op> Tile;
+    return Tile(reinterpret_cast<gp::Vec<typename Op::value_type>*>(scan_staged_smem) +
+                (gp::u64)gp::warp_id() * Tile::SMEM_ROWS * 32);
+}
+
 template <class Op, bool DETERMINISTIC>
 __device__ __forceinline__ void staged_tiles(const typename Op::value_type* in,
                                              typename Op::value_type* out, gp::u64 n,
                                              gp::u32 exclusive, gp::u32* counter, gp::u32* flags,
                                              void* aggs, void* incs) {
-    typedef gp::ScanStagedTile<Op> Tile;
-    gp::Vec<typename Op::value_type>* rows =
-        reinterpret_cast<gp::Vec<typename Op::value_type>*>(scan_staged_smem) +
-        (gp::u64)gp::warp_id() * Tile::SMEM_ROWS * 32;
-    Tile tile(rows);
+    gp::ScanStagedTile<Op> tile = staged_tile<Op>();
     gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
 }
 
@@ -63,11 +66,7 @@ __device__ __forceinline__ void staged_rows(const typename Op::value_type* in,
                                             gp::AxisLanes out_lanes, gp::u64 tiles_per_lane,
                                             gp::u32 exclusive, gp::u32* counter, gp::u32* flags,
                                             void* aggs, void* incs) {
-    typedef gp::ScanStagedTile<Op> Tile;
-    gp::Vec<typename Op::value_type>* rows =
-        reinterpret_cast<gp::Vec<typename Op::value_type>*>(scan_staged_smem) +
-        (gp::u64)gp::warp_id() * Tile::SMEM_ROWS * 32;
-    Tile tile(rows);
+    gp::ScanStagedTile<Op> tile = staged_tile<Op>();
     gp::lookback_scan_lanes<Op, true>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive,
                                       counter, flags, aggs, incs, tile);
 }

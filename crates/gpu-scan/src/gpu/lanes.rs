@@ -229,7 +229,7 @@ impl Scanner {
         output: u64,
         out_lb: &LaneBatches,
     ) -> Option<Interleaved> {
-        if !kind.has_packed() {
+        if !kind.has_fast_paths() {
             return None;
         }
         let k = in_lb.lanes.inner;
@@ -306,8 +306,9 @@ impl Scanner {
         vectors: bool,
     ) -> Option<(LanePlan, RowsTile)> {
         let (a, b) = (&in_lb.lanes, &out_lb.lanes);
+        let staged_items = (STAGED_BYTES_PER_THREAD / kind.value_size) as u64;
         let items = if vectors {
-            (STAGED_BYTES_PER_THREAD / kind.value_size) as u64
+            staged_items
         } else {
             crate::plan::lookback_items(kind.value_size) as u64
         };
@@ -318,7 +319,6 @@ impl Scanner {
         {
             return None;
         }
-        let staged_items = (STAGED_BYTES_PER_THREAD / kind.value_size) as u64;
         let props = self.gpu.properties();
         let staged_ok = kind.has_fast_paths()
             && matches!(kind.value_size, 4 | 8 | 16)
