@@ -27,6 +27,9 @@
 //                         unsigned* counters)
 //     lanes side by side, read as 16-byte vectors of neighbouring lanes
 //     (gpu_prims/lanes_columns.cuh; grid (tiles, splits); not the monoids)
+//   reduce_columns_short_<op>_<type>(const T* in, gp::ColumnLanes c, T* out)
+//     plain values: lanes of at most 8 vector rows, 256 lane groups across, one thread per
+//     lane group (two per thread for lanes of up to 4 rows; grid-stride over the tiles)
 //     shaped data: every lane of an axis of an N-D array, or every segment, reduced into
 //     out[lane] (gpu_prims/lanes.cuh: lanes_reduce). Out is V, except argmin/argmax: the index
 //     along the lane, a u64. Grid (tiles, splits); 256 threads.
@@ -464,9 +467,16 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         gp::lanes_reduce_columns<OpT, In, StoreT>(in, c, out, partials, counters);               \
     }
 
+// reduce_columns_short_<op>_<type>: plain values only; lanes of at most 8 vector rows, a
+// thread per lane group (gpu_prims/lanes_columns.cuh: lanes_reduce_columns_short).
 #define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \
     REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)                                  \
-    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreValue<T>, 5)
+    REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreValue<T>, 5)                              \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                                \
+        reduce_columns_short_##opname##_##tname(const T* __restrict__ in, gp::ColumnLanes c,     \
+                                                T* out) {                                        \
+        gp::lanes_reduce_columns_short<Op<T>, T, gp::StoreValue<T>>(in, c, out);                 \
+    }
 GP_FOR_EACH_OP_TYPE(REDUCE_LANES_PLAIN)
 
 #define REDUCE_LANES_ARG(opname, Op, tname, T)                                                   \

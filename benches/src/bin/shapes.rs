@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only]
+//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -63,6 +63,14 @@ mod run {
         scans_only: bool,
         /// Only the reductions along axes (and the segment cases), no axis scans.
         reductions_only: bool,
+        /// Only the cases whose name contains one of these (empty: every case).
+        cases: Vec<String>,
+    }
+
+    impl Args {
+        fn wants(&self, case: &str) -> bool {
+            self.cases.is_empty() || self.cases.iter().any(|c| case.contains(c.as_str()))
+        }
     }
 
     fn args() -> Result<Args, String> {
@@ -76,6 +84,7 @@ mod run {
             segments_only: false,
             scans_only: false,
             reductions_only: false,
+            cases: Vec::new(),
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -90,6 +99,7 @@ mod run {
                 "--segments-only" => a.segments_only = true,
                 "--scans-only" => a.scans_only = true,
                 "--reductions-only" => a.reductions_only = true,
+                "--cases" => a.cases = val()?.split(',').map(String::from).collect(),
                 other => return Err(format!("unknown argument {other}")),
             }
         }
@@ -338,6 +348,9 @@ mod run {
                 for axis in 0..2 {
                     let lanes = if axis == 0 { cols } else { rows };
                     let case = format!("{rows}x{cols} {order} axis {axis}");
+                    if !a.wants(&case) {
+                        continue;
+                    }
                     let reductions: &[(&str, Op)] = if a.scans_only {
                         &[]
                     } else {
@@ -419,6 +432,9 @@ mod run {
         }
         let values = x.take().unwrap().into_data();
         for kind in ["1-8", "1-2000", "16x2^24"] {
+            if !a.wants(&format!("segments {kind} ")) {
+                continue;
+            }
             let offsets = segment_offsets(kind, n);
             let segs = Segments::new(gpu, &offsets, n).map_err(e)?;
             let count = segs.count();

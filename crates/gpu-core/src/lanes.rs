@@ -644,6 +644,21 @@ impl ColumnLanes {
         (LANES_BLOCK / self.tx) as u64
     }
 
+    /// Whether the short columns kernels take these lanes (a thread per lane group, no block
+    /// work): 256 lane groups across a block (so one thread down) and at most [`COLUMN_ROWS`]
+    /// vector rows per lane.
+    pub fn is_short(&self) -> bool {
+        self.ty() == 1 && self.vrows <= COLUMN_ROWS
+    }
+
+    /// Blocks of the short columns reduction over these lanes: a thread takes two lane groups
+    /// (two tiles per block) for lanes of up to `COLUMN_ROWS / 2` vector rows, one otherwise
+    /// (the kernel's rule; more blocks would only idle).
+    pub fn short_reduce_blocks(&self) -> u64 {
+        let per_block = if self.vrows <= COLUMN_ROWS / 2 { 2 } else { 1 };
+        self.tiles().div_ceil(per_block).clamp(1, i32::MAX as u64)
+    }
+
     /// Spans of a columns scan: vector rows a block scans (`ty` × [`COLUMN_ROWS`]) per lane.
     pub fn spans(&self) -> u64 {
         self.spans_of(COLUMN_ROWS)

@@ -44,6 +44,21 @@ fn segment_tiles_max_mean() -> u64 {
     })
 }
 
+/// Overrides [`REDUCE_ITEMS`] for the process (read once): how the benchmarks compare lane
+/// mappings (more items, fewer threads per lane). Not a stable interface.
+pub const REDUCE_LANE_ITEMS_VAR: &str = "GPU_PRIMS_REDUCE_LANE_ITEMS";
+
+fn lane_items() -> u32 {
+    static ITEMS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *ITEMS.get_or_init(|| {
+        std::env::var(REDUCE_LANE_ITEMS_VAR)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&v: &u32| v > 0)
+            .unwrap_or(REDUCE_ITEMS)
+    })
+}
+
 /// Values per thread of the segment-tiles kernels: 128 bytes of 4-byte accumulators, 64 bytes
 /// of the others (`gp::ScanTileShape` of the accumulator).
 fn segment_tile_items(value_size: usize) -> u32 {
@@ -114,7 +129,7 @@ impl Reduce<'_> {
             return self.enqueue_columns(input, lb, desc, out, (plan, columns), ws, stream);
         }
         let kernel = self.lane_kernel("axis", desc)?;
-        let plan = LanePlan::new(&lb.lanes, kernel.lane_target_blocks()?, REDUCE_ITEMS);
+        let plan = LanePlan::new(&lb.lanes, kernel.lane_target_blocks()?, lane_items());
         if lb.total_lanes() == 0 {
             return Ok(plan);
         }
@@ -228,6 +243,24 @@ impl Reduce<'_> {
         stream: &Stream,
     ) -> Result<LanePlan> {
         let (plan, columns) = planned;
+        // Lanes of a few vector rows, one thread each: the short kernel (plain values), which
+        // keeps all of a thread's rows in flight and has no block work.
+        if matches!(desc.operation, Operation::Op(_)) && plan.splits == 1 && columns.is_short() {
+            let kernel = self.lane_kernel("columns_short", desc)?;
+            let config = LaunchConfig::new(columns.short_reduce_blocks() as u32, LANES_BLOCK);
+            for (b, &base) in lb.batches.iter().enumerate() {
+                let in_ptr = offset_ptr(input, base, desc.input_size)?;
+                let out_ptr = out.ptr + (b as u64 * lb.lanes.count) * out.size as u64;
+                // SAFETY: reduce_columns_short_<op>_<type>(const T* in, gp::ColumnLanes c, T*
+                // out) matches (u64, ColumnLanes, u64); the arrays as for the general kernel
+                // below (the same checks), `is_short` guaranteeing the kernel's at most
+                // COLUMN_ROWS vector rows per lane; no scratch.
+                unsafe {
+                    kernel.launch(config, stream, &kernel_args![in_ptr, columns, out_ptr])?;
+                }
+            }
+            return Ok(plan);
+        }
         let kernel = self.lane_kernel("columns", desc)?;
         ws.begin(stream)?;
         let r = (|| {
@@ -271,7 +304,7 @@ impl Reduce<'_> {
             segments.count() as u64,
             segments.mean_len(),
             kernel.lane_target_blocks()?,
-            REDUCE_ITEMS,
+            lane_items(),
         ))
     }
 
@@ -668,7 +701,7 @@ impl Reduce<'_> {
         Ok(LanePlan::new(
             &lb.lanes,
             kernel.lane_target_blocks()?,
-            REDUCE_ITEMS,
+            lane_items(),
         ))
     }
 
