@@ -25,6 +25,10 @@ pub(crate) struct Slot {
     pub(crate) state: Mutex<Option<Loaded>>,
     /// Module loads this slot made (stays at most 1: the property the tests check).
     pub(crate) loads: AtomicUsize,
+    /// Dynamic shared memory the function is allowed so far (bytes): the driver attribute
+    /// belongs to the function, which every `Kernel` of this slot shares, so it only grows
+    /// (one caller lowering it would fail another's launch in flight).
+    pub(crate) shared_allowed: Mutex<usize>,
 }
 
 /// One context's kernels: a slot per (module name, kernel).

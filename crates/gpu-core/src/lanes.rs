@@ -242,6 +242,9 @@ pub enum LaneAccess {
         /// Vector rows each thread takes: [`COLUMN_ROWS`], or [`COLUMN_LONG_ROWS`] for the
         /// long spans of a scan of few tiles side by side.
         rows_per_thread: u32,
+        /// Threads down a block: `256 / groups_across`, or fewer for a long-span scan, whose
+        /// blocks then share an SM (a block is `groups_across × threads_down` threads).
+        threads_down: u32,
     },
     /// Long contiguous rows, each scanned as the flat single-pass scan scans an array: tiles
     /// of `tile` values, a decoupled look-back per row (scans only; `tiles` counts the rows,
@@ -513,11 +516,12 @@ impl std::fmt::Display for LanePlan {
                 groups_across,
                 lanes_per_vector,
                 rows_per_thread,
+                threads_down,
             } => {
                 let long = if rows_per_thread as u64 == COLUMN_LONG_ROWS {
-                    ", long spans"
+                    format!(", long spans of {threads_down} threads down")
                 } else {
-                    ""
+                    String::new()
                 };
                 format!(
                     "vector columns, {} side by side{long}",
@@ -542,6 +546,7 @@ impl std::fmt::Display for LanePlan {
 pub const COLUMN_ROWS: u64 = 8;
 /// Vector rows each thread of a long-span columns scan holds (`gp::COLUMN_LONG_ROWS`).
 pub const COLUMN_LONG_ROWS: u64 = 32;
+
 /// Fewest tiles side by side for a columns scan of several spans (see `vector_columns`).
 const COLUMN_SCAN_MIN_TILES: u64 = 64;
 /// Bytes of a columns kernel's vectors.
@@ -559,7 +564,12 @@ const COLUMN_VECTOR_BYTES: u64 = 16;
 /// assert_eq!((c.groups, c.vrows, c.vrow_stride, c.rv), (16, 4194304, 64, 1));
 /// assert_eq!(
 ///     plan.access,
-///     LaneAccess::VectorColumns { groups_across: 16, lanes_per_vector: 4, rows_per_thread: 8 }
+///     LaneAccess::VectorColumns {
+///         groups_across: 16,
+///         lanes_per_vector: 4,
+///         rows_per_thread: 8,
+///         threads_down: 16
+///     }
 /// );
 /// // 134217728 × 2: a vector holds two rows of both lanes.
 /// let l = axis_lanes(&[134217728, 2], &[2, 1], 0).unwrap();
@@ -666,8 +676,36 @@ impl ColumnLanes {
 
     /// Spans of a columns scan whose threads hold `rows` vector rows each.
     pub fn spans_of(&self, rows: u64) -> u64 {
-        self.vrows.div_ceil(self.ty() * rows)
+        self.spans_in(rows, self.ty())
     }
+
+    /// Spans of a columns scan whose blocks are `ty` threads down, each holding `rows` vector
+    /// rows.
+    pub fn spans_in(&self, rows: u64, ty: u64) -> u64 {
+        self.vrows.div_ceil(ty.max(1) * rows)
+    }
+}
+
+/// Threads per block of a long-span columns scan of `tiles` tiles side by side (at least the
+/// lane groups across): half blocks where at least [`COLUMN_SCAN_MIN_TILES`] tiles lie side by
+/// side, so that two blocks share an SM and one's loads overlap the other's look-back and
+/// stores (H100, 16384 × 16384 along the strided axis, 128 tiles of 64 spans: 0.78 → 0.85×
+/// copy); whole blocks for fewer tiles, whose longer chain of spans cost more than the overlap
+/// gave (one tile: 0.70 → 0.50×). `GPU_PRIMS_COLUMN_SCAN_THREADS` (benchmarks; read once)
+/// sets one size for all.
+fn column_long_span_threads(tiles: u64) -> u64 {
+    static THREADS: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    let forced = THREADS.get_or_init(|| {
+        std::env::var("GPU_PRIMS_COLUMN_SCAN_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&v: &u64| (32..=LANES_BLOCK as u64).contains(&v) && v.is_power_of_two())
+    });
+    forced.unwrap_or(if tiles >= COLUMN_SCAN_MIN_TILES {
+        LANES_BLOCK as u64 / 2
+    } else {
+        LANES_BLOCK as u64
+    })
 }
 
 impl LanePlan {
@@ -719,6 +757,7 @@ impl LanePlan {
         c.tx = (LANES_BLOCK as u64 / want_ty).min(c.groups.next_power_of_two()) as u32;
         let tiles = c.tiles();
         let mut rows = COLUMN_ROWS;
+        let mut ty = c.ty();
         let splits = if let Some(long_spans) = scan {
             // Spans of 32 KiB: the look-back chain sets the pace (one tile of thousands of
             // spans 0.15–0.34× copy on an H100, run 10); spans four times longer lifted every
@@ -728,15 +767,16 @@ impl LanePlan {
             if c.spans() > 1 {
                 if long {
                     rows = COLUMN_LONG_ROWS;
+                    ty = (column_long_span_threads(tiles) / c.tx as u64).clamp(1, c.ty());
                 } else if tiles < COLUMN_SCAN_MIN_TILES {
                     return None;
                 }
             }
             // Span ids are 32-bit (one counter): more than 2^31 blocks take the lane kernels.
-            if tiles.checked_mul(c.spans_of(rows))? > i32::MAX as u64 {
+            if tiles.checked_mul(c.spans_in(rows, ty))? > i32::MAX as u64 {
                 return None;
             }
-            c.spans_of(rows)
+            c.spans_in(rows, ty)
         } else if tiles < target_blocks {
             let most = c.vrows / (c.ty() * COLUMN_ROWS);
             (target_blocks / tiles).min(most).clamp(1, MAX_SPLITS)
@@ -748,6 +788,7 @@ impl LanePlan {
                 groups_across: c.tx,
                 lanes_per_vector: c.lanes_per_vector(elem_size) as u32,
                 rows_per_thread: rows as u32,
+                threads_down: ty as u32,
             },
             tiling: LaneTiling {
                 group: 1,

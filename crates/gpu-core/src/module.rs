@@ -38,6 +38,8 @@ pub struct Kernel {
     image: KernelImage,
     name: String,
     gpu: Gpu,
+    /// The cache slot it came from (shared per-function state).
+    slot: Arc<Slot>,
 }
 
 // SAFETY: CUfunction and CUmodule are immutable driver handles usable from any thread.
@@ -81,6 +83,7 @@ impl Gpu {
             image: loaded.image,
             name: name.to_string(),
             gpu: self.clone(),
+            slot: slot.clone(),
         })
     }
 
@@ -389,8 +392,19 @@ impl Kernel {
         Ok(v.max(0) as u32)
     }
 
-    /// Allows this kernel up to `bytes` of dynamic shared memory (needed above 48 KiB).
+    /// Allows this kernel up to `bytes` of dynamic shared memory (needed above 48 KiB). The
+    /// allowance is the function's, shared by every thread using this kernel on this device,
+    /// so it only ever grows: a smaller request is a no-op (lowering it could fail another
+    /// thread's launch), and a request already granted makes no driver call.
     pub fn set_max_dynamic_shared(&self, bytes: usize) -> Result<()> {
+        let mut allowed = self
+            .slot
+            .shared_allowed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if bytes <= *allowed {
+            return Ok(());
+        }
         self.gpu.bind()?;
         // SAFETY: valid function handle.
         check("cuFuncSetAttribute", unsafe {
@@ -399,7 +413,9 @@ impl Kernel {
                 cu::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 bytes as i32,
             )
-        })
+        })?;
+        *allowed = bytes;
+        Ok(())
     }
 
     /// Enqueues the kernel on `stream`. A zero-sized grid or block is refused.

@@ -664,6 +664,25 @@ fn check_interleaved<T: Element>(gpu: &Gpu) {
     }
 }
 
+/// The dynamic shared memory a kernel may use is the function's, shared by every scanner on
+/// the device: a scanner launching a small tile of a kernel must not take back what another
+/// was granted for a large one (it did: that scanner's next launch failed with
+/// CUDA_ERROR_INVALID_VALUE when tests ran side by side).
+#[test]
+fn scanners_sharing_a_kernel_keep_their_shared_memory() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let big = Array2::from_shape_vec((100_003, 2), exact::<i32>(200_006, Op::Sum, 1)).unwrap();
+    let small = Array2::from_shape_vec((895, 2), exact::<i32>(1790, Op::Sum, 2)).unwrap();
+    let (a, b) = (Scan::new(&gpu), Scan::new(&gpu));
+    for (scan, x) in [(&a, &big), (&b, &small), (&a, &big)] {
+        let want = cpu::scan_axis(x.view(), Axis(0), Op::Sum, ScanKind::Inclusive).unwrap();
+        assert_eq!(
+            scan.scan_axis(x, Axis(0), Op::Sum).unwrap(),
+            want.into_dyn()
+        );
+    }
+}
+
 #[test]
 fn interleaved_lanes_every_type_operator_and_kind() {
     let Some(gpu) = gpu_or_skip() else { return };

@@ -279,9 +279,10 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
         u64 b, e;
         lane_split(n, s, S, &b, &e);
         V acc = Op::identity();
-        // Contiguous lanes: 16-byte loads after the first 16-byte boundary; strided lanes:
-        // scalar loads.
+        // Contiguous lanes: 16-byte loads where aligned (8-byte ones for 4-byte types aligned to
+        // 8, rows of two), scalar loads otherwise.
         constexpr int W = VecWidth<In>::value;
+        constexpr int W2 = W >= 4 ? W / 2 : 1;
         const u64 addr = (u64)(base + b);
         // Splits of a reduction (not a scan's totals pass, whose splits must be contiguous
         // ranges: counters null) interleave over an aligned contiguous lane.
@@ -290,14 +291,10 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
                                 ((u64)base % (sizeof(In) * W)) == 0;
         if (interleave) {
             acc = lanes_fold_vectors_interleaved<W, Op, In, Cv>(base, n, s, S, t.p, t.P, acc, op);
-        } else if (Op::commutative && W >= 2 && step == 1 && (addr % sizeof(In)) == 0) {
-            // Contiguous lanes at any element-aligned start (segments, rows of odd lengths):
-            // the elements before the first 16-byte boundary one per position, then whole
-            // vectors (a quarter of the starts were aligned; the rest took 8-byte or scalar
-            // loads).
-            const u64 head = min((u64)((W - (addr / sizeof(In)) % W) % W), e - b);
-            for (u64 j = b + t.p; j < b + head; j += t.P) acc = op(acc, Cv::apply(lane_load(base + j), j));
-            acc = lanes_fold_vectors<W, Op, In, Cv>(base, b + head, e, t.p, t.P, acc, op);
+        } else if (Op::commutative && W >= 2 && step == 1 && (addr % (sizeof(In) * W)) == 0) {
+            acc = lanes_fold_vectors<W, Op, In, Cv>(base, b, e, t.p, t.P, acc, op);
+        } else if (Op::commutative && W2 >= 2 && step == 1 && (addr % (sizeof(In) * W2)) == 0) {
+            acc = lanes_fold_vectors<W2, Op, In, Cv>(base, b, e, t.p, t.P, acc, op);
         } else if (Op::commutative) {
             // Strided lanes (columns): eight loads in flight per thread, since each is small.
             const u64 P = t.P;

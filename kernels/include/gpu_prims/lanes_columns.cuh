@@ -1,7 +1,8 @@
 // Vector columns: lanes side by side in memory (the axis strided), read as 16-byte vectors that
 // each hold LW neighbouring lanes of RV consecutive rows (LW * RV = 16 bytes of elements). A
 // thread owns one such *lane group*; a block is TX groups across by TY = 256 / TX threads down
-// (TX a power of two), so every load of a warp is one contiguous run of TX vectors per row.
+// (TX a power of two; long-span scans may launch fewer threads: TY = blockDim.x / TX), so
+// every load of a warp is one contiguous run of TX vectors per row.
 // This is the columns mapping of lanes.cuh with vector loads and (for scans) a single pass:
 //
 //   reduce: each thread folds COLUMN_ROWS vector rows per step (rows y, y + TY, ...: a warp
@@ -46,7 +47,9 @@ struct ColumnThread {
     u64 tiles_per_outer;
     __device__ __forceinline__ ColumnThread(const ColumnLanes& c) {
         tx = c.tx;
-        ty = LANES_BLOCK / tx;
+        // The block may be smaller than LANES_BLOCK (long-span scans, so that blocks share an
+        // SM): TY follows the launch.
+        ty = blockDim.x / tx;
         x = threadIdx.x % tx;
         y = threadIdx.x / tx;
         tiles_per_outer = (c.groups + tx - 1) / tx;
@@ -457,7 +460,7 @@ __device__ __forceinline__ void lanes_scan_columns_short(const typename Op::valu
 
 // Vector rows of one span (a block's share of a tile): TY threads down, R each.
 template <int R> __device__ __forceinline__ u64 column_span_rows(const ColumnLanes& c) {
-    return (u64)(LANES_BLOCK / c.tx) * R;
+    return (u64)(blockDim.x / c.tx) * R;
 }
 
 // Scans every lane of the columns `ci` (read from `in`) into the same lanes of `co` (written to

@@ -16,9 +16,14 @@ use crate::algorithm::Operation;
 use crate::kernels::REDUCE_PTX;
 use crate::value::{DeviceMonoid, Extreme, Widen};
 
-/// Elements each thread reads per step in the lane kernels (the plan's unit): four 16-byte
-/// vectors of 4-byte values, so that enough loads are in flight on medium rows.
+/// Elements each thread reads per step in the lane kernels over segments (the plan's unit):
+/// four 16-byte vectors of 4-byte values, so that enough loads are in flight on medium rows.
 const REDUCE_ITEMS: u32 = 16;
+/// The same unit for axis lanes: two rounds of four vectors per thread before the lane's
+/// threads combine. Rows of 1024 f32 took two warps each (one round) at 16 and read at
+/// 0.76–0.83× copy on an H100; at 32 (a warp each) 0.88–0.99×, at 64 0.94–0.99×
+/// (docs/shapes.md, run 14).
+const AXIS_REDUCE_ITEMS: u32 = 32;
 
 /// Threads per block of `reduce_segment_tiles_*` (its launch bound; 128 and 512 measured the
 /// same on an H100).
@@ -44,19 +49,22 @@ fn segment_tiles_max_mean() -> u64 {
     })
 }
 
-/// Overrides [`REDUCE_ITEMS`] for the process (read once): how the benchmarks compare lane
-/// mappings (more items, fewer threads per lane). Not a stable interface.
+/// Overrides [`REDUCE_ITEMS`] and [`AXIS_REDUCE_ITEMS`] for the process (read once): how the
+/// benchmarks compare lane mappings (more items, fewer threads per lane). Not a stable
+/// interface.
 pub const REDUCE_LANE_ITEMS_VAR: &str = "GPU_PRIMS_REDUCE_LANE_ITEMS";
 
-fn lane_items() -> u32 {
-    static ITEMS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *ITEMS.get_or_init(|| {
-        std::env::var(REDUCE_LANE_ITEMS_VAR)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&v: &u32| v > 0)
-            .unwrap_or(REDUCE_ITEMS)
-    })
+/// The lane plans' items per thread: `default`, unless [`REDUCE_LANE_ITEMS_VAR`] is set.
+fn lane_items(default: u32) -> u32 {
+    static ITEMS: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    ITEMS
+        .get_or_init(|| {
+            std::env::var(REDUCE_LANE_ITEMS_VAR)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|&v: &u32| v > 0)
+        })
+        .unwrap_or(default)
 }
 
 /// Values per thread of the segment-tiles kernels: 128 bytes of 4-byte accumulators, 64 bytes
@@ -129,7 +137,11 @@ impl Reduce<'_> {
             return self.enqueue_columns(input, lb, desc, out, (plan, columns), ws, stream);
         }
         let kernel = self.lane_kernel("axis", desc)?;
-        let plan = LanePlan::new(&lb.lanes, kernel.lane_target_blocks()?, lane_items());
+        let plan = LanePlan::new(
+            &lb.lanes,
+            kernel.lane_target_blocks()?,
+            lane_items(AXIS_REDUCE_ITEMS),
+        );
         if lb.total_lanes() == 0 {
             return Ok(plan);
         }
@@ -304,7 +316,7 @@ impl Reduce<'_> {
             segments.count() as u64,
             segments.mean_len(),
             kernel.lane_target_blocks()?,
-            lane_items(),
+            lane_items(REDUCE_ITEMS),
         ))
     }
 
@@ -701,7 +713,7 @@ impl Reduce<'_> {
         Ok(LanePlan::new(
             &lb.lanes,
             kernel.lane_target_blocks()?,
-            lane_items(),
+            lane_items(AXIS_REDUCE_ITEMS),
         ))
     }
 

@@ -156,6 +156,12 @@ impl Scanner {
             plan.access,
             LaneAccess::VectorColumns { rows_per_thread, .. } if rows_per_thread as u64 == COLUMN_LONG_ROWS
         );
+        // Threads per block: the lane groups across times the threads down (fewer than 256
+        // for long spans, so that blocks share an SM).
+        let threads = match plan.access {
+            LaneAccess::VectorColumns { threads_down, .. } if !short => ci.tx * threads_down,
+            _ => LANES_BLOCK,
+        };
         let scan = self.lane_kernel(
             if short {
                 "columns_short"
@@ -205,7 +211,7 @@ impl Scanner {
             // sized above, alive in this scanner, launches ordered on one stream).
             unsafe {
                 scan.launch(
-                    LaunchConfig::new(blocks, LANES_BLOCK),
+                    LaunchConfig::new(blocks, threads),
                     stream,
                     &kernel_args![src, ci, dst, co, base, values, exclusive],
                 )?;

@@ -113,18 +113,10 @@ impl Scanner {
         Ok(())
     }
 
-    /// Lets `kernel` use `bytes` of dynamic shared memory (the opt-in above 48 KiB).
+    /// Lets `kernel` use `bytes` of dynamic shared memory (the opt-in above 48 KiB; a driver
+    /// call once per kernel and size, the allowance shared by every scanner on the device).
     pub(super) fn allow_shared(&mut self, kernel: &Kernel, bytes: usize) -> Result<()> {
-        if self
-            .shared_opt_in
-            .get(kernel.name())
-            .is_some_and(|&b| b >= bytes)
-        {
-            return Ok(());
-        }
-        kernel.set_max_dynamic_shared(bytes)?;
-        self.shared_opt_in.insert(kernel.name().to_string(), bytes);
-        Ok(())
+        kernel.set_max_dynamic_shared(bytes)
     }
 
     pub(super) fn grid(&self, blocks: u64) -> Result<u32> {

@@ -9,7 +9,6 @@ use gpu_core::{
     Op, Pod, Result, Stream,
 };
 use ndarray::{Array1, ArrayView1};
-use std::collections::HashMap;
 
 mod lanes;
 mod launch;
@@ -67,9 +66,6 @@ pub struct Scanner {
     scratch: Option<DeviceArray<u64>>,
     last_stream: Option<usize>,
     done: Event,
-    /// Dynamic shared memory each kernel has been allowed so far (bytes, by kernel name), so
-    /// the opt-in is a driver call once per kernel and size, not once per launch.
-    shared_opt_in: HashMap<String, usize>,
 }
 
 impl std::fmt::Debug for Scanner {
@@ -102,7 +98,6 @@ impl Scanner {
             scratch: None,
             last_stream: None,
             done: gpu.new_event(false)?,
-            shared_opt_in: HashMap::new(),
         })
     }
 
