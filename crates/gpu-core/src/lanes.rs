@@ -546,7 +546,6 @@ impl std::fmt::Display for LanePlan {
 pub const COLUMN_ROWS: u64 = 8;
 /// Vector rows each thread of a long-span columns scan holds (`gp::COLUMN_LONG_ROWS`).
 pub const COLUMN_LONG_ROWS: u64 = 32;
-
 /// Fewest tiles side by side for a columns scan of several spans (see `vector_columns`).
 const COLUMN_SCAN_MIN_TILES: u64 = 64;
 /// Bytes of a columns kernel's vectors.
@@ -671,12 +670,7 @@ impl ColumnLanes {
 
     /// Spans of a columns scan: vector rows a block scans (`ty` × [`COLUMN_ROWS`]) per lane.
     pub fn spans(&self) -> u64 {
-        self.spans_of(COLUMN_ROWS)
-    }
-
-    /// Spans of a columns scan whose threads hold `rows` vector rows each.
-    pub fn spans_of(&self, rows: u64) -> u64 {
-        self.spans_in(rows, self.ty())
+        self.spans_in(COLUMN_ROWS, self.ty())
     }
 
     /// Spans of a columns scan whose blocks are `ty` threads down, each holding `rows` vector

@@ -190,7 +190,6 @@ __device__ __forceinline__ void lanes_reduce_columns(const In* __restrict__ in, 
     lanes_reduce_columns_lw<Op, In, Store, W>(in, c, out, partials, counters);
 }
 
-
 // Lanes short enough for one thread each (at most RR vector rows, a block of 256 lane groups
 // across, no splits): H lane groups a block apart per thread, every row of them loaded before
 // any is folded, and no block fold or barrier (a lane of a few rows has too few bytes to hide
@@ -244,11 +243,10 @@ __device__ __forceinline__ void lanes_reduce_columns_short_h(const In* __restric
     }
 }
 
-
 // The short columns reduction (above) of lanes of at most COLUMN_ROWS vector rows whose plan
 // has 256 lane groups across and no splits: two lane groups per thread for lanes of up to
-// COLUMN_ROWS / 2 rows, else one (gpu_core::ColumnLanes::short_reduce_grid sizes the grid by
-// the same rule).
+// COLUMN_ROWS / 2 rows, else one (gpu_core::ColumnLanes::short_reduce_blocks sizes the grid
+// by the same rule).
 template <class Op, class In, class Store>
 __device__ __forceinline__ void lanes_reduce_columns_short(const In* __restrict__ in,
                                                            ColumnLanes c,

@@ -151,7 +151,7 @@ impl Scanner {
         let bytes = (state_bytes + 2 * slots * pack) as usize;
         // Lanes of one span and one thread each: the short kernel (no look-back, no block
         // work), two lane groups per thread.
-        let short = plan.splits == 1 && ci.ty() == 1;
+        let short = plan.splits == 1 && ci.is_short();
         let long = matches!(
             plan.access,
             LaneAccess::VectorColumns { rows_per_thread, .. } if rows_per_thread as u64 == COLUMN_LONG_ROWS
