@@ -32,6 +32,14 @@ pub const CASES: &[(&str, &str)] = &[
         "f64 correlation, 127-wide mask, constant-memory kernel",
     ),
     (
+        "reduce-axis",
+        "column sums of a 1000 × 64 f32 ndarray (sum_axis, axis 0)",
+    ),
+    (
+        "scan-axis",
+        "running sums down the columns of a 1000 × 64 i32 ndarray (cumsum_axis)",
+    ),
+    (
         "preload",
         "every kernel of every crate (`preload`, in parallel)",
     ),
@@ -101,6 +109,9 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
     let xi64 = gpu.upload(&i64s)?;
     let mut y64 = gpu.alloc::<f64>(n)?;
     let mask127: Vec<f64> = (0..127).map(|i| 1.0 / (1.0 + i as f64)).collect();
+    // Small integers as f32: exact sums whatever the order.
+    let cols32 = ndarray::Array2::from_shape_fn((1000, 64), |(r, c)| ((r + c) % 7) as f32);
+    let colsi32 = ndarray::Array2::from_shape_fn((1000, 64), |(r, c)| ((r * 3 + c) % 11) as i32);
     gpu.synchronize()?;
     let open_s = t.elapsed().as_secs_f64();
 
@@ -132,6 +143,14 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
                     ..Options::default()
                 };
                 assert_eq!(correlate(&gpu, &f64s, &mask127, o)?.len(), n);
+            }
+            "reduce-axis" => {
+                let sums = Reduce::new(&gpu).sum_axis(&cols32, ndarray::Axis(0))?;
+                assert_eq!(sums, cols32.sum_axis(ndarray::Axis(0)).into_dyn());
+            }
+            "scan-axis" => {
+                let runs = Scan::new(&gpu).cumsum_axis(&colsi32, ndarray::Axis(0))?;
+                assert_eq!(runs[[999, 63]], colsi32.column(63).sum());
             }
             "preload" => {
                 let n = gpu_core::KERNELS

@@ -365,6 +365,7 @@ fn lanes_sanitize_every_mapping() {
             (1001, 2),
             (9, 128),
             (4100, 64),
+            (140_000, 64), // one tile of 274 long spans: look-backs past a block's window
             (64, 4100),
             (3, 70_000),
             (20_000, 5),
