@@ -268,8 +268,13 @@ const CONDITIONS: &[&str] = &[
 ];
 
 /// Runs every case under every condition as children of `exe`; a failed child is reported in
-/// the error list.
-pub fn measure(exe: &Path, cases: &[&str]) -> (Vec<Measurement>, Vec<String>) {
+/// the error list. `progress` sees the rows and errors so far after each child, so that a run
+/// cut short (the PTX loads without a JIT cache take minutes) keeps what it measured.
+pub fn measure(
+    exe: &Path,
+    cases: &[&str],
+    mut progress: impl FnMut(&[Measurement], &[String]),
+) -> (Vec<Measurement>, Vec<String>) {
     let cache = std::env::temp_dir().join(format!("gpu-prims-first-call-{}", std::process::id()));
     let (mut rows, mut errors) = (Vec::new(), Vec::new());
     for &condition in CONDITIONS {
@@ -313,6 +318,7 @@ pub fn measure(exe: &Path, cases: &[&str]) -> (Vec<Measurement>, Vec<String>) {
                 }
                 Err(e) => errors.push(format!("{case} ({condition}): cannot run {exe:?}: {e}")),
             }
+            progress(&rows, &errors);
         }
     }
     let _ = std::fs::remove_dir_all(&cache);

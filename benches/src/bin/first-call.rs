@@ -48,20 +48,32 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (rows, errors) = first_call::measure(&exe, &cases);
     let device = gpu_prims_benches::device_name();
-    let md = first_call::markdown(&device, &rows, &errors);
-    print!("{md}");
-    if let Some(dir) = out {
-        let json = first_call::json(&device, &rows, &errors);
-        let written = std::fs::create_dir_all(&dir)
-            .and_then(|_| std::fs::write(dir.join("first-call.md"), &md))
-            .and_then(|_| {
-                let text = serde_json::to_string_pretty(&json).unwrap_or_default();
-                std::fs::write(dir.join("first-call.json"), text)
-            });
-        if let Err(e) = written {
-            eprintln!("first-call: cannot write {}: {e}", dir.display());
+    // Rewritten after every child: a run cut short keeps its rows.
+    let write = |rows: &[first_call::Measurement], errors: &[String]| -> std::io::Result<String> {
+        let md = first_call::markdown(&device, rows, errors);
+        if let Some(dir) = &out {
+            let json = first_call::json(&device, rows, errors);
+            std::fs::create_dir_all(dir)?;
+            std::fs::write(dir.join("first-call.md"), &md)?;
+            let text = serde_json::to_string_pretty(&json).unwrap_or_default();
+            std::fs::write(dir.join("first-call.json"), text)?;
+        }
+        Ok(md)
+    };
+    let (rows, errors) = first_call::measure(&exe, &cases, |rows, errors| {
+        if let Some(m) = rows.last() {
+            eprintln!(
+                "first-call: {} ({}): first {:.4} s",
+                m.case, m.condition, m.first_s
+            );
+        }
+        let _ = write(rows, errors); // reported below if the final write fails too
+    });
+    match write(&rows, &errors) {
+        Ok(md) => print!("{md}"),
+        Err(e) => {
+            eprintln!("first-call: cannot write {:?}: {e}", out);
             return ExitCode::FAILURE;
         }
     }

@@ -640,7 +640,7 @@ fn first_call_section(cfg: &Config) -> std::io::Result<bool> {
     use crate::first_call;
     let exe = std::env::current_exe()?;
     let cases: Vec<&str> = first_call::CASES.iter().map(|c| c.0).collect();
-    let (rows, errors) = first_call::measure(&exe, &cases);
+    let (rows, errors) = first_call::measure(&exe, &cases, |_, _| {});
     let device = crate::device_name();
     let md = first_call::markdown(&device, &rows, &errors);
     println!("\n{md}");
