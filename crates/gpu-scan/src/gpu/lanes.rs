@@ -401,7 +401,7 @@ impl Scanner {
         let kernel = if shared_bytes > 0 {
             let name = format!("scan_rows_staged_{}", kind.suffix);
             let kernel = self.gpu.kernel(&SCAN_SM80_PTX, &name)?;
-            self.allow_shared(&kernel, shared_bytes)?;
+            kernel.set_max_dynamic_shared(shared_bytes)?;
             kernel
         } else {
             self.lane_kernel("rows", kind)?

@@ -113,12 +113,6 @@ impl Scanner {
         Ok(())
     }
 
-    /// Lets `kernel` use `bytes` of dynamic shared memory (the opt-in above 48 KiB; a driver
-    /// call once per kernel and size, the allowance shared by every scanner on the device).
-    pub(super) fn allow_shared(&mut self, kernel: &Kernel, bytes: usize) -> Result<()> {
-        kernel.set_max_dynamic_shared(bytes)
-    }
-
     pub(super) fn grid(&self, blocks: u64) -> Result<u32> {
         let max = self.gpu.properties().max_grid_x as u64;
         if blocks > max {
@@ -261,7 +255,7 @@ impl Scanner {
         let kernel = self.gpu.kernel(ptx, &name)?;
         self.check_kernel(&kernel, plan.block)?;
         if plan.shared_bytes > 0 {
-            self.allow_shared(&kernel, plan.shared_bytes)?;
+            kernel.set_max_dynamic_shared(plan.shared_bytes)?;
         }
         let grid = self.grid(plan.tiles)?;
         let LookbackStatus {
@@ -329,7 +323,7 @@ impl Scanner {
                     ),
                 ));
             }
-            self.allow_shared(&scan, plan.shared_bytes)?;
+            scan.set_max_dynamic_shared(plan.shared_bytes)?;
         }
         self.grid(plan.levels[0].blocks)?;
         let base = self.scratch(plan.scratch_bytes)?;
