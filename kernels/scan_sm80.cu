@@ -14,10 +14,15 @@
 // K-wide vectors (gpu_prims/lane_vector.cuh); the same arguments as scan_rows_* plus the same
 // dynamic shared memory. Sum, prod, min, max only (the others take register rows or the
 // general paths); vectors of up to 16 bytes: x2 for every type, x4 for the 4-byte ones.
+//
+// scan_segment_tiles_staged_<op>_<type>: scan.cu's segment tiles in staged tiles
+// (gpu_prims/segment_tiles_staged.cuh); the same arguments as scan_segment_tiles_* plus the
+// same dynamic shared memory. Sum, prod, min, max.
 #include <gpu_prims/lane_vector.cuh>
 #include <gpu_prims/lanes.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 #include <gpu_prims/scan_tile_staged.cuh>
+#include <gpu_prims/segment_tiles_staged.cuh>
 
 extern __shared__ __align__(16) unsigned char scan_staged_smem[];
 
@@ -87,3 +92,24 @@ GP_FOR_EACH_ARITH_OP_TYPE(SCAN_ROWS_STAGED)
 #define SCAN_ROWS_STAGED_X4(opname, OpT, tname, T)                                             \
     SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname##x4, gp::Lanewise<OpT<T> COMMA 4>)
 GP_FOR_EACH_ARITH_OP_TYPE_4(SCAN_ROWS_STAGED_X4)
+
+template <class Op>
+__device__ __forceinline__ void staged_segment_tiles(const typename Op::value_type* in,
+                                                     gp::SegmentTiles st,
+                                                     typename Op::value_type* out,
+                                                     gp::u32 exclusive, gp::u32* counter,
+                                                     gp::u32* flags, void* aggs, void* incs) {
+    typedef gp::SegmentStagedTile<Op> Tile;
+    Tile tile(reinterpret_cast<gp::Vec<typename Op::value_type>*>(scan_staged_smem) +
+              (gp::u64)gp::warp_id() * Tile::SMEM_ROWS * 32);
+    gp::segment_tiles_scan_with<Op>(in, st, out, exclusive, counter, flags, aggs, incs, tile);
+}
+
+#define SCAN_SEGMENT_TILES_STAGED(opname, OpT, tname, T)                                       \
+    extern "C" __global__ void __launch_bounds__(1024)                                         \
+        scan_segment_tiles_staged_##opname##_##tname(                                          \
+            const OpT<T>::value_type* in, gp::SegmentTiles st, OpT<T>::value_type* out,        \
+            gp::u32 exclusive, gp::u32* counter, gp::u32* flags, void* aggs, void* incs) {     \
+        staged_segment_tiles<OpT<T>>(in, st, out, exclusive, counter, flags, aggs, incs);      \
+    }
+GP_FOR_EACH_ARITH_OP_TYPE(SCAN_SEGMENT_TILES_STAGED)

@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...]
+//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -45,7 +45,7 @@ mod run {
     use gpu_prims_benches::gpu::{time_copy, time_gpu, GpuTiming};
     use gpu_prims_benches::svg::{Chart, Series, XAxis};
     use gpu_reduce::{cpu as rcpu, Reduce, Workspace};
-    use gpu_scan::{cpu as scpu, Scan, ScanKind};
+    use gpu_scan::{cpu as scpu, Scan, ScanKind, TileStaging};
     use ndarray::{ArrayView2, Axis, ShapeBuilder};
     use serde_json::{json, Value};
 
@@ -65,6 +65,8 @@ mod run {
         reductions_only: bool,
         /// Only the cases whose name contains one of these (empty: every case).
         cases: Vec<String>,
+        /// Tiles of the segmented scans (`--segment-staging registers|staged|auto`).
+        segment_staging: TileStaging,
     }
 
     impl Args {
@@ -85,6 +87,7 @@ mod run {
             scans_only: false,
             reductions_only: false,
             cases: Vec::new(),
+            segment_staging: TileStaging::Auto,
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -100,6 +103,14 @@ mod run {
                 "--scans-only" => a.scans_only = true,
                 "--reductions-only" => a.reductions_only = true,
                 "--cases" => a.cases = val()?.split(',').map(String::from).collect(),
+                "--segment-staging" => {
+                    a.segment_staging = match val()?.as_str() {
+                        "registers" => TileStaging::Registers,
+                        "staged" => TileStaging::Staged,
+                        "auto" => TileStaging::Auto,
+                        v => return Err(format!("--segment-staging: unknown {v}")),
+                    }
+                }
                 other => return Err(format!("unknown argument {other}")),
             }
         }
@@ -473,7 +484,7 @@ mod run {
                 plan: plan.map(|p| p.to_string()).unwrap_or_default(),
                 correct,
             });
-            let scan = Scan::new(gpu).stream(&stream);
+            let scan = Scan::new(gpu).staging(a.segment_staging).stream(&stream);
             let mut sout = gpu.alloc::<T>(n).map_err(e)?;
             let mut plan = None;
             let st = time_gpu(gpu, &stream, timing, |_| {

@@ -211,7 +211,9 @@ pub enum ScanKind {
 }
 
 /// Where the look-back scan ([`Algorithm::LookBack`], [`Algorithm::LookBackDeterministic`],
-/// [`Algorithm::Auto`]) keeps each tile; other algorithms ignore it.
+/// [`Algorithm::Auto`]) and the segmented scans ([`Scan::segmented_scan`]: staged for sum, prod,
+/// min and max of 4- and 8-byte values, whatever the length, under `Auto`) keep each tile;
+/// other algorithms ignore it.
 ///
 /// A staged tile keeps part of its values in shared memory, fetched with `cp.async` (compute
 /// capability 8.0 and later), so tiles grow to 224 bytes per thread without more registers:
@@ -267,7 +269,7 @@ pub struct ScanOptions {
     /// default ([`plan::default_lookback_block`], [`plan::DEFAULT_STAGED_BLOCK`] or
     /// [`plan::DEFAULT_REPORT_BLOCK`]).
     pub block_size: Option<u32>,
-    /// Where the look-back scan keeps its tiles.
+    /// Where the look-back scan and the segmented scans keep their tiles.
     pub staging: TileStaging,
 }
 

@@ -118,7 +118,8 @@ impl<'s> Scan<'s> {
         self
     }
 
-    /// Where the look-back scan keeps its tiles (checked when the scan runs).
+    /// Where the look-back scan and the segmented scans keep their tiles (checked when the
+    /// scan runs).
     pub fn staging(mut self, staging: TileStaging) -> Self {
         self.options = self.options.staging(staging);
         self

@@ -221,9 +221,11 @@ impl Scan<'_> {
             value_size: std::mem::size_of::<T>(),
         };
         let exclusive = self.exclusive_kind();
+        let staging = self.scan_options().staging;
         let output = out.device_ptr();
         self.with_scanner(|s, stream| {
-            let plan = s.enqueue_segments(&kind, input, &segments, output, exclusive, stream)?;
+            let plan =
+                s.enqueue_segments(&kind, input, &segments, output, exclusive, staging, stream)?;
             if wait {
                 stream.synchronize()?;
             }

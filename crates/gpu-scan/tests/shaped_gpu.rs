@@ -7,7 +7,7 @@
 use gpu_core::data::{exact, offsets_with, ops_for, random_offsets, SplitMix64};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{Affine, DeviceArrayD, Element, Gpu, LaneAccess, Mat2, Monoid, Op, Segments};
-use gpu_scan::{cpu, Scan, ScanKind};
+use gpu_scan::{cpu, Scan, ScanKind, TileStaging};
 use ndarray::{s, Array2, Array3, ArrayD, Axis, IxDyn, ShapeBuilder};
 use quickcheck::{QuickCheck, TestResult};
 
@@ -167,8 +167,12 @@ fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
             o
         }),
         ("tile edges", {
-            let lens = [8191, 8192, 8193, 16384, 1, 32768, 32767];
-            offsets_with(40, 6, |k| lens[(k % 7) as usize])
+            // Register tiles of 8192 (4-byte values) and 2048, staged tiles of 14336 and 7168
+            // (256 threads), 57344 (1024 threads).
+            let lens = [
+                8191, 8192, 8193, 16384, 1, 32768, 32767, 14335, 14336, 14337, 57344, 7168, 2048,
+            ];
+            offsets_with(40, 6, |k| lens[(k % 13) as usize])
         }),
         ("zeros and ones", offsets_with(1000, 1, |k| k % 2)),
         ("1-8", offsets_with(20_000, 2, |k| 1 + k % 8)),
@@ -183,6 +187,10 @@ fn segment_cases() -> Vec<(&'static str, Vec<u64>)> {
     ]
 }
 
+/// Register tiles everywhere, and the default (staged tiles for sum, prod, min and max of 4-
+/// and 8-byte values on GPUs of compute capability 8.0 and later).
+const STAGINGS: [TileStaging; 2] = [TileStaging::Registers, TileStaging::Auto];
+
 fn check_segments<T: Element>(gpu: &Gpu) {
     for (name, offsets) in segment_cases() {
         let n = *offsets.last().unwrap() as usize;
@@ -191,8 +199,13 @@ fn check_segments<T: Element>(gpu: &Gpu) {
             let v = exact::<T>(n, op, n as u64 + 11);
             for kind in KINDS {
                 let want = cpu::segmented_scan(&v, &offsets, op, kind).unwrap();
-                let got = scan_of(gpu, kind).segmented_scan(&v, &segs, op).unwrap();
-                assert_eq!(got, want, "{} {name} {op:?} {kind:?}", T::NAME);
+                for staging in STAGINGS {
+                    let got = scan_of(gpu, kind)
+                        .staging(staging)
+                        .segmented_scan(&v, &segs, op)
+                        .unwrap();
+                    assert_eq!(got, want, "{} {name} {op:?} {kind:?} {staging:?}", T::NAME);
+                }
             }
         }
     }
@@ -233,6 +246,48 @@ fn segmented_scans_every_type_length_distribution_and_kind() {
             }
         }
         assert_eq!(got, want);
+    }
+}
+
+/// The default takes staged segment tiles where they run (the plan says so by its tile size),
+/// and asking for them where they do not is a clear error.
+#[test]
+fn segment_tiles_staged_where_they_run() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let offsets = offsets_with(30_000, 12, |k| 1 + k % 8);
+    let n = *offsets.last().unwrap() as usize;
+    let segs = Segments::new(&gpu, &offsets, n).unwrap();
+    let v = exact::<i32>(n, Op::Sum, 3);
+    let staged_gpu = gpu.properties().compute_capability >= (8, 0);
+    for (staging, staged) in [
+        (TileStaging::Registers, false),
+        (TileStaging::Auto, staged_gpu),
+    ] {
+        let mut out = gpu.alloc::<i32>(n).unwrap();
+        let plan = Scan::new(&gpu)
+            .staging(staging)
+            .segmented_scan_into(&v, &segs, Op::Sum, &mut out)
+            .unwrap();
+        let LaneAccess::SegmentTiles { tile } = plan.access else {
+            panic!("{staging:?}: {plan:?}")
+        };
+        // Register tiles hold 32 values of 4 bytes per thread, staged ones 56.
+        assert_eq!(tile % 56 == 0, staged, "{staging:?}: tiles of {tile}");
+        assert_eq!(
+            out.to_vec().unwrap(),
+            cpu::segmented_scan(&v, &offsets, Op::Sum, ScanKind::Inclusive).unwrap()
+        );
+    }
+    let staged = Scan::new(&gpu).staging(TileStaging::Staged);
+    let bitwise = staged.segmented_scan(&v, &segs, Op::BitAnd);
+    let m = vec![Affine { a: 1.0f32, b: 2.0 }; n];
+    let monoid = staged.segmented_scan_monoid(&m, &segs);
+    for e in [bitwise.map(|_| ()), monoid.map(|_| ())] {
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("staging"), "{e}");
+    }
+    if staged_gpu {
+        assert!(staged.segmented_scan(&v, &segs, Op::Max).is_ok());
     }
 }
 
@@ -885,13 +940,22 @@ fn segment_tiles_unaligned_inputs_and_repeatable_floats() {
     let slice = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
     let segs = Segments::new(&gpu, &offsets, n).unwrap();
     for kind in KINDS {
-        let s = scan_of(&gpu, kind);
-        let want = cpu::segmented_scan(&v[1..], &offsets, Op::Sum, kind).unwrap();
-        assert_eq!(
-            s.segmented_scan(&slice, &segs, Op::Sum).unwrap(),
-            want,
-            "{kind:?}"
-        );
+        for staging in STAGINGS {
+            let s = scan_of(&gpu, kind).staging(staging);
+            let want = cpu::segmented_scan(&v[1..], &offsets, Op::Sum, kind).unwrap();
+            assert_eq!(
+                s.segmented_scan(&slice, &segs, Op::Sum).unwrap(),
+                want,
+                "{kind:?} {staging:?}"
+            );
+            // The same segments aligned: whole tiles in 16-byte vectors (and cp.async).
+            let want = cpu::segmented_scan(&v[..n], &offsets, Op::Sum, kind).unwrap();
+            assert_eq!(
+                s.segmented_scan(&v[..n], &segs, Op::Sum).unwrap(),
+                want,
+                "{kind:?} {staging:?} aligned"
+            );
+        }
     }
     // Values with rounding: a long segment over many tiles, repeated bit for bit.
     let offsets = vec![0u64, 3, 3_000_000, 3_000_001, 4_000_000];

@@ -45,6 +45,16 @@ template <class V, class In> struct SegmentTileShape {
     static_assert(ROWS * VEC == ITEMS && ITEMS <= 32, "whole vectors, one start bit per value");
 };
 
+// A thread's start bits (one per value it holds): 32 or 64 of them.
+template <bool WIDE> struct SegmentBitsOf { typedef u32 type; };
+template <> struct SegmentBitsOf<true> { typedef u64 type; };
+template <int BITS> struct SegmentBits {
+    static_assert(BITS <= 64, "one start bit per value of a thread");
+    typedef typename SegmentBitsOf<(BITS > 32)>::type type;
+};
+__device__ __forceinline__ int lowest_bit(u32 h) { return __ffs(h) - 1; }
+__device__ __forceinline__ int lowest_bit(u64 h) { return __ffsll((long long)h) - 1; }
+
 // Position (within the warp's 32·ITEMS values) of bit b of a thread's start mask.
 template <int VEC> __device__ __forceinline__ u32 segment_bit_position(u32 b, u32 lane) {
     return (b / VEC) * 32 * VEC + lane * VEC + b % VEC;
@@ -115,9 +125,9 @@ __device__ __forceinline__ void segment_tile_apply(typename Op::value_type (&x)[
         }
 }
 
-// Block-shared state of one tile.
-template <class V> struct SegmentTileShared {
-    u32 starts[SEGMENT_TILE_MAX / 32];  // bit p: tile position p starts a segment
+// Block-shared state of one tile; WORDS bitmask words hold the largest tile of the kernel.
+template <class V, unsigned WORDS = SEGMENT_TILE_MAX / 32> struct SegmentTileShared {
+    u32 starts[WORDS];                  // bit p: tile position p starts a segment
     V warp_totals[32];                  // each warp's values from its last start
     u32 warp_starts;                    // bit w: warp w holds a start
     V prefix;                           // the tile's exclusive prefix (position 0 no start)
@@ -215,8 +225,8 @@ __device__ __forceinline__ bool segment_tile_mark(const SegmentTiles& st, u64 ti
 // Tile index in start order (decoupled look-back: a tile only waits on tiles already running).
 // The tile's start bitmask (`words` words) and warp-start bits are cleared under the same
 // barrier.
-template <class V>
-__device__ __forceinline__ u64 segment_tile_index(u32* counter, SegmentTileShared<V>& sh,
+template <class V, unsigned WORDS>
+__device__ __forceinline__ u64 segment_tile_index(u32* counter, SegmentTileShared<V, WORDS>& sh,
                                                   u32 words) {
     __shared__ u32 slot;
     for (u32 w = threadIdx.x; w < words; w += blockDim.x) sh.starts[w] = 0;
@@ -228,61 +238,94 @@ __device__ __forceinline__ u64 segment_tile_index(u32* counter, SegmentTileShare
     return slot;
 }
 
-// The local half of every segment-tiles kernel: tile `tile` of the values at `in` (converted
-// to the accumulator by Cv with their global index) scanned segment-wise into x, inclusive or
-// exclusive, within the tile only (earlier warps' totals applied, not the earlier tiles'). On
-// return (after a barrier) sh.starts, sh.warp_totals and sh.warp_starts are set, and `first`
-// is the warp's first start (position within its values, ~0 for none). `kept` (reductions)
-// receives offsets[j] - t0 for the first offsets of the tile. Thread layout as
-// ScanRegisterTile: warp w holds values [w·32·ITEMS, (w+1)·32·ITEMS) of the tile, row k of it
-// the 32·VEC values from k·32·VEC, lane l the VEC values from l·VEC of each row.
-template <class Op, class In, class Cv>
+// This warp's start bits in the tile's bitmask: bit k·VEC + e for value e of row k.
+template <int ROWS, int VEC, int ITEMS>
+__device__ __forceinline__ typename SegmentBits<ROWS * VEC>::type segment_tile_bits(const u32* starts) {
+    typedef typename SegmentBits<ROWS * VEC>::type Bits;
+    const unsigned lane = lane_id(), warp = warp_id();
+    Bits h = 0;
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k) {
+        const u32 b = warp * 32 * ITEMS + (k * 32 + lane) * VEC;
+        h |= (Bits)((starts[b >> 5] >> (b & 31)) & ((1u << VEC) - 1u)) << (k * VEC);
+    }
+    return h;
+}
+
+// The register tile of a segmented scan (the flat look-back scan's ScanRegisterTile layout:
+// warp w holds values [w·32·ITEMS, (w+1)·32·ITEMS) of the tile, row k of it the 32·VEC values
+// from k·32·VEC, lane l the VEC values from l·VEC of each row). segment_tiles_staged.cuh has
+// the larger sm_80 tile with the same interface; segment_tiles_scan_with runs either.
+template <class Op> struct SegmentRegisterTile {
+    typedef typename Op::value_type T;
+    typedef SegmentTileShape<T, T> S;
+    static constexpr int ROWS = S::ROWS, VEC = S::VEC, ITEMS = S::ITEMS;
+    static constexpr unsigned WORDS = SEGMENT_TILE_MAX / 32;
+    T x[ROWS][VEC];
+
+    // The tile's values (the identity past n).
+    __device__ __forceinline__ void load(const T* __restrict__ in, u64 n, u64 tile) {
+        const bool vector_ok = segment_tile_load<T, ROWS, VEC, ITEMS>(in, n, tile, x);
+        if (!vector_ok) {
+            const u64 seg = tile * blockDim.x * ITEMS + (u64)warp_id() * 32 * ITEMS;
+#pragma unroll
+            for (int k = 0; k < ROWS; ++k)
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    if (seg + (u64)(k * 32 + lane_id()) * VEC + e >= n) x[k][e] = Op::identity();
+        }
+    }
+    typedef typename SegmentBits<ROWS * VEC>::type Bits;
+    // Segment-wise inclusive or exclusive scan of the warp's values (h: start bits, bit
+    // k·VEC + e for value e of row k); returns the warp's values from its last start.
+    __device__ __forceinline__ T scan(Bits h, bool exclusive, Op op) {
+#pragma unroll
+        for (int k = 0; k < ROWS; ++k)
+#pragma unroll
+            for (int e = 1; e < VEC; ++e)
+                if (!((h >> (k * VEC + e)) & 1u)) x[k][e] = op(x[k][e - 1], x[k][e]);
+        T carry = Op::identity();
+#pragma unroll
+        for (int k = 0; k < ROWS; ++k)
+            segment_tile_row(x[k], (u32)(h >> (k * VEC)) & ((1u << VEC) - 1u), carry, k > 0,
+                             exclusive, op);
+        return carry;
+    }
+    __device__ __forceinline__ void apply(T before, u32 first, bool exclusive, Op op) {
+        segment_tile_apply(x, before, first, exclusive, op);
+    }
+    // The tile's values to `out` (16-byte stores where the tile is whole and `out` aligned).
+    __device__ __forceinline__ void store(T* out, u64 n, u64 tile) {
+        const u64 T_ = (u64)blockDim.x * ITEMS;
+        const u64 seg = tile * T_ + (u64)warp_id() * 32 * ITEMS;
+        const bool vector_ok = (tile + 1) * T_ <= n && ((u64)out % sizeof(Vec<T>)) == 0;
+        scan_tile_store<Op>(out, seg, n, vector_ok, x);
+    }
+};
+
+// The local half of a segmented scan: tile `tile` of `in` scanned segment-wise in `t`,
+// inclusive or exclusive, within the tile only (earlier warps' totals applied, not the earlier
+// tiles'). On return (after a barrier) sh.starts, sh.warp_totals and sh.warp_starts are set,
+// and `first` is the warp's first start (position within its values, ~0 for none).
+template <class Op, class Tile>
 __device__ __forceinline__ void segment_tile_local(
-    const In* __restrict__ in, const SegmentTiles& st, u64 tile, bool exclusive,
-    SegmentTileShared<typename Op::value_type>& sh, unsigned short* kept, u32& first,
-    typename Op::value_type (&x)[SegmentTileShape<typename Op::value_type, In>::ROWS]
-                                [SegmentTileShape<typename Op::value_type, In>::VEC]) {
+    const typename Op::value_type* __restrict__ in, const SegmentTiles& st, u64 tile,
+    bool exclusive, SegmentTileShared<typename Op::value_type, Tile::WORDS>& sh, u32& first,
+    Tile& t) {
     typedef typename Op::value_type V;
-    typedef SegmentTileShape<V, In> S;
-    constexpr int ROWS = S::ROWS, VEC = S::VEC, ITEMS = S::ITEMS;
+    constexpr int ROWS = Tile::ROWS, VEC = Tile::VEC, ITEMS = Tile::ITEMS;
     Op op;
     const unsigned lane = lane_id(), warp = warp_id();
     const u64 T = (u64)blockDim.x * ITEMS;
-    const u64 t0 = tile * T;
-    const u64 seg = t0 + (u64)warp * 32 * ITEMS;  // this warp's first value
 
     // Values first, so that they are in flight while the starts are marked.
-    In raw[ROWS][VEC];
-    const bool vector_ok = segment_tile_load<In, ROWS, VEC, ITEMS>(in, st.n, tile, raw);
-    u32 h = 0;  // bit k·VEC + e: value e of row k starts a segment
-    if (segment_tile_mark(st, tile, T, false, sh.starts, kept)) {
-#pragma unroll
-        for (int k = 0; k < ROWS; ++k) {
-            const u32 b = warp * 32 * ITEMS + (k * 32 + lane) * VEC;
-            h |= ((sh.starts[b >> 5] >> (b & 31)) & ((1u << VEC) - 1u)) << (k * VEC);
-        }
-    }
-
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k)
-#pragma unroll
-        for (int e = 0; e < VEC; ++e) {
-            const u64 i = seg + (u64)(k * 32 + lane) * VEC + e;
-            x[k][e] = (vector_ok || i < st.n) ? Cv::apply(raw[k][e], i) : Op::identity();
-        }
-
-    // Segment-wise scan of the warp's values: in each vector, across each row, row to row.
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k)
-#pragma unroll
-        for (int e = 1; e < VEC; ++e)
-            if (!((h >> (k * VEC + e)) & 1u)) x[k][e] = op(x[k][e - 1], x[k][e]);
-    V carry = Op::identity();
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k)
-        segment_tile_row(x[k], (h >> (k * VEC)) & ((1u << VEC) - 1u), carry, k > 0, exclusive, op);
+    t.load(in, st.n, tile);
+    typename Tile::Bits h = 0;
+    if (segment_tile_mark(st, tile, T, false, sh.starts, nullptr))
+        h = segment_tile_bits<ROWS, VEC, ITEMS>(sh.starts);
+    const V carry = t.scan(h, exclusive, op);
     // The warp's first start: earlier warps and tiles reach the values before it.
-    first = h ? segment_bit_position<VEC>(__ffs(h) - 1, lane) : ~0u;
+    first = h ? segment_bit_position<VEC>(lowest_bit(h), lane) : ~0u;
 #pragma unroll
     for (int d = 16; d > 0; d >>= 1) first = min(first, __shfl_xor_sync(FULL_MASK, first, d));
     if (lane == 0) {
@@ -299,16 +342,16 @@ __device__ __forceinline__ void segment_tile_local(
         before = (has_before && !((ws >> w) & 1u)) ? op(before, wt) : wt;
         has_before = true;
     }
-    if (has_before) segment_tile_apply(x, before, first, exclusive, op);
+    if (has_before) t.apply(before, first, exclusive, op);
 }
 
 // Warp 0 only, after segment_tile_local: publishes the tile's status and, when its position 0
 // starts no segment, finds its exclusive prefix by look-back (returned in every lane of warp 0
 // and in sh.prefix; `looked` says whether it did). A tile holding a start publishes its
 // inclusive value (its values from its last start) at once, before looking back.
-template <class Op>
+template <class Op, unsigned WORDS>
 __device__ __forceinline__ typename Op::value_type
-segment_tile_lookback(SegmentTileShared<typename Op::value_type>& sh, u64 tile, u32* flags,
+segment_tile_lookback(SegmentTileShared<typename Op::value_type, WORDS>& sh, u64 tile, u32* flags,
                       void* aggs, void* incs, bool& looked) {
     typedef typename Op::value_type V;
     Op op;
@@ -337,22 +380,20 @@ segment_tile_lookback(SegmentTileShared<typename Op::value_type>& sh, u64 tile, 
 
 
 // Segmented scan of every segment of `in` into `out` (may equal `in`: a tile reads all of its
-// values before its first store). Status as lookback.cuh's, one slot per tile, zeroed with the
-// counter before the launch; grid = tiles.
-template <class Op>
-__device__ __forceinline__ void segment_tiles_scan(const typename Op::value_type* in,
-                                                   SegmentTiles st,
-                                                   typename Op::value_type* out, u32 exclusive,
-                                                   u32* counter, u32* flags, void* aggs,
-                                                   void* incs) {
+// values before its first store) in tiles of `t`'s shape (SegmentRegisterTile, or the staged
+// tile of segment_tiles_staged.cuh). Status as lookback.cuh's, one slot per tile, zeroed with
+// the counter before the launch; grid = tiles.
+template <class Op, class Tile>
+__device__ __forceinline__ void segment_tiles_scan_with(const typename Op::value_type* in,
+                                                        SegmentTiles st,
+                                                        typename Op::value_type* out,
+                                                        u32 exclusive, u32* counter, u32* flags,
+                                                        void* aggs, void* incs, Tile& t) {
     typedef typename Op::value_type T;
-    typedef SegmentTileShape<T, T> S;
-    __shared__ SegmentTileShared<T> sh;
-    const u64 tile = segment_tile_index(counter, sh, blockDim.x * S::ITEMS / 32);
-    T x[S::ROWS][S::VEC];
+    __shared__ SegmentTileShared<T, Tile::WORDS> sh;
+    const u64 tile = segment_tile_index(counter, sh, blockDim.x * Tile::ITEMS / 32);
     u32 first;
-    segment_tile_local<Op, T, ReduceConvert<T, T>>(in, st, tile, exclusive != 0, sh, nullptr,
-                                                   first, x);
+    segment_tile_local<Op>(in, st, tile, exclusive != 0, sh, first, t);
     bool looked = false;
     if (warp_id() == 0) segment_tile_lookback<Op>(sh, tile, flags, aggs, incs, looked);
     __syncthreads();
@@ -362,21 +403,22 @@ __device__ __forceinline__ void segment_tiles_scan(const typename Op::value_type
         const unsigned warp = warp_id();
         // Open only if no earlier warp holds a start.
         if ((ws & ((1u << warp) - 1u)) == 0) {
-            const u32 f = first;
-            Op op;
             // Earlier warps' totals are already applied: the prefix goes on their left, which
             // for the first warp's first position (exclusive) is the prefix itself.
-            if (warp == 0) {
-                segment_tile_apply(x, sh.prefix, f, exclusive != 0, op);
-            } else {
-                segment_tile_apply(x, sh.prefix, f, false, op);
-            }
+            t.apply(sh.prefix, first, warp == 0 && exclusive != 0, Op());
         }
     }
-    const u64 T_ = (u64)blockDim.x * S::ITEMS;
-    const u64 seg = tile * T_ + (u64)warp_id() * 32 * S::ITEMS;
-    const bool vector_ok = (tile + 1) * T_ <= st.n && ((u64)out % sizeof(Vec<T>)) == 0;
-    scan_tile_store<Op>(out, seg, st.n, vector_ok, x);
+    t.store(out, st.n, tile);
+}
+
+template <class Op>
+__device__ __forceinline__ void segment_tiles_scan(const typename Op::value_type* in,
+                                                   SegmentTiles st,
+                                                   typename Op::value_type* out, u32 exclusive,
+                                                   u32* counter, u32* flags, void* aggs,
+                                                   void* incs) {
+    SegmentRegisterTile<Op> t;
+    segment_tiles_scan_with<Op>(in, st, out, exclusive, counter, flags, aggs, incs, t);
 }
 
 // A reduced segment as stored: argmin/argmax indices count from the segment's start.

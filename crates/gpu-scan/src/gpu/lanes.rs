@@ -4,8 +4,8 @@
 //! the scan pass starts each split from its seed.
 
 use gpu_core::{
-    kernel_args, AxisLanes, ColumnLanes, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling,
-    LaunchConfig, Result, Segments, Stream, COLUMN_LONG_ROWS, LANES_BLOCK,
+    kernel_args, AxisLanes, ColumnLanes, Error, Kernel, LaneAccess, LaneBatches, LanePlan,
+    LaneTiling, LaunchConfig, Result, Segments, Stream, COLUMN_LONG_ROWS, LANES_BLOCK,
 };
 
 use super::launch::LookbackStatus;
@@ -15,6 +15,7 @@ use crate::plan::{
     lookback_items, staged_tiles_available, StatusLayout, STAGED_BYTES_PER_THREAD,
     STAGED_SHARED_BYTES_PER_THREAD,
 };
+use crate::TileStaging;
 
 /// Items each thread scans per round (`gp::LaneItems`).
 pub(crate) fn lane_items(value_size: usize) -> u32 {
@@ -47,11 +48,16 @@ impl LaneKind<'_> {
     }
 }
 
-/// Threads per block of the segment-tiles scan: on an H100 (2^28 f32) 256 beat 512 and 1024
-/// for short segments (0.74 / 0.73 / 0.64× copy for lengths 1-8, 0.82 / 0.81 / 0.69 for
-/// 1-2000; 0.79 / 0.80 / 0.81 for 16 × 2^24): the segment phases (starts, look-back) of one
-/// block overlap another block's loads only when several blocks share an SM.
+/// Threads per block of the segment-tiles scan in register tiles: on an H100 (2^28 f32) 256
+/// beat 512 and 1024 for short segments (0.74 / 0.73 / 0.64× copy for lengths 1-8, 0.82 / 0.81
+/// / 0.69 for 1-2000; 0.79 / 0.80 / 0.81 for 16 × 2^24): the segment phases (starts, look-back)
+/// of one block overlap another block's loads only when several blocks share an SM.
 const SEGMENT_TILES_BLOCK: u32 = 256;
+
+/// Threads per block of the segment-tiles scan in staged tiles (`scan_segment_tiles_staged_*`,
+/// 56 values of 4 bytes per thread, 128 bytes of them in shared memory); 32 … 1024, set by
+/// `GPU_PRIMS_SEGMENT_STAGED_BLOCK` for benchmarks.
+const SEGMENT_STAGED_BLOCK: u32 = 256;
 
 /// Threads per block of the look-back-rows scan: at least a warp (rows shorter than its tile,
 /// 1024 values of 4 bytes, take the lane kernels), at most 1024.
@@ -597,9 +603,55 @@ impl Scanner {
         Ok(plan)
     }
 
+    /// The segment tiles of a scan of `kind`: threads per block, values per tile and the
+    /// dynamic shared memory (0: register tiles). `staging` as for the flat scan: staged tiles
+    /// (sum, prod, min and max of 4- and 8-byte values on GPUs with cp.async) for `Auto` where
+    /// they run, an `InvalidArgument` for `Staged` where they do not.
+    fn segment_tiles_shape(
+        &self,
+        kind: &LaneKind<'_>,
+        staging: TileStaging,
+    ) -> Result<(u32, u32, usize)> {
+        let props = self.gpu.properties();
+        let block = std::env::var("GPU_PRIMS_SEGMENT_STAGED_BLOCK")
+            .ok()
+            .and_then(|b| b.parse::<u32>().ok())
+            .filter(|b| b.is_power_of_two() && (32..=1024).contains(b))
+            .unwrap_or(SEGMENT_STAGED_BLOCK);
+        let shared_bytes = block as usize * STAGED_SHARED_BYTES_PER_THREAD;
+        let possible = kind.has_fast_paths()
+            && matches!(kind.value_size, 4 | 8)
+            && staged_tiles_available(props.compute_capability)
+            && shared_bytes <= props.shared_memory_per_block_optin;
+        let staged = match staging {
+            TileStaging::Registers => false,
+            TileStaging::Auto => possible,
+            TileStaging::Staged if possible => true,
+            TileStaging::Staged => {
+                let (major, minor) = props.compute_capability;
+                return Err(Error::invalid(
+                    "staging",
+                    format!(
+                        "staged segment tiles exist for sum, prod, min and max of 4- and 8-byte                          values on GPUs of compute capability 8.0 or later; this scan is {} on                          a {major}.{minor} device",
+                        kind.suffix
+                    ),
+                ));
+            }
+        };
+        Ok(if staged {
+            let items = (STAGED_BYTES_PER_THREAD / kind.value_size) as u32;
+            (block, block * items, shared_bytes)
+        } else {
+            let block = SEGMENT_TILES_BLOCK;
+            (block, block * lookback_items(kind.value_size), 0)
+        })
+    }
+
     /// Enqueues the scan of every segment of the values at `input` into `output` (same
     /// positions): segment tiles (the values read as the flat look-back scan reads an array,
-    /// whatever the segment lengths), one block of [`SEGMENT_TILES_BLOCK`] threads per tile.
+    /// whatever the segment lengths), one block per tile
+    /// ([`segment_tiles_shape`](Self::segment_tiles_shape)).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn enqueue_segments(
         &mut self,
         kind: &LaneKind<'_>,
@@ -607,16 +659,23 @@ impl Scanner {
         segments: &Segments,
         output: u64,
         exclusive: bool,
+        staging: TileStaging,
         stream: &Stream,
     ) -> Result<LanePlan> {
         let len = segments.values_len() as u64;
-        let tile = SEGMENT_TILES_BLOCK * lookback_items(kind.value_size);
+        let (block, tile, shared_bytes) = self.segment_tiles_shape(kind, staging)?;
         let plan = LanePlan::segment_tiles(len, tile);
         if plan.tiles == 0 {
             return Ok(plan);
         }
-        let block = SEGMENT_TILES_BLOCK;
-        let kernel = self.lane_kernel("segment_tiles", kind)?;
+        let kernel = if shared_bytes > 0 {
+            let name = format!("scan_segment_tiles_staged_{}", kind.suffix);
+            let kernel = self.gpu.kernel(&SCAN_SM80_PTX, &name)?;
+            kernel.set_max_dynamic_shared(shared_bytes)?;
+            kernel
+        } else {
+            self.lane_kernel("segment_tiles", kind)?
+        };
         self.check_kernel(&kernel, block)?;
         let grid = self.grid(plan.tiles)?;
         let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
@@ -629,19 +688,21 @@ impl Scanner {
             inclusives,
         } = self.zeroed_status(&layout, stream)?;
         let exclusive = exclusive as u32;
-        // SAFETY: scan_segment_tiles_<kind>(const T* in, SegmentTiles st, T* out, u32
+        // SAFETY: scan_segment_tiles[_staged]_<kind>(const T* in, SegmentTiles st, T* out, u32
         // exclusive, u32* counter, u32* flags, void* aggs, void* incs) matches (u64,
         // SegmentTiles, u64, u32, u64, u64, u64, u64), SegmentTiles a #[repr(C)] copy of the
         // CUDA struct. The offsets were checked against the input's length when `segments` was
         // built, and the bounds computed from them for tiles of `tile` = block × the kernel's
-        // items per thread (lookback_items mirrors gp::ScanTileShape); `output` holds as many
-        // values as the input (checked by the caller; it may be the input itself: a tile reads
-        // all its values before writing); one block per tile; the scratch holds the counter and
-        // status of that many tiles as StatusLayout lays them out, zeroed just before on the
-        // same stream.
+        // items per thread (lookback_items mirrors gp::ScanTileShape, STAGED_BYTES_PER_THREAD
+        // gp::ScanStagedShape; at most 1024 threads, whose staged bitmask the kernel sizes);
+        // `output` holds as many values as the input (checked by the caller; it may be the
+        // input itself: a tile reads all its values before writing); one block per tile;
+        // staged kernels get the block · 128 bytes of dynamic shared memory they index
+        // (allowed above); the scratch holds the counter and status of that many tiles as
+        // StatusLayout lays them out, zeroed just before on the same stream.
         unsafe {
             kernel.launch(
-                LaunchConfig::new(grid, block),
+                LaunchConfig::new(grid, block).with_shared_bytes(shared_bytes as u32),
                 stream,
                 &kernel_args![input, st, output, exclusive, counter, flags, aggregates, inclusives],
             )?;
