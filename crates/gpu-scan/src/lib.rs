@@ -211,7 +211,7 @@ pub enum ScanKind {
 }
 
 /// Where the look-back scan ([`Algorithm::LookBack`], [`Algorithm::LookBackDeterministic`],
-/// [`Algorithm::Auto`]) and the segmented scans ([`Scan::segmented_scan`]: staged for sum, prod,
+/// [`Algorithm::Auto`]) and the segmented scans (`Scan::segmented_scan`: staged for sum, prod,
 /// min and max of 4- and 8-byte values, whatever the length, under `Auto`) keep each tile;
 /// other algorithms ignore it.
 ///
