@@ -40,6 +40,14 @@ pub const CASES: &[(&str, &str)] = &[
         "running sums down the columns of a 1000 × 64 i32 ndarray (cumsum_axis)",
     ),
     (
+        "reduce-segments",
+        "sums of 200 segments of lengths 0-9 over 1000 f32 (segmented_sum)",
+    ),
+    (
+        "scan-segments",
+        "running sums within 200 segments of lengths 0-9 over 1000 i32 (segmented_scan)",
+    ),
+    (
         "preload",
         "every kernel of every crate (`preload`, in parallel)",
     ),
@@ -112,6 +120,13 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
     // Small integers as f32: exact sums whatever the order.
     let cols32 = ndarray::Array2::from_shape_fn((1000, 64), |(r, c)| ((r + c) % 7) as f32);
     let colsi32 = ndarray::Array2::from_shape_fn((1000, 64), |(r, c)| ((r * 3 + c) % 11) as i32);
+    // Segments of lengths 0..=9 (empty ones included), cut at n.
+    let mut offsets: Vec<u64> = vec![0];
+    while offsets.len() < 200 {
+        let next = (*offsets.last().unwrap() + (offsets.len() as u64 * 7) % 10).min(n as u64);
+        offsets.push(next);
+    }
+    offsets.push(n as u64);
     gpu.synchronize()?;
     let open_s = t.elapsed().as_secs_f64();
 
@@ -151,6 +166,17 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
             "scan-axis" => {
                 let runs = Scan::new(&gpu).cumsum_axis(&colsi32, ndarray::Axis(0))?;
                 assert_eq!(runs[[999, 63]], colsi32.column(63).sum());
+            }
+            "reduce-segments" => {
+                let sums = Reduce::new(&gpu).segmented_sum(&f32s, &offsets[..])?;
+                assert_eq!(sums.len(), offsets.len() - 1);
+                let last = &f32s[offsets[offsets.len() - 2] as usize..];
+                assert_eq!(sums[sums.len() - 1], last.iter().sum::<f32>());
+            }
+            "scan-segments" => {
+                let runs = Scan::new(&gpu).segmented_scan(&i32s, &offsets[..], Op::Sum)?;
+                let last = &i32s[offsets[offsets.len() - 2] as usize..];
+                assert_eq!(runs[n - 1], last.iter().sum::<i32>());
             }
             "preload" => {
                 let n = gpu_core::KERNELS

@@ -16,6 +16,7 @@ use crate::plan::{
     STAGED_SHARED_BYTES_PER_THREAD,
 };
 use crate::TileStaging;
+use std::sync::OnceLock;
 
 /// Items each thread scans per round (`gp::LaneItems`).
 pub(crate) fn lane_items(value_size: usize) -> u32 {
@@ -60,9 +61,42 @@ const SEGMENT_TILES_BLOCK: u32 = 256;
 const SEGMENT_STAGED_BLOCK: u32 = 256;
 
 /// Threads per block of the look-back-rows scan: at least a warp (rows shorter than its tile,
-/// 1024 values of 4 bytes, take the lane kernels), at most 1024.
+/// 1024 values of 4 bytes, take the lane kernels), at most 1024 (or
+/// `GPU_PRIMS_SCAN_ROWS_MAX_BLOCK`, for benchmarks).
 const ROWS_MIN_BLOCK: u64 = 32;
 const ROWS_MAX_BLOCK: u64 = 1024;
+
+/// A block size set for benchmarks by the environment variable `var` (a power of two, 32 …
+/// 1024), read once per process; `default` otherwise. Not a stable interface.
+fn block_from_env(var: &'static str, cell: &'static OnceLock<Option<u32>>, default: u32) -> u32 {
+    cell.get_or_init(|| {
+        std::env::var(var)
+            .ok()
+            .and_then(|b| b.parse::<u32>().ok())
+            .filter(|b| b.is_power_of_two() && (32..=1024).contains(b))
+    })
+    .unwrap_or(default)
+}
+
+/// The look-back rows' largest block ([`ROWS_MAX_BLOCK`] unless set for benchmarks).
+fn rows_max_block() -> u64 {
+    static CELL: OnceLock<Option<u32>> = OnceLock::new();
+    block_from_env(
+        "GPU_PRIMS_SCAN_ROWS_MAX_BLOCK",
+        &CELL,
+        ROWS_MAX_BLOCK as u32,
+    ) as u64
+}
+
+/// The staged segment tiles' block ([`SEGMENT_STAGED_BLOCK`] unless set for benchmarks).
+fn segment_staged_block() -> u32 {
+    static CELL: OnceLock<Option<u32>> = OnceLock::new();
+    block_from_env(
+        "GPU_PRIMS_SEGMENT_STAGED_BLOCK",
+        &CELL,
+        SEGMENT_STAGED_BLOCK,
+    )
+}
 
 fn offset_ptr(base: u64, offset: i64, size: usize) -> u64 {
     base.wrapping_add_signed(offset * size as i64)
@@ -343,8 +377,9 @@ impl Scanner {
             return None;
         }
         // The largest block (up to 1024 threads) whose tile a row fills.
+        let max_block = rows_max_block();
         let mut block = ROWS_MIN_BLOCK;
-        while block < ROWS_MAX_BLOCK && 2 * block * items <= a.len {
+        while block < max_block && 2 * block * items <= a.len {
             block *= 2;
         }
         let tile = if staged {
@@ -613,11 +648,7 @@ impl Scanner {
         staging: TileStaging,
     ) -> Result<(u32, u32, usize)> {
         let props = self.gpu.properties();
-        let block = std::env::var("GPU_PRIMS_SEGMENT_STAGED_BLOCK")
-            .ok()
-            .and_then(|b| b.parse::<u32>().ok())
-            .filter(|b| b.is_power_of_two() && (32..=1024).contains(b))
-            .unwrap_or(SEGMENT_STAGED_BLOCK);
+        let block = segment_staged_block();
         let shared_bytes = block as usize * STAGED_SHARED_BYTES_PER_THREAD;
         let possible = kind.has_fast_paths()
             && matches!(kind.value_size, 4 | 8)
