@@ -108,6 +108,23 @@ impl Scanner {
             .kernel(&SCAN_PTX, &format!("scan_{name}_{}", kind.suffix))
     }
 
+    /// The look-back tile kernel of `family` ("rows" or "segment_tiles"): the staged one from
+    /// the sm80 module when it gets dynamic shared memory, else the register-tile one.
+    fn tile_kernel(
+        &self,
+        family: &str,
+        kind: &LaneKind<'_>,
+        shared_bytes: usize,
+    ) -> Result<Kernel> {
+        if shared_bytes == 0 {
+            return self.lane_kernel(family, kind);
+        }
+        let name = format!("scan_{family}_staged_{}", kind.suffix);
+        let kernel = self.gpu.kernel(&SCAN_SM80_PTX, &name)?;
+        kernel.set_max_dynamic_shared(shared_bytes)?;
+        Ok(kernel)
+    }
+
     /// The plan of a scan along the lanes `lanes`.
     pub(crate) fn axis_plan(&self, kind: &LaneKind<'_>, lanes: &AxisLanes) -> Result<LanePlan> {
         let kernel = self.lane_kernel("axis", kind)?;
@@ -439,14 +456,7 @@ impl Scanner {
         ) = planned;
         let per_lane = plan.splits as u64;
         let tiles = plan.tiles * per_lane;
-        let kernel = if shared_bytes > 0 {
-            let name = format!("scan_rows_staged_{}", kind.suffix);
-            let kernel = self.gpu.kernel(&SCAN_SM80_PTX, &name)?;
-            kernel.set_max_dynamic_shared(shared_bytes)?;
-            kernel
-        } else {
-            self.lane_kernel("rows", kind)?
-        };
+        let kernel = self.tile_kernel("rows", kind, shared_bytes)?;
         self.check_kernel(&kernel, block)?;
         let grid = self.grid(tiles)?;
         let layout = StatusLayout::new(tiles, kind.value_size)?;
@@ -699,14 +709,7 @@ impl Scanner {
         if plan.tiles == 0 {
             return Ok(plan);
         }
-        let kernel = if shared_bytes > 0 {
-            let name = format!("scan_segment_tiles_staged_{}", kind.suffix);
-            let kernel = self.gpu.kernel(&SCAN_SM80_PTX, &name)?;
-            kernel.set_max_dynamic_shared(shared_bytes)?;
-            kernel
-        } else {
-            self.lane_kernel("segment_tiles", kind)?
-        };
+        let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes)?;
         self.check_kernel(&kernel, block)?;
         let grid = self.grid(plan.tiles)?;
         let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
