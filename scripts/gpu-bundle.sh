@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-bundle.sh — build every test, bench and bin executable of the workspace with
-# `--features cuda` HERE (no GPU, no CUDA: linked against the stub from scripts/cuda-stub.sh) and
+# `--features cuda` (tests: `cuda,fault-injection`) HERE (no GPU, no CUDA: linked against the stub from scripts/cuda-stub.sh) and
 # pack them, stripped, into gpu-bundle/ with two runner scripts, so a GPU machine only has to run
 # them (no Rust toolchain or build time needed there).
 #
@@ -46,8 +46,10 @@ fi
 rm -rf "$WORK"
 mkdir -p "$WORK"
 
-log "cargo test --workspace --release --features cuda --no-run"
-cargo test --workspace --release --features cuda --no-run --message-format=json >"$WORK/tests.json"
+# Tests get the `fault-injection` feature too (its tests need it; it costs a thread-local check
+# per driver call when nothing is armed); benches and bins are built without it.
+log "cargo test --workspace --release --features cuda,fault-injection --no-run"
+cargo test --workspace --release --features cuda,fault-injection --no-run --message-format=json >"$WORK/tests.json"
 log "cargo bench --workspace --features cuda --no-run"
 cargo bench --workspace --features cuda --no-run --message-format=json >"$WORK/benches.json"
 log "cargo build --workspace --release --features cuda --bins"

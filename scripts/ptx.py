@@ -375,6 +375,36 @@ def build_all(sources: list[Path], with_cubins: bool = True) -> dict[Path, bytes
 # Modes
 # ----------------------------------------------------------------------------------------------
 
+def test_kernel_sources() -> list[Path]:
+    """Kernels of tests (crates/<crate>/tests/kernels/*.cu): plain PTX beside each source, no
+    cubins, never shipped in a package."""
+    return sorted(CRATES.glob("*/tests/kernels/*.cu"))
+
+
+def test_kernels(check: bool) -> list[str]:
+    """Writes (or with `check`, compares) each test kernel's PTX; returns the problems."""
+    problems: list[str] = []
+    sources = test_kernel_sources()
+    if not sources:
+        return problems
+    nvrtc = Nvrtc()
+    for cu in sources:
+        ptx, log = nvrtc.compile(cu)
+        if ptx is None:
+            die(f"NVRTC failed to compile {rel(cu)}:\n{log}")
+        data = header_for(cu) + ptx + b"\n"
+        dst = cu.with_suffix(".ptx")
+        if check:
+            if not dst.is_file() or dst.read_bytes() != data:
+                problems.append(f"stale:   {rel(dst)} (run scripts/ptx.sh)")
+        elif not dst.is_file() or dst.read_bytes() != data:
+            dst.write_bytes(data)
+            print(f"wrote     {rel(dst)}")
+        else:
+            print(f"unchanged {rel(dst)}")
+    return problems
+
+
 def mode_list(sources: list[Path]) -> int:
     for cu in sources:
         outs = [ptx_path_for(cu)] + [cubins_path_for(cu, a) for a in sass_archs_for(cu)]
@@ -400,6 +430,7 @@ def mode_write(sources: list[Path]) -> int:
         print(f"ptx.py: warning: {rel(o)} has no kernels/*.cu source (remove it: git rm {rel(o)})",
               file=sys.stderr)
     print(f"ptx.py: {len(built)} file(s) from {len(sources)} kernel source(s), {changed} rewritten")
+    test_kernels(check=False)
     return 0
 
 
@@ -453,6 +484,7 @@ def mode_check(sources: list[Path]) -> int:
             print(f"... ({len(diff) - 20} more diff lines)")
     for o in orphan_ptx(set(built)):
         problems.append(f"orphan:  {rel(o)} (no kernels/*.cu makes it; remove it)")
+    problems += test_kernels(check=True)
     if problems:
         print("ptx.py --check: FAILED", file=sys.stderr)
         for p in problems:

@@ -20,25 +20,13 @@
 
 use std::sync::Mutex;
 
-use gpu_core::cust::sys as cu;
+use gpu_core::driver::sys as cu;
 use gpu_core::{DeviceArray, Error, Gpu, Kernel, Pod, Result, Stream};
 
 use crate::plan::CONSTANT_MASK_BYTES;
 
 /// Name of the `__constant__` buffer in `kernels/conv1d.cu`.
 const SYMBOL: &str = "conv1d_mask";
-
-fn check(call: &'static str, r: cu::CUresult) -> Result<()> {
-    if r == cu::cudaError_enum::CUDA_SUCCESS {
-        Ok(())
-    } else {
-        Err(Error::Cuda {
-            call,
-            error: format!("{r:?}"),
-            code: r as i32,
-        })
-    }
-}
 
 /// One kernel's buffer in one context, and the event after its last user.
 struct Slot {
@@ -79,12 +67,12 @@ impl Slot {
         gpu.bind()?;
         let mut event = std::ptr::null_mut();
         // SAFETY: out-pointer to a local; the context is current (bound above).
-        check("cuEventCreate", unsafe {
-            cu::cuEventCreate(
+        unsafe {
+            gpu_core::driver_call!(cuEventCreate(
                 &mut event,
                 cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32,
-            )
-        })?;
+            ))
+        }?;
         Ok(Slot {
             gpu: gpu.clone(),
             kernel: kernel.name().to_string(),
@@ -132,9 +120,7 @@ pub(crate) fn with_constant_mask<T: Pod>(
     if slot.used {
         // SAFETY: valid stream of this context and valid event (created by `Slot::new`, never
         // destroyed while the slot lives).
-        check("cuStreamWaitEvent", unsafe {
-            cu::cuStreamWaitEvent(stream.as_raw(), slot.event, 0)
-        })?;
+        unsafe { gpu_core::driver_call!(cuStreamWaitEvent(stream.as_raw(), slot.event, 0)) }?;
     }
     // SAFETY: `symbol` is the device address of the module's `conv1d_mask`, `size` bytes long,
     // and `bytes <= size`; `mask` holds `bytes` bytes of device memory of the same context, fully
@@ -142,16 +128,19 @@ pub(crate) fn with_constant_mask<T: Pod>(
     // device memory waits for work using it). Ordered on `stream` after the previous user of the
     // buffer (the wait above) and before the kernel that reads it.
     if bytes > 0 {
-        check("cuMemcpyDtoDAsync", unsafe {
-            cu::cuMemcpyDtoDAsync_v2(slot.symbol, mask.device_ptr(), bytes, stream.as_raw())
-        })?;
+        unsafe {
+            gpu_core::driver_call!(cuMemcpyDtoDAsync_v2(
+                slot.symbol,
+                mask.device_ptr(),
+                bytes,
+                stream.as_raw()
+            ))
+        }?;
     }
     let launched = launch();
     // Recorded even when the launch failed: the copy is in the stream either way.
     // SAFETY: valid event and stream of this context.
-    check("cuEventRecord", unsafe {
-        cu::cuEventRecord(slot.event, stream.as_raw())
-    })?;
+    unsafe { gpu_core::driver_call!(cuEventRecord(slot.event, stream.as_raw())) }?;
     slot.used = true;
     launched
 }

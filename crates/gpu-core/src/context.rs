@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use cust::sys as cu;
+use crate::driver::sys as cu;
+use crate::driver_code;
 
 use crate::driver::check;
 use crate::error::Result;
@@ -27,7 +28,7 @@ impl Context {
         let mut raw = std::ptr::null_mut();
         // SAFETY: out-pointer to a local; `device` came from cuDeviceGet.
         check("cuDevicePrimaryCtxRetain", unsafe {
-            cu::cuDevicePrimaryCtxRetain(&mut raw, device)
+            driver_code!(cuDevicePrimaryCtxRetain(&mut raw, device))
         })?;
         Ok(Arc::new(Context { raw, device }))
     }
@@ -35,7 +36,9 @@ impl Context {
     /// Makes this context current on the calling thread.
     pub(crate) fn bind(&self) -> Result<()> {
         // SAFETY: `raw` is a retained primary context, valid until `drop`.
-        check("cuCtxSetCurrent", unsafe { cu::cuCtxSetCurrent(self.raw) })
+        check("cuCtxSetCurrent", unsafe {
+            driver_code!(cuCtxSetCurrent(self.raw))
+        })
     }
 }
 

@@ -4,8 +4,9 @@ use std::collections::HashMap;
 use std::ffi::CStr;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+use crate::driver::sys as cu;
+use crate::driver_code;
 use cu::CUdevice_attribute_enum as A;
-use cust::sys as cu;
 
 use crate::context::Context;
 use crate::driver::check;
@@ -131,7 +132,7 @@ impl Gpu {
             return Ok(Gpu { inner });
         }
         // SAFETY: cuInit may be called any number of times.
-        check("cuInit", unsafe { cu::cuInit(0) })?;
+        check("cuInit", unsafe { driver_code!(cuInit(0)) })?;
         let count = Self::count()?;
         if ordinal >= count {
             return Err(Error::NoDevice(format!(
@@ -141,7 +142,7 @@ impl Gpu {
         let mut device = 0;
         // SAFETY: out-pointer to a local; ordinal checked against the count.
         check("cuDeviceGet", unsafe {
-            cu::cuDeviceGet(&mut device, ordinal as i32)
+            driver_code!(cuDeviceGet(&mut device, ordinal as i32))
         })?;
         let context = Context::retain_primary(device)?;
         context.bind()?;
@@ -161,10 +162,12 @@ impl Gpu {
     /// Number of CUDA devices (0 when there is no driver).
     pub fn count() -> Result<usize> {
         // SAFETY: cuInit may be called any number of times.
-        check("cuInit", unsafe { cu::cuInit(0) })?;
+        check("cuInit", unsafe { driver_code!(cuInit(0)) })?;
         let mut n = 0;
         // SAFETY: out-pointer to a local.
-        check("cuDeviceGetCount", unsafe { cu::cuDeviceGetCount(&mut n) })?;
+        check("cuDeviceGetCount", unsafe {
+            driver_code!(cuDeviceGetCount(&mut n))
+        })?;
         Ok(n.max(0) as usize)
     }
 
@@ -179,7 +182,7 @@ impl Gpu {
         let (mut free, mut total) = (0usize, 0usize);
         // SAFETY: out-pointers to locals; context current.
         check("cuMemGetInfo", unsafe {
-            cu::cuMemGetInfo_v2(&mut free, &mut total)
+            driver_code!(cuMemGetInfo_v2(&mut free, &mut total))
         })?;
         Ok((free, total))
     }
@@ -231,14 +234,18 @@ fn query_properties(ordinal: usize, device: cu::CUdevice) -> Result<DeviceProper
         let mut v = 0i32;
         // SAFETY: out-pointer to a local; valid device.
         check("cuDeviceGetAttribute", unsafe {
-            cu::cuDeviceGetAttribute(&mut v, a, device)
+            driver_code!(cuDeviceGetAttribute(&mut v, a, device))
         })?;
         Ok(v as i64)
     };
     let mut name = [0 as std::os::raw::c_char; 256];
     // SAFETY: buffer of the stated length; the driver NUL-terminates.
     check("cuDeviceGetName", unsafe {
-        cu::cuDeviceGetName(name.as_mut_ptr(), name.len() as i32, device)
+        driver_code!(cuDeviceGetName(
+            name.as_mut_ptr(),
+            name.len() as i32,
+            device
+        ))
     })?;
     // SAFETY: NUL-terminated by the driver within the buffer.
     let name = unsafe { CStr::from_ptr(name.as_ptr()) }
@@ -247,7 +254,7 @@ fn query_properties(ordinal: usize, device: cu::CUdevice) -> Result<DeviceProper
     let mut total = 0usize;
     // SAFETY: out-pointer to a local; valid device.
     check("cuDeviceTotalMem", unsafe {
-        cu::cuDeviceTotalMem_v2(&mut total, device)
+        driver_code!(cuDeviceTotalMem_v2(&mut total, device))
     })?;
     Ok(DeviceProperties {
         ordinal,

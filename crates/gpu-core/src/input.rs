@@ -6,7 +6,7 @@ use std::ops::{Bound, RangeBounds};
 
 use std::ffi::c_void;
 
-use cust::sys as cu;
+use crate::driver_code;
 use ndarray::{ArrayBase, Data, Dimension};
 
 use crate::device::Gpu;
@@ -155,12 +155,12 @@ impl<T: Pod> Staged<'_, T> {
             unsafe {
                 check(
                     "cuMemcpyDtoHAsync",
-                    cu::cuMemcpyDtoHAsync_v2(
+                    driver_code!(cuMemcpyDtoHAsync_v2(
                         v.as_mut_ptr() as *mut c_void,
                         self.ptr,
                         bytes,
                         stream.as_raw(),
-                    ),
+                    )),
                 )?;
                 stream.synchronize()?;
                 v.set_len(self.len);
@@ -184,7 +184,12 @@ impl<T: Pod> Staged<'_, T> {
             // kept alive by the borrow, `copy` just allocated); they do not overlap. Ordered on
             // the default stream and waited for.
             check("cuMemcpyDtoDAsync", unsafe {
-                cu::cuMemcpyDtoDAsync_v2(copy.device_ptr(), self.ptr, bytes, stream.as_raw())
+                driver_code!(cuMemcpyDtoDAsync_v2(
+                    copy.device_ptr(),
+                    self.ptr,
+                    bytes,
+                    stream.as_raw()
+                ))
             })?;
             stream.synchronize()?;
         }

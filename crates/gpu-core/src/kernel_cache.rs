@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 
-use cust::sys as cu;
+use crate::driver::sys as cu;
 
 use crate::kernel_pack::KernelImage;
 

@@ -37,8 +37,12 @@
 pub mod guide {}
 
 pub mod data;
+mod driver_code;
+mod driver_code_table;
 mod element;
 mod error;
+#[cfg(any(test, feature = "fault-injection"))]
+pub mod fault_injection;
 mod kernel_archive;
 mod kernel_pack;
 mod lanes;
@@ -48,6 +52,7 @@ mod monoid;
 mod op;
 mod shape;
 
+pub use driver_code::{DriverCode, DriverCodeKind};
 pub use element::{Element, Pod};
 pub use error::{Error, Result};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
@@ -70,7 +75,7 @@ mod context;
 #[cfg(feature = "cuda")]
 mod device;
 #[cfg(feature = "cuda")]
-mod driver;
+pub mod driver;
 #[cfg(feature = "cuda")]
 mod fill;
 #[cfg(feature = "cuda")]
@@ -98,8 +103,6 @@ mod timer;
 
 #[cfg(feature = "cuda")]
 pub use array_nd::{DeviceArrayD, ShapedInput, StagedNd};
-#[cfg(feature = "cuda")]
-pub use cust;
 #[cfg(feature = "cuda")]
 pub use device::{DeviceProperties, Gpu};
 #[cfg(feature = "cuda")]

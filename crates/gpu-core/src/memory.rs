@@ -4,11 +4,13 @@ use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::sync::Mutex;
 
-use cust::sys as cu;
+use crate::driver::sys as cu;
 use ndarray::{Array1, ArrayBase, ArrayView1, Data, Dimension};
 
 use crate::device::Gpu;
 use crate::driver::check;
+use crate::driver_code;
+use crate::driver_code::DriverCode;
 use crate::element::Pod;
 use crate::error::{Error, Result};
 use crate::staging::{self, Staging};
@@ -61,8 +63,8 @@ impl Gpu {
                 });
             }
             // SAFETY: out-pointer to a local; non-zero size; context current.
-            let r = unsafe { cu::cuMemAlloc_v2(&mut ptr, bytes) };
-            if r == cu::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY {
+            let r = unsafe { driver_code!(cuMemAlloc_v2(&mut ptr, bytes)) };
+            if r == DriverCode::OUT_OF_MEMORY {
                 let (free, _) = self.memory_info()?;
                 return Err(Error::OutOfMemory {
                     requested: bytes,
@@ -70,6 +72,8 @@ impl Gpu {
                 });
             }
             check("cuMemAlloc", r)?;
+            #[cfg(feature = "fault-injection")]
+            crate::fault_injection::track_device(bytes as i64);
         }
         Ok(DeviceArray {
             ptr,
@@ -218,12 +222,12 @@ impl<T: Pod> DeviceArray<T> {
         // SAFETY: `src` holds exactly `size_bytes` readable bytes; the copy completes before
         // return (pageable memory is staged by the driver, and we synchronise the stream).
         check("cuMemcpyHtoDAsync", unsafe {
-            cu::cuMemcpyHtoDAsync_v2(
+            driver_code!(cuMemcpyHtoDAsync_v2(
                 self.ptr,
                 src.as_ptr() as *const c_void,
                 self.size_bytes(),
                 stream.as_raw(),
-            )
+            ))
         })?;
         stream.synchronize()
     }
@@ -257,12 +261,12 @@ impl<T: Pod> DeviceArray<T> {
         // SAFETY: the caller guarantees `dst`; `T: Pod` accepts any bytes; we synchronise
         // before returning, so `dst` outlives the copy.
         check("cuMemcpyDtoHAsync", unsafe {
-            cu::cuMemcpyDtoHAsync_v2(
+            driver_code!(cuMemcpyDtoHAsync_v2(
                 dst as *mut c_void,
                 self.ptr,
                 self.size_bytes(),
                 stream.as_raw(),
-            )
+            ))
         })?;
         stream.synchronize()
     }
@@ -293,7 +297,12 @@ impl<T: Pod> DeviceArray<T> {
         self.gpu.bind()?;
         // SAFETY: both allocations hold `size_bytes`; distinct arrays (`&mut self` vs `&src`).
         check("cuMemcpyDtoDAsync", unsafe {
-            cu::cuMemcpyDtoDAsync_v2(self.ptr, src.ptr, self.size_bytes(), stream.as_raw())
+            driver_code!(cuMemcpyDtoDAsync_v2(
+                self.ptr,
+                src.ptr,
+                self.size_bytes(),
+                stream.as_raw()
+            ))
         })
     }
 
@@ -313,7 +322,12 @@ impl<T: Pod> DeviceArray<T> {
         self.gpu.bind()?;
         // SAFETY: the allocation holds `size_bytes`; any byte pattern is a valid `T: Pod`.
         check("cuMemsetD8Async", unsafe {
-            cu::cuMemsetD8Async(self.ptr, value, self.size_bytes(), stream.as_raw())
+            driver_code!(cuMemsetD8Async(
+                self.ptr,
+                value,
+                self.size_bytes(),
+                stream.as_raw()
+            ))
         })
     }
 
@@ -330,12 +344,12 @@ impl<T: Pod> DeviceArray<T> {
         // SAFETY: `src` is page-locked and holds `size_bytes`; it records an event after the copy
         // and every host access to it (and its drop) waits for that event first.
         check("cuMemcpyHtoDAsync", unsafe {
-            cu::cuMemcpyHtoDAsync_v2(
+            driver_code!(cuMemcpyHtoDAsync_v2(
                 self.ptr,
                 src.ptr as *const c_void,
                 self.size_bytes(),
                 stream.as_raw(),
-            )
+            ))
         })?;
         src.mark_in_flight(&self.gpu, stream)
     }
@@ -351,12 +365,12 @@ impl<T: Pod> DeviceArray<T> {
         self.gpu.bind()?;
         // SAFETY: as in `copy_from_pinned_async`; `T: Pod` accepts any bytes.
         check("cuMemcpyDtoHAsync", unsafe {
-            cu::cuMemcpyDtoHAsync_v2(
+            driver_code!(cuMemcpyDtoHAsync_v2(
                 dst.ptr as *mut c_void,
                 self.ptr,
                 self.size_bytes(),
                 stream.as_raw(),
-            )
+            ))
         })?;
         dst.mark_in_flight(&self.gpu, stream)
     }
@@ -371,6 +385,8 @@ impl<T: Pod> Drop for DeviceArray<T> {
             unsafe {
                 cu::cuMemFree_v2(self.ptr);
             }
+            #[cfg(feature = "fault-injection")]
+            crate::fault_injection::track_device(-(self.size_bytes() as i64));
         }
     }
 }
@@ -413,8 +429,10 @@ impl Gpu {
             let mut raw: *mut c_void = std::ptr::null_mut();
             // SAFETY: out-pointer to a local; non-zero size.
             check("cuMemAllocHost", unsafe {
-                cu::cuMemAllocHost_v2(&mut raw, bytes)
+                driver_code!(cuMemAllocHost_v2(&mut raw, bytes))
             })?;
+            #[cfg(feature = "fault-injection")]
+            crate::fault_injection::track_pinned(bytes as i64);
             // SAFETY: fresh allocation of `bytes` bytes; zeroing makes every element a value.
             unsafe { std::ptr::write_bytes(raw as *mut u8, 0, bytes) };
             ptr = raw as *mut T;
@@ -488,6 +506,8 @@ impl<T: Pod> Drop for PinnedBuffer<T> {
             unsafe {
                 cu::cuMemFreeHost(self.ptr as *mut c_void);
             }
+            #[cfg(feature = "fault-injection")]
+            crate::fault_injection::track_pinned(-((self.len * std::mem::size_of::<T>()) as i64));
         }
     }
 }

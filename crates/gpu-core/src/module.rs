@@ -10,11 +10,13 @@ use std::ffi::{c_void, CString};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use cust::sys as cu;
+use crate::driver::sys as cu;
+use crate::driver_code;
 use rayon::prelude::*;
 
 use crate::device::Gpu;
-use crate::driver::{check, error_name};
+use crate::driver::check;
+use crate::driver_code::{DriverCode, DriverCodeKind};
 use crate::error::{Error, Result};
 use crate::kernel_cache::{Loaded, Slot};
 use crate::kernel_pack::{KernelImage, Ptx};
@@ -195,10 +197,11 @@ impl Gpu {
             return Err(Error::Cuda {
                 call: "cuModuleGetFunction",
                 error: format!(
-                    "CUDA_ERROR_NOT_FOUND: kernel `{name}` not found in module `{}`",
+                    "{}: kernel `{name}` not found in module `{}`",
+                    DriverCode::NOT_FOUND,
                     ptx.name
                 ),
-                code: cu::cudaError_enum::CUDA_ERROR_NOT_FOUND as i32,
+                code: DriverCode::NOT_FOUND,
             });
         };
         let force_ptx = std::env::var(KERNEL_IMAGES_VAR).is_ok_and(|v| v == "ptx");
@@ -246,7 +249,7 @@ fn get_function(module: cu::CUmodule, ptx: &Ptx, name: &str) -> Result<cu::CUfun
     let mut raw = std::ptr::null_mut();
     // SAFETY: valid module; NUL-terminated name; out-pointer to a local.
     check("cuModuleGetFunction", unsafe {
-        cu::cuModuleGetFunction(&mut raw, module, cname.as_ptr())
+        driver_code!(cuModuleGetFunction(&mut raw, module, cname.as_ptr()))
     })
     .map_err(|e| match e {
         Error::Cuda { call, error, code } => Error::Cuda {
@@ -267,7 +270,12 @@ fn global(module: cu::CUmodule, name: &str) -> Result<(u64, usize)> {
     let (mut ptr, mut size) = (0u64, 0usize);
     // SAFETY: valid module; NUL-terminated name; out-pointers to locals.
     check("cuModuleGetGlobal", unsafe {
-        cu::cuModuleGetGlobal_v2(&mut ptr, &mut size, module, cname.as_ptr())
+        driver_code!(cuModuleGetGlobal_v2(
+            &mut ptr,
+            &mut size,
+            module,
+            cname.as_ptr()
+        ))
     })?;
     Ok((ptr, size))
 }
@@ -306,19 +314,21 @@ fn load_image(image: &[u8], is_ptx: bool, what: impl Fn() -> String) -> Result<c
     // SAFETY: NUL-terminated (zero-padded) image; option arrays of equal length; log buffers
     // of LOG bytes that outlive the call.
     let result = unsafe {
-        cu::cuModuleLoadDataEx(
+        driver_code!(cuModuleLoadDataEx(
             &mut module,
             words.as_ptr() as *const c_void,
             options.len() as u32,
             options.as_mut_ptr(),
             values.as_mut_ptr(),
-        )
+        ))
     };
-    if result == cu::cudaError_enum::CUDA_SUCCESS {
+    if result.is_success() {
         return Ok(module);
     }
-    if let Err(e @ Error::NoDevice(_)) = check("cuModuleLoadDataEx", result) {
-        return Err(e);
+    // A device or context failure is not the module's fault: report it as such.
+    match result.kind() {
+        DriverCodeKind::KernelImage | DriverCodeKind::DriverTooOld | DriverCodeKind::Other => {}
+        _ => return Err(crate::Error::driver("cuModuleLoadDataEx", result)),
     }
     let log = |buf: &[u8]| {
         let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
@@ -326,7 +336,10 @@ fn load_image(image: &[u8], is_ptx: bool, what: impl Fn() -> String) -> Result<c
     };
     Err(Error::PtxLoad {
         module: what(),
-        error: error_name(result),
+        error: match result.remedy() {
+            Some(remedy) => format!("cuModuleLoadDataEx returned {result}: {remedy}"),
+            None => format!("cuModuleLoadDataEx returned {result}"),
+        },
         log: format!("{}{}", log(&error_log), log(&info_log)),
     })
 }
@@ -361,12 +374,12 @@ impl Kernel {
         let mut n = 0i32;
         // SAFETY: valid function handle; out-pointer to a local.
         check("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
-            cu::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            driver_code!(cuOccupancyMaxActiveBlocksPerMultiprocessor(
                 &mut n,
                 self.raw,
                 block as i32,
                 dynamic_shared,
-            )
+            ))
         })?;
         Ok(n.max(0) as u32)
     }
@@ -387,7 +400,7 @@ impl Kernel {
         let mut v = 0i32;
         // SAFETY: valid function handle; out-pointer to a local.
         check("cuFuncGetAttribute", unsafe {
-            cu::cuFuncGetAttribute(&mut v, a, self.raw)
+            driver_code!(cuFuncGetAttribute(&mut v, a, self.raw))
         })?;
         Ok(v.max(0) as u32)
     }
@@ -408,11 +421,11 @@ impl Kernel {
         self.gpu.bind()?;
         // SAFETY: valid function handle.
         check("cuFuncSetAttribute", unsafe {
-            cu::cuFuncSetAttribute(
+            driver_code!(cuFuncSetAttribute(
                 self.raw,
                 cu::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 bytes as i32,
-            )
+            ))
         })?;
         *allowed = bytes;
         Ok(())
@@ -458,7 +471,7 @@ impl Kernel {
         self.gpu.bind()?;
         // SAFETY: the caller guarantees the arguments; the config was validated above.
         check("cuLaunchKernel", unsafe {
-            cu::cuLaunchKernel(
+            driver_code!(cuLaunchKernel(
                 self.raw,
                 config.grid,
                 grid_y,
@@ -470,7 +483,7 @@ impl Kernel {
                 stream.as_raw(),
                 args.as_ptr() as *mut *mut c_void,
                 std::ptr::null_mut(),
-            )
+            ))
         })
         .map_err(|e| match e {
             Error::Cuda { call, error, code } => Error::Cuda {

@@ -6,7 +6,8 @@
 
 use std::ffi::c_void;
 
-use cust::sys as cu;
+use crate::driver::sys as cu;
+use crate::driver_code;
 
 use crate::driver::check;
 use crate::error::Result;
@@ -69,8 +70,12 @@ impl Staging {
             let mut raw: *mut c_void = std::ptr::null_mut();
             // SAFETY: out-pointer to a local; non-zero size.
             let r = check("cuMemAllocHost", unsafe {
-                cu::cuMemAllocHost_v2(&mut raw, CHUNK)
+                driver_code!(cuMemAllocHost_v2(&mut raw, CHUNK))
             });
+            #[cfg(feature = "fault-injection")]
+            if r.is_ok() {
+                crate::fault_injection::track_pinned(CHUNK as i64);
+            }
             if let Err(e) = r {
                 s.free();
                 return Err(e);
@@ -79,7 +84,7 @@ impl Staging {
             let flags = cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
             // SAFETY: out-pointer into `s`; context current.
             let r = check("cuEventCreate", unsafe {
-                cu::cuEventCreate(&mut s.done[i], flags)
+                driver_code!(cuEventCreate(&mut s.done[i], flags))
             });
             if let Err(e) = r {
                 s.free();
@@ -101,6 +106,8 @@ impl Staging {
                 // SAFETY: allocated by cuMemAllocHost in `new`; any DMA using it was waited for
                 // by the transfer that issued it.
                 unsafe { cu::cuMemFreeHost(self.host[i] as *mut c_void) };
+                #[cfg(feature = "fault-injection")]
+                crate::fault_injection::track_pinned(-(CHUNK as i64));
                 self.host[i] = std::ptr::null_mut();
             }
         }
@@ -113,7 +120,7 @@ impl Staging {
             // The DMA that last read this slot (two chunks ago) must be done before refilling it.
             // SAFETY: valid event (recorded or never recorded, which counts as complete).
             check("cuEventSynchronize", unsafe {
-                cu::cuEventSynchronize(self.done[slot])
+                driver_code!(cuEventSynchronize(self.done[slot]))
             })?;
             // SAFETY: the slot holds CHUNK ≥ chunk.len() bytes and no DMA reads it now; `chunk`
             // is borrowed for the call.
@@ -122,16 +129,16 @@ impl Staging {
             // SAFETY: pinned source of chunk.len() bytes, kept untouched until `done[slot]`
             // fires; `dst + offset` lies inside the destination the caller sized for `src`.
             check("cuMemcpyHtoDAsync", unsafe {
-                cu::cuMemcpyHtoDAsync_v2(
+                driver_code!(cuMemcpyHtoDAsync_v2(
                     dst + offset,
                     self.host[slot] as *const c_void,
                     chunk.len(),
                     stream.as_raw(),
-                )
+                ))
             })?;
             // SAFETY: valid event and stream.
             check("cuEventRecord", unsafe {
-                cu::cuEventRecord(self.done[slot], stream.as_raw())
+                driver_code!(cuEventRecord(self.done[slot], stream.as_raw()))
             })?;
         }
         stream.synchronize()
@@ -157,16 +164,16 @@ impl Staging {
             // (chunk k−2 was copied out before chunk k is issued); `src + k·CHUNK` lies inside
             // the source the caller sized for `dst`.
             check("cuMemcpyDtoHAsync", unsafe {
-                cu::cuMemcpyDtoHAsync_v2(
+                driver_code!(cuMemcpyDtoHAsync_v2(
                     s.host[slot] as *mut c_void,
                     src + (k * CHUNK) as u64,
                     len_of(k),
                     stream.as_raw(),
-                )
+                ))
             })?;
             // SAFETY: valid event and stream.
             check("cuEventRecord", unsafe {
-                cu::cuEventRecord(s.done[slot], stream.as_raw())
+                driver_code!(cuEventRecord(s.done[slot], stream.as_raw()))
             })
         };
         issue(0, self)?;
@@ -177,7 +184,7 @@ impl Staging {
             let slot = k % 2;
             // SAFETY: valid event, recorded after chunk k's copy.
             check("cuEventSynchronize", unsafe {
-                cu::cuEventSynchronize(self.done[slot])
+                driver_code!(cuEventSynchronize(self.done[slot]))
             })?;
             let n = len_of(k);
             // SAFETY: chunk k's DMA has finished; `dst + k·CHUNK .. + n` is within the `len`

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use cust::sys as cu;
+use crate::driver::sys as cu;
+use crate::driver_code;
 
 use crate::context::Context;
 use crate::driver::check;
@@ -30,7 +31,10 @@ impl Stream {
         let mut raw = std::ptr::null_mut();
         // SAFETY: out-pointer to a local; the caller made the context current.
         check("cuStreamCreate", unsafe {
-            cu::cuStreamCreate(&mut raw, cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32)
+            driver_code!(cuStreamCreate(
+                &mut raw,
+                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32
+            ))
         })?;
         Ok(Stream { raw, owner })
     }
@@ -54,7 +58,7 @@ impl Stream {
     pub fn synchronize(&self) -> Result<()> {
         // SAFETY: valid stream handle.
         check("cuStreamSynchronize", unsafe {
-            cu::cuStreamSynchronize(self.raw)
+            driver_code!(cuStreamSynchronize(self.raw))
         })
     }
 
@@ -97,7 +101,7 @@ impl Event {
         let mut raw = std::ptr::null_mut();
         // SAFETY: out-pointer to a local; context made current above.
         check("cuEventCreate", unsafe {
-            cu::cuEventCreate(&mut raw, flags)
+            driver_code!(cuEventCreate(&mut raw, flags))
         })?;
         Ok(Event { raw, _owner: owner })
     }
@@ -106,7 +110,7 @@ impl Event {
     pub fn record(&self, stream: &Stream) -> Result<()> {
         // SAFETY: valid event and stream handles.
         check("cuEventRecord", unsafe {
-            cu::cuEventRecord(self.raw, stream.raw)
+            driver_code!(cuEventRecord(self.raw, stream.raw))
         })
     }
 
@@ -114,7 +118,7 @@ impl Event {
     pub fn synchronize(&self) -> Result<()> {
         // SAFETY: valid event handle.
         check("cuEventSynchronize", unsafe {
-            cu::cuEventSynchronize(self.raw)
+            driver_code!(cuEventSynchronize(self.raw))
         })
     }
 
@@ -124,7 +128,7 @@ impl Event {
         let mut ms = 0.0f32;
         // SAFETY: both are valid timing events; out-pointer to a local.
         check("cuEventElapsedTime", unsafe {
-            cu::cuEventElapsedTime(&mut ms, start.raw, self.raw)
+            driver_code!(cuEventElapsedTime(&mut ms, start.raw, self.raw))
         })?;
         Ok(ms)
     }

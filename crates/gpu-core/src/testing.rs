@@ -158,3 +158,147 @@ pub fn assert_every_pack_loads_from_ptx(gpu: &Gpu, kernels: &[&Ptx]) {
         assert_eq!(preload_from_ptx(gpu, ptx), ptx.kernel_names().len());
     }
 }
+
+/// What [`fail_every_call`] tried.
+#[cfg(feature = "fault-injection")]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FailureReport {
+    /// Driver calls the operation makes (after a first, warming run).
+    pub calls: usize,
+    /// Failure points tried: calls × codes.
+    pub points: usize,
+    /// Points where the operation still succeeded, with a right result (the failed call's
+    /// error was absorbed, e.g. a context bind in a destructor).
+    pub absorbed: usize,
+}
+
+/// The codes [`fail_every_call`] fails each call with: a plain invalid value, out of memory,
+/// and a code unknown to cuda.h.
+#[cfg(feature = "fault-injection")]
+pub const INJECTED_CODES: [crate::DriverCode; 3] = [
+    crate::DriverCode::INVALID_VALUE,
+    crate::DriverCode::OUT_OF_MEMORY,
+    crate::DriverCode(12345),
+];
+
+/// Runs `op` once (warming caches), lists its driver calls, then for every call `k` and each
+/// of [`INJECTED_CODES`] runs it again with call `k` failing. Each failure must come back as
+/// an error naming the failed call (or [`crate::Error::OutOfMemory`] for an allocation), never
+/// a panic; afterwards the device and pinned memory the crates hold must be back to the
+/// baseline, the next `op` right (`check` accepts its result) and the memory still at the
+/// baseline. Panics listing every violation; returns what was tried.
+#[cfg(feature = "fault-injection")]
+pub fn fail_every_call<R>(
+    gpu: &Gpu,
+    what: &str,
+    mut op: impl FnMut() -> Result<R>,
+    mut check: impl FnMut(&R) -> std::result::Result<(), String>,
+) -> FailureReport {
+    use crate::fault_injection::{fail_call, live_device_bytes, live_pinned_bytes, record};
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    let settle = || {
+        gpu.synchronize()
+            .expect("synchronize after an injected failure")
+    };
+    let first = op().unwrap_or_else(|e| panic!("{what}: the warming run failed: {e}"));
+    check(&first).unwrap_or_else(|e| panic!("{what}: the warming run is wrong: {e}"));
+    drop(first);
+    settle();
+    let (r, calls) = record(&mut op);
+    let r = r.unwrap_or_else(|e| panic!("{what}: the recorded run failed: {e}"));
+    check(&r).unwrap_or_else(|e| panic!("{what}: the recorded run is wrong: {e}"));
+    drop(r);
+    settle();
+    let baseline = (
+        live_device_bytes(),
+        live_pinned_bytes(),
+        gpu.memory_info().unwrap().0,
+    );
+    let mut report = FailureReport {
+        calls: calls.len(),
+        ..FailureReport::default()
+    };
+    let mut problems = Vec::new();
+    if calls.is_empty() {
+        problems.push(format!("{what}: no driver calls recorded"));
+    }
+    for k in 1..=calls.len() {
+        let call = calls[k - 1];
+        let short = call.strip_suffix("_v2").unwrap_or(call);
+        for code in INJECTED_CODES {
+            report.points += 1;
+            let at = format!(
+                "{what}: call {k} of {} ({call}) failing with {code}",
+                calls.len()
+            );
+            let (outcome, fired) = fail_call(k, code, || catch_unwind(AssertUnwindSafe(&mut op)));
+            match outcome {
+                Err(_) => problems.push(format!("{at}: panicked")),
+                Ok(Err(e)) => {
+                    let named = e.to_string().contains(short);
+                    let oom =
+                        matches!(e, crate::Error::OutOfMemory { .. }) && code == INJECTED_CODES[1];
+                    if !named && !oom {
+                        problems.push(format!("{at}: the error does not name the call: {e}"));
+                    }
+                }
+                Ok(Ok(r)) => match check(&r) {
+                    Ok(()) => report.absorbed += 1,
+                    Err(e) => problems.push(format!("{at}: succeeded with a wrong result: {e}")),
+                },
+            }
+            if fired != Some(call) {
+                problems.push(format!(
+                    "{at}: the failure hit {fired:?}: the calls changed"
+                ));
+            }
+            settle();
+            // A failed call may drop a cached workspace (less held), never keep more.
+            let held = (
+                live_device_bytes(),
+                live_pinned_bytes(),
+                gpu.memory_info().unwrap().0,
+            );
+            if held.0 > baseline.0 || held.1 > baseline.1 || held.2 < baseline.2 {
+                problems.push(format!(
+                    "{at}: memory after the failure (device, pinned, driver free) {held:?}, \
+                     baseline {baseline:?}"
+                ));
+            }
+            match op() {
+                Ok(r) => {
+                    if let Err(e) = check(&r) {
+                        problems.push(format!("{at}: the next run is wrong: {e}"));
+                    }
+                }
+                Err(e) => problems.push(format!("{at}: the next run failed: {e}")),
+            }
+            settle();
+            let held = (
+                live_device_bytes(),
+                live_pinned_bytes(),
+                gpu.memory_info().unwrap().0,
+            );
+            if held != baseline {
+                problems.push(format!(
+                    "{at}: memory after the next run {held:?}, baseline {baseline:?}"
+                ));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        let shown: Vec<_> = problems.iter().take(25).cloned().collect();
+        panic!(
+            "{what}: {} problem(s) over {} failure points:\n{}",
+            problems.len(),
+            report.points,
+            shown.join("\n")
+        );
+    }
+    eprintln!(
+        "fault injection: {what}: {} calls, {} points, {} absorbed, 0 panics, 0 leaks",
+        report.calls, report.points, report.absorbed
+    );
+    report
+}

@@ -4,8 +4,7 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use gpu_core::cust::sys as cu;
-use gpu_core::{DeviceArray, Error, Event, Gpu, Result, Stream};
+use gpu_core::{DeviceArray, Event, Gpu, Result, Stream};
 use gpu_sync::LastBlockCounter;
 
 /// Bytes of the result slot: the largest accumulator (a `Mat2<f64>`, 32 bytes).
@@ -153,15 +152,7 @@ impl Workspace {
         // SAFETY: callers pass a device address of this context with at least `bytes` bytes
         // allocated (the scratch buffer after growing, the result slot, or an output array of
         // at least one value); any byte pattern is valid for the plain-data types stored there.
-        let r = unsafe { cu::cuMemsetD8Async(ptr, value, bytes, stream.as_raw()) };
-        if r != cu::cudaError_enum::CUDA_SUCCESS {
-            return Err(Error::Cuda {
-                call: "cuMemsetD8Async",
-                error: format!("{r:?}"),
-                code: r as i32,
-            });
-        }
-        Ok(())
+        unsafe { gpu_core::driver_call!(cuMemsetD8Async(ptr, value, bytes, stream.as_raw())) }
     }
 }
 

@@ -1,0 +1,69 @@
+//! Every driver call of every conv1d strategy failing in turn (the `fault-injection` feature):
+//! an error naming the call, no panic, memory back to its baseline, the next call right.
+//! Built and run by `scripts/gpu-bundle.sh` (`--features cuda,fault-injection`); one test, so
+//! that nothing else allocates while memory is compared.
+
+use gpu_conv1d::{cpu, Boundary, Conv1d, Mode, Operation, Options, Strategy};
+use gpu_core::testing::{fail_every_call, gpu_or_skip};
+use ndarray::{Array2, Axis};
+
+/// Small dyadic values: every sum of products is exact in f32, in any order.
+fn dyadic(n: usize, seed: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i * 5 + seed) % 8) as f32 * 0.25 - 1.0)
+        .collect()
+}
+
+fn expect<T: PartialEq>(want: T) -> impl FnMut(&T) -> Result<(), String> {
+    move |got| {
+        (*got == want)
+            .then_some(())
+            .ok_or_else(|| "the result differs from the CPU reference".to_string())
+    }
+}
+
+#[test]
+fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let mut points = 0;
+    let signal = dyadic(100_003, 1);
+    for width in [7, 31, 200] {
+        let mask = dyadic(width, 3);
+        for strategy in Strategy::ALL {
+            for (operation, mode, boundary) in [
+                (Operation::Correlation, Mode::Same, Boundary::Zero),
+                (Operation::Convolution, Mode::Full, Boundary::Reflect),
+            ] {
+                let options = Options::new()
+                    .mode(mode)
+                    .boundary(boundary)
+                    .strategy(strategy);
+                let Ok(c) = Conv1d::new(&gpu, operation, &mask, options) else {
+                    continue; // a strategy that cannot take this mask (constant capacity)
+                };
+                let want = cpu::apply(operation, &signal, &mask, mode, boundary, false).unwrap();
+                let what =
+                    format!("{strategy:?} {operation:?} {mode:?} {boundary:?} width {width}");
+                points += fail_every_call(&gpu, &what, || c.run(&signal[..]), expect(want)).points;
+            }
+        }
+    }
+    let rows = Array2::from_shape_fn((64, 1001), |(i, j)| ((i + 3 * j) % 8) as f32 * 0.25);
+    let mask = dyadic(9, 2);
+    let c = Conv1d::new(&gpu, Operation::Correlation, &mask, Options::new()).unwrap();
+    let mut want = rows.clone();
+    for (mut out, row) in want.axis_iter_mut(Axis(0)).zip(rows.axis_iter(Axis(0))) {
+        let r = cpu::apply(
+            Operation::Correlation,
+            row.as_slice().unwrap(),
+            &mask,
+            Mode::Same,
+            Boundary::Zero,
+            false,
+        )
+        .unwrap();
+        out.assign(&ndarray::ArrayView1::from(&r));
+    }
+    points += fail_every_call(&gpu, "rows", || c.run_rows(rows.view()), expect(want)).points;
+    eprintln!("fault injection: gpu-conv1d: {points} failure points, 0 panics, 0 leaks");
+}

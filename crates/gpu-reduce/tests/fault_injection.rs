@@ -1,0 +1,86 @@
+//! Every driver call of every reduction failing in turn (the `fault-injection` feature):
+//! an error naming the call, no panic, memory back to its baseline, the next call right.
+//! Built and run by `scripts/gpu-bundle.sh` (`--features cuda,fault-injection`); one test, so
+//! that nothing else allocates while memory is compared.
+
+use gpu_core::testing::{fail_every_call, gpu_or_skip};
+use gpu_core::Op;
+use gpu_reduce::{Algorithm, Reduce};
+use ndarray::{Array2, Axis};
+
+fn dyadic(n: usize) -> Vec<f32> {
+    (0..n).map(|i| (i % 8) as f32 * 0.25 - 1.0).collect()
+}
+
+fn expect<T: PartialEq + std::fmt::Debug>(want: T) -> impl FnMut(&T) -> Result<(), String> {
+    move |got| {
+        (*got == want)
+            .then_some(())
+            .ok_or(format!("got {got:?}, want {want:?}"))
+    }
+}
+
+#[test]
+fn every_driver_call_of_every_reduction_fails_cleanly() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let mut points = 0;
+    let host = dyadic(100_003);
+    let want: f32 = host.iter().sum();
+    let ints: Vec<i32> = (0..70_001).map(|i| (i * 7919) % 100_003 - 50_000).collect();
+    let imax = *ints.iter().max().unwrap();
+    for a in Algorithm::ALL {
+        let r = Reduce::new(&gpu).algorithm(a);
+        points += fail_every_call(
+            &gpu,
+            &format!("{a:?} sum of a host slice"),
+            || r.sum(&host[..]),
+            expect(want),
+        )
+        .points;
+        let dev = gpu.upload(&ints).unwrap();
+        points += fail_every_call(
+            &gpu,
+            &format!("{a:?} max of a device array"),
+            || r.max(&dev),
+            expect(Some(imax)),
+        )
+        .points;
+        points += fail_every_call(
+            &gpu,
+            &format!("{a:?} argmin"),
+            || r.argmin(&dev),
+            expect(
+                ints.iter()
+                    .enumerate()
+                    .min_by_key(|p| (*p.1, p.0))
+                    .map(|p| p.0),
+            ),
+        )
+        .points;
+    }
+    let m = Array2::from_shape_fn((300, 257), |(i, j)| ((i * 3 + j) % 8) as f32 * 0.25);
+    let r = Reduce::new(&gpu);
+    for axis in [0, 1] {
+        let want = m.sum_axis(Axis(axis)).into_dyn();
+        points += fail_every_call(
+            &gpu,
+            &format!("sum_axis({axis})"),
+            || r.sum_axis(&m, Axis(axis)),
+            expect(want),
+        )
+        .points;
+    }
+    let offsets: Vec<u64> = (0..=1000).map(|i| i * 100).collect();
+    let want: Vec<f32> = offsets
+        .windows(2)
+        .map(|w| host[w[0] as usize..w[1] as usize].iter().sum())
+        .collect();
+    points += fail_every_call(
+        &gpu,
+        "segmented sum",
+        || r.segmented_reduce(&host[..100_000], &offsets[..], Op::Sum),
+        expect(want),
+    )
+    .points;
+    eprintln!("fault injection: gpu-reduce: {points} failure points, 0 panics, 0 leaks");
+}

@@ -1,0 +1,95 @@
+//! Every driver call of every scan failing in turn (the `fault-injection` feature): an error
+//! naming the call, no panic, memory back to its baseline, the next call right. Built and run
+//! by `scripts/gpu-bundle.sh` (`--features cuda,fault-injection`); one test, so that nothing
+//! else allocates while memory is compared.
+
+use gpu_core::testing::{fail_every_call, gpu_or_skip};
+use gpu_core::Op;
+use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
+use ndarray::{Array2, Axis};
+
+fn expect<T: PartialEq + std::fmt::Debug>(want: T) -> impl FnMut(&T) -> Result<(), String> {
+    move |got| {
+        (*got == want)
+            .then_some(())
+            .ok_or_else(|| "the result differs from the CPU reference".to_string())
+    }
+}
+
+#[test]
+fn every_driver_call_of_every_scan_fails_cleanly() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let mut points = 0;
+    let host: Vec<i32> = (0..200_003).map(|i| (i * 7919) % 1000 - 500).collect();
+    for a in Algorithm::ALL {
+        for exclusive in [false, true] {
+            let kind = if exclusive {
+                ScanKind::Exclusive
+            } else {
+                ScanKind::Inclusive
+            };
+            let s = if exclusive {
+                Scan::new(&gpu).exclusive()
+            } else {
+                Scan::new(&gpu)
+            }
+            .algorithm(a);
+            let want = cpu::scan(&host, Op::Sum, kind).unwrap();
+            points += fail_every_call(
+                &gpu,
+                &format!("{a:?} {kind:?} sum"),
+                || s.scan(&host[..], Op::Sum),
+                expect(want),
+            )
+            .points;
+        }
+        let dev = gpu.upload(&host).unwrap();
+        let want = cpu::scan(&host, Op::Max, ScanKind::Inclusive).unwrap();
+        let s = Scan::new(&gpu).algorithm(a);
+        points += fail_every_call(
+            &gpu,
+            &format!("{a:?} max into a device array"),
+            || {
+                let mut out = gpu.alloc::<i32>(dev.len())?;
+                s.scan_into(&dev, &mut out, Op::Max)?;
+                out.to_vec()
+            },
+            expect(want),
+        )
+        .points;
+    }
+    let m = Array2::from_shape_fn((300, 257), |(i, j)| ((i * 3 + j) % 11) as i32 - 5);
+    let s = Scan::new(&gpu);
+    for axis in [0, 1] {
+        let mut want = m.clone();
+        want.accumulate_axis_inplace(Axis(axis), |&prev, cur| *cur += prev);
+        points += fail_every_call(
+            &gpu,
+            &format!("cumsum_axis({axis})"),
+            || s.cumsum_axis(&m, Axis(axis)),
+            expect(want.into_dyn()),
+        )
+        .points;
+    }
+    let offsets: Vec<u64> = (0..=1000).map(|i| i * 200).collect();
+    let values = &host[..200_000];
+    let mut want = Vec::new();
+    for w in offsets.windows(2) {
+        want.extend(
+            cpu::scan(
+                &values[w[0] as usize..w[1] as usize],
+                Op::Sum,
+                ScanKind::Inclusive,
+            )
+            .unwrap(),
+        );
+    }
+    points += fail_every_call(
+        &gpu,
+        "segmented scan",
+        || s.segmented_scan(values, &offsets[..], Op::Sum),
+        expect(want),
+    )
+    .points;
+    eprintln!("fault injection: gpu-scan: {points} failure points, 0 panics, 0 leaks");
+}
