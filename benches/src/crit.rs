@@ -82,7 +82,7 @@ mod gpu_parts {
     /// `GPU_PRIMS_REQUIRE_GPU=1` a missing GPU panics instead.
     pub fn gpu_or_skip(group: &str) -> Option<Gpu> {
         match gpu_core::testing::shared_gpu() {
-            Ok(g) => Some(g.clone()),
+            Ok(g) => Some(g),
             Err(e) => {
                 if gpu_core::testing::gpu_required() {
                     panic!("GPU_PRIMS_REQUIRE_GPU is set but no GPU is usable for {group}: {e}");

@@ -18,7 +18,7 @@
 //! The mask copy reads the `Conv1d`'s device copy of the mask, uploaded (and waited for) when the
 //! `Conv1d` was built, so no pageable host memory is involved.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, Once};
 
 use gpu_core::driver::sys as cu;
 use gpu_core::{DeviceArray, Error, Gpu, Kernel, Pod, Result, Stream};
@@ -44,6 +44,17 @@ struct Slot {
 unsafe impl Send for Slot {}
 
 static SLOTS: Mutex<Vec<Slot>> = Mutex::new(Vec::new());
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let _ = self.gpu.bind();
+        // SAFETY: created in `Slot::new`, destroyed once; a pending record is fine (the driver
+        // releases the event once it completes).
+        unsafe {
+            cu::cuEventDestroy_v2(self.event);
+        }
+    }
+}
 
 impl Slot {
     fn new(gpu: &Gpu, kernel: &Kernel) -> Result<Slot> {
@@ -101,6 +112,11 @@ pub(crate) fn with_constant_mask<T: Pod>(
     {
         Some(i) => i,
         None => {
+            // Emptied at exit: each slot holds its `Gpu` (and so the context).
+            static AT_EXIT: Once = Once::new();
+            AT_EXIT.call_once(|| {
+                gpu_core::on_exit(|| SLOTS.lock().unwrap_or_else(|p| p.into_inner()).clear())
+            });
             slots.push(Slot::new(gpu, kernel)?);
             slots.len() - 1
         }

@@ -77,6 +77,8 @@ mod device;
 #[cfg(feature = "cuda")]
 pub mod driver;
 #[cfg(feature = "cuda")]
+mod exit;
+#[cfg(feature = "cuda")]
 mod fill;
 #[cfg(feature = "cuda")]
 mod input;
@@ -105,6 +107,8 @@ mod timer;
 pub use array_nd::{DeviceArrayD, ShapedInput, StagedNd};
 #[cfg(feature = "cuda")]
 pub use device::{DeviceProperties, Gpu};
+#[cfg(feature = "cuda")]
+pub use exit::on_exit;
 #[cfg(feature = "cuda")]
 pub use fill::KERNELS;
 #[cfg(feature = "cuda")]

@@ -4,7 +4,7 @@
 //! context. One test: making a `Gpu` from nothing needs no other handle alive in the process.
 
 use gpu_core::fault_injection::{fail_call, record};
-use gpu_core::testing::{gpu_or_skip, INJECTED_CODES};
+use gpu_core::testing::{device_or_skip, INJECTED_CODES};
 use gpu_core::{DriverCode, Error, Gpu, Ptx};
 
 const TEXT: &str = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k() { ret; }\n";
@@ -16,12 +16,10 @@ fn fresh_ptx(i: usize) -> &'static Ptx {
 
 #[test]
 fn driver_failures_in_gpu_core_are_clear_errors() {
-    // Skip (or fail under GPU_PRIMS_REQUIRE_GPU) without a GPU, then drop the handle: the
-    // runs below make theirs from nothing.
-    drop(match gpu_or_skip() {
-        Some(gpu) => gpu,
-        None => return,
-    });
+    // No handle kept: the runs below make theirs from nothing.
+    if !device_or_skip() {
+        return;
+    }
     let (gpu, calls) = record(|| Gpu::new(0));
     drop(gpu.unwrap());
     assert!(calls.contains(&"cuDevicePrimaryCtxRetain"), "{calls:?}");
@@ -54,7 +52,9 @@ fn driver_failures_in_gpu_core_are_clear_errors() {
             let ptx = fresh_ptx(1 + i * 10 + code.0 as usize % 7);
             let (r, fired) = fail_call(i + 1, code, || gpu.kernel(ptx, "k"));
             assert_eq!(fired, Some(call));
-            let e = r.map(|_| ()).expect_err("an injected failure fails the load");
+            let e = r
+                .map(|_| ())
+                .expect_err("an injected failure fails the load");
             assert!(e.to_string().contains(call), "{call}: {e}");
             if call == "cuModuleLoadDataEx" {
                 assert!(matches!(e, Error::PtxLoad { .. }), "{e:?}");

@@ -15,7 +15,9 @@ const CHILD: &str = "GPU_PRIMS_JIT_CHILD";
 #[test]
 #[ignore = "run by `jit_disabled_gives_a_clear_error` in a process of its own"]
 fn jit_child() {
-    let Ok(expect) = std::env::var(CHILD) else { return };
+    let Ok(expect) = std::env::var(CHILD) else {
+        return;
+    };
     let gpu = Gpu::default_device().unwrap();
     let x: Vec<f32> = (0..10_000).map(|i| (i % 4) as f32).collect();
     match (expect.as_str(), Reduce::new(&gpu).sum(&x[..])) {
@@ -23,7 +25,10 @@ fn jit_child() {
         ("fails", Err(e)) => {
             let text = e.to_string();
             eprintln!("child: {text}");
-            assert!(text.contains("CUDA_ERROR_JIT_COMPILATION_DISABLED"), "{text}");
+            assert!(
+                text.contains("CUDA_ERROR_JIT_COMPILATION_DISABLED"),
+                "{text}"
+            );
             assert!(text.contains("unset CUDA_DISABLE_PTX_JIT"), "{text}");
         }
         (want, got) => panic!("expected the sum to {want}, got {got:?}"),
@@ -47,8 +52,14 @@ fn child(expect: &str, force_ptx: bool) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success() && text.contains("child: as expected"), "{expect}:\n{text}");
-    if let Some(line) = text.lines().find(|l| l.starts_with("child: ") && l.contains("JIT")) {
+    assert!(
+        out.status.success() && text.contains("child: as expected"),
+        "{expect}:\n{text}"
+    );
+    if let Some(line) = text
+        .lines()
+        .find(|l| l.starts_with("child: ") && l.contains("JIT"))
+    {
         eprintln!("{line}");
     }
 }

@@ -460,9 +460,7 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
         return;
     }
     fn prop(d0: u8, d1: u8, d2: u8, axis: u8, perm: u8, rev: u8, seed: u64) -> TestResult {
-        let gpu = gpu_core::testing::shared_gpu()
-            .as_ref()
-            .expect("checked above");
+        let gpu = &gpu_core::testing::shared_gpu().expect("checked above");
         let dims = (d0 as usize % 9, d1 as usize % 40, d2 as usize % 300);
         let axis = axis as usize % 3;
         let n = dims.0 * dims.1 * dims.2;
@@ -836,9 +834,7 @@ fn quickcheck_random_segments_match_the_cpu() {
         return;
     }
     fn prop(lens: Vec<u16>, every: u8, seed: u64) -> TestResult {
-        let gpu = gpu_core::testing::shared_gpu()
-            .as_ref()
-            .expect("checked above");
+        let gpu = &gpu_core::testing::shared_gpu().expect("checked above");
         let offsets = random_offsets(&lens, every);
         let n = *offsets.last().unwrap() as usize;
         let v = exact::<i32>(n, Op::Sum, seed);

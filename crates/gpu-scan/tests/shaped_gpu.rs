@@ -363,9 +363,7 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
         excl: bool,
         seed: u64,
     ) -> TestResult {
-        let gpu = gpu_core::testing::shared_gpu()
-            .as_ref()
-            .expect("checked above");
+        let gpu = &gpu_core::testing::shared_gpu().expect("checked above");
         let dims = (d0 as usize % 9, d1 as usize % 40, d2 as usize % 300);
         let axis = axis as usize % 3;
         let v = exact::<i32>(dims.0 * dims.1 * dims.2, Op::Sum, seed);
@@ -901,9 +899,7 @@ fn quickcheck_random_segments_match_the_cpu() {
         return;
     }
     fn prop(lens: Vec<u16>, every: u8, excl: bool, seed: u64) -> TestResult {
-        let gpu = gpu_core::testing::shared_gpu()
-            .as_ref()
-            .expect("checked above");
+        let gpu = &gpu_core::testing::shared_gpu().expect("checked above");
         let offsets = random_offsets(&lens, every);
         let n = *offsets.last().unwrap() as usize;
         let v = exact::<i32>(n, Op::Sum, seed);

@@ -173,7 +173,11 @@ const POOLED_SCRATCH_MAX: usize = 64 << 20;
 
 fn pool() -> &'static Mutex<Vec<Workspace>> {
     static POOL: OnceLock<Mutex<Vec<Workspace>>> = OnceLock::new();
-    POOL.get_or_init(Default::default)
+    POOL.get_or_init(|| {
+        // Emptied at exit: its workspaces hold device memory and their `Gpu`.
+        gpu_core::on_exit(|| pool().lock().unwrap_or_else(|e| e.into_inner()).clear());
+        Mutex::default()
+    })
 }
 
 /// Runs `f` with a workspace of `gpu` taken from the pool (or a new one), returning it to the
