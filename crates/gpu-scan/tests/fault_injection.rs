@@ -43,6 +43,9 @@ fn every_driver_call_of_every_scan_fails_cleanly() {
             )
             .points;
         }
+        if !a.is_gpu() {
+            continue; // host algorithms give host results only (no driver calls above either)
+        }
         let dev = gpu.upload(&host).unwrap();
         let want = cpu::scan(&host, Op::Max, ScanKind::Inclusive).unwrap();
         let s = Scan::new(&gpu).algorithm(a);
