@@ -254,6 +254,7 @@ pub fn fail_every_call<R>(
         ..FailureReport::default()
     };
     let mut problems = Vec::new();
+    let mut absorbed_calls: Vec<&str> = Vec::new();
     if calls.is_empty() {
         eprintln!("fault injection: {what}: no driver calls (a CPU path)");
     }
@@ -278,7 +279,12 @@ pub fn fail_every_call<R>(
                     }
                 }
                 Ok(Ok(r)) => match check(&r) {
-                    Ok(()) => report.absorbed += 1,
+                    Ok(()) => {
+                        report.absorbed += 1;
+                        if !absorbed_calls.contains(&call) {
+                            absorbed_calls.push(call);
+                        }
+                    }
                     Err(e) => problems.push(format!("{at}: succeeded with a wrong result: {e}")),
                 },
             }
@@ -331,7 +337,8 @@ pub fn fail_every_call<R>(
         );
     }
     eprintln!(
-        "fault injection: {what}: {} calls, {} points, {} absorbed, 0 panics, 0 leaks",
+        "fault injection: {what}: {} calls, {} points, {} absorbed {absorbed_calls:?}, 0 panics, \
+         0 leaks",
         report.calls, report.points, report.absorbed
     );
     report
