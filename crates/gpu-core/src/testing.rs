@@ -61,6 +61,28 @@ pub fn gpu_or_skip() -> Option<Gpu> {
     }
 }
 
+/// Runs test `test` of the current test binary in a child process (ignored tests included,
+/// output not captured), with `env` set (`None`: removed). Returns whether it passed and its
+/// stdout and stderr. For what must happen in a process of its own: a context lost on purpose,
+/// a driver variable read once at start.
+pub fn run_test_in_child(test: &str, env: &[(&str, Option<&str>)]) -> (bool, String) {
+    let mut cmd = std::process::Command::new(std::env::current_exe().expect("test binary path"));
+    cmd.args(["--exact", test, "--include-ignored", "--nocapture"]);
+    for &(name, value) in env {
+        match value {
+            Some(v) => cmd.env(name, v),
+            None => cmd.env_remove(name),
+        };
+    }
+    let out = cmd.output().expect("spawn the test binary");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
 /// Whether a GPU is present, without keeping a handle (for tests that make their `Gpu` from
 /// nothing): `false` after printing `SKIPPED <test>`, a panic with `GPU_PRIMS_REQUIRE_GPU=1`.
 pub fn device_or_skip() -> bool {
@@ -243,12 +265,18 @@ pub fn fail_every_call<R>(
     let r = r.unwrap_or_else(|e| panic!("{what}: the recorded run failed: {e}"));
     check(&r).unwrap_or_else(|e| panic!("{what}: the recorded run is wrong: {e}"));
     drop(r);
-    settle();
-    let baseline = (
-        live_device_bytes(),
-        live_pinned_bytes(),
-        gpu.memory_info().unwrap().0,
-    );
+    // (device bytes, pinned bytes, driver free bytes) once the stream is idle.
+    let held = || {
+        settle();
+        (
+            live_device_bytes(),
+            live_pinned_bytes(),
+            gpu.memory_info().unwrap().0,
+        )
+    };
+    let baseline = held();
+    // A failed call may drop a cached workspace (less held), never keep more.
+    let grew = |h: (i64, i64, usize)| h.0 > baseline.0 || h.1 > baseline.1 || h.2 < baseline.2;
     let mut report = FailureReport {
         calls: calls.len(),
         ..FailureReport::default()
@@ -293,16 +321,10 @@ pub fn fail_every_call<R>(
                     "{at}: the failure hit {fired:?}: the calls changed"
                 ));
             }
-            settle();
-            // A failed call may drop a cached workspace (less held), never keep more.
-            let held = (
-                live_device_bytes(),
-                live_pinned_bytes(),
-                gpu.memory_info().unwrap().0,
-            );
-            if held.0 > baseline.0 || held.1 > baseline.1 || held.2 < baseline.2 {
+            let after = held();
+            if grew(after) {
                 problems.push(format!(
-                    "{at}: memory after the failure (device, pinned, driver free) {held:?}, \
+                    "{at}: memory after the failure (device, pinned, driver free) {after:?}, \
                      baseline {baseline:?}"
                 ));
             }
@@ -314,15 +336,10 @@ pub fn fail_every_call<R>(
                 }
                 Err(e) => problems.push(format!("{at}: the next run failed: {e}")),
             }
-            settle();
-            let held = (
-                live_device_bytes(),
-                live_pinned_bytes(),
-                gpu.memory_info().unwrap().0,
-            );
-            if held.0 > baseline.0 || held.1 > baseline.1 || held.2 < baseline.2 {
+            let after = held();
+            if grew(after) {
                 problems.push(format!(
-                    "{at}: memory after the next run {held:?}, baseline {baseline:?}"
+                    "{at}: memory after the next run {after:?}, baseline {baseline:?}"
                 ));
             }
         }

@@ -4,9 +4,7 @@
 //! the variable once.
 #![cfg(feature = "cuda")]
 
-use std::process::Command;
-
-use gpu_core::testing::gpu_or_skip;
+use gpu_core::testing::{gpu_or_skip, run_test_in_child};
 use gpu_core::{Gpu, KERNEL_IMAGES_VAR};
 use gpu_reduce::Reduce;
 
@@ -37,23 +35,18 @@ fn jit_child() {
 }
 
 fn child(expect: &str, force_ptx: bool) {
-    let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args(["--exact", "jit_child", "--include-ignored", "--nocapture"])
-        .env(CHILD, expect)
-        .env("CUDA_DISABLE_PTX_JIT", "1")
-        .env("CUDA_CACHE_DISABLE", "1")
-        .env_remove(KERNEL_IMAGES_VAR);
-    if force_ptx {
-        cmd.env(KERNEL_IMAGES_VAR, "ptx");
-    }
-    let out = cmd.output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let images = force_ptx.then_some("ptx");
+    let (passed, text) = run_test_in_child(
+        "jit_child",
+        &[
+            (CHILD, Some(expect)),
+            ("CUDA_DISABLE_PTX_JIT", Some("1")),
+            ("CUDA_CACHE_DISABLE", Some("1")),
+            (KERNEL_IMAGES_VAR, images),
+        ],
     );
     assert!(
-        out.status.success() && text.contains("child: as expected"),
+        passed && text.contains("child: as expected"),
         "{expect}:\n{text}"
     );
     if let Some(line) = text

@@ -5,9 +5,7 @@
 //! fresh process works.
 #![cfg(feature = "cuda")]
 
-use std::process::Command;
-
-use gpu_core::testing::gpu_or_skip;
+use gpu_core::testing::{gpu_or_skip, run_test_in_child};
 use gpu_core::{kernel_args, Error, Gpu, LaunchConfig, Ptx, Result};
 
 static FAULT: Ptx = Ptx::new("gpu-sync-tests/fault", include_str!("kernels/fault.ptx"));
@@ -93,22 +91,8 @@ fn context_lost_child() {
 fn a_kernel_fault_loses_the_context_and_a_fresh_process_works() {
     let Some(gpu) = gpu_or_skip() else { return };
     for scenario in ["illegal-address", "trap"] {
-        let out = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "context_lost_child",
-                "--include-ignored",
-                "--nocapture",
-            ])
-            .env(SCENARIO, scenario)
-            .output()
-            .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.status.success(), "{scenario} child failed:\n{text}");
+        let (passed, text) = run_test_in_child("context_lost_child", &[(SCENARIO, Some(scenario))]);
+        assert!(passed, "{scenario} child failed:\n{text}");
         assert!(
             text.contains("every later call returned ContextLost"),
             "{scenario}:\n{text}"
