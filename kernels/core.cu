@@ -22,6 +22,18 @@ CORE_ENTRY(u64, gp::u64)
 CORE_ENTRY(f32, gp::f32)
 CORE_ENTRY(f64, gp::f64)
 
+// 16-bit floats: fills copy the bits; iota rounds i to the nearest value (infinity past the
+// largest finite one).
+template <class H> __device__ void iota_half(H* out, gp::u64 n) {
+    for (gp::u64 i = gp::global_thread_index(); i < n; i += gp::grid_thread_count())
+        out[i] = gp::from_f32<H>((gp::f32)i);
+}
+#define CORE_HALF_ENTRY(tname, H)                                                              \
+    extern "C" __global__ void fill_##tname(H* out, gp::u64 n, H value) { fill(out, n, value); } \
+    extern "C" __global__ void iota_##tname(H* out, gp::u64 n) { iota_half(out, n); }
+CORE_HALF_ENTRY(f16, gp::f16)
+CORE_HALF_ENTRY(bf16, gp::bf16)
+
 // Layout copies move bytes, so one entry per element size serves every type.
 struct alignas(16) Bytes16 {
     gp::u64 lo, hi;

@@ -394,11 +394,12 @@ __device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n,
 
 // sum/prod/min/max on every type, and/or/xor on the integers: every family,
 // reduce_<family>_<op>_<type>.
-#define REDUCE_PLAIN(opname, Op, tname, T)                                                       \
-    REDUCE_COMMUTATIVE(opname##_##tname, Op<T>, T)                                               \
-    REDUCE_ORDERED(warp_smem_noncommutative, gp::WARP_SMEM_ORDERED, opname##_##tname, Op<T>, T)  \
-    REDUCE_ORDERED(warp_smem_padded, gp::WARP_SMEM_PADDED, opname##_##tname, Op<T>, T)           \
-    REDUCE_ORDERED(warp_shuffle, gp::reduce::ORDERED_SHUFFLE, opname##_##tname, Op<T>, T)
+#define REDUCE_PLAIN_AS(name, OpT, In)                                                           \
+    REDUCE_COMMUTATIVE(name, OpT, In)                                                            \
+    REDUCE_ORDERED(warp_smem_noncommutative, gp::WARP_SMEM_ORDERED, name, OpT, In)               \
+    REDUCE_ORDERED(warp_smem_padded, gp::WARP_SMEM_PADDED, name, OpT, In)                        \
+    REDUCE_ORDERED(warp_shuffle, gp::reduce::ORDERED_SHUFFLE, name, OpT, In)
+#define REDUCE_PLAIN(opname, Op, tname, T) REDUCE_PLAIN_AS(opname##_##tname, Op<T>, T)
 GP_FOR_EACH_OP_TYPE(REDUCE_PLAIN)
 
 // argmin/argmax (commutative by construction): the commutative families,
@@ -421,6 +422,23 @@ GP_FOR_EACH_TYPE(REDUCE_ARG, argmax, gp::ArgMax)
     REDUCE_COMMUTATIVE(opname##_f32_to_f64, Op<gp::f64>, gp::f32)
 REDUCE_WIDE(sum, gp::Sum)
 REDUCE_WIDE(prod, gp::Prod)
+
+// 16-bit floats, computed in f32 (gpu_prims/types.cuh): sum/prod/min/max read as widening,
+// reduce_<family>_<op>_<h>_to_f32, in every family (the order-preserving ones too: for these
+// types the plain operators are widened); argmin/argmax over (f32 value, index) pairs,
+// reduce_<family>_argmin_<h>, the commutative families. Second passes use the f32 kernels
+// (sum_f32, argmin_f32_partials).
+#define REDUCE_HALF_OP(opname, Op, tname, H)                                                     \
+    REDUCE_PLAIN_AS(opname##_##tname##_to_f32, Op<gp::f32>, H)
+#define REDUCE_HALF(tname, H)                                                                    \
+    REDUCE_HALF_OP(sum, gp::Sum, tname, H)                                                       \
+    REDUCE_HALF_OP(prod, gp::Prod, tname, H)                                                     \
+    REDUCE_HALF_OP(min, gp::Min, tname, H)                                                       \
+    REDUCE_HALF_OP(max, gp::Max, tname, H)                                                       \
+    REDUCE_COMMUTATIVE(argmin_##tname, gp::ArgMin<gp::f32>, H)                                   \
+    REDUCE_COMMUTATIVE(argmax_##tname, gp::ArgMax<gp::f32>, H)
+REDUCE_HALF(f16, gp::f16)
+REDUCE_HALF(bf16, gp::bf16)
 
 // Non-commutative monoids (2x2 matrix product, affine composition): the order-preserving
 // families only, reduce_<family>_mat2_<type>, reduce_<family>_affine_<type>.
@@ -494,6 +512,24 @@ GP_FOR_EACH_TYPE(REDUCE_LANES_ARG, argmax, gp::ArgMax)
     REDUCE_PACKED(opname##_f32_to_f64, Op<gp::f64>, gp::f32, gp::StoreValue<gp::f64>, 1)
 REDUCE_LANES_WIDE(sum, gp::Sum)
 REDUCE_LANES_WIDE(prod, gp::Prod)
+
+// 16-bit floats: every value result stored as the f32 accumulator (min/max exactly: the host
+// converts them back), argmin/argmax as indices.
+#define REDUCE_LANES_HALF(tname, H)                                                                \
+    REDUCE_LANES(sum_##tname##_to_f32, gp::Sum<gp::f32>, H, gp::StoreValue<gp::f32>)               \
+    REDUCE_LANES(prod_##tname##_to_f32, gp::Prod<gp::f32>, H, gp::StoreValue<gp::f32>)             \
+    REDUCE_LANES(min_##tname##_to_f32, gp::Min<gp::f32>, H, gp::StoreValue<gp::f32>)               \
+    REDUCE_LANES(max_##tname##_to_f32, gp::Max<gp::f32>, H, gp::StoreValue<gp::f32>)               \
+    REDUCE_LANES(argmin_##tname, gp::ArgMin<gp::f32>, H, gp::StoreIndex<gp::f32>)                  \
+    REDUCE_LANES(argmax_##tname, gp::ArgMax<gp::f32>, H, gp::StoreIndex<gp::f32>)                  \
+    REDUCE_PACKED(sum_##tname##_to_f32, gp::Sum<gp::f32>, H, gp::StoreValue<gp::f32>, 5)           \
+    REDUCE_PACKED(prod_##tname##_to_f32, gp::Prod<gp::f32>, H, gp::StoreValue<gp::f32>, 5)         \
+    REDUCE_PACKED(min_##tname##_to_f32, gp::Min<gp::f32>, H, gp::StoreValue<gp::f32>, 5)           \
+    REDUCE_PACKED(max_##tname##_to_f32, gp::Max<gp::f32>, H, gp::StoreValue<gp::f32>, 5)           \
+    REDUCE_PACKED(argmin_##tname, gp::ArgMin<gp::f32>, H, gp::StoreIndex<gp::f32>, 1)              \
+    REDUCE_PACKED(argmax_##tname, gp::ArgMax<gp::f32>, H, gp::StoreIndex<gp::f32>, 1)
+REDUCE_LANES_HALF(f16, gp::f16)
+REDUCE_LANES_HALF(bf16, gp::bf16)
 
 #define REDUCE_LANES_MONOID(opname, Op, tname, T)                                                \
     REDUCE_LANES(opname##_##tname, Op<T>, Op<T>::value_type, gp::StoreValue<Op<T>::value_type>)

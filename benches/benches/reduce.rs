@@ -1,4 +1,4 @@
-//! gpu-reduce: every algorithm × {i32, f32} × {2^10, 2^16, 2^20, 2^24, 2^28, 2^30} (sum; `auto`
+//! gpu-reduce: every algorithm × {i32, f32, bf16, f16} × {2^10, 2^16, 2^20, 2^24, 2^28, 2^30} (sum; `auto`
 //! also max), device time by CUDA events through `Reduce::reduce_into` (no host
 //! synchronisation inside the timed loop), throughput `n·size` bytes read, a `copy` line of the
 //! same array (its throughput `2·n·size`: read + written) in every group (`reduce/<type>`), and
@@ -58,7 +58,7 @@ mod gpu {
         };
         let size = std::mem::size_of::<T>();
         let mut ws = Workspace::new(&gpu).expect("workspace");
-        let mut out = gpu.alloc::<T>(1).expect("alloc");
+        let mut out = gpu.alloc::<T::Accumulator>(1).expect("alloc");
         let mut g = c.benchmark_group(group.as_str());
         for &n in sizes {
             // Input, the unrolled algorithm's scratch, the copy's two arrays.
@@ -101,6 +101,8 @@ mod gpu {
 fn bench(c: &mut Criterion) {
     bench_type::<i32>(c);
     bench_type::<f32>(c);
+    bench_type::<gpu_core::bf16>(c);
+    bench_type::<gpu_core::f16>(c);
 }
 
 criterion_group! {

@@ -203,7 +203,7 @@ mod run {
     }
 
     /// The reduction along `axis` of `view` matches `got` on the sampled lanes.
-    fn check_reduce<T: Element>(
+    fn check_reduce<T: Element<Accumulator = T>>(
         view: ArrayView2<'_, T>,
         axis: usize,
         op: Op,
@@ -316,7 +316,7 @@ mod run {
         format!("{op}|{dtype}|{case}")
     }
 
-    fn bench<T: Element>(
+    fn bench<T: Element<Accumulator = T>>(
         gpu: &Gpu,
         a: &Args,
         timing: &GpuTiming,

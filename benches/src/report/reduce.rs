@@ -39,8 +39,8 @@ fn run<T: Element>(env: &mut Env, d: DType, n: usize) -> Vec<Row> {
     let reps = env.cfg.cpu_reps_for(n);
     let mut rows = Vec::new();
     for op in OPS {
-        let reference = Cell::new(None::<T>);
-        let rayon_out = Cell::new(None::<T>);
+        let reference = Cell::new(None::<T::Accumulator>);
+        let rayon_out = Cell::new(None::<T::Accumulator>);
         let host = &host;
         let cases = vec![
             Case::new("reduce", "serial", op.name(), d.name(), n)
@@ -80,7 +80,7 @@ mod gpu {
         d: DType,
         host: &[T],
         op: Op,
-        reference: Option<T>,
+        reference: Option<T::Accumulator>,
     ) -> Vec<Row> {
         let n = host.len();
         let array = n * d.size();
@@ -94,7 +94,7 @@ mod gpu {
         let setup = || -> gpu_core::Result<_> {
             Ok((
                 gpu.upload(host)?,
-                RefCell::new(gpu.alloc::<T>(1)?),
+                RefCell::new(gpu.alloc::<T::Accumulator>(1)?),
                 RefCell::new(Workspace::new(&gpu)?),
             ))
         };
@@ -125,7 +125,7 @@ mod gpu {
                         };
                         // Once more after a poisoned result slot, so a stale value cannot pass.
                         let s = gpu.stream();
-                        let once = || -> gpu_core::Result<T> {
+                        let once = || -> gpu_core::Result<T::Accumulator> {
                             let mut o = out.borrow_mut();
                             o.memset_bytes(0xA5, s)?;
                             Reduce::new(gpu).algorithm(a).stream(s).reduce_into(

@@ -55,6 +55,8 @@ mod shape;
 pub use driver_code::{DriverCode, DriverCodeKind};
 pub use element::{Element, Pod};
 pub use error::{Error, Result};
+/// The 16-bit float element types (the `half` crate's).
+pub use half::{bf16, f16};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
     axis_lanes, axis_lanes_pair, check_no_alias, segment_tile_bounds, AxisLanes, ColumnLanes,

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::device::Gpu;
 use crate::driver::check;
-use crate::driver_code::{DriverCode, DriverCodeKind};
+use crate::driver_code::DriverCodeKind;
 use crate::error::{Error, Result};
 use crate::kernel_cache::{Loaded, Slot};
 use crate::kernel_pack::{KernelImage, Ptx};
@@ -194,15 +194,16 @@ impl Gpu {
             .section(name)
             .map_err(|e| unreadable("PTX archive", e))?;
         let Some(section) = section else {
-            return Err(Error::Cuda {
-                call: "cuModuleGetFunction",
-                error: format!(
-                    "{}: kernel `{name}` not found in module `{}`",
-                    DriverCode::NOT_FOUND,
+            // A type or operation the crate was not built for (e.g. an element type whose
+            // kernels have not landed yet): the caller's choice, not a driver failure.
+            return Err(Error::invalid(
+                "T",
+                format!(
+                    "`{}` has no kernel `{name}`: this element type or operation is not \
+                     supported by that crate",
                     ptx.name
                 ),
-                code: DriverCode::NOT_FOUND,
-            });
+            ));
         };
         let force_ptx = std::env::var(KERNEL_IMAGES_VAR).is_ok_and(|v| v == "ptx");
         let cubin = if force_ptx {

@@ -149,6 +149,49 @@ fn gpu_fill_and_zero_sized_launch_refused() {
     assert!(LaunchConfig::new(0, 128).validate().is_err());
 }
 
+/// f16 and bf16: bit-exact transfers (NaN payloads and subnormals too), fills, iota rounded
+/// to nearest even on the device as `half` rounds on the host, N-D arrays.
+#[test]
+fn gpu_half_types_round_trip_fill_and_iota() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn check<T: Element<Accumulator = f32>>(
+        gpu: &Gpu,
+        from_bits: fn(u16) -> T,
+        to_bits: fn(T) -> u16,
+    ) {
+        // Every bit pattern, NaNs, infinities and subnormals included.
+        let all: Vec<T> = (0..=u16::MAX).map(from_bits).collect();
+        let back = gpu.upload(&all).unwrap().to_vec().unwrap();
+        assert!(
+            back.iter()
+                .zip(&all)
+                .all(|(a, b)| to_bits(*a) == to_bits(*b)),
+            "{}",
+            T::NAME
+        );
+        let mut a = gpu.alloc::<T>(1001).unwrap();
+        let v = T::from_f64(-2.5);
+        a.fill(v, gpu.stream()).unwrap();
+        assert!(a.to_vec().unwrap().iter().all(|&x| x == v), "{}", T::NAME);
+        let n = 300_000;
+        let iota = gpu.iota::<T>(n).unwrap().to_vec().unwrap();
+        for (i, &x) in iota.iter().enumerate() {
+            // The device rounds i to f32 first, then to the 16-bit type (exact below 2^24).
+            let want = T::from_accumulator(i as f32);
+            assert!(
+                to_bits(x) == to_bits(want),
+                "{} iota[{i}] = {x:?}, want {want:?}",
+                T::NAME
+            );
+        }
+        let m = Array2::from_shape_fn((33, 65), |(r, c)| T::from_f64((r * 65 + c) as f64 / 8.0));
+        let d = gpu_core::DeviceArrayD::from_array(gpu, &m).unwrap();
+        assert_eq!(d.to_array().unwrap(), m.into_dyn());
+    }
+    check::<gpu_core::f16>(&gpu, gpu_core::f16::from_bits, gpu_core::f16::to_bits);
+    check::<gpu_core::bf16>(&gpu, gpu_core::bf16::from_bits, gpu_core::bf16::to_bits);
+}
+
 #[test]
 fn gpu_handle_is_shared_across_threads() {
     let Some(gpu) = gpu_or_skip() else { return };

@@ -51,110 +51,140 @@ pub const PAR_CHUNK: usize = 1 << 16;
 /// Partial results of the serial reductions (see the module docs for the order).
 pub const LANES: usize = 16;
 
-/// `x` folded from `id` in [`LANES`] interleaved lanes, combined pairwise at the end.
+/// `x` folded from `id` in [`LANES`] interleaved lanes (`step` takes in one element), the
+/// lanes then combined pairwise with `merge`.
 #[inline(always)]
-fn fold_lanes<T: Element>(x: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+fn fold_lanes<T: Copy, A: Copy>(
+    x: &[T],
+    id: A,
+    step: impl Fn(A, T) -> A + Copy,
+    merge: impl Fn(A, A) -> A + Copy,
+) -> A {
     let mut acc = [id; LANES];
     let mut chunks = x.chunks_exact(LANES);
     for c in &mut chunks {
         for j in 0..LANES {
-            acc[j] = f(acc[j], c[j]);
+            acc[j] = step(acc[j], c[j]);
         }
     }
     for (j, &v) in chunks.remainder().iter().enumerate() {
-        acc[j] = f(acc[j], v);
+        acc[j] = step(acc[j], v);
     }
     let mut width = LANES;
     while width > 1 {
         width /= 2;
         for j in 0..width {
-            acc[j] = f(acc[2 * j], acc[2 * j + 1]);
+            acc[j] = merge(acc[2 * j], acc[2 * j + 1]);
         }
     }
     acc[0]
 }
 
-/// The reduction of `x` by `op` from `id` (the operator's identity), one monomorphic loop per
-/// operator so the per-element `match` disappears. Integers fold left to right (the compiler
-/// reassociates wrapping integer operators by itself); floats in [`LANES`] lanes.
-fn fold<T: Element>(x: &[T], op: Op, id: T) -> T {
-    if !T::IS_FLOAT {
-        return match op {
-            Op::Sum => x.iter().fold(id, |a, &b| T::combine(Op::Sum, a, b)),
-            Op::Product => x.iter().fold(id, |a, &b| T::combine(Op::Product, a, b)),
-            Op::Min => x.iter().fold(id, |a, &b| T::combine(Op::Min, a, b)),
-            Op::Max => x.iter().fold(id, |a, &b| T::combine(Op::Max, a, b)),
-            Op::BitAnd => x.iter().fold(id, |a, &b| T::combine(Op::BitAnd, a, b)),
-            Op::BitOr => x.iter().fold(id, |a, &b| T::combine(Op::BitOr, a, b)),
-            Op::BitXor => x.iter().fold(id, |a, &b| T::combine(Op::BitXor, a, b)),
+/// The reduction of `x` by `op` from `id` in the accumulator type `A` (each element taken in
+/// by `conv`), one monomorphic loop per operator so the per-element `match` disappears.
+/// Integers fold left to right (the compiler reassociates wrapping integer operators by
+/// itself); floats in [`LANES`] lanes.
+#[inline(always)]
+fn fold_with<T: Copy, A: Element>(x: &[T], op: Op, id: A, conv: impl Fn(T) -> A + Copy) -> A {
+    macro_rules! each_op {
+        ($run:ident) => {
+            match op {
+                Op::Sum => $run!(Op::Sum),
+                Op::Product => $run!(Op::Product),
+                Op::Min => $run!(Op::Min),
+                Op::Max => $run!(Op::Max),
+                Op::BitAnd => $run!(Op::BitAnd),
+                Op::BitOr => $run!(Op::BitOr),
+                Op::BitXor => $run!(Op::BitXor),
+            }
         };
     }
-    match op {
-        Op::Sum => fold_lanes(x, id, |a, b| T::combine(Op::Sum, a, b)),
-        Op::Product => fold_lanes(x, id, |a, b| T::combine(Op::Product, a, b)),
-        Op::Min => fold_lanes(x, id, |a, b| T::combine(Op::Min, a, b)),
-        Op::Max => fold_lanes(x, id, |a, b| T::combine(Op::Max, a, b)),
-        Op::BitAnd => fold_lanes(x, id, |a, b| T::combine(Op::BitAnd, a, b)),
-        Op::BitOr => fold_lanes(x, id, |a, b| T::combine(Op::BitOr, a, b)),
-        Op::BitXor => fold_lanes(x, id, |a, b| T::combine(Op::BitXor, a, b)),
+    macro_rules! left_to_right {
+        ($op:expr) => {
+            x.iter().fold(id, |a, &b| A::combine($op, a, conv(b)))
+        };
+    }
+    macro_rules! in_lanes {
+        ($op:expr) => {
+            fold_lanes(
+                x,
+                id,
+                |a, b| A::combine($op, a, conv(b)),
+                |a, b| A::combine($op, a, b),
+            )
+        };
+    }
+    if A::IS_FLOAT {
+        each_op!(in_lanes)
+    } else {
+        each_op!(left_to_right)
     }
 }
 
-/// `x[0] op x[1] op …`, from the identity (the identity for an empty `x`). Errors when `op`
-/// does not apply to `T` (bitwise on floats).
-pub fn reduce<T: Element>(x: &[T], op: Op) -> Result<T> {
-    let id = op.identity::<T>()?;
+/// `x` reduced in `T`'s accumulator type (f32 for f16 and bf16, `T` otherwise).
+fn fold<T: Element>(x: &[T], op: Op, id: T::Accumulator) -> T::Accumulator {
+    fold_with(x, op, id, T::to_accumulator)
+}
+
+/// Accumulator values (partial results) reduced in their own type.
+fn fold_same<A: Element>(x: &[A], op: Op, id: A) -> A {
+    fold_with(x, op, id, |v| v)
+}
+
+/// `x[0] op x[1] op …`, from the identity (the identity for an empty `x`), in the accumulator
+/// type: `T` itself, f32 for f16 and bf16 (every element converted exactly, one rounding per
+/// combine in f32). Errors when `op` does not apply to `T` (bitwise on floats).
+pub fn reduce<T: Element>(x: &[T], op: Op) -> Result<T::Accumulator> {
+    op.check::<T>()?;
+    let id = op.identity::<T::Accumulator>()?;
     Ok(fold(x, op, id))
 }
 
 /// [`reduce`] on the rayon thread pool, in fixed chunks.
-pub fn par_reduce<T: Element>(x: &[T], op: Op) -> Result<T> {
-    let id = op.identity::<T>()?;
-    let parts: Vec<T> = x.par_chunks(PAR_CHUNK).map(|c| fold(c, op, id)).collect();
-    Ok(fold(&parts, op, id))
+pub fn par_reduce<T: Element>(x: &[T], op: Op) -> Result<T::Accumulator> {
+    op.check::<T>()?;
+    let id = op.identity::<T::Accumulator>()?;
+    let parts: Vec<T::Accumulator> = x.par_chunks(PAR_CHUNK).map(|c| fold(c, op, id)).collect();
+    Ok(fold_same(&parts, op, id))
 }
 
-/// The sum (wrapping for integers).
-pub fn sum<T: Element>(x: &[T]) -> T {
-    fold(
-        x,
-        Op::Sum,
-        T::identity(Op::Sum).expect("sum applies to every element type"),
-    )
+/// The sum (wrapping for integers; f32 for f16 and bf16).
+pub fn sum<T: Element>(x: &[T]) -> T::Accumulator {
+    reduce(x, Op::Sum).expect("sum applies to every element type")
 }
 
 /// [`sum`] on the rayon thread pool.
-pub fn par_sum<T: Element>(x: &[T]) -> T {
+pub fn par_sum<T: Element>(x: &[T]) -> T::Accumulator {
     par_reduce(x, Op::Sum).expect("sum applies to every element type")
 }
 
-/// The product (wrapping for integers).
-pub fn product<T: Element>(x: &[T]) -> T {
-    fold(
-        x,
-        Op::Product,
-        T::identity(Op::Product).expect("product applies to every element type"),
-    )
+/// The product (wrapping for integers; f32 for f16 and bf16).
+pub fn product<T: Element>(x: &[T]) -> T::Accumulator {
+    reduce(x, Op::Product).expect("product applies to every element type")
 }
 
 /// The smallest element (NaN if any element is NaN), `None` when empty.
 pub fn min<T: Element>(x: &[T]) -> Option<T> {
-    (!x.is_empty()).then(|| reduce(x, Op::Min).expect("min applies to every element type"))
+    (!x.is_empty())
+        .then(|| T::from_accumulator(reduce(x, Op::Min).expect("min applies to every type")))
 }
 
 /// The largest element (NaN if any element is NaN), `None` when empty.
 pub fn max<T: Element>(x: &[T]) -> Option<T> {
-    (!x.is_empty()).then(|| reduce(x, Op::Max).expect("max applies to every element type"))
+    (!x.is_empty())
+        .then(|| T::from_accumulator(reduce(x, Op::Max).expect("max applies to every type")))
 }
 
 /// [`min`] on the rayon thread pool.
 pub fn par_min<T: Element>(x: &[T]) -> Option<T> {
-    (!x.is_empty()).then(|| par_reduce(x, Op::Min).expect("min applies to every element type"))
+    (!x.is_empty())
+        .then(|| T::from_accumulator(par_reduce(x, Op::Min).expect("min applies to every type")))
 }
 
 /// [`max`] on the rayon thread pool.
 pub fn par_max<T: Element>(x: &[T]) -> Option<T> {
-    (!x.is_empty()).then(|| par_reduce(x, Op::Max).expect("max applies to every element type"))
+    (!x.is_empty())
+        .then(|| T::from_accumulator(par_reduce(x, Op::Max).expect("max applies to every type")))
 }
 
 fn arg_fold<T: Element>(which: Extreme, x: &[T], offset: usize) -> Option<(T, u64)> {
@@ -230,7 +260,7 @@ pub fn par_reduce_wide<T: Widen>(x: &[T], op: Op) -> Result<T::Wide> {
         .par_chunks(PAR_CHUNK)
         .map(|c| fold_wide(c, op, id))
         .collect();
-    Ok(fold(&parts, op, id))
+    Ok(fold_same(&parts, op, id))
 }
 
 /// The sum accumulated in the wider type.

@@ -226,10 +226,16 @@ impl Kinds {
 
     /// argmin / argmax on the type named `t`.
     pub fn arg(which: Extreme, t: &str) -> Kinds {
-        let k = format!("{}_{t}", which.kernel_op());
+        Kinds::arg_in(which, t, t)
+    }
+
+    /// argmin / argmax on `t` computed in `acc` (f16 and bf16 in f32): `argmin_f16`, then
+    /// partials `argmin_f32_partials`.
+    pub fn arg_in(which: Extreme, t: &str, acc: &str) -> Kinds {
+        let op = which.kernel_op();
         Kinds {
-            partials: format!("{k}_partials"),
-            first: k,
+            first: format!("{op}_{t}"),
+            partials: format!("{op}_{acc}_partials"),
         }
     }
 
@@ -391,6 +397,14 @@ mod tests {
                 cases.push((Operation::Widened(op), Kinds::wide(op, t, w)));
             }
         }
+        // The 16-bit floats: every operator through f32, in every family.
+        for h in ["f16", "bf16"] {
+            for op in [Op::Sum, Op::Product, Op::Min, Op::Max] {
+                cases.push((Operation::Op(op), Kinds::wide(op, h, "f32")));
+            }
+            cases.push((Operation::ArgMin, Kinds::arg_in(Extreme::Min, h, "f32")));
+            cases.push((Operation::ArgMax, Kinds::arg_in(Extreme::Max, h, "f32")));
+        }
         let mut checked = 0;
         for (operation, kinds) in &cases {
             for a in Algorithm::ALL {
@@ -407,6 +421,34 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    /// The shaped (axis, packed rows, columns, segments) kernels exist for f16 and bf16 as
+    /// for f32, except the short-columns one (values read as stored: f32 and wider).
+    #[test]
+    fn lane_entry_points_exist_for_the_16_bit_floats() {
+        let entries: std::collections::HashSet<&str> =
+            gpu_core::Ptx::archive("gpu-reduce/reduce", include_bytes!("ptx/reduce.ptx.kpack"))
+                .kernel_names()
+                .into_iter()
+                .collect();
+        let shapes = ["axis", "packed", "columns", "segments", "segment_tiles"];
+        for h in ["f16", "bf16"] {
+            let mut kinds: Vec<String> = ["sum", "prod", "min", "max"]
+                .iter()
+                .map(|op| format!("{op}_{h}_to_f32"))
+                .collect();
+            kinds.extend([format!("argmin_{h}"), format!("argmax_{h}")]);
+            for kind in &kinds {
+                for shape in shapes {
+                    let name = format!("reduce_{shape}_{kind}");
+                    assert!(entries.contains(name.as_str()), "`{name}` missing");
+                    let f32_name = name.replace(&format!("_{h}_to_f32"), "_f32");
+                    let f32_name = f32_name.replace(&format!("_{h}"), "_f32");
+                    assert!(entries.contains(f32_name.as_str()), "`{f32_name}` missing");
+                }
+            }
+        }
     }
 
     #[test]

@@ -182,7 +182,7 @@ fn floats_every_operator_every_size() {
 fn empty_inputs_give_identities_and_none() {
     fn check<T: Element>() {
         for op in Op::ALL {
-            if let Some(id) = T::identity(op) {
+            if let Some(id) = T::Accumulator::identity(op) {
                 assert_eq!(cpu::reduce::<T>(&[], op).unwrap(), id);
                 assert_eq!(cpu::par_reduce::<T>(&[], op).unwrap(), id);
             }
@@ -198,6 +198,7 @@ fn empty_inputs_give_identities_and_none() {
         };
     }
     gpu_core::for_each_element!(check_each);
+    gpu_core::for_each_half!(check_each);
 }
 
 #[test]

@@ -54,6 +54,18 @@ impl Bits for f64 {
     }
     const BITS: u32 = 64;
 }
+// The 16-bit floats take only the float branches of `data_for` (no bitwise operators).
+macro_rules! half_bits {
+    ($($t:ty),*) => { $(
+        impl Bits for $t {
+            fn from_bits64(b: u64) -> Self {
+                <$t>::from_f64(b as f64)
+            }
+            const BITS: u32 = 16;
+        }
+    )* };
+}
+half_bits!(gpu_core::f16, gpu_core::bf16);
 
 /// Data that exercises `op` on `T` without saturating it, with exact float results in any
 /// order: sums of small dyadic values; products of ±1 with a few 2s (integers: odd values, so
@@ -139,10 +151,13 @@ per_type_test!(gpu_every_algorithm_operator_size_i64, i64);
 per_type_test!(gpu_every_algorithm_operator_size_u64, u64);
 per_type_test!(gpu_every_algorithm_operator_size_f32, f32);
 per_type_test!(gpu_every_algorithm_operator_size_f64, f64);
+per_type_test!(gpu_every_algorithm_operator_size_f16, gpu_core::f16);
+per_type_test!(gpu_every_algorithm_operator_size_bf16, gpu_core::bf16);
 
-/// Typical float data in [-1, 1): within the stated tolerance of the f64 sum.
+/// Typical float data in [-1, 1): within the stated tolerance of the f64 sum (ulps of the
+/// accumulator: f32 for f16 and bf16).
 fn float_sums_within_tolerance<T: Element>(gpu: &Gpu) {
-    let ulp = if std::mem::size_of::<T>() == 4 {
+    let ulp = if std::mem::size_of::<T::Accumulator>() == 4 {
         f32::EPSILON as f64
     } else {
         f64::EPSILON
@@ -168,6 +183,8 @@ fn gpu_float_sums_within_tolerance_of_f64() {
     let Some(gpu) = gpu_or_skip() else { return };
     float_sums_within_tolerance::<f32>(&gpu);
     float_sums_within_tolerance::<f64>(&gpu);
+    float_sums_within_tolerance::<gpu_core::f16>(&gpu);
+    float_sums_within_tolerance::<gpu_core::bf16>(&gpu);
 }
 
 /// min/max/argmin/argmax with ties (few distinct values) and, for floats, NaNs.
@@ -216,6 +233,8 @@ fn gpu_min_max_argmin_argmax_with_ties_and_nan() {
     arg_and_extremes::<u64>(&gpu);
     arg_and_extremes::<f32>(&gpu);
     arg_and_extremes::<f64>(&gpu);
+    arg_and_extremes::<gpu_core::f16>(&gpu);
+    arg_and_extremes::<gpu_core::bf16>(&gpu);
 }
 
 /// `op` widened, every algorithm, against the CPU's widened reduction: exactly, or (typical

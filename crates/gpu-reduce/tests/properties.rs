@@ -78,6 +78,46 @@ fn nan_wins_min_max_and_arg() {
         .quickcheck(prop as fn(Vec<f32>) -> bool);
 }
 
+/// f16 and bf16 on the CPU: sums in f32 within f32 rounding of the f64 sum, min/max/argmin/
+/// argmax exact and the same serial and parallel.
+#[test]
+fn half_reductions_accumulate_in_f32() {
+    fn prop(x: Vec<f32>, repeat: u8) -> bool {
+        let x: Vec<f32> = x
+            .iter()
+            .copied()
+            .cycle()
+            .take(x.len() * (1 + (repeat % 4) as usize * 300))
+            .collect();
+        fn check<T: Element<Accumulator = f32>>(x: &[f32]) -> bool {
+            let h: Vec<T> = x.iter().map(|&v| T::from_f64(v as f64)).collect();
+            let exact: f64 = h.iter().map(|v| v.to_f64()).sum();
+            let magnitude: f64 = h.iter().map(|v| v.to_f64().abs()).sum();
+            let sum = cpu::sum(&h) as f64;
+            let sum_ok = if exact.is_finite() && magnitude < 1e30 {
+                (sum - exact).abs() <= 64.0 * f32::EPSILON as f64 * magnitude
+            } else {
+                true
+            };
+            let naive_max = h.iter().copied().reduce(|a, b| T::combine(Op::Max, a, b));
+            let same = |a: Option<T>, b: Option<T>| match (a, b) {
+                (Some(a), Some(b)) => a == b || (a.is_nan() && b.is_nan()),
+                (a, b) => a.is_none() && b.is_none(),
+            };
+            sum_ok
+                && same(cpu::max(&h), naive_max)
+                && same(cpu::par_max(&h), naive_max)
+                && same(cpu::min(&h), cpu::par_min(&h))
+                && cpu::argmin(&h) == cpu::par_argmin(&h)
+                && cpu::argmax(&h) == cpu::par_argmax(&h)
+        }
+        check::<gpu_core::f16>(&x) && check::<gpu_core::bf16>(&x)
+    }
+    QuickCheck::new()
+        .tests(100)
+        .quickcheck(prop as fn(Vec<f32>, u8) -> bool);
+}
+
 #[test]
 fn monoid_reduction_splits_in_order() {
     fn prop(seeds: Vec<(u32, u32)>, cut: usize) -> bool {
@@ -208,6 +248,12 @@ mod gpu {
         QuickCheck::new()
             .tests(cases(60))
             .quickcheck(check::<f64> as fn(u16, u64, u8, u8, u8) -> TestResult);
+        QuickCheck::new()
+            .tests(cases(60))
+            .quickcheck(check::<gpu_core::f16> as fn(u16, u64, u8, u8, u8) -> TestResult);
+        QuickCheck::new()
+            .tests(cases(60))
+            .quickcheck(check::<gpu_core::bf16> as fn(u16, u64, u8, u8, u8) -> TestResult);
     }
 
     #[test]

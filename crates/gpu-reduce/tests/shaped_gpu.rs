@@ -85,6 +85,8 @@ fn axis_reductions_every_type_operator_layout_and_shape() {
     check_axis_all::<u64>(&gpu);
     check_axis_all::<f32>(&gpu);
     check_axis_all::<f64>(&gpu);
+    check_axis_all::<gpu_core::f16>(&gpu);
+    check_axis_all::<gpu_core::bf16>(&gpu);
 }
 
 fn check_arg_axis<T: Element>(gpu: &Gpu) {
@@ -134,6 +136,8 @@ fn argmin_argmax_along_axes_give_the_first_extreme_and_first_nan() {
     check_arg_axis::<u64>(&gpu);
     check_arg_axis::<f32>(&gpu);
     check_arg_axis::<f64>(&gpu);
+    check_arg_axis::<gpu_core::f16>(&gpu);
+    check_arg_axis::<gpu_core::bf16>(&gpu);
 }
 
 #[test]
@@ -363,6 +367,8 @@ fn segmented_reductions_every_type_and_length_distribution() {
     check_segments::<u64>(&gpu);
     check_segments::<f32>(&gpu);
     check_segments::<f64>(&gpu);
+    check_segments::<gpu_core::f16>(&gpu);
+    check_segments::<gpu_core::bf16>(&gpu);
     let r = Reduce::new(&gpu);
     let offsets = offsets_with(500, 9, |k| k % 700);
     let n = *offsets.last().unwrap() as usize;
@@ -642,6 +648,8 @@ fn packed_rows_every_power_of_two_length() {
     check_packed_rows::<u64>(&gpu);
     check_packed_rows::<f32>(&gpu);
     check_packed_rows::<f64>(&gpu);
+    check_packed_rows::<gpu_core::f16>(&gpu);
+    check_packed_rows::<gpu_core::bf16>(&gpu);
     // Widening sums over packed rows (i32 near the top of its range: the sum overflows i32).
     let r = Reduce::new(&gpu);
     for n in [1usize, 2, 4, 64, 128] {
@@ -784,6 +792,8 @@ fn vector_columns_every_geometry_type_and_operator() {
     check_vector_columns::<u64>(&gpu);
     check_vector_columns::<f32>(&gpu);
     check_vector_columns::<f64>(&gpu);
+    check_vector_columns::<gpu_core::f16>(&gpu);
+    check_vector_columns::<gpu_core::bf16>(&gpu);
     let r = Reduce::new(&gpu);
     let columns = |shape: &[usize], strides: &[isize], axis: usize, f64: bool| {
         let plan = if f64 {

@@ -73,5 +73,23 @@ template <class T> struct ReduceConvert<T, ArgVal<T>> {
         return r;
     }
 };
+// 16-bit floats are read into f32, alone or paired with their index (exact: every f16 and
+// bf16 value is an f32 value).
+template <> struct ReduceConvert<f16, f32> {
+    static __device__ __forceinline__ f32 apply(f16 x, u64) { return to_f32(x); }
+};
+template <> struct ReduceConvert<bf16, f32> {
+    static __device__ __forceinline__ f32 apply(bf16 x, u64) { return to_f32(x); }
+};
+template <class H> struct ReduceConvertHalfArg {
+    static __device__ __forceinline__ ArgVal<f32> apply(H x, u64 i) {
+        ArgVal<f32> r;
+        r.value = to_f32(x);
+        r.index = i;
+        return r;
+    }
+};
+template <> struct ReduceConvert<f16, ArgVal<f32>> : ReduceConvertHalfArg<f16> {};
+template <> struct ReduceConvert<bf16, ArgVal<f32>> : ReduceConvertHalfArg<bf16> {};
 
 }  // namespace gp

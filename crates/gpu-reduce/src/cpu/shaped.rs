@@ -45,8 +45,8 @@ where
 }
 
 /// `op` along `axis` of `x`: an array with that axis removed, each element the
-/// [`reduce`](super::reduce) of its lane (the identity for a zero-length axis). Any layout and
-/// strides, negative ones included.
+/// [`reduce`](super::reduce) of its lane (the identity for a zero-length axis), in the
+/// accumulator type (f32 for f16 and bf16). Any layout and strides, negative ones included.
 ///
 /// ```
 /// use gpu_core::Op;
@@ -56,12 +56,17 @@ where
 /// // A transposed (column-major) view: the maxima of its rows, the columns of `x`.
 /// assert_eq!(gpu_reduce::cpu::reduce_axis(x.t(), Axis(1), Op::Max).unwrap(), array![4, 5, 6]);
 /// ```
-pub fn reduce_axis<T, D>(x: ArrayView<'_, T, D>, axis: Axis, op: Op) -> Result<Array<T, D::Smaller>>
+pub fn reduce_axis<T, D>(
+    x: ArrayView<'_, T, D>,
+    axis: Axis,
+    op: Op,
+) -> Result<Array<T::Accumulator, D::Smaller>>
 where
     T: Element,
     D: Dimension + RemoveAxis,
 {
-    let id = op.identity::<T>()?;
+    op.check::<T>()?;
+    let id = op.identity::<T::Accumulator>()?;
     map_lanes(x, axis, false, |lane| fold(lane, op, id))
 }
 
@@ -71,17 +76,22 @@ pub fn par_reduce_axis<T, D>(
     x: ArrayView<'_, T, D>,
     axis: Axis,
     op: Op,
-) -> Result<Array<T, D::Smaller>>
+) -> Result<Array<T::Accumulator, D::Smaller>>
 where
     T: Element,
     D: Dimension + RemoveAxis,
 {
-    let id = op.identity::<T>()?;
+    op.check::<T>()?;
+    let id = op.identity::<T::Accumulator>()?;
     map_lanes(x, axis, true, |lane| fold(lane, op, id))
 }
 
-/// The sums along `axis` (wrapping for integers), as ndarray's `sum_axis`.
-pub fn sum_axis<T, D>(x: ArrayView<'_, T, D>, axis: Axis) -> Result<Array<T, D::Smaller>>
+/// The sums along `axis` (wrapping for integers; f32 for f16 and bf16), as ndarray's
+/// `sum_axis`.
+pub fn sum_axis<T, D>(
+    x: ArrayView<'_, T, D>,
+    axis: Axis,
+) -> Result<Array<T::Accumulator, D::Smaller>>
 where
     T: Element,
     D: Dimension + RemoveAxis,
@@ -132,6 +142,7 @@ where
 
 /// `op` over each segment of `values`: `offsets[i]..offsets[i + 1]` is segment `i` (CSR
 /// style, checked by [`gpu_core::check_offsets`]); an empty segment gives the identity.
+/// Results in the accumulator type (f32 for f16 and bf16).
 ///
 /// ```
 /// use gpu_core::Op;
@@ -139,15 +150,25 @@ where
 /// let sums = gpu_reduce::cpu::segmented_reduce(&v, &[0, 2, 2, 5], Op::Sum).unwrap();
 /// assert_eq!(sums, vec![3, 0, 12]);
 /// ```
-pub fn segmented_reduce<T: Element>(values: &[T], offsets: &[u64], op: Op) -> Result<Vec<T>> {
-    let id = op.identity::<T>()?;
+pub fn segmented_reduce<T: Element>(
+    values: &[T],
+    offsets: &[u64],
+    op: Op,
+) -> Result<Vec<T::Accumulator>> {
+    op.check::<T>()?;
+    let id = op.identity::<T::Accumulator>()?;
     check_offsets(offsets, values.len())?;
     Ok(segments(values, offsets).map(|s| fold(s, op, id)).collect())
 }
 
 /// [`segmented_reduce`] with the segments spread over the rayon pool (same results).
-pub fn par_segmented_reduce<T: Element>(values: &[T], offsets: &[u64], op: Op) -> Result<Vec<T>> {
-    let id = op.identity::<T>()?;
+pub fn par_segmented_reduce<T: Element>(
+    values: &[T],
+    offsets: &[u64],
+    op: Op,
+) -> Result<Vec<T::Accumulator>> {
+    op.check::<T>()?;
+    let id = op.identity::<T::Accumulator>()?;
     check_offsets(offsets, values.len())?;
     Ok(offsets
         .par_windows(2)

@@ -27,10 +27,25 @@ fn desc(operation: Operation, kinds: Kinds, input_size: usize, value_size: usize
     }
 }
 
+/// Whether `T` is read into a wider accumulator (f16 and bf16 into f32): kernels
+/// `<op>_<t>_to_<acc>`, partials and results in the accumulator type.
+fn computes_wider<T: Element>() -> bool {
+    T::NAME != T::Accumulator::NAME
+}
+
 fn desc_op<T: Element>(op: Op) -> Result<Desc> {
     op.check::<T>()?;
-    let size = std::mem::size_of::<T>();
-    Ok(desc(Operation::Op(op), Kinds::op(op, T::NAME), size, size))
+    let kinds = if computes_wider::<T>() {
+        Kinds::wide(op, T::NAME, T::Accumulator::NAME)
+    } else {
+        Kinds::op(op, T::NAME)
+    };
+    Ok(desc(
+        Operation::Op(op),
+        kinds,
+        std::mem::size_of::<T>(),
+        std::mem::size_of::<T::Accumulator>(),
+    ))
 }
 
 /// Bytes of the kernels' (value, index) pair: value at 0, index at 8.
@@ -41,7 +56,7 @@ fn desc_arg<T: Element>(which: Extreme) -> Desc {
         Extreme::Min => Operation::ArgMin,
         Extreme::Max => Operation::ArgMax,
     };
-    let kinds = Kinds::arg(which, T::NAME);
+    let kinds = Kinds::arg_in(which, T::NAME, T::Accumulator::NAME);
     desc(operation, kinds, std::mem::size_of::<T>(), ARG_PAIR_BYTES)
 }
 
@@ -227,31 +242,44 @@ impl<'s> Reduce<'s> {
         }
     }
 
-    /// `x[0] op x[1] op …` (the identity when `x` is empty). Errors when `op` does not apply to
-    /// `T` (bitwise on floats) or the algorithm and settings cannot run it.
-    pub fn reduce<T: Element, I: Input<T> + ?Sized>(&self, x: &I, op: Op) -> Result<T> {
+    /// `x[0] op x[1] op …` (the identity when `x` is empty), in the accumulator type
+    /// ([`Element::Accumulator`]: `T` itself, f32 for f16 and bf16). Errors when `op` does not
+    /// apply to `T` (bitwise on floats) or the algorithm and settings cannot run it.
+    pub fn reduce<T: Element, I: Input<T> + ?Sized>(
+        &self,
+        x: &I,
+        op: Op,
+    ) -> Result<T::Accumulator> {
         let desc = desc_op::<T>(op)?;
-        Ok(self.value(x, &desc)?.unwrap_or(op.identity::<T>()?))
+        Ok(self
+            .value(x, &desc)?
+            .unwrap_or(op.identity::<T::Accumulator>()?))
     }
 
-    /// The sum (wrapping for integers; 0 when empty).
-    pub fn sum<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<T> {
+    /// The sum (wrapping for integers; 0 when empty). f16 and bf16 are summed in f32 and the
+    /// f32 sum returned (PyTorch's `sum(dtype=torch.float32)`).
+    pub fn sum<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<T::Accumulator> {
         self.reduce(x, Op::Sum)
     }
 
-    /// The product (wrapping for integers; 1 when empty).
-    pub fn product<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<T> {
+    /// The product (wrapping for integers; 1 when empty); f32 for f16 and bf16.
+    pub fn product<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<T::Accumulator> {
         self.reduce(x, Op::Product)
+    }
+
+    fn extreme<T: Element, I: Input<T> + ?Sized>(&self, x: &I, op: Op) -> Result<Option<T>> {
+        let v: Option<T::Accumulator> = self.value(x, &desc_op::<T>(op)?)?;
+        Ok(v.map(T::from_accumulator))
     }
 
     /// The smallest element (NaN if there is a NaN), `None` when empty.
     pub fn min<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<Option<T>> {
-        self.value(x, &desc_op::<T>(Op::Min)?)
+        self.extreme(x, Op::Min)
     }
 
     /// The largest element (NaN if there is a NaN), `None` when empty.
     pub fn max<T: Element, I: Input<T> + ?Sized>(&self, x: &I) -> Result<Option<T>> {
-        self.value(x, &desc_op::<T>(Op::Max)?)
+        self.extreme(x, Op::Max)
     }
 
     fn arg<T: Element, I: Input<T> + ?Sized>(
@@ -318,9 +346,20 @@ impl<'s> Reduce<'s> {
     /// The unrolled reduction ([`Algorithm::Unrolled`], with this builder's unroll factor and
     /// block size, whatever algorithm is selected) run in place: `x` itself is the scratch,
     /// so no memory is allocated, and **its contents are unspecified afterwards**. The other
-    /// methods never modify their input.
+    /// methods never modify their input. Not for f16 and bf16 (their f32 partials do not fit
+    /// in place): an [`Error::InvalidArgument`].
     pub fn reduce_in_place<T: Element>(&self, x: &mut DeviceArray<T>, op: Op) -> Result<T> {
         self.gpu.check_same_device(x.gpu(), "x")?;
+        if computes_wider::<T>() {
+            return Err(Error::invalid(
+                "x",
+                format!(
+                    "{} accumulates in {}, whose partials do not fit in place; use `reduce`",
+                    T::NAME,
+                    T::Accumulator::NAME
+                ),
+            ));
+        }
         let desc = desc_op::<T>(op)?;
         match self.run_host(&desc, x.device_ptr(), x.len(), true)? {
             Some(bytes) => read_value(&bytes),
@@ -391,7 +430,7 @@ impl<'s> Reduce<'s> {
         &self,
         x: impl Into<DeviceSlice<'a, T>>,
         op: Op,
-        out: &'a mut DeviceArray<T>,
+        out: &'a mut DeviceArray<T::Accumulator>,
         ws: &'a mut Workspace,
     ) -> Result<Prepared<'a>>
     where
@@ -464,7 +503,7 @@ impl<'s> Reduce<'s> {
         &self,
         x: impl Into<DeviceSlice<'a, T>>,
         op: Op,
-        out: &mut DeviceArray<T>,
+        out: &mut DeviceArray<T::Accumulator>,
         ws: &mut Workspace,
     ) -> Result<()> {
         self.prepare(x.into(), &desc_op::<T>(op)?, out, ws)?
@@ -544,18 +583,19 @@ impl std::fmt::Debug for Prepared<'_> {
 
 // ---- Shortcuts -------------------------------------------------------------------------------
 
-/// `x[0] op x[1] op …` with the default algorithm on `x`'s device (the identity when empty).
-pub fn reduce<T: Element>(x: &DeviceArray<T>, op: Op) -> Result<T> {
+/// `x[0] op x[1] op …` with the default algorithm on `x`'s device (the identity when empty),
+/// in the accumulator type.
+pub fn reduce<T: Element>(x: &DeviceArray<T>, op: Op) -> Result<T::Accumulator> {
     Reduce::new(x.gpu()).reduce(x, op)
 }
 
-/// The sum of a device array (wrapping for integers).
-pub fn sum<T: Element>(x: &DeviceArray<T>) -> Result<T> {
+/// The sum of a device array (wrapping for integers; f32 for f16 and bf16).
+pub fn sum<T: Element>(x: &DeviceArray<T>) -> Result<T::Accumulator> {
     Reduce::new(x.gpu()).sum(x)
 }
 
-/// The product of a device array (wrapping for integers).
-pub fn product<T: Element>(x: &DeviceArray<T>) -> Result<T> {
+/// The product of a device array (wrapping for integers; f32 for f16 and bf16).
+pub fn product<T: Element>(x: &DeviceArray<T>) -> Result<T::Accumulator> {
     Reduce::new(x.gpu()).product(x)
 }
 
@@ -603,11 +643,11 @@ pub fn reduce_monoid<M: DeviceMonoid>(x: &DeviceArray<M>) -> Result<M> {
 /// ```
 pub trait DeviceReduce<T: Element> {
     /// See [`Reduce::reduce`].
-    fn reduce(&self, op: Op) -> Result<T>;
+    fn reduce(&self, op: Op) -> Result<T::Accumulator>;
     /// See [`Reduce::sum`].
-    fn sum(&self) -> Result<T>;
+    fn sum(&self) -> Result<T::Accumulator>;
     /// See [`Reduce::product`].
-    fn product(&self) -> Result<T>;
+    fn product(&self) -> Result<T::Accumulator>;
     /// See [`Reduce::min`].
     fn min(&self) -> Result<Option<T>>;
     /// See [`Reduce::max`].
@@ -619,13 +659,13 @@ pub trait DeviceReduce<T: Element> {
 }
 
 impl<T: Element> DeviceReduce<T> for DeviceArray<T> {
-    fn reduce(&self, op: Op) -> Result<T> {
+    fn reduce(&self, op: Op) -> Result<T::Accumulator> {
         reduce(self, op)
     }
-    fn sum(&self) -> Result<T> {
+    fn sum(&self) -> Result<T::Accumulator> {
         sum(self)
     }
-    fn product(&self) -> Result<T> {
+    fn product(&self) -> Result<T::Accumulator> {
         product(self)
     }
     fn min(&self) -> Result<Option<T>> {

@@ -257,7 +257,10 @@ impl Reduce<'_> {
         let (plan, columns) = planned;
         // Lanes of a few vector rows, one thread each: the short kernel (plain values), which
         // keeps all of a thread's rows in flight and has no block work.
-        if matches!(desc.operation, Operation::Op(_)) && plan.splits == 1 && columns.is_short() {
+        // (Values read as they are stored: not built for f16/bf16, which widen.)
+        let plain =
+            matches!(desc.operation, Operation::Op(_)) && desc.input_size == desc.value_size;
+        if plain && plan.splits == 1 && columns.is_short() {
             let kernel = self.lane_kernel("columns_short", desc)?;
             let config = LaunchConfig::new(columns.short_reduce_blocks() as u32, LANES_BLOCK);
             for (b, &base) in lb.batches.iter().enumerate() {
@@ -502,8 +505,10 @@ impl Reduce<'_> {
         x: &I,
         axis: Axis,
         op: Op,
-    ) -> Result<ArrayD<T>> {
-        Ok(self.axis_host::<T, T, I>(x, axis, &desc_op::<T>(op)?)?.0)
+    ) -> Result<ArrayD<T::Accumulator>> {
+        Ok(self
+            .axis_host::<T, T::Accumulator, I>(x, axis, &desc_op::<T>(op)?)?
+            .0)
     }
 
     /// min/max along `axis`, refusing a zero-length axis unless the result is empty.
@@ -513,28 +518,30 @@ impl Reduce<'_> {
         axis: Axis,
         op: Op,
     ) -> Result<ArrayD<T>> {
-        let (out, len) = self.axis_host::<T, T, I>(x, axis, &desc_op::<T>(op)?)?;
+        let (out, len) = self.axis_host::<T, T::Accumulator, I>(x, axis, &desc_op::<T>(op)?)?;
         if len == 0 && !out.is_empty() {
             return Err(empty_axis(op.name()));
         }
-        Ok(out)
+        // Exact (min/max of f16 and bf16 computed in f32); no copy when the types are equal.
+        Ok(out.mapv_into_any(T::from_accumulator))
     }
 
-    /// The sums along `axis` (wrapping for integers), as ndarray's `sum_axis`.
+    /// The sums along `axis` (wrapping for integers; f32 for f16 and bf16), as ndarray's
+    /// `sum_axis`.
     pub fn sum_axis<T: Element, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
         axis: Axis,
-    ) -> Result<ArrayD<T>> {
+    ) -> Result<ArrayD<T::Accumulator>> {
         self.reduce_axis(x, axis, Op::Sum)
     }
 
-    /// The products along `axis` (wrapping for integers).
+    /// The products along `axis` (wrapping for integers; f32 for f16 and bf16).
     pub fn product_axis<T: Element, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
         axis: Axis,
-    ) -> Result<ArrayD<T>> {
+    ) -> Result<ArrayD<T::Accumulator>> {
         self.reduce_axis(x, axis, Op::Product)
     }
 
@@ -634,7 +641,7 @@ impl Reduce<'_> {
         x: &I,
         axis: Axis,
         op: Op,
-        out: &mut DeviceArrayD<T>,
+        out: &mut DeviceArrayD<T::Accumulator>,
         ws: &mut Workspace,
     ) -> Result<LanePlan> {
         self.axis_into(x, axis, &desc_op::<T>(op)?, out, ws)
@@ -761,18 +768,18 @@ impl Reduce<'_> {
         values: &I,
         offsets: &S,
         op: Op,
-    ) -> Result<Vec<T>> {
+    ) -> Result<Vec<T::Accumulator>> {
         Ok(self
-            .segments_device::<T, T, I, S>(values, offsets, &desc_op::<T>(op)?)?
+            .segments_device::<T, T::Accumulator, I, S>(values, offsets, &desc_op::<T>(op)?)?
             .0)
     }
 
-    /// The sum of each segment (0 for an empty one).
+    /// The sum of each segment (0 for an empty one; f32 for f16 and bf16).
     pub fn segmented_sum<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
         &self,
         values: &I,
         offsets: &S,
-    ) -> Result<Vec<T>> {
+    ) -> Result<Vec<T::Accumulator>> {
         self.segmented_reduce(values, offsets, Op::Sum)
     }
 
@@ -782,10 +789,11 @@ impl Reduce<'_> {
         offsets: &S,
         op: Op,
     ) -> Result<Vec<Option<T>>> {
-        let (v, segs) = self.segments_device::<T, T, I, S>(values, offsets, &desc_op::<T>(op)?)?;
+        let desc = desc_op::<T>(op)?;
+        let (v, segs) = self.segments_device::<T, T::Accumulator, I, S>(values, offsets, &desc)?;
         Ok(v.into_iter()
             .enumerate()
-            .map(|(i, x)| (segs.len_of(i) > 0).then_some(x))
+            .map(|(i, x)| (segs.len_of(i) > 0).then(|| T::from_accumulator(x)))
             .collect())
     }
 
@@ -876,15 +884,15 @@ impl Reduce<'_> {
             .0)
     }
 
-    /// `op` over each segment into `out` (one value per segment; the identity for empty ones),
-    /// with the scratch of `ws`; returns the plan that ran. Waits, unless a
-    /// [`stream`](Reduce::stream) is set and `values` live on the device.
+    /// `op` over each segment into `out` (one value per segment, in the accumulator type; the
+    /// identity for empty ones), with the scratch of `ws`; returns the plan that ran. Waits,
+    /// unless a [`stream`](Reduce::stream) is set and `values` live on the device.
     pub fn segmented_reduce_into<T: Element, I: Input<T> + ?Sized>(
         &self,
         values: &I,
         segments: &Segments,
         op: Op,
-        out: &mut DeviceArray<T>,
+        out: &mut DeviceArray<T::Accumulator>,
         ws: &mut Workspace,
     ) -> Result<LanePlan> {
         let desc = desc_op::<T>(op)?;
@@ -906,7 +914,7 @@ impl Reduce<'_> {
         let stream = self.launch_stream();
         let o = Out {
             ptr: out.device_ptr(),
-            size: std::mem::size_of::<T>(),
+            size: std::mem::size_of::<T::Accumulator>(),
         };
         let plan = self.enqueue_segments(staged.device_ptr(), &segments, &desc, &o, ws, stream)?;
         if self.stream.is_none() || staged.is_uploaded() {
@@ -973,8 +981,8 @@ pub(crate) fn check_out<V: Pod>(out: &DeviceArrayD<V>, shape: &[usize]) -> Resul
 }
 
 /// Reductions along an axis in method syntax on device N-D arrays, as ndarray's
-/// `x.sum_axis(Axis(k))`; results stay on the device (row-major), with the default algorithm
-/// on the device's default stream.
+/// `x.sum_axis(Axis(k))`; results stay on the device (row-major, in the accumulator type:
+/// f32 for f16 and bf16), with the default algorithm on the device's default stream.
 ///
 /// ```no_run
 /// # fn main() -> gpu_core::Result<()> {
@@ -989,25 +997,26 @@ pub(crate) fn check_out<V: Pod>(out: &DeviceArrayD<V>, shape: &[usize]) -> Resul
 /// ```
 pub trait DeviceReduceAxis<T: Element> {
     /// `op` along `axis`, left on the device.
-    fn reduce_axis(&self, axis: Axis, op: Op) -> Result<DeviceArrayD<T>>;
+    fn reduce_axis(&self, axis: Axis, op: Op) -> Result<DeviceArrayD<T::Accumulator>>;
     /// The sums along `axis`.
-    fn sum_axis(&self, axis: Axis) -> Result<DeviceArrayD<T>> {
+    fn sum_axis(&self, axis: Axis) -> Result<DeviceArrayD<T::Accumulator>> {
         self.reduce_axis(axis, Op::Sum)
     }
     /// The maxima along `axis` (the type's lowest value for a zero-length axis).
-    fn max_axis(&self, axis: Axis) -> Result<DeviceArrayD<T>> {
+    fn max_axis(&self, axis: Axis) -> Result<DeviceArrayD<T::Accumulator>> {
         self.reduce_axis(axis, Op::Max)
     }
     /// The minima along `axis` (the type's highest value for a zero-length axis).
-    fn min_axis(&self, axis: Axis) -> Result<DeviceArrayD<T>> {
+    fn min_axis(&self, axis: Axis) -> Result<DeviceArrayD<T::Accumulator>> {
         self.reduce_axis(axis, Op::Min)
     }
 }
 
 impl<T: Element> DeviceReduceAxis<T> for DeviceArrayD<T> {
-    fn reduce_axis(&self, axis: Axis, op: Op) -> Result<DeviceArrayD<T>> {
+    fn reduce_axis(&self, axis: Axis, op: Op) -> Result<DeviceArrayD<T::Accumulator>> {
         let r = Reduce::new(self.gpu());
-        let (out, shape, _, _) = r.axis_device::<T, T, _>(self, axis, &desc_op::<T>(op)?)?;
+        let desc = desc_op::<T>(op)?;
+        let (out, shape, _, _) = r.axis_device::<T, T::Accumulator, _>(self, axis, &desc)?;
         DeviceArrayD::from_device(out, &shape)
     }
 }

@@ -61,4 +61,47 @@ template <class T> struct Arith<T, true> {
 
 template <class T> __device__ __forceinline__ bool is_nan(T x) { return x != x; }
 
+// ---- 16-bit floats: storage only -----------------------------------------------------------
+// f16 (IEEE binary16) and bf16 (bfloat16) are stored as their bits and computed in f32, the
+// accumulator type of both (as PyTorch accumulates them): every f16 and bf16 value is exact
+// in f32, so min/max/argmin/argmax in f32 are exact in the element type. Own structs instead
+// of cuda_fp16.h: NVRTC needs no extra headers, and only the conversions below are used.
+struct alignas(2) f16 {
+    unsigned short bits;
+};
+struct alignas(2) bf16 {
+    unsigned short bits;
+};
+
+// The type a kernel computes in for elements of type T: T, except f32 for f16 and bf16.
+template <class T> struct Accumulator { typedef T type; };
+template <> struct Accumulator<f16> { typedef f32 type; };
+template <> struct Accumulator<bf16> { typedef f32 type; };
+
+__device__ __forceinline__ f32 to_f32(f16 x) {
+    f32 r;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(x.bits));
+    return r;
+}
+__device__ __forceinline__ f32 to_f32(bf16 x) { return __uint_as_float((u32)x.bits << 16); }
+
+// f32 to the 16-bit types, rounded to nearest even (NaN stays NaN, overflow gives infinity).
+template <class T> __device__ __forceinline__ T from_f32(f32 x);
+template <> __device__ __forceinline__ f16 from_f32<f16>(f32 x) {
+    f16 r;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r.bits) : "f"(x));
+    return r;
+}
+template <> __device__ __forceinline__ bf16 from_f32<bf16>(f32 x) {
+    // cvt.rn.bf16.f32 needs sm_80; the same rounding by hand works on compute_70.
+    const u32 b = __float_as_uint(x);
+    bf16 r;
+    if (is_nan(x)) {
+        r.bits = (unsigned short)((b >> 16) | 0x0040u);  // quiet NaN, sign kept
+    } else {
+        r.bits = (unsigned short)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+    }
+    return r;
+}
+
 }  // namespace gp
