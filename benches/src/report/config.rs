@@ -17,17 +17,23 @@ pub enum DType {
     F32,
     /// `f64`
     F64,
+    /// `f16` (IEEE half; gpu-reduce only so far)
+    F16,
+    /// `bf16` (bfloat16; gpu-reduce only so far)
+    BF16,
 }
 
 impl DType {
     /// Every type.
-    pub const ALL: [DType; 6] = [
+    pub const ALL: [DType; 8] = [
         DType::I32,
         DType::U32,
         DType::I64,
         DType::U64,
         DType::F32,
         DType::F64,
+        DType::F16,
+        DType::BF16,
     ];
 
     /// `i32`, `f32`, ...
@@ -39,6 +45,8 @@ impl DType {
             DType::U64 => "u64",
             DType::F32 => "f32",
             DType::F64 => "f64",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
         }
     }
 
@@ -47,12 +55,18 @@ impl DType {
         match self {
             DType::I32 | DType::U32 | DType::F32 => 4,
             DType::I64 | DType::U64 | DType::F64 => 8,
+            DType::F16 | DType::BF16 => 2,
         }
     }
 
     /// Whether it is a float type.
     pub const fn is_float(self) -> bool {
-        matches!(self, DType::F32 | DType::F64)
+        matches!(self, DType::F32 | DType::F64 | DType::F16 | DType::BF16)
+    }
+
+    /// Whether it is a 16-bit float (so far reduced only: gpu-scan and gpu-conv1d come later).
+    pub const fn is_half(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16)
     }
 
     /// Parses `i32`, `f32`, ... (also `int32`, `float32`).
@@ -93,6 +107,14 @@ macro_rules! with_dtype {
             }
             $crate::report::DType::F64 => {
                 type $T = f64;
+                $body
+            }
+            $crate::report::DType::F16 => {
+                type $T = gpu_core::f16;
+                $body
+            }
+            $crate::report::DType::BF16 => {
+                type $T = gpu_core::bf16;
                 $body
             }
         }
@@ -173,7 +195,7 @@ report: run every gpu-prims primitive and algorithm, check, time, compare, plot
 USAGE: report [OPTIONS]   (cargo run --release -p gpu-prims-benches [--features cuda] --bin report -- ...)
 
   --sizes LIST      log2 sizes (or element counts > 40), comma-separated   [20,24,28]
-  --types LIST      element types: i32,u32,i64,u64,f32,f64                  [i32,f32]
+  --types LIST      element types: i32,u32,i64,u64,f32,f64,f16,bf16         [i32,f32]
   --only LIST       core,reduce,scan,conv1d,sync,first-call                [all]
   --widths LIST     conv1d mask widths                                      [3,7,31,127]
   --sweep-n N       scan block-size sweep size (log2 if <= 40)              [123123123]
@@ -317,7 +339,7 @@ impl Config {
         self.types
             .iter()
             .copied()
-            .filter(|d| d.is_float())
+            .filter(|d| d.is_float() && !d.is_half())
             .collect()
     }
 }
