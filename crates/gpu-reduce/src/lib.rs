@@ -18,6 +18,8 @@
 //! let r = Reduce::new(&gpu);                       // host data is uploaded for you
 //! assert_eq!(r.max(&vec![1u32, 9, 4])?, Some(9));
 //! assert_eq!(r.sum_wide(&[i32::MAX, 1])?, 1 << 31); // i32 accumulated in i64
+//! let h = vec![gpu_core::f16::MAX; 4];             // 16-bit floats sum in f32:
+//! assert_eq!(r.sum(&h)?, 4.0 * 65504.0);           // no overflow to infinity
 //! let tree = r.clone().algorithm(Algorithm::TwoPass).block_size(512);
 //! assert_eq!(tree.reduce(&ndarray::array![[1u64, 2], [3, 4]], Op::Product)?, 24);
 //! # Ok(()) }
@@ -40,6 +42,11 @@
 //! ## Semantics (CPU and GPU alike)
 //! - Integer sums and products wrap. [`Widen`] accumulates `i32` in `i64`, `u32` in `u64`,
 //!   `f32` in `f64` ([`Reduce::reduce_wide`], [`cpu::reduce_wide`]).
+//! - `f16` and `bf16` ([`gpu_core::f16`], [`gpu_core::bf16`]) are read into f32, their
+//!   [`Element::Accumulator`](gpu_core::Element::Accumulator): `sum`, `product`, `reduce` and
+//!   every device-side result are f32 (PyTorch's `sum(dtype=torch.float32)`); `min`, `max`,
+//!   `argmin`, `argmax` are exact in the element type. Not in place
+//!   ([`Reduce::reduce_in_place`] refuses them).
 //! - Float min/max propagate NaN, as [`gpu_core::Element::combine`] does (PyTorch's rule).
 //!   argmin/argmax return the index of the first extreme, or of the **first NaN** if there is
 //!   one (also PyTorch's rule); ties go to the smaller index, `-0.0` and `0.0` tie.

@@ -202,3 +202,74 @@ fn more_than_two_to_the_31_values() {
     assert_eq!(r.sum_axis(&d, Axis(1)).unwrap()[[0]], 1.0);
     assert_eq!(r.argmax_axis(&d, Axis(1)).unwrap()[[0]], far);
 }
+
+/// Every lane mapping on small f16/bf16 inputs — packed rows, vector columns, a block per
+/// lane with splits, segments by thread and by tiles, unaligned starts — against the CPU:
+/// small enough to run under compute-sanitizer (`lanes_small` in the test name).
+#[test]
+fn half_lanes_small_every_mapping() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn check<T: Element<Accumulator = f32>>(gpu: &Gpu) {
+        let r = Reduce::new(gpu);
+        let value = |i: usize| T::from_f64(((i * 7919) % 41) as f64 - 20.0);
+        for (rows, cols) in [
+            (1, 1),
+            (7, 3),
+            (33, 31),
+            (300, 8),
+            (8, 300),
+            (3, 9000),
+            (4100, 24),
+        ] {
+            let m = Array2::from_shape_fn((rows, cols), |(i, j)| value(i * cols + j));
+            for axis in 0..2 {
+                for op in [Op::Sum, Op::Product, Op::Min, Op::Max] {
+                    let data = if op == Op::Product {
+                        m.mapv(|v| T::from_f64(if v.to_f64() < 0.0 { -1.0 } else { 1.0 }))
+                    } else {
+                        m.clone()
+                    };
+                    assert_eq!(
+                        r.reduce_axis(&data, Axis(axis), op).unwrap(),
+                        cpu::reduce_axis(data.view(), Axis(axis), op)
+                            .unwrap()
+                            .into_dyn(),
+                        "{} {rows}x{cols} axis {axis} {op}",
+                        T::NAME
+                    );
+                }
+                assert_eq!(
+                    r.argmax_axis(&m, Axis(axis)).unwrap(),
+                    cpu::argmax_axis(m.view(), Axis(axis)).unwrap().into_dyn()
+                );
+            }
+        }
+        // Segments: short ones (tiles) and a long one (split), from an unaligned start.
+        let mut offsets = vec![0u64];
+        for k in 0..700u64 {
+            offsets.push(offsets.last().unwrap() + k % 37);
+        }
+        offsets.push(offsets.last().unwrap() + 70_001);
+        let n = *offsets.last().unwrap() as usize;
+        let v: Vec<T> = (0..=n).map(value).collect();
+        let d = gpu.upload(&v).unwrap();
+        let tail = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
+        assert_eq!(
+            r.segmented_sum(&tail, &offsets).unwrap(),
+            cpu::segmented_reduce(&v[1..], &offsets, Op::Sum).unwrap()
+        );
+        assert_eq!(
+            r.segmented_argmin(&tail, &offsets).unwrap(),
+            cpu::segmented_argmin(&v[1..], &offsets).unwrap()
+        );
+        let maxima = r.segmented_max(&tail, &offsets).unwrap();
+        for (k, w) in offsets.windows(2).enumerate() {
+            assert_eq!(
+                maxima[k],
+                cpu::max(&v[1 + w[0] as usize..1 + w[1] as usize])
+            );
+        }
+    }
+    check::<f16>(&gpu);
+    check::<bf16>(&gpu);
+}
