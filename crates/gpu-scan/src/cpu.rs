@@ -164,12 +164,14 @@ fn parallel_in_place_core<V: Copy + Send + Sync>(
 
 /// Serial scan of `input` into `output` (at least as long).
 pub fn serial<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
+    crate::check_op::<T>(op)?;
     let identity = op.identity::<T>()?;
     serial_core(input, output, kind, identity, |a, b| T::combine(op, a, b))
 }
 
 /// Serial scan in place.
 pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
+    crate::check_op::<T>(op)?;
     let identity = op.identity::<T>()?;
     run_in_place(data, None, kind, identity, &|a, b| T::combine(op, a, b));
     Ok(())
@@ -177,12 +179,14 @@ pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Re
 
 /// Blocked rayon scan of `input` into `output` (at least as long).
 pub fn parallel<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
+    crate::check_op::<T>(op)?;
     let identity = op.identity::<T>()?;
     parallel_core(input, output, kind, identity, |a, b| T::combine(op, a, b))
 }
 
 /// Blocked rayon scan in place.
 pub fn parallel_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
+    crate::check_op::<T>(op)?;
     let identity = op.identity::<T>()?;
     parallel_in_place_core(data, kind, identity, |a, b| T::combine(op, a, b));
     Ok(())

@@ -111,6 +111,27 @@ pub use gpu::{linear_recurrence, scan, scan_monoid};
 
 use gpu_core::{Affine, Element, Mat2, Monoid, Op};
 
+/// `Ok` when gpu-scan scans `T` with `op`: the operator applies to the type, and the type is
+/// one this crate has scans for. f16 and bf16 (their f32 accumulation and choice of output
+/// type) are not built yet: a clear [`gpu_core::Error::InvalidArgument`], on the CPU paths too,
+/// so that no result of a different rounding rule is ever returned for them.
+pub(crate) fn check_op<T: Element>(op: Op) -> gpu_core::Result<()> {
+    op.check::<T>()?;
+    if T::NAME != T::Accumulator::NAME {
+        return Err(gpu_core::Error::invalid(
+            "T",
+            format!(
+                "gpu-scan has no {} scans yet (16-bit floats, accumulated in {}, are planned); \
+                 convert to {} first",
+                T::NAME,
+                T::Accumulator::NAME,
+                T::Accumulator::NAME
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Whether [`Algorithm::Auto`] uses the fixed-order (deterministic) look-back for scans whose
 /// result depends on grouping (float sums and products, float matrix and affine monoids).
 ///

@@ -174,7 +174,7 @@ impl<'s> Scan<'s> {
 
     /// The scan of `x` with `op`, on the host.
     pub fn scan<T: Element>(&self, x: &(impl Input<T> + ?Sized), op: Op) -> Result<Vec<T>> {
-        op.check::<T>()?;
+        crate::check_op::<T>(op)?;
         if !self.options.algorithm.is_gpu() {
             return match x.host_slice() {
                 Some(host) => cpu::scan_with(host, op, &self.options),
@@ -194,7 +194,7 @@ impl<'s> Scan<'s> {
         out: &mut DeviceArray<T>,
         op: Op,
     ) -> Result<()> {
-        op.check::<T>()?;
+        crate::check_op::<T>(op)?;
         let staged = x.stage(&self.gpu)?;
         self.enqueue(
             staged.device_ptr(),
@@ -207,7 +207,7 @@ impl<'s> Scan<'s> {
 
     /// Scans `data` in place. Waits, unless a [`stream`](Scan::stream) was set.
     pub fn scan_in_place<T: Element>(&self, data: &mut DeviceArray<T>, op: Op) -> Result<()> {
-        op.check::<T>()?;
+        crate::check_op::<T>(op)?;
         self.gpu.check_same_device(data.gpu(), "data")?;
         self.enqueue(
             data.device_ptr(),

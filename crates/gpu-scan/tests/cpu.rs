@@ -198,3 +198,23 @@ fn bad_inputs_are_clear_errors() {
     let mut m = [Mat2::<u32>::default(); 1];
     assert!(cpu::serial_monoid(&[Mat2::<u32>::default(); 2], &mut m, ScanKind::Inclusive).is_err());
 }
+
+/// f16 and bf16 are refused with a clear error until gpu-scan has their f32-accumulating scans
+/// (never a result rounded step by step in 16 bits).
+#[test]
+fn half_precision_is_refused_clearly() {
+    let x = vec![gpu_core::f16::ONE; 10];
+    let e = cpu::scan(&x, Op::Sum, ScanKind::Inclusive)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no f16 scans yet"), "{e}");
+    let b = vec![gpu_core::bf16::ONE; 10];
+    let e = cpu::par_scan(&b, Op::Max, ScanKind::Exclusive)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no bf16 scans yet"), "{e}");
+    let m = ndarray::Array2::from_elem((3, 4), gpu_core::f16::ONE);
+    assert!(
+        gpu_scan::cpu::scan_axis(m.view(), ndarray::Axis(1), Op::Sum, ScanKind::Inclusive).is_err()
+    );
+}

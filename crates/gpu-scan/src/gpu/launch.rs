@@ -24,7 +24,7 @@ pub(super) struct Combo {
 
 impl Combo {
     pub(super) fn op<T: Element>(op: Op) -> Result<Self> {
-        op.check::<T>()?;
+        crate::check_op::<T>(op)?;
         Ok(Combo {
             suffix: format!("{}_{}", op.name(), T::NAME),
             exact: is_exact::<T>(op),

@@ -161,7 +161,7 @@ impl Scanner {
         options: &ScanOptions,
     ) -> Result<()> {
         if !options.algorithm.is_gpu() {
-            op.check::<T>()?;
+            crate::check_op::<T>(op)?;
             check_output(input.len(), output.len())?;
             let y = cpu::scan_with(&input.to_vec()?, op, options)?;
             return write_prefix(output, &y);
@@ -197,7 +197,7 @@ impl Scanner {
         op: Op,
         options: &ScanOptions,
     ) -> Result<Vec<T>> {
-        op.check::<T>()?;
+        crate::check_op::<T>(op)?;
         if !options.algorithm.is_gpu() {
             return match input.host_slice() {
                 Some(x) => cpu::scan_with(x, op, options),
@@ -232,7 +232,7 @@ impl Scanner {
             let x: Vec<T> = input.iter().copied().collect();
             return cpu::scan_with(&x, op, options).map(Array1::from_vec);
         }
-        op.check::<T>()?;
+        crate::check_op::<T>(op)?;
         let mut d = self.gpu.upload_view(input)?;
         self.scan_in_place(&mut d, op, options)?;
         d.to_array1()
