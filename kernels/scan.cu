@@ -185,6 +185,34 @@ SCAN_DETERMINISTIC_ENTRY(mat2, gp::Mat2Product, f64, gp::f64)
 SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f32, gp::f32)
 SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
 
+// ---- 16-bit floats ----------------------------------------------------------------------------
+// Scanned in f32 by the converting register tile (gpu_prims/scan_tile.cuh), written as the
+// element type or as f32: scan_lookback_[det_]<op>_<h>_to_<out>, sum with both look-backs,
+// min and max (exact) with the plain one. The default look-back only: the teaching scans and
+// the staged sm_80 tiles are not built for them.
+template <class Op, bool DETERMINISTIC, class In, class Out>
+__device__ __forceinline__ void convert_lookback_tiles(const In* in, Out* out, gp::u64 n,
+                                                       gp::u32 exclusive, gp::u32* counter,
+                                                       gp::u32* flags, void* aggs, void* incs) {
+    gp::ScanConvertTile<Op, In, Out> tile;
+    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
+}
+#define SCAN_HALF_ENTRY(name, Op, DET, In, Out)                                                \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        name(const In* in, Out* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,           \
+             gp::u32* flags, void* aggs, void* incs) {                                         \
+        convert_lookback_tiles<Op, DET, In, Out>(in, out, n, exclusive, counter, flags, aggs,  \
+                                                 incs);                                        \
+    }
+#define SCAN_HALF_OUT(tname, H, oname, Out)                                                    \
+    SCAN_HALF_ENTRY(scan_lookback_sum_##tname##_to_##oname, gp::Sum<gp::f32>, false, H, Out)   \
+    SCAN_HALF_ENTRY(scan_lookback_det_sum_##tname##_to_##oname, gp::Sum<gp::f32>, true, H, Out) \
+    SCAN_HALF_ENTRY(scan_lookback_min_##tname##_to_##oname, gp::Min<gp::f32>, false, H, Out)   \
+    SCAN_HALF_ENTRY(scan_lookback_max_##tname##_to_##oname, gp::Max<gp::f32>, false, H, Out)
+#define SCAN_HALF(tname, H) SCAN_HALF_OUT(tname, H, tname, H) SCAN_HALF_OUT(tname, H, f32, gp::f32)
+SCAN_HALF(f16, gp::f16)
+SCAN_HALF(bf16, gp::bf16)
+
 // ---- Long rows: every lane of an axis its own look-back scan --------------------------------
 // scan_rows_<op>_<type>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive, counter, flags,
 // aggs, incs): lanes contiguous in both arrays (axis stride 1), each scanned as the flat

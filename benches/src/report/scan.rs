@@ -24,21 +24,27 @@ pub const SWEEP: [Algorithm; 4] = [
 const TILE_ROWS: usize = 4;
 
 const OP: Op = Op::Sum;
+
+/// The algorithms built for f16/bf16 scans.
+const HALF_ALGORITHMS: [Algorithm; 3] = [
+    Algorithm::Auto,
+    Algorithm::LookBack,
+    Algorithm::LookBackDeterministic,
+];
 const VARIANT: &str = "inclusive sum";
 
 /// One group per (type, size), then one for the sweep (first type of `--types`).
 pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
     let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS;
-    let types: Vec<DType> = cfg.types.iter().copied().filter(|d| !d.is_half()).collect();
-    if types.len() < cfg.types.len() {
-        notes.push("scan: f16/bf16 not yet (gpu-scan has no 16-bit kernels)".into());
-    }
-    for &d in &types {
+    // f16/bf16: the look-back algorithms with register tiles, the only ones built for them.
+    let per_gpu_half = 2 * HALF_ALGORITHMS.len() + 2;
+    for &d in &cfg.types {
         for &n in &cfg.sizes {
+            let gpu_cases = if d.is_half() { per_gpu_half } else { per_gpu };
             out.push(Group {
                 label: format!("scan {} {}", d.name(), crate::size_label(n)),
-                cases: 2 + if gpu { per_gpu } else { 0 },
+                cases: 2 + if gpu { gpu_cases } else { 0 },
                 run: Box::new(move |env: &mut Env| {
                     crate::with_dtype!(d, T => run::<T>(env, d, n, None, true))
                 }),
@@ -46,7 +52,12 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
         }
     }
     // The sweep: GPU only; its CPU rows (for ×rayon) unless the main groups already have them.
-    if let (Some(&d), true) = (types.first(), gpu) {
+    // The sweep runs on the first full-precision type.
+    let sweep_type = cfg.types.iter().copied().find(|d| !d.is_half());
+    if sweep_type.is_none() && gpu && !cfg.types.is_empty() {
+        notes.push("scan: the block-size sweep runs on i32/u32/i64/u64/f32/f64 only".into());
+    }
+    if let (Some(d), true) = (sweep_type, gpu) {
         let n = cfg.sweep_n;
         let blocks = cfg.sweep_blocks.clone();
         let cpu_rows = !cfg.sizes.contains(&n);
@@ -122,7 +133,7 @@ mod gpu {
     use gpu_scan::{plan, Algorithm, Scan, ScanOptions, TileStaging};
 
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
-    use super::{OP, SWEEP, VARIANT};
+    use super::{HALF_ALGORITHMS, OP, SWEEP, VARIANT};
 
     const WITH_COPIES: &str = "inclusive sum, with copies";
 
@@ -213,9 +224,19 @@ mod gpu {
         };
         let bytes = 2 * array as u64;
         let mut cases = Vec::new();
+        let algorithms: Vec<Algorithm> = if d.is_half() {
+            HALF_ALGORITHMS.to_vec()
+        } else {
+            Algorithm::GPU.to_vec()
+        };
+        let tile_kinds: Vec<TileStaging> = if d.is_half() {
+            vec![TileStaging::Registers]
+        } else {
+            tiles(gpu)
+        };
         match sweep {
             None => {
-                for a in Algorithm::GPU {
+                for &a in &algorithms {
                     let o = ScanOptions::inclusive().algorithm(a);
                     cases.push(
                         Case::new("scan", a.name(), VARIANT, d.name(), n)
@@ -227,7 +248,7 @@ mod gpu {
                 // The look-back tiles side by side: all in registers (compute_70 kernels) and
                 // staged through shared memory (sm_80+), whatever the default picks at this n.
                 for a in [Algorithm::LookBack, Algorithm::LookBackDeterministic] {
-                    for t in tiles(gpu) {
+                    for &t in &tile_kinds {
                         let o = ScanOptions::inclusive().algorithm(a).staging(t);
                         let name = format!("{}_{}", a.name(), t.name());
                         cases.push(
@@ -238,7 +259,7 @@ mod gpu {
                         );
                     }
                 }
-                for a in Algorithm::GPU {
+                for &a in &algorithms {
                     let o = ScanOptions::inclusive().algorithm(a);
                     cases.push(
                         Case::new("scan", a.name(), WITH_COPIES, d.name(), n)

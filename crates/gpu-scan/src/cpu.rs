@@ -162,9 +162,30 @@ fn parallel_in_place_core<V: Copy + Send + Sync>(
         .for_each(|(d, &c)| run_in_place(d, c, kind, identity, &f));
 }
 
-/// Serial scan of `input` into `output` (at least as long).
+/// f16 and bf16: `scan` (serial or rayon) of the accumulator values, each result rounded
+/// once to `T` (the GPU's rule).
+fn via_accumulator<T: Element>(
+    input: &[T],
+    output: &mut [T],
+    op: Op,
+    kind: ScanKind,
+    scan: fn(&[T], Op, ScanKind) -> Result<Vec<T::Accumulator>>,
+) -> Result<()> {
+    check_output(input.len(), output.len())?;
+    let y = scan(input, op, kind)?;
+    for (o, v) in output.iter_mut().zip(y) {
+        *o = T::from_accumulator(v);
+    }
+    Ok(())
+}
+
+/// Serial scan of `input` into `output` (at least as long). f16 and bf16 are scanned in f32,
+/// each result rounded once ([`scan_accumulated`] keeps the f32 values).
 pub fn serial<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
+    if crate::computes_wider::<T>() {
+        return via_accumulator(input, output, op, kind, scan_accumulated::<T>);
+    }
     let identity = op.identity::<T>()?;
     serial_core(input, output, kind, identity, |a, b| T::combine(op, a, b))
 }
@@ -172,6 +193,10 @@ pub fn serial<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind)
 /// Serial scan in place.
 pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
+    if crate::computes_wider::<T>() {
+        let input = data.to_vec();
+        return via_accumulator(&input, data, op, kind, scan_accumulated::<T>);
+    }
     let identity = op.identity::<T>()?;
     run_in_place(data, None, kind, identity, &|a, b| T::combine(op, a, b));
     Ok(())
@@ -180,6 +205,9 @@ pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Re
 /// Blocked rayon scan of `input` into `output` (at least as long).
 pub fn parallel<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
+    if crate::computes_wider::<T>() {
+        return via_accumulator(input, output, op, kind, par_scan_accumulated::<T>);
+    }
     let identity = op.identity::<T>()?;
     parallel_core(input, output, kind, identity, |a, b| T::combine(op, a, b))
 }
@@ -187,6 +215,10 @@ pub fn parallel<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKin
 /// Blocked rayon scan in place.
 pub fn parallel_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
+    if crate::computes_wider::<T>() {
+        let input = data.to_vec();
+        return via_accumulator(&input, data, op, kind, par_scan_accumulated::<T>);
+    }
     let identity = op.identity::<T>()?;
     parallel_in_place_core(data, kind, identity, |a, b| T::combine(op, a, b));
     Ok(())
@@ -204,6 +236,55 @@ pub fn par_scan<T: Element>(input: &[T], op: Op, kind: ScanKind) -> Result<Vec<T
     let mut out = input.to_vec();
     parallel_in_place(&mut out, op, kind)?;
     Ok(out)
+}
+
+/// The serial scan in the accumulator type: every element converted exactly to
+/// `T::Accumulator` (f32 for f16 and bf16; `T` itself otherwise) and scanned there, the results
+/// kept in it (PyTorch's `cumsum(x, dtype=torch.float32)`).
+///
+/// ```
+/// use gpu_core::{f16, Op};
+/// use gpu_scan::{cpu, ScanKind};
+/// let x = vec![f16::from_f32(0.1); 3];
+/// let y = cpu::scan_accumulated(&x, Op::Sum, ScanKind::Inclusive).unwrap();
+/// assert_eq!(y[2], 3.0 * f16::from_f32(0.1).to_f32());
+/// let z = cpu::scan(&x, Op::Sum, ScanKind::Inclusive).unwrap(); // rounded once to f16
+/// assert_eq!(z[2], f16::from_f32(y[2]));
+/// ```
+pub fn scan_accumulated<T: Element>(
+    input: &[T],
+    op: Op,
+    kind: ScanKind,
+) -> Result<Vec<T::Accumulator>> {
+    crate::check_op::<T>(op)?;
+    let mut acc: Vec<T::Accumulator> = input.iter().map(|v| v.to_accumulator()).collect();
+    serial_in_place(&mut acc, op, kind)?;
+    Ok(acc)
+}
+
+/// [`scan_accumulated`] with the blocked rayon scan.
+pub fn par_scan_accumulated<T: Element>(
+    input: &[T],
+    op: Op,
+    kind: ScanKind,
+) -> Result<Vec<T::Accumulator>> {
+    crate::check_op::<T>(op)?;
+    let mut acc: Vec<T::Accumulator> = input.par_iter().map(|v| v.to_accumulator()).collect();
+    parallel_in_place(&mut acc, op, kind)?;
+    Ok(acc)
+}
+
+/// [`scan_accumulated`] with the CPU algorithm of `options` (as [`scan_with`]).
+pub fn scan_accumulated_with<T: Element>(
+    input: &[T],
+    op: Op,
+    options: &ScanOptions,
+) -> Result<Vec<T::Accumulator>> {
+    match options.algorithm {
+        Algorithm::Serial => scan_accumulated(input, op, options.kind),
+        Algorithm::Rayon => par_scan_accumulated(input, op, options.kind),
+        gpu => Err(gpu_algorithm_on_cpu(gpu)),
+    }
 }
 
 /// Scan with a CPU algorithm ([`Algorithm::Serial`] or [`Algorithm::Rayon`]) chosen by `options`

@@ -57,6 +57,12 @@
 //! linear recurrence `x[t] = a[t]·x[t−1] + b[t]` is solved with an affine scan
 //! ([`cpu::linear_recurrence`], and `Scan::linear_recurrence` on the GPU).
 //!
+//! f16 and bf16 ([`gpu_core::f16`], [`gpu_core::bf16`]): sum, min and max, scanned in f32 (the
+//! [`Element::Accumulator`]) and written either rounded once to the element type
+//! (`Scan::scan`, as PyTorch's `cumsum`) or as f32 (`Scan::scan_accumulated`, as
+//! `cumsum(dtype=torch.float32)`), with the look-back algorithms (the default is deterministic,
+//! as for f32). Not yet along axes or over segments: those give a clear error.
+//!
 //! ## Float determinism
 //! A look-back scan combines its predecessors' partial results in an order that depends on
 //! timing; float sums and products can then differ in the last bits between runs.
@@ -111,20 +117,40 @@ pub use gpu::{linear_recurrence, scan, scan_monoid};
 
 use gpu_core::{Affine, Element, Mat2, Monoid, Op};
 
-/// `Ok` when gpu-scan scans `T` with `op`: the operator applies to the type, and the type is
-/// one this crate has scans for. f16 and bf16 (their f32 accumulation and choice of output
-/// type) are not built yet: a clear [`gpu_core::Error::InvalidArgument`], on the CPU paths too,
-/// so that no result of a different rounding rule is ever returned for them.
+/// Whether `T` is scanned in a wider accumulator (f16 and bf16 in f32).
+pub(crate) fn computes_wider<T: Element>() -> bool {
+    T::NAME != T::Accumulator::NAME
+}
+
+/// `Ok` when gpu-scan scans `T` with `op` (flat scans): the operator applies to the type, and
+/// for f16 and bf16 (scanned in f32) it is one of sum, min and max.
 pub(crate) fn check_op<T: Element>(op: Op) -> gpu_core::Result<()> {
     op.check::<T>()?;
-    if T::NAME != T::Accumulator::NAME {
+    if computes_wider::<T>() && !matches!(op, Op::Sum | Op::Min | Op::Max) {
+        return Err(gpu_core::Error::invalid(
+            "op",
+            format!(
+                "{} scans are sums, minima and maxima (in {}), not `{op}`",
+                T::NAME,
+                T::Accumulator::NAME
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// [`check_op`] for scans along axes and over segments, which f16 and bf16 do not have yet:
+/// a clear [`gpu_core::Error::InvalidArgument`] (on the CPU paths too, so that no result of
+/// another rounding rule is ever returned for them).
+pub(crate) fn check_op_shaped<T: Element>(op: Op) -> gpu_core::Result<()> {
+    check_op::<T>(op)?;
+    if computes_wider::<T>() {
         return Err(gpu_core::Error::invalid(
             "T",
             format!(
-                "gpu-scan has no {} scans yet (16-bit floats, accumulated in {}, are planned); \
+                "gpu-scan has no {} scans along axes or over segments yet (flat scans only); \
                  convert to {} first",
                 T::NAME,
-                T::Accumulator::NAME,
                 T::Accumulator::NAME
             ),
         ));

@@ -205,6 +205,68 @@ impl<'s> Scan<'s> {
         self.finish()
     }
 
+    /// The scan of `x` with `op` in the accumulator type ([`Element::Accumulator`]): f16 and
+    /// bf16 are scanned in f32 and the f32 running values returned (PyTorch's
+    /// `cumsum(x, dtype=torch.float32)`; [`scan`](Scan::scan) rounds each to the element type).
+    /// For the other types the same as `scan`.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{bf16, Gpu, Op};
+    /// let gpu = Gpu::default_device()?;
+    /// let x = vec![bf16::ONE; 1000];
+    /// let scan = gpu_scan::Scan::new(&gpu);
+    /// assert_eq!(scan.scan_accumulated(&x, Op::Sum)?[999], 1000.0);      // f32
+    /// assert_eq!(scan.scan(&x, Op::Sum)?[999], bf16::from_f32(1000.0));  // rounded: 1000
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_accumulated<T: Element>(
+        &self,
+        x: &(impl Input<T> + ?Sized),
+        op: Op,
+    ) -> Result<Vec<T::Accumulator>> {
+        crate::check_op::<T>(op)?;
+        if !self.options.algorithm.is_gpu() {
+            return match x.host_slice() {
+                Some(host) => cpu::scan_accumulated_with(host, op, &self.options),
+                None => {
+                    cpu::scan_accumulated_with(&x.stage(&self.gpu)?.to_vec()?, op, &self.options)
+                }
+            };
+        }
+        let staged = x.stage(&self.gpu)?;
+        let out = self.gpu.alloc::<T::Accumulator>(staged.len())?;
+        self.enqueue(
+            staged.device_ptr(),
+            staged.len(),
+            &out,
+            &self.accumulated_launch::<T>(op),
+        )?;
+        if let Some(stream) = self.stream {
+            stream.synchronize()?;
+        }
+        out.to_vec()
+    }
+
+    /// [`scan_accumulated`](Scan::scan_accumulated) into `out` (at least as long), waiting as
+    /// [`scan_into`](Scan::scan_into) does.
+    pub fn scan_accumulated_into<T: Element>(
+        &self,
+        x: &(impl Input<T> + ?Sized),
+        out: &mut DeviceArray<T::Accumulator>,
+        op: Op,
+    ) -> Result<()> {
+        crate::check_op::<T>(op)?;
+        let staged = x.stage(&self.gpu)?;
+        self.enqueue(
+            staged.device_ptr(),
+            staged.len(),
+            out,
+            &self.accumulated_launch::<T>(op),
+        )?;
+        self.finish()
+    }
+
     /// Scans `data` in place. Waits, unless a [`stream`](Scan::stream) was set.
     pub fn scan_in_place<T: Element>(&self, data: &mut DeviceArray<T>, op: Op) -> Result<()> {
         crate::check_op::<T>(op)?;
@@ -266,6 +328,16 @@ impl<'s> Scan<'s> {
     ) -> impl Fn(&mut Scanner, u64, u64, usize, &Stream) -> Result<()> + '_ {
         move |s, input, output, n, stream| {
             s.enqueue_op::<T>(input, output, n, op, &self.options, stream)
+        }
+    }
+
+    /// The launch of a scan with `op` over `T` values, results in the accumulator type.
+    fn accumulated_launch<T: Element>(
+        &self,
+        op: Op,
+    ) -> impl Fn(&mut Scanner, u64, u64, usize, &Stream) -> Result<()> + '_ {
+        move |s, input, output, n, stream| {
+            s.enqueue_op_accumulated::<T>(input, output, n, op, &self.options, stream)
         }
     }
 

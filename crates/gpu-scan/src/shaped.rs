@@ -15,7 +15,7 @@ use crate::gpu::{LaneKind, Scanner};
 use crate::{Scan, ScanKind, ScanMonoid};
 
 fn op_suffix<T: Element>(op: Op) -> Result<String> {
-    crate::check_op::<T>(op)?;
+    crate::check_op_shaped::<T>(op)?;
     Ok(format!("{}_{}", op.name(), T::NAME))
 }
 

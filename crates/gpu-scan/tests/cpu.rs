@@ -199,22 +199,46 @@ fn bad_inputs_are_clear_errors() {
     assert!(cpu::serial_monoid(&[Mat2::<u32>::default(); 2], &mut m, ScanKind::Inclusive).is_err());
 }
 
-/// f16 and bf16 are refused with a clear error until gpu-scan has their f32-accumulating scans
-/// (never a result rounded step by step in 16 bits).
+/// f16 and bf16 on the CPU: scanned in f32, each result rounded once to the element type
+/// (`scan`) or kept in f32 (`scan_accumulated`); serial and rayon agree; products and shaped
+/// scans are refused with a clear error.
 #[test]
-fn half_precision_is_refused_clearly() {
-    let x = vec![gpu_core::f16::ONE; 10];
-    let e = cpu::scan(&x, Op::Sum, ScanKind::Inclusive)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("no f16 scans yet"), "{e}");
-    let b = vec![gpu_core::bf16::ONE; 10];
-    let e = cpu::par_scan(&b, Op::Max, ScanKind::Exclusive)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("no bf16 scans yet"), "{e}");
-    let m = ndarray::Array2::from_elem((3, 4), gpu_core::f16::ONE);
-    assert!(
-        gpu_scan::cpu::scan_axis(m.view(), ndarray::Axis(1), Op::Sum, ScanKind::Inclusive).is_err()
+fn half_precision_scans_in_f32() {
+    use gpu_core::{bf16, f16};
+    // 4096 ones: an f16 running sum would stop at 2048; in f32 every prefix is exact.
+    let ones = vec![f16::ONE; 4096];
+    let acc = cpu::scan_accumulated(&ones, Op::Sum, ScanKind::Inclusive).unwrap();
+    assert_eq!(acc[4095], 4096.0);
+    let rounded = cpu::scan(&ones, Op::Sum, ScanKind::Inclusive).unwrap();
+    assert_eq!(rounded[2048], f16::from_f32(2049.0)); // 2049 rounds to even: 2048
+    assert_eq!(rounded[2049], f16::from_f32(2050.0));
+    assert_eq!(
+        cpu::par_scan(&ones, Op::Sum, ScanKind::Exclusive).unwrap()[4095],
+        f16::from_f32(4095.0)
     );
+    let x: Vec<bf16> = (0..300_000u64)
+        .map(|i| bf16::from_f32(((i * 7919) % 17) as f32 - 8.0))
+        .collect();
+    for op in [Op::Sum, Op::Min, Op::Max] {
+        for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+            let want = cpu::scan_accumulated(&x, op, kind).unwrap();
+            assert_eq!(cpu::par_scan_accumulated(&x, op, kind).unwrap(), want);
+            let rounded: Vec<bf16> = want.iter().map(|&v| bf16::from_f32(v)).collect();
+            assert_eq!(cpu::scan(&x, op, kind).unwrap(), rounded, "{op} {kind:?}");
+            assert_eq!(
+                cpu::par_scan(&x, op, kind).unwrap(),
+                rounded,
+                "{op} {kind:?}"
+            );
+        }
+    }
+    let e = cpu::scan(&ones, Op::Product, ScanKind::Inclusive)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("sums, minima and maxima"), "{e}");
+    let m = ndarray::Array2::from_elem((3, 4), f16::ONE);
+    let e = gpu_scan::cpu::scan_axis(m.view(), ndarray::Axis(1), Op::Sum, ScanKind::Inclusive)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("axes or over segments"), "{e}");
 }

@@ -933,20 +933,3 @@ fn gpu_deprecated_scanner_async_on_streams() {
         assert!(out.to_vec().unwrap() == want, "launch {i}");
     }
 }
-
-/// f16 and bf16: a clear error on the GPU paths too (flat, in place, axes, segments).
-#[test]
-fn gpu_half_precision_is_refused_clearly() {
-    let Some(gpu) = gpu_or_skip() else { return };
-    let x = gpu.upload(&vec![gpu_core::bf16::ONE; 100]).unwrap();
-    let scan = Scan::new(&gpu);
-    let e = scan.scan(&x, Op::Sum).unwrap_err().to_string();
-    assert!(e.contains("no bf16 scans yet"), "{e}");
-    let mut y = gpu.alloc::<gpu_core::bf16>(100).unwrap();
-    assert!(scan.scan_into(&x, &mut y, Op::Sum).is_err());
-    assert!(scan.scan_in_place(&mut y, Op::Max).is_err());
-    let m = ndarray::Array2::from_elem((3, 4), gpu_core::f16::ONE);
-    assert!(scan.scan_axis(&m, ndarray::Axis(1), Op::Sum).is_err());
-    let v = vec![gpu_core::f16::ONE; 10];
-    assert!(scan.segmented_scan(&v, &[0u64, 4, 10], Op::Sum).is_err());
-}

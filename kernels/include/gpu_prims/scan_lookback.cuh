@@ -2,7 +2,9 @@
 // the tile scanned by a Tile policy (ScanRegisterTile in scan_tile.cuh, or ScanStagedTile in
 // scan_tile_staged.cuh on sm_80+), its prefix found by decoupled look-back (lookback.cuh).
 //
-// Tile policy interface: ITEMS (values per thread); load(in, seg, n, vector_ok) brings this
+// Tile policy interface: in_type and out_type (what `in` and `out` hold: the value type, or the
+// 16-bit floats of ScanConvertTile); aligned(in, out) (whether full tiles may use vector
+// accesses); ITEMS (values per thread); load(in, seg, n, vector_ok) brings this
 // lane's values of the warp segment starting at `seg`; scan(exclusive, op) scans the segment
 // and returns its total (every lane); store(out, seg, n, vector_ok, prefix, has_prefix,
 // exclusive, op) writes prefix ∘ (segment-local result).
@@ -19,8 +21,8 @@ namespace gp {
 // ...: this one `slot`. Status layout (see lookback.cuh): `flags` (values wider than 4 bytes
 // only), `aggs` and `incs`, one slot per tile each, zeroed before the launch.
 template <class Op, bool DETERMINISTIC, class Tile>
-__device__ __forceinline__ void lookback_scan_tile(const typename Op::value_type* in,
-                                                   typename Op::value_type* out, u64 n,
+__device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type* in,
+                                                   typename Tile::out_type* out, u64 n,
                                                    u32 exclusive, u64 slot, u64 first,
                                                    u32* flags, void* aggs, void* incs, Tile& t) {
     typedef typename Op::value_type T;
@@ -32,8 +34,7 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Op::value_type
     const u64 tile_items = (u64)blockDim.x * Tile::ITEMS;
     const u64 seg = tile * tile_items + (u64)warp * (32 * Tile::ITEMS);
     const bool full = (tile + 1) * tile_items <= n;
-    const bool aligned = ((((u64)in) | ((u64)out)) % alignof(Vec<T>)) == 0;
-    const bool vector_ok = full && aligned;
+    const bool vector_ok = full && Tile::aligned(in, out);
 
     t.load(in, seg, n, vector_ok);
     const T warp_total = t.scan(exclusive != 0, op);
@@ -75,8 +76,8 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Op::value_type
 
 // The flat scan: one tile per block, tile index from `counter` (zeroed with the status).
 template <class Op, bool DETERMINISTIC, class Tile>
-__device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
-                                              typename Op::value_type* out, u64 n, u32 exclusive,
+__device__ __forceinline__ void lookback_scan(const typename Tile::in_type* in,
+                                              typename Tile::out_type* out, u64 n, u32 exclusive,
                                               u32* counter, u32* flags, void* aggs, void* incs,
                                               Tile& t) {
     __shared__ u32 tile_slot;
@@ -92,9 +93,9 @@ __device__ __forceinline__ void lookback_scan(const typename Op::value_type* in,
 // slots lane-major, handed out in order by `counter`, so a tile only waits on earlier tiles of
 // its own lane, held by blocks already running. Long rows at the flat scan's speed.
 template <class Op, bool DETERMINISTIC, class Tile, class Lanes>
-__device__ __forceinline__ void lookback_scan_lanes(const typename Op::value_type* in,
+__device__ __forceinline__ void lookback_scan_lanes(const typename Tile::in_type* in,
                                                     Lanes in_lanes,
-                                                    typename Op::value_type* out,
+                                                    typename Tile::out_type* out,
                                                     Lanes out_lanes, u64 tiles_per_lane,
                                                     u32 exclusive, u32* counter, u32* flags,
                                                     void* aggs, void* incs, Tile& t) {

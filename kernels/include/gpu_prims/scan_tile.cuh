@@ -161,9 +161,15 @@ __device__ __forceinline__ void scan_tile_finish(typename Op::value_type (&s)[RO
 // scan_tile_staged.cuh has the larger sm_80 variant with the same interface.
 template <class Op> struct ScanRegisterTile {
     typedef typename Op::value_type T;
+    typedef T in_type;
+    typedef T out_type;
     typedef ScanTileShape<T> Shape;
     static constexpr int ITEMS = Shape::ITEMS;
     T s[Shape::ROWS][Shape::VEC];
+
+    static __device__ __forceinline__ bool aligned(const T* in, const T* out) {
+        return ((((u64)in) | ((u64)out)) % alignof(Vec<T>)) == 0;
+    }
 
     __device__ __forceinline__ void load(const T* in, u64 seg, u64 n, bool vector_ok) {
         scan_tile_load<Op>(in, seg, n, vector_ok, s);
@@ -173,6 +179,64 @@ template <class Op> struct ScanRegisterTile {
                                           bool has_prefix, bool exclusive, Op op) {
         scan_tile_finish(s, prefix, has_prefix, exclusive, op);
         scan_tile_store<Op>(out, seg, n, vector_ok, s);
+    }
+};
+
+// The register tile over values stored as `In`, computed as Op::value_type and written as `Out`
+// (16-bit floats scanned in f32, written as themselves or as f32): the same layout with VEC
+// the 16-byte vector width of `In` and 32 values per thread, like the f32 tile. Loads convert
+// exactly; stores round once (FromF32), in 16-byte vectors of `Out` when aligned.
+template <class Op, class In, class Out> struct ScanConvertTile {
+    typedef typename Op::value_type T;
+    typedef In in_type;
+    typedef Out out_type;
+    static constexpr int VEC = VecWidth<In>::value;
+    static constexpr int ITEMS = 32;
+    static constexpr int ROWS = ITEMS / VEC;
+    static constexpr int OUT_PER_STORE = VecWidth<Out>::value;
+    static_assert(ROWS * VEC == ITEMS && VEC % OUT_PER_STORE == 0, "whole vectors per thread");
+    T s[ROWS][VEC];
+
+    static __device__ __forceinline__ bool aligned(const In* in, const Out* out) {
+        return ((((u64)in) | ((u64)out)) % 16) == 0;
+    }
+    __device__ __forceinline__ void load(const In* in, u64 seg, u64 n, bool vector_ok) {
+        const unsigned lane = lane_id();
+#pragma unroll
+        for (int k = 0; k < ROWS; ++k) {
+            const u64 at = seg + (u64)(k * 32 + lane) * VEC;
+            if (vector_ok) {
+                const Vec<In> v = load_vec_streaming(in + at);
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) s[k][e] = to_f32(v.v[e]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) s[k][e] = at + e < n ? to_f32(in[at + e]) : Op::identity();
+            }
+        }
+    }
+    __device__ __forceinline__ T scan(bool exclusive, Op op) { return scan_tile_warp(s, exclusive, op); }
+    __device__ __forceinline__ void store(Out* out, u64 seg, u64 n, bool vector_ok, T prefix,
+                                          bool has_prefix, bool exclusive, Op op) {
+        scan_tile_finish(s, prefix, has_prefix, exclusive, op);
+        const unsigned lane = lane_id();
+#pragma unroll
+        for (int k = 0; k < ROWS; ++k) {
+            const u64 at = seg + (u64)(k * 32 + lane) * VEC;
+            if (vector_ok) {
+#pragma unroll
+                for (int c = 0; c < VEC; c += OUT_PER_STORE) {
+                    Vec<Out> v;
+#pragma unroll
+                    for (int e = 0; e < OUT_PER_STORE; ++e) v.v[e] = FromF32<Out>::apply(s[k][c + e]);
+                    store_vec_streaming(out + at + c, v);
+                }
+            } else {
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    if (at + e < n) out[at + e] = FromF32<Out>::apply(s[k][e]);
+            }
+        }
     }
 };
 

@@ -27,6 +27,8 @@ template <class T> struct ScanStagedShape {
 
 template <class Op> struct ScanStagedTile {
     typedef typename Op::value_type T;
+    typedef T in_type;
+    typedef T out_type;
     typedef ScanStagedShape<T> Shape;
     static constexpr int VEC = Shape::VEC, REG_ROWS = Shape::REG_ROWS, SMEM_ROWS = Shape::SMEM_ROWS;
     static constexpr int ITEMS = Shape::ITEMS;
@@ -35,6 +37,10 @@ template <class Op> struct ScanStagedTile {
     Vec<T>* rows;  // this warp's SMEM_ROWS × 32 vectors of shared memory
 
     __device__ explicit ScanStagedTile(Vec<T>* warp_rows) : rows(warp_rows) {}
+
+    static __device__ __forceinline__ bool aligned(const T* in, const T* out) {
+        return ((((u64)in) | ((u64)out)) % alignof(Vec<T>)) == 0;
+    }
 
     __device__ __forceinline__ void load(const T* in, u64 seg, u64 n, bool vector_ok) {
         const unsigned lane = lane_id();

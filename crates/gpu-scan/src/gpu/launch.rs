@@ -20,16 +20,36 @@ pub(super) struct Combo {
     pub(super) size: usize,
     /// Whether `scan_sm80.cu` has staged look-back kernels for it (the element operators).
     staged_kernel: bool,
+    /// Only the look-back kernels exist (f16 and bf16).
+    lookback_only: bool,
 }
 
 impl Combo {
+    /// `op` over `T`, results in `T`.
     pub(super) fn op<T: Element>(op: Op) -> Result<Self> {
+        Self::with_output::<T>(op, T::NAME)
+    }
+
+    /// `op` over `T`, results in `T::Accumulator` (f32 for f16 and bf16).
+    pub(super) fn op_accumulated<T: Element>(op: Op) -> Result<Self> {
+        Self::with_output::<T>(op, T::Accumulator::NAME)
+    }
+
+    fn with_output<T: Element>(op: Op, out: &str) -> Result<Self> {
         crate::check_op::<T>(op)?;
+        let wider = crate::computes_wider::<T>();
         Ok(Combo {
-            suffix: format!("{}_{}", op.name(), T::NAME),
+            // f16/bf16: scan_lookback_sum_f16_to_f16, scan_lookback_det_sum_bf16_to_f32, ...
+            suffix: if wider {
+                format!("{}_{}_to_{out}", op.name(), T::NAME)
+            } else {
+                format!("{}_{}", op.name(), T::NAME)
+            },
             exact: is_exact::<T>(op),
-            size: std::mem::size_of::<T>(),
-            staged_kernel: true,
+            // The tiles and the look-back status hold accumulator values (f32: 32 per thread).
+            size: std::mem::size_of::<T::Accumulator>(),
+            staged_kernel: !wider,
+            lookback_only: wider,
         })
     }
 
@@ -39,6 +59,7 @@ impl Combo {
             exact: M::EXACT,
             size: std::mem::size_of::<M>(),
             staged_kernel: false,
+            lookback_only: false,
         }
     }
 }
@@ -56,6 +77,20 @@ impl Scanner {
         stream: &Stream,
     ) -> Result<()> {
         let combo = Combo::op::<T>(op)?;
+        self.enqueue(&combo, input, output, n, options, stream)
+    }
+
+    /// [`enqueue_op`](Self::enqueue_op) with results in the accumulator type.
+    pub(crate) fn enqueue_op_accumulated<T: Element>(
+        &mut self,
+        input: u64,
+        output: u64,
+        n: usize,
+        op: Op,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let combo = Combo::op_accumulated::<T>(op)?;
         self.enqueue(&combo, input, output, n, options, stream)
     }
 
@@ -170,6 +205,16 @@ impl Scanner {
                 })
             }
             Algorithm::HillisSteele | Algorithm::Blelloch | Algorithm::BlellochPadded => {
+                if combo.lookback_only {
+                    return Err(Error::invalid(
+                        "algorithm",
+                        format!(
+                            "{algorithm:?} is not built for 16-bit floats (`{}`): they scan \
+                             with the look-back (Auto, LookBack, LookBackDeterministic)",
+                            combo.suffix
+                        ),
+                    ));
+                }
                 let plan = plan::recursive(algorithm, n.max(1), combo.size, options.block_size)?;
                 if n == 0 {
                     return Ok(());

@@ -104,4 +104,12 @@ template <> __device__ __forceinline__ bf16 from_f32<bf16>(f32 x) {
     return r;
 }
 
+// An f32 result written as `Out`: itself, or rounded to a 16-bit float.
+template <class Out> struct FromF32 {
+    static __device__ __forceinline__ Out apply(f32 x) { return from_f32<Out>(x); }
+};
+template <> struct FromF32<f32> {
+    static __device__ __forceinline__ f32 apply(f32 x) { return x; }
+};
+
 }  // namespace gp
