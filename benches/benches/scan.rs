@@ -1,4 +1,5 @@
-//! gpu-scan: every GPU algorithm × {i32, f32} × {2^16, 2^20, 2^24, 2^28} inclusive sum, kernel
+//! gpu-scan: every GPU algorithm × {i32, f32} (the look-back ones for bf16, f16) × {2^16, 2^20,
+//! 2^24, 2^28} inclusive sum, kernel
 //! only (`scan/kernel/<type>`) and with the pageable host↔device copies
 //! (`scan/with_copies/<type>`), the block-size sweep 32…1024 at 2^24 (`scan/block_sweep/i32`), and
 //! the serial and rayon scans (`scan/cpu/<type>`). GPU time by CUDA events; throughput
@@ -95,6 +96,17 @@ mod gpu {
                         options.push((format!("lookback_{}", t.name()), o));
                     }
                 }
+                if T::NAME != T::Accumulator::NAME {
+                    // f16/bf16: the look-back with register tiles only (what is built for them).
+                    options = [
+                        Algorithm::Auto,
+                        Algorithm::LookBack,
+                        Algorithm::LookBackDeterministic,
+                    ]
+                    .iter()
+                    .map(|&a| (a.name().to_string(), ScanOptions::inclusive().algorithm(a)))
+                    .collect();
+                }
                 for (label, o) in &options {
                     // Enqueued on the stream criterion times (iter_gpu's: the default stream).
                     let scan = Scan::new(&gpu).options(*o).stream(gpu.stream());
@@ -148,6 +160,8 @@ mod gpu {
 fn bench(c: &mut Criterion) {
     bench_type::<i32>(c);
     bench_type::<f32>(c);
+    bench_type::<gpu_core::bf16>(c);
+    bench_type::<gpu_core::f16>(c);
 }
 
 criterion_group! {

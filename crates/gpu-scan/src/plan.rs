@@ -27,6 +27,9 @@ pub const LOOKBACK_BYTES_PER_THREAD_4: usize = 128;
 /// Bytes of values each thread of the staged look-back tile holds (`ScanStagedShape` in
 /// `scan_tile_staged.cuh`): 6 16-byte vectors in registers and 8 in shared memory.
 pub const STAGED_BYTES_PER_THREAD: usize = 14 * 16;
+/// Values per thread of the f16/bf16 look-back tile (kernels' `ScanHalfTile`): raw 16-bit
+/// vectors in registers, so twice the f32 tile's values in the same bytes.
+pub const HALF_ITEMS: u32 = 64;
 /// Dynamic shared memory per thread of the staged look-back tile, in bytes.
 pub const STAGED_SHARED_BYTES_PER_THREAD: usize = 8 * 16;
 /// Default block of the staged look-back tile: 1024 threads × 224 bytes, one block per SM.
@@ -148,6 +151,23 @@ pub fn lookback(
     staged: bool,
     max_shared: usize,
 ) -> Result<LookbackPlan> {
+    lookback_tiles(n, value_size, None, block, staged, max_shared)
+}
+
+/// The look-back plan of a 16-bit float scan: f32 values in the status, [`HALF_ITEMS`] per
+/// thread in register tiles; `block` as for [`lookback`].
+pub fn lookback_half(n: usize, block: Option<u32>) -> Result<LookbackPlan> {
+    lookback_tiles(n, 4, Some(HALF_ITEMS), block, false, 0)
+}
+
+fn lookback_tiles(
+    n: usize,
+    value_size: usize,
+    items: Option<u32>,
+    block: Option<u32>,
+    staged: bool,
+    max_shared: usize,
+) -> Result<LookbackPlan> {
     let default = if staged {
         let mut b = DEFAULT_STAGED_BLOCK;
         while b > MIN_BLOCK && b as usize * STAGED_SHARED_BYTES_PER_THREAD > max_shared {
@@ -177,7 +197,7 @@ pub fn lookback(
     let items = if staged {
         (STAGED_BYTES_PER_THREAD / value_size) as u32
     } else {
-        lookback_items(value_size)
+        items.unwrap_or_else(|| lookback_items(value_size))
     };
     let shared_bytes = if staged {
         block as usize * STAGED_SHARED_BYTES_PER_THREAD

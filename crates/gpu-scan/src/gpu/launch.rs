@@ -46,7 +46,7 @@ impl Combo {
                 format!("{}_{}", op.name(), T::NAME)
             },
             exact: is_exact::<T>(op),
-            // The tiles and the look-back status hold accumulator values (f32: 32 per thread).
+            // The look-back status holds accumulator values (f32; the tile: plan::lookback_half).
             size: std::mem::size_of::<T::Accumulator>(),
             staged_kernel: !wider,
             lookback_only: wider,
@@ -180,13 +180,17 @@ impl Scanner {
                     combo.staged_kernel,
                 )?;
                 let props = self.gpu.properties();
-                let plan = plan::lookback(
-                    n.max(1),
-                    combo.size,
-                    options.block_size,
-                    staged,
-                    props.shared_memory_per_block_optin,
-                )?;
+                let plan = if combo.lookback_only {
+                    plan::lookback_half(n.max(1), options.block_size)?
+                } else {
+                    plan::lookback(
+                        n.max(1),
+                        combo.size,
+                        options.block_size,
+                        staged,
+                        props.shared_memory_per_block_optin,
+                    )?
+                };
                 if n == 0 {
                     return Ok(());
                 }
