@@ -186,15 +186,15 @@ SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f32, gp::f32)
 SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
 
 // ---- 16-bit floats ----------------------------------------------------------------------------
-// Scanned in f32 by the 16-bit register tile (ScanHalfTile in gpu_prims/scan_tile.cuh: 64 raw
-// values per thread), written as the element type or as f32: scan_lookback_[det_]<op>_<h>_to_<out>, sum with both look-backs,
+// Scanned in f32 by the converting register tile (gpu_prims/scan_tile.cuh), written as the
+// element type or as f32: scan_lookback_[det_]<op>_<h>_to_<out>, sum with both look-backs,
 // min and max (exact) with the plain one. The default look-back only: the teaching scans and
 // the staged sm_80 tiles are not built for them.
 template <class Op, bool DETERMINISTIC, class In, class Out>
 __device__ __forceinline__ void convert_lookback_tiles(const In* in, Out* out, gp::u64 n,
                                                        gp::u32 exclusive, gp::u32* counter,
                                                        gp::u32* flags, void* aggs, void* incs) {
-    gp::ScanHalfTile<Op, In, Out> tile;
+    gp::ScanConvertTile<Op, In, Out> tile;
     gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
 }
 #define SCAN_HALF_ENTRY(name, Op, DET, In, Out)                                                \

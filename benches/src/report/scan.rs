@@ -52,12 +52,9 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
         }
     }
     // The sweep: GPU only; its CPU rows (for ×rayon) unless the main groups already have them.
-    // The sweep runs on the first full-precision type.
-    let sweep_type = cfg.types.iter().copied().find(|d| !d.is_half());
-    if sweep_type.is_none() && gpu && !cfg.types.is_empty() {
-        notes.push("scan: the block-size sweep runs on i32/u32/i64/u64/f32/f64 only".into());
-    }
-    if let (Some(d), true) = (sweep_type, gpu) {
+    // The sweep runs on the first type (f16/bf16: the look-back algorithms only).
+    let _ = notes;
+    if let (Some(&d), true) = (cfg.types.first(), gpu) {
         let n = cfg.sweep_n;
         let blocks = cfg.sweep_blocks.clone();
         let cpu_rows = !cfg.sizes.contains(&n);
@@ -271,7 +268,12 @@ mod gpu {
                 }
             }
             Some(blocks) => {
-                for a in SWEEP {
+                let sweep: Vec<Algorithm> = if d.is_half() {
+                    vec![Algorithm::LookBack, Algorithm::LookBackDeterministic]
+                } else {
+                    SWEEP.to_vec()
+                };
+                for a in sweep {
                     for &b in blocks {
                         // The sweep's look-back keeps its tiles in registers, as the report's
                         // block-size parameter is about; the staged tiles follow below.
@@ -288,7 +290,7 @@ mod gpu {
                         );
                     }
                 }
-                if tiles(gpu).contains(&TileStaging::Staged) {
+                if tile_kinds.contains(&TileStaging::Staged) {
                     for &b in blocks {
                         let o = ScanOptions::inclusive()
                             .algorithm(Algorithm::LookBack)

@@ -27,9 +27,11 @@ pub const LOOKBACK_BYTES_PER_THREAD_4: usize = 128;
 /// Bytes of values each thread of the staged look-back tile holds (`ScanStagedShape` in
 /// `scan_tile_staged.cuh`): 6 16-byte vectors in registers and 8 in shared memory.
 pub const STAGED_BYTES_PER_THREAD: usize = 14 * 16;
-/// Values per thread of the f16/bf16 look-back tile (kernels' `ScanHalfTile`): raw 16-bit
-/// vectors in registers, so twice the f32 tile's values in the same bytes.
-pub const HALF_ITEMS: u32 = 64;
+/// Values per thread of the f16/bf16 look-back tile (kernels' `ScanConvertTile`: 32 f32 values
+/// in registers, as the f32 tile). A tile of raw 16-bit vectors with 64 values per thread
+/// spilled registers under the 1024-thread launch bound and measured slower on an H100
+/// (0.59× against 0.64× a copy for f16 at 2^28; docs/scan.md).
+pub const HALF_ITEMS: u32 = 32;
 /// Dynamic shared memory per thread of the staged look-back tile, in bytes.
 pub const STAGED_SHARED_BYTES_PER_THREAD: usize = 8 * 16;
 /// Default block of the staged look-back tile: 1024 threads × 224 bytes, one block per SM.

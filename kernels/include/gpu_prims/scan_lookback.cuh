@@ -3,7 +3,7 @@
 // scan_tile_staged.cuh on sm_80+), its prefix found by decoupled look-back (lookback.cuh).
 //
 // Tile policy interface: in_type and out_type (what `in` and `out` hold: the value type, or the
-// 16-bit floats of ScanHalfTile); aligned(in, out) (whether full tiles may use vector
+// 16-bit floats of ScanConvertTile); aligned(in, out) (whether full tiles may use vector
 // accesses); ITEMS (values per thread); load(in, seg, n, vector_ok) brings this
 // lane's values of the warp segment starting at `seg`; scan(exclusive, op) scans the segment
 // and returns its total (every lane); store(out, seg, n, vector_ok, prefix, has_prefix,

@@ -182,24 +182,20 @@ template <class Op> struct ScanRegisterTile {
     }
 };
 
-// The tile for values stored as a 16-bit float `In`, computed as Op::value_type (f32) and
-// written as `Out` (the element type, or f32). The raw 16-bit vectors stay in registers (two
-// values per register), so a thread holds 64 values — a tile of as many bytes as the f32
-// tile's — and only per-vector totals are scanned: each vector's total (a left fold in f32),
-// the warp scan of the totals row by row, then at the store a left fold again through the
-// vector from everything before it (prefix, earlier rows and lanes). Fixed groupings: the
-// result does not depend on timing.
-template <class Op, class In, class Out> struct ScanHalfTile {
+// The register tile over values stored as `In`, computed as Op::value_type and written as `Out`
+// (16-bit floats scanned in f32, written as themselves or as f32): the same layout with VEC
+// the 16-byte vector width of `In` and 32 values per thread, like the f32 tile. Loads convert
+// exactly; stores round once (FromF32), in 16-byte vectors of `Out` when aligned.
+template <class Op, class In, class Out> struct ScanConvertTile {
     typedef typename Op::value_type T;
     typedef In in_type;
     typedef Out out_type;
     static constexpr int VEC = VecWidth<In>::value;
-    static constexpr int ITEMS = 64;
+    static constexpr int ITEMS = 32;
     static constexpr int ROWS = ITEMS / VEC;
     static constexpr int OUT_PER_STORE = VecWidth<Out>::value;
     static_assert(ROWS * VEC == ITEMS && VEC % OUT_PER_STORE == 0, "whole vectors per thread");
-    Vec<In> raw[ROWS];
-    T before[ROWS];  // everything in the warp segment before this lane's vector of row k
+    T s[ROWS][VEC];
 
     static __device__ __forceinline__ bool aligned(const In* in, const Out* out) {
         return ((((u64)in) | ((u64)out)) % 16) == 0;
@@ -210,67 +206,35 @@ template <class Op, class In, class Out> struct ScanHalfTile {
         for (int k = 0; k < ROWS; ++k) {
             const u64 at = seg + (u64)(k * 32 + lane) * VEC;
             if (vector_ok) {
-                raw[k] = load_vec_streaming(in + at);
-            } else {
-                // Past n: the identity (0 or ±infinity, exact in every 16-bit type).
+                const Vec<In> v = load_vec_streaming(in + at);
 #pragma unroll
-                for (int e = 0; e < VEC; ++e) raw[k].v[e] = at + e < n ? in[at + e] : from_f32<In>(Op::identity());
+                for (int e = 0; e < VEC; ++e) s[k][e] = to_f32(v.v[e]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) s[k][e] = at + e < n ? to_f32(in[at + e]) : Op::identity();
             }
         }
     }
-    __device__ __forceinline__ T scan(bool, Op op) {
-        const unsigned lane = lane_id();
-        T carry = Op::identity();
-#pragma unroll
-        for (int k = 0; k < ROWS; ++k) {
-            T total = to_f32(raw[k].v[0]);
-#pragma unroll
-            for (int e = 1; e < VEC; ++e) total = op(total, to_f32(raw[k].v[e]));
-            const T inclusive = warp_inclusive_scan(total, op);
-            const T before_lane = shfl_up(inclusive, 1);  // lanes > 0: earlier lanes of the row
-            const T row_total = shfl_idx(inclusive, 31);
-            if (k == 0) {
-                before[k] = before_lane;  // lane 0 of row 0: nothing before (not read)
-                carry = row_total;
-            } else {
-                before[k] = lane > 0 ? op(carry, before_lane) : carry;
-                carry = op(carry, row_total);
-            }
-        }
-        return carry;
-    }
+    __device__ __forceinline__ T scan(bool exclusive, Op op) { return scan_tile_warp(s, exclusive, op); }
     __device__ __forceinline__ void store(Out* out, u64 seg, u64 n, bool vector_ok, T prefix,
                                           bool has_prefix, bool exclusive, Op op) {
+        scan_tile_finish(s, prefix, has_prefix, exclusive, op);
         const unsigned lane = lane_id();
 #pragma unroll
         for (int k = 0; k < ROWS; ++k) {
-            // acc: everything before this vector, when there is anything (never the identity
-            // applied to a value: -0.0 stays -0.0).
-            const bool has_before = k > 0 || lane > 0;
-            bool have = has_prefix || has_before;
-            T acc = has_prefix ? (has_before ? op(prefix, before[k]) : prefix) : before[k];
-            T r[VEC];
-#pragma unroll
-            for (int e = 0; e < VEC; ++e) {
-                const T x = to_f32(raw[k].v[e]);
-                if (exclusive) r[e] = have ? acc : Op::identity();
-                acc = have ? op(acc, x) : x;
-                have = true;
-                if (!exclusive) r[e] = acc;
-            }
             const u64 at = seg + (u64)(k * 32 + lane) * VEC;
             if (vector_ok) {
 #pragma unroll
                 for (int c = 0; c < VEC; c += OUT_PER_STORE) {
                     Vec<Out> v;
 #pragma unroll
-                    for (int e = 0; e < OUT_PER_STORE; ++e) v.v[e] = FromF32<Out>::apply(r[c + e]);
+                    for (int e = 0; e < OUT_PER_STORE; ++e) v.v[e] = FromF32<Out>::apply(s[k][c + e]);
                     store_vec_streaming(out + at + c, v);
                 }
             } else {
 #pragma unroll
                 for (int e = 0; e < VEC; ++e)
-                    if (at + e < n) out[at + e] = FromF32<Out>::apply(r[e]);
+                    if (at + e < n) out[at + e] = FromF32<Out>::apply(s[k][e]);
             }
         }
     }
