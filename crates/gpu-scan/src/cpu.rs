@@ -162,17 +162,21 @@ fn parallel_in_place_core<V: Copy + Send + Sync>(
         .for_each(|(d, &c)| run_in_place(d, c, kind, identity, &f));
 }
 
-/// f16 and bf16: `scan` (serial or rayon) of the accumulator values, each result rounded
+/// f16 and bf16: the serial or rayon (`parallel`) scan of the accumulator values, each result rounded
 /// once to `T` (the GPU's rule).
 fn via_accumulator<T: Element>(
     input: &[T],
     output: &mut [T],
     op: Op,
     kind: ScanKind,
-    scan: fn(&[T], Op, ScanKind) -> Result<Vec<T::Accumulator>>,
+    parallel: bool,
 ) -> Result<()> {
     check_output(input.len(), output.len())?;
-    let y = scan(input, op, kind)?;
+    let y = if parallel {
+        par_scan_accumulated(input, op, kind)?
+    } else {
+        scan_accumulated(input, op, kind)?
+    };
     for (o, v) in output.iter_mut().zip(y) {
         *o = T::from_accumulator(v);
     }
@@ -184,7 +188,7 @@ fn via_accumulator<T: Element>(
 pub fn serial<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
     if crate::computes_wider::<T>() {
-        return via_accumulator(input, output, op, kind, scan_accumulated::<T>);
+        return via_accumulator(input, output, op, kind, false);
     }
     let identity = op.identity::<T>()?;
     serial_core(input, output, kind, identity, |a, b| T::combine(op, a, b))
@@ -195,7 +199,7 @@ pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Re
     crate::check_op::<T>(op)?;
     if crate::computes_wider::<T>() {
         let input = data.to_vec();
-        return via_accumulator(&input, data, op, kind, scan_accumulated::<T>);
+        return via_accumulator(&input, data, op, kind, false);
     }
     let identity = op.identity::<T>()?;
     run_in_place(data, None, kind, identity, &|a, b| T::combine(op, a, b));
@@ -206,7 +210,7 @@ pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Re
 pub fn parallel<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
     if crate::computes_wider::<T>() {
-        return via_accumulator(input, output, op, kind, par_scan_accumulated::<T>);
+        return via_accumulator(input, output, op, kind, true);
     }
     let identity = op.identity::<T>()?;
     parallel_core(input, output, kind, identity, |a, b| T::combine(op, a, b))
@@ -217,7 +221,7 @@ pub fn parallel_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> 
     crate::check_op::<T>(op)?;
     if crate::computes_wider::<T>() {
         let input = data.to_vec();
-        return via_accumulator(&input, data, op, kind, par_scan_accumulated::<T>);
+        return via_accumulator(&input, data, op, kind, true);
     }
     let identity = op.identity::<T>()?;
     parallel_in_place_core(data, kind, identity, |a, b| T::combine(op, a, b));

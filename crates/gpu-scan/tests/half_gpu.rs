@@ -160,7 +160,7 @@ fn unaligned_in_place_and_into() {
 #[test]
 fn refusals_are_clear_errors() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let x = gpu.upload(&vec![f16::ONE; 100]).unwrap();
+    let x = gpu.upload(&[f16::ONE; 100]).unwrap();
     let scan = Scan::new(&gpu);
     for a in [
         Algorithm::HillisSteele,
