@@ -240,7 +240,7 @@ half_element!(half::f16, "f16");
 half_element!(half::bf16, "bf16");
 
 /// Calls `$m!(type)` once per element type of full precision (the six that compute in
-/// themselves), for tests and benchmarks that cover every type; [`for_each_half!`] adds the
+/// themselves), for tests and benchmarks that cover every type; [`for_each_half!`](crate::for_each_half) adds the
 /// 16-bit floats.
 #[macro_export]
 macro_rules! for_each_element {
