@@ -96,7 +96,7 @@ mod gpu {
                         options.push((format!("lookback_{}", t.name()), o));
                     }
                 }
-                if T::NAME != T::Accumulator::NAME {
+                if T::computes_wider() {
                     // f16/bf16: the look-back with register tiles only (what is built for them).
                     options = [
                         Algorithm::Auto,

@@ -34,7 +34,7 @@ const HALF_ALGORITHMS: [Algorithm; 3] = [
 const VARIANT: &str = "inclusive sum";
 
 /// One group per (type, size), then one for the sweep (first type of `--types`).
-pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
+pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
     let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS;
     // f16/bf16: the look-back algorithms with register tiles, the only ones built for them.
@@ -53,7 +53,6 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
     }
     // The sweep: GPU only; its CPU rows (for ×rayon) unless the main groups already have them.
     // The sweep runs on the first type (f16/bf16: the look-back algorithms only).
-    let _ = notes;
     if let (Some(&d), true) = (cfg.types.first(), gpu) {
         let n = cfg.sweep_n;
         let blocks = cfg.sweep_blocks.clone();

@@ -60,6 +60,11 @@ pub trait Element: Pod + PartialEq + PartialOrd + Debug + Default + sealed::Seal
     /// Conversion from the accumulator type: the identity, or rounding to nearest even for the
     /// 16-bit floats (NaN stays NaN; past the largest finite value gives infinity).
     fn from_accumulator(a: Self::Accumulator) -> Self;
+    /// Whether values are read into a wider accumulator (f16 and bf16 into f32): kernels are
+    /// then named `<op>_<type>_to_<accumulator>`.
+    fn computes_wider() -> bool {
+        Self::NAME != Self::Accumulator::NAME
+    }
     /// Whether this is a floating-point type (bitwise operators are then unsupported).
     const IS_FLOAT: bool;
     /// The identity of `op` for this type, or `None` when `op` does not apply (bitwise on floats).

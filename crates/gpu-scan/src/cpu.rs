@@ -187,7 +187,7 @@ fn via_accumulator<T: Element>(
 /// each result rounded once ([`scan_accumulated`] keeps the f32 values).
 pub fn serial<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
-    if crate::computes_wider::<T>() {
+    if T::computes_wider() {
         return via_accumulator(input, output, op, kind, false);
     }
     let identity = op.identity::<T>()?;
@@ -197,7 +197,7 @@ pub fn serial<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind)
 /// Serial scan in place.
 pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
-    if crate::computes_wider::<T>() {
+    if T::computes_wider() {
         let input = data.to_vec();
         return via_accumulator(&input, data, op, kind, false);
     }
@@ -209,7 +209,7 @@ pub fn serial_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Re
 /// Blocked rayon scan of `input` into `output` (at least as long).
 pub fn parallel<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
-    if crate::computes_wider::<T>() {
+    if T::computes_wider() {
         return via_accumulator(input, output, op, kind, true);
     }
     let identity = op.identity::<T>()?;
@@ -219,7 +219,7 @@ pub fn parallel<T: Element>(input: &[T], output: &mut [T], op: Op, kind: ScanKin
 /// Blocked rayon scan in place.
 pub fn parallel_in_place<T: Element>(data: &mut [T], op: Op, kind: ScanKind) -> Result<()> {
     crate::check_op::<T>(op)?;
-    if crate::computes_wider::<T>() {
+    if T::computes_wider() {
         let input = data.to_vec();
         return via_accumulator(&input, data, op, kind, true);
     }

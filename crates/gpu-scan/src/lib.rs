@@ -117,16 +117,11 @@ pub use gpu::{linear_recurrence, scan, scan_monoid};
 
 use gpu_core::{Affine, Element, Mat2, Monoid, Op};
 
-/// Whether `T` is scanned in a wider accumulator (f16 and bf16 in f32).
-pub(crate) fn computes_wider<T: Element>() -> bool {
-    T::NAME != T::Accumulator::NAME
-}
-
 /// `Ok` when gpu-scan scans `T` with `op` (flat scans): the operator applies to the type, and
 /// for f16 and bf16 (scanned in f32) it is one of sum, min and max.
 pub(crate) fn check_op<T: Element>(op: Op) -> gpu_core::Result<()> {
     op.check::<T>()?;
-    if computes_wider::<T>() && !matches!(op, Op::Sum | Op::Min | Op::Max) {
+    if T::computes_wider() && !matches!(op, Op::Sum | Op::Min | Op::Max) {
         return Err(gpu_core::Error::invalid(
             "op",
             format!(
@@ -144,7 +139,7 @@ pub(crate) fn check_op<T: Element>(op: Op) -> gpu_core::Result<()> {
 /// another rounding rule is ever returned for them).
 pub(crate) fn check_op_shaped<T: Element>(op: Op) -> gpu_core::Result<()> {
     check_op::<T>(op)?;
-    if computes_wider::<T>() {
+    if T::computes_wider() {
         return Err(gpu_core::Error::invalid(
             "T",
             format!(

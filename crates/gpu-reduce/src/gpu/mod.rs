@@ -27,15 +27,9 @@ fn desc(operation: Operation, kinds: Kinds, input_size: usize, value_size: usize
     }
 }
 
-/// Whether `T` is read into a wider accumulator (f16 and bf16 into f32): kernels
-/// `<op>_<t>_to_<acc>`, partials and results in the accumulator type.
-fn computes_wider<T: Element>() -> bool {
-    T::NAME != T::Accumulator::NAME
-}
-
 fn desc_op<T: Element>(op: Op) -> Result<Desc> {
     op.check::<T>()?;
-    let kinds = if computes_wider::<T>() {
+    let kinds = if T::computes_wider() {
         Kinds::wide(op, T::NAME, T::Accumulator::NAME)
     } else {
         Kinds::op(op, T::NAME)
@@ -350,7 +344,7 @@ impl<'s> Reduce<'s> {
     /// in place): an [`Error::InvalidArgument`].
     pub fn reduce_in_place<T: Element>(&self, x: &mut DeviceArray<T>, op: Op) -> Result<T> {
         self.gpu.check_same_device(x.gpu(), "x")?;
-        if computes_wider::<T>() {
+        if T::computes_wider() {
             return Err(Error::invalid(
                 "x",
                 format!(

@@ -37,7 +37,7 @@ impl Combo {
 
     fn with_output<T: Element>(op: Op, out: &str) -> Result<Self> {
         crate::check_op::<T>(op)?;
-        let wider = crate::computes_wider::<T>();
+        let wider = T::computes_wider();
         Ok(Combo {
             // f16/bf16: scan_lookback_sum_f16_to_f16, scan_lookback_det_sum_bf16_to_f32, ...
             suffix: if wider {
