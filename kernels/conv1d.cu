@@ -7,7 +7,10 @@
 //     y[r * n_out + o] = sum_{j < w} X_r(o + off + j) * M[j]
 //
 // where X_r(p) is element p of row r (n elements, rows stored one after the other) extended past
-// its ends by the boundary mode (gpu_prims/conv1d_boundary.cuh). This is the chapter's
+// its ends by the boundary mode (gpu_prims/conv1d_boundary.cuh). The sums run in the accumulator
+// type A of the element type T (T itself for f32 and f64, f32 for f16 and bf16, as PyTorch
+// computes its half-precision convolutions): the mask is given in A, inputs are widened as they
+// are read, and each output is rounded to T once. This is the chapter's
 // P[i] = sum_j N[i - w/2 + j] * M[j] with off = -(w/2); the host picks off from the output mode
 // (full: -(w - 1), same: -(w / 2), valid: 0) and flips the mask for a true convolution, so this
 // one formula serves correlate and convolve in every mode. Sums run over j in increasing order
@@ -25,10 +28,13 @@ using gp::u64;
 __device__ __forceinline__ f32 fma_rn(f32 a, f32 b, f32 c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ f64 fma_rn(f64 a, f64 b, f64 c) { return __fma_rn(a, b, c); }
 
+using gp::narrow;
+using gp::widen;
+
 // ---------------------------------------------------------------------------------------------
 // The constant-memory mask (cudaMemcpyToSymbol's target, written by the host through
 // cuModuleGetGlobal + an async copy). One 64 KiB buffer, the most `__constant__` data a module
-// may declare, viewed as 16384 f32 or 8192 f64. Kernels only read it; the host serialises the
+// may declare, viewed as 16384 f32 (the mask of f32, f16 and bf16 signals) or 8192 f64. Kernels only read it; the host serialises the
 // launches that use it (one mask at a time per context).
 // ---------------------------------------------------------------------------------------------
 union Conv1dConstantMask {
@@ -43,9 +49,9 @@ template <class T> __device__ __forceinline__ T constant_mask(u64 j);
 template <> __device__ __forceinline__ f32 constant_mask<f32>(u64 j) { return conv1d_mask.f32s[j]; }
 template <> __device__ __forceinline__ f64 constant_mask<f64>(u64 j) { return conv1d_mask.f64s[j]; }
 
-template <class T, bool CONSTANT>
-__device__ __forceinline__ T mask_at(const T* __restrict__ mask, u64 j) {
-    return CONSTANT ? constant_mask<T>(j) : mask[j];
+template <class A, bool CONSTANT>
+__device__ __forceinline__ A mask_at(const A* __restrict__ mask, u64 j) {
+    return CONSTANT ? constant_mask<A>(j) : mask[j];
 }
 
 // =============================================================================================
@@ -60,23 +66,25 @@ __device__ __forceinline__ T mask_at(const T* __restrict__ mask, u64 j) {
 // Grid-stride over the flattened rows * n_out outputs.
 // ---------------------------------------------------------------------------------------------
 template <class T, bool CONSTANT>
-__device__ __forceinline__ void conv_direct(const T* __restrict__ x, const T* __restrict__ mask,
+__device__ __forceinline__ void conv_direct(const T* __restrict__ x,
+                                            const typename gp::Accumulator<T>::type* __restrict__ mask,
                                             T* __restrict__ y, u64 rows, u64 n, u64 n_out,
                                             i64 off, u64 w, int bmode) {
+    typedef typename gp::Accumulator<T>::type A;
     const u64 total = rows * n_out;
     for (u64 g = gp::global_thread_index(); g < total; g += gp::grid_thread_count()) {
         const u64 row = g / n_out;
         const u64 o = g - row * n_out;
         const T* xr = x + row * n;
         const i64 start = (i64)o + off;
-        T acc = T(0);
+        A acc = A(0);
         for (u64 j = 0; j < w; ++j) {
             const i64 p = start + (i64)j;
             // The chapter's ghost test; ghosts go through the boundary mode.
             const T v = (p >= 0 && p < (i64)n) ? xr[p] : gp::boundary_load(xr, p, (i64)n, bmode);
-            acc = fma_rn(v, mask_at<T, CONSTANT>(mask, j), acc);
+            acc = fma_rn(widen(v), mask_at<A, CONSTANT>(mask, j), acc);
         }
-        y[g] = acc;
+        y[g] = narrow<T>(acc);
     }
 }
 
@@ -93,6 +101,7 @@ template <class T>
 __device__ __forceinline__ void conv_tiled_halo(const T* __restrict__ x, T* __restrict__ y,
                                                 u64 rows, u64 n, u64 n_out, i64 off, u64 w,
                                                 int bmode, u64 tiles_per_row) {
+    typedef typename gp::Accumulator<T>::type A;
     T* ns = reinterpret_cast<T*>(conv1d_dynamic_smem);
     const u64 tile = blockDim.x;
     const u64 span = tile + w - 1;
@@ -109,9 +118,9 @@ __device__ __forceinline__ void conv_tiled_halo(const T* __restrict__ x, T* __re
         __syncthreads();
         const u64 o = o0 + threadIdx.x;
         if (o < n_out) {
-            T acc = T(0);
-            for (u64 j = 0; j < w; ++j) acc = fma_rn(ns[threadIdx.x + j], constant_mask<T>(j), acc);
-            y[row * n_out + o] = acc;
+            A acc = A(0);
+            for (u64 j = 0; j < w; ++j) acc = fma_rn(widen(ns[threadIdx.x + j]), constant_mask<A>(j), acc);
+            y[row * n_out + o] = narrow<T>(acc);
         }
         __syncthreads();  // every read of ns is done before the next tile overwrites it
     }
@@ -126,6 +135,7 @@ template <class T>
 __device__ __forceinline__ void conv_tiled_cached(const T* __restrict__ x, T* __restrict__ y,
                                                   u64 rows, u64 n, u64 n_out, i64 off, u64 w,
                                                   int bmode, u64 tiles_per_row) {
+    typedef typename gp::Accumulator<T>::type A;
     T* ns = reinterpret_cast<T*>(conv1d_dynamic_smem);
     const u64 tile = blockDim.x;
     const u64 tiles = rows * tiles_per_row;
@@ -140,14 +150,14 @@ __device__ __forceinline__ void conv_tiled_cached(const T* __restrict__ x, T* __
         const u64 o = o0 + threadIdx.x;
         if (o < n_out) {
             const i64 start = (i64)o + off;
-            T acc = T(0);
+            A acc = A(0);
             for (u64 j = 0; j < w; ++j) {
                 const i64 p = start + (i64)j;
                 const i64 s = p - c0;
                 const T v = (s >= 0 && s < (i64)tile) ? ns[s] : gp::boundary_load(xr, p, (i64)n, bmode);
-                acc = fma_rn(v, constant_mask<T>(j), acc);
+                acc = fma_rn(widen(v), constant_mask<A>(j), acc);
             }
-            y[row * n_out + o] = acc;
+            y[row * n_out + o] = narrow<T>(acc);
         }
         __syncthreads();
     }
@@ -175,45 +185,57 @@ __device__ __forceinline__ void conv_tiled_cached(const T* __restrict__ x, T* __
 // Masks longer than SEG elements are processed in segments of SEG: for each segment the block
 // stages that part of the mask and the TILE + SEG inputs it touches, so shared memory stays
 // bounded whatever w is. Accumulators stay in registers across segments.
+//
+// 16-bit signals (A = f32): inputs stay 16-bit in shared memory (a 16-byte load brings 8) and
+// are widened into the register window; the mask, accumulators and window are f32, so K, SEG
+// and the register budget are those of f32.
 // ---------------------------------------------------------------------------------------------
 template <class T> struct AutoShape {
+    typedef typename gp::Accumulator<T>::type A;      // what products are summed in
     static constexpr int V = 16 / (int)sizeof(T);     // elements per 16-byte vector
-    static constexpr int K = 64 / (int)sizeof(T);     // outputs per thread (and chunk of mask)
+    static constexpr int VA = 16 / (int)sizeof(A);    // mask values per 16-byte vector
+    static constexpr int K = 64 / (int)sizeof(A);     // outputs per thread (and chunk of mask)
     static constexpr int BLOCK = 256;                 // threads per block
     static constexpr int TILE = BLOCK * K;            // outputs per tile
-    static constexpr int SEG = 4096 / (int)sizeof(T); // mask elements per segment
+    static constexpr int SEG = 4096 / (int)sizeof(A); // mask elements per segment
     static constexpr int SPAN = TILE + SEG;           // inputs staged per segment, at most
     static constexpr int PHYS = SPAN + SPAN / K * V;  // with 16 bytes of padding per K elements
     static constexpr int MAIN = TILE / V / BLOCK;     // tile vectors each thread loads
-    static_assert(K % V == 0 && SEG % K == 0 && TILE % (V * BLOCK) == 0, "auto shape");
+    static_assert(K % V == 0 && K % VA == 0 && SEG % K == 0 && TILE % (V * BLOCK) == 0,
+                  "auto shape");
     // Shared-memory position of logical element q (q / K groups of K, each padded by V).
     static __device__ __forceinline__ int phys(int q) { return q + (q / K) * V; }
 };
 
-// Loads the K-element group starting at logical position q (a multiple of K) of xs.
+// The accumulator type of AutoShape<T>, and K of them (the register window and accumulators).
+template <class T> using AutoAcc = typename AutoShape<T>::A;
+template <class T> using AutoRegs = AutoAcc<T>[AutoShape<T>::K];
+
+// Loads the K-element group starting at logical position q (a multiple of K) of xs, widened.
 template <class T>
-__device__ __forceinline__ void load_group(T (&r)[AutoShape<T>::K], const T* xs, int q) {
+__device__ __forceinline__ void load_group(AutoRegs<T>& r, const T* xs, int q) {
     typedef AutoShape<T> S;
     const T* p = xs + S::phys(q);
 #pragma unroll
     for (int i = 0; i < S::K / S::V; ++i) {
         const gp::Vec<T> v = *reinterpret_cast<const gp::Vec<T>*>(p + i * S::V);
 #pragma unroll
-        for (int e = 0; e < S::V; ++e) r[i * S::V + e] = v.v[e];
+        for (int e = 0; e < S::V; ++e) r[i * S::V + e] = widen(v.v[e]);
     }
 }
 
 // acc[k] += sum_{u < K} win[k + u] * m[u], win = a ++ b (2K consecutive inputs).
 template <class T>
-__device__ __forceinline__ void chunk(T (&acc)[AutoShape<T>::K], const T (&a)[AutoShape<T>::K],
-                                      const T (&b)[AutoShape<T>::K], const T* m) {
+__device__ __forceinline__ void chunk(AutoRegs<T>& acc, const AutoRegs<T>& a,
+                                      const AutoRegs<T>& b, const AutoAcc<T>* m) {
     typedef AutoShape<T> S;
+    typedef typename S::A A;
 #pragma unroll
-    for (int g = 0; g < S::K / S::V; ++g) {
-        const gp::Vec<T> mv = *reinterpret_cast<const gp::Vec<T>*>(m + g * S::V);  // broadcast
+    for (int g = 0; g < S::K / S::VA; ++g) {
+        const gp::Vec<A> mv = *reinterpret_cast<const gp::Vec<A>*>(m + g * S::VA);  // broadcast
 #pragma unroll
-        for (int e = 0; e < S::V; ++e) {
-            const int u = g * S::V + e;
+        for (int e = 0; e < S::VA; ++e) {
+            const int u = g * S::VA + e;
 #pragma unroll
             for (int k = 0; k < S::K; ++k)
                 acc[k] = fma_rn(k + u < S::K ? a[k + u] : b[k + u - S::K], mv.v[e], acc[k]);
@@ -223,17 +245,17 @@ __device__ __forceinline__ void chunk(T (&acc)[AutoShape<T>::K], const T (&a)[Au
 
 // As chunk, for the first `rem` (< K) mask elements only: the last, partial chunk of a segment.
 template <class T>
-__device__ __forceinline__ void chunk_tail(T (&acc)[AutoShape<T>::K],
-                                           const T (&a)[AutoShape<T>::K],
-                                           const T (&b)[AutoShape<T>::K], const T* m, int rem) {
+__device__ __forceinline__ void chunk_tail(AutoRegs<T>& acc, const AutoRegs<T>& a,
+                                           const AutoRegs<T>& b, const AutoAcc<T>* m, int rem) {
     typedef AutoShape<T> S;
+    typedef typename S::A A;
 #pragma unroll
-    for (int g = 0; g < S::K / S::V; ++g) {
-        if (g * S::V >= rem) return;  // rem is block-uniform
-        const gp::Vec<T> mv = *reinterpret_cast<const gp::Vec<T>*>(m + g * S::V);
+    for (int g = 0; g < S::K / S::VA; ++g) {
+        if (g * S::VA >= rem) return;  // rem is block-uniform
+        const gp::Vec<A> mv = *reinterpret_cast<const gp::Vec<A>*>(m + g * S::VA);
 #pragma unroll
-        for (int e = 0; e < S::V; ++e) {
-            const int u = g * S::V + e;
+        for (int e = 0; e < S::VA; ++e) {
+            const int u = g * S::VA + e;
             if (u >= rem) return;
 #pragma unroll
             for (int k = 0; k < S::K; ++k)
@@ -244,10 +266,11 @@ __device__ __forceinline__ void chunk_tail(T (&acc)[AutoShape<T>::K],
 
 // Stages mask elements [0, seg) of `mask` into ms, zero-padded to a whole number of chunks.
 template <class T>
-__device__ __forceinline__ void load_mask(T* ms, const T* __restrict__ mask, int seg) {
+__device__ __forceinline__ void load_mask(AutoAcc<T>* ms, const AutoAcc<T>* __restrict__ mask,
+                                          int seg) {
     typedef AutoShape<T> S;
     const int padded = (seg + S::K - 1) / S::K * S::K;
-    for (int j = threadIdx.x; j < padded; j += S::BLOCK) ms[j] = j < seg ? mask[j] : T(0);
+    for (int j = threadIdx.x; j < padded; j += S::BLOCK) ms[j] = j < seg ? mask[j] : AutoAcc<T>(0);
 }
 
 // Stages inputs at row positions [p, p + span) into xs. p is aligned so that x_row + p is on a
@@ -276,47 +299,49 @@ __device__ __forceinline__ void load_inputs(T* xs, const T* __restrict__ xr, i64
 // One segment of the mask (seg elements, staged in ms) against the staged inputs: thread's
 // window starts at logical position `base` of xs.
 template <class T>
-__device__ __forceinline__ void compute_segment(T (&acc)[AutoShape<T>::K], const T* xs,
-                                                const T* ms, int base, int seg) {
+__device__ __forceinline__ void compute_segment(AutoRegs<T>& acc, const T* xs,
+                                                const AutoAcc<T>* ms, int base, int seg) {
     typedef AutoShape<T> S;
     constexpr int K = S::K;
     const int nfull = seg / K;
     const int rem = seg - nfull * K;
-    T a[K], b[K];
+    AutoAcc<T> a[K], b[K];
     load_group(a, xs, base);
     int c = 0;
     // Two chunks per trip so the window halves swap roles instead of being copied.
 #pragma unroll 1
     for (; c + 2 <= nfull; c += 2) {
         load_group(b, xs, base + (c + 1) * K);
-        chunk(acc, a, b, ms + c * K);
+        chunk<T>(acc, a, b, ms + c * K);
         load_group(a, xs, base + (c + 2) * K);
-        chunk(acc, b, a, ms + (c + 1) * K);
+        chunk<T>(acc, b, a, ms + (c + 1) * K);
     }
     if (c < nfull) {
         load_group(b, xs, base + (c + 1) * K);
-        chunk(acc, a, b, ms + c * K);
+        chunk<T>(acc, a, b, ms + c * K);
 #pragma unroll
         for (int k = 0; k < K; ++k) a[k] = b[k];
         ++c;
     }
     if (rem > 0) {
         load_group(b, xs, base + (c + 1) * K);
-        chunk_tail(acc, a, b, ms + c * K, rem);
+        chunk_tail<T>(acc, a, b, ms + c * K, rem);
     }
 }
 
 template <class T>
-__device__ __forceinline__ void conv_auto(const T* __restrict__ x, const T* __restrict__ mask,
+__device__ __forceinline__ void conv_auto(const T* __restrict__ x,
+                                          const AutoAcc<T>* __restrict__ mask,
                                           T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off,
                                           u64 w, int bmode, u64 tiles_per_row) {
     typedef AutoShape<T> S;
+    typedef typename S::A A;
     constexpr int V = S::V, K = S::K, TILE = S::TILE, SEG = S::SEG;
     __shared__ __align__(16) T xs[S::PHYS];
-    __shared__ __align__(16) T ms[SEG];
+    __shared__ __align__(16) A ms[SEG];
     const int tid = threadIdx.x;
     const bool one_segment = w <= (u64)SEG;
-    if (one_segment) load_mask(ms, mask, (int)w);  // read only after the first barrier below
+    if (one_segment) load_mask<T>(ms, mask, (int)w);  // read only after the first barrier below
 
     const u64 tiles = rows * tiles_per_row;
     for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
@@ -329,17 +354,17 @@ __device__ __forceinline__ void conv_auto(const T* __restrict__ x, const T* __re
         const i64 p_tile = off - d + (i64)(tile * TILE);
         const i64 o_tile = (i64)(tile * TILE) - d;
 
-        T acc[K];
+        A acc[K];
 #pragma unroll
-        for (int k = 0; k < K; ++k) acc[k] = T(0);
+        for (int k = 0; k < K; ++k) acc[k] = A(0);
         for (u64 j0 = 0; j0 < w; j0 += SEG) {
             const int seg = (int)(w - j0 < (u64)SEG ? w - j0 : (u64)SEG);
             const int span = TILE + (seg + K - 1) / K * K;
             __syncthreads();  // xs and ms are free: earlier readers are done
-            if (!one_segment) load_mask(ms, mask + j0, seg);
+            if (!one_segment) load_mask<T>(ms, mask + j0, seg);
             load_inputs(xs, xr, p_tile + (i64)j0, span, (i64)n, bmode);
             __syncthreads();
-            compute_segment(acc, xs, ms, tid * K, seg);
+            compute_segment<T>(acc, xs, ms, tid * K, seg);
         }
 
         // Outputs back through shared memory: slot q holds flat output ybase + q, ybase a
@@ -349,7 +374,7 @@ __device__ __forceinline__ void conv_auto(const T* __restrict__ x, const T* __re
         const i64 ybase = yt - s;
         __syncthreads();  // every window read of xs is done
 #pragma unroll
-        for (int k = 0; k < K; ++k) xs[S::phys(tid * K + s + k)] = acc[k];
+        for (int k = 0; k < K; ++k) xs[S::phys(tid * K + s + k)] = narrow<T>(acc[k]);
         __syncthreads();
         // Slots holding this row's outputs [0, n_out) of this tile.
         const i64 qlo = s + (o_tile < 0 ? -o_tile : 0);
@@ -370,11 +395,12 @@ __device__ __forceinline__ void conv_auto(const T* __restrict__ x, const T* __re
 }
 
 // ---------------------------------------------------------------------------------------------
-// Entry points: conv1d_<strategy>_<type>.
+// Entry points: conv1d_<strategy>_<type>; T the element type, A its accumulator (the mask's
+// type).
 // ---------------------------------------------------------------------------------------------
-#define CONV1D_ENTRIES(tname, T)                                                                  \
+#define CONV1D_ENTRIES(tname, T, A)                                                                  \
     extern "C" __global__ void __launch_bounds__(1024)                                            \
-        conv1d_basic_##tname(const T* __restrict__ x, const T* __restrict__ mask,                 \
+        conv1d_basic_##tname(const T* __restrict__ x, const A* __restrict__ mask,                 \
                              T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off, u64 w,       \
                              int boundary) {                                                      \
         conv_direct<T, false>(x, mask, y, rows, n, n_out, off, w, boundary);                      \
@@ -396,30 +422,35 @@ __device__ __forceinline__ void conv_auto(const T* __restrict__ x, const T* __re
         conv_tiled_cached<T>(x, y, rows, n, n_out, off, w, boundary, tiles_per_row);              \
     }                                                                                             \
     extern "C" __global__ void __launch_bounds__(256, 3)                                          \
-        conv1d_auto_##tname(const T* __restrict__ x, const T* __restrict__ mask,                  \
+        conv1d_auto_##tname(const T* __restrict__ x, const A* __restrict__ mask,                  \
                             T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off, u64 w,        \
                             int boundary, u64 tiles_per_row) {                                    \
         conv_auto<T>(x, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row);                \
     }
 
-CONV1D_ENTRIES(f32, f32)
-CONV1D_ENTRIES(f64, f64)
+CONV1D_ENTRIES(f32, f32, f32)
+CONV1D_ENTRIES(f64, f64, f64)
+CONV1D_ENTRIES(f16, gp::f16, f32)
+CONV1D_ENTRIES(bf16, gp::bf16, f32)
 
 // ---------------------------------------------------------------------------------------------
 // The default for common mask widths: register tiling with the width fixed at compile time
-// (gpu_prims/conv1d_fixed.cuh), conv1d_auto_w<W>_<type>. A block of 128 threads, 16 (f32) / 8
-// (f64) outputs per thread; the mask is the last kernel parameter, by value. The list of widths
+// (gpu_prims/conv1d_fixed.cuh), conv1d_auto_w<W>_<type>. A block of 128 threads, 16 (f32, f16,
+// bf16) / 8 (f64) outputs per thread (K accumulators of A); the mask, in A, is the last kernel
+// parameter, by value. The list of widths
 // is mirrored by AUTO_FIXED_WIDTHS in crates/gpu-conv1d/src/plan.rs.
 // ---------------------------------------------------------------------------------------------
-#define CONV1D_FIXED_ENTRY(W, tname, T, K)                                                        \
+#define CONV1D_FIXED_ENTRY(W, tname, T, A, K)                                                     \
     extern "C" __global__ void __launch_bounds__(128, 8) conv1d_auto_w##W##_##tname(             \
         const T* __restrict__ x, T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off,          \
-        int boundary, u64 tiles_per_row, gp::Conv1dFixedMask<T, W> mask) {                        \
+        int boundary, u64 tiles_per_row, gp::Conv1dFixedMask<A, W> mask) {                        \
         gp::conv1d_fixed<T, W, K, 128>(x, y, rows, n, n_out, off, boundary, tiles_per_row, mask); \
     }
 #define CONV1D_FIXED(W)                                                                           \
-    CONV1D_FIXED_ENTRY(W, f32, f32, 16)                                                           \
-    CONV1D_FIXED_ENTRY(W, f64, f64, 8)
+    CONV1D_FIXED_ENTRY(W, f32, f32, f32, 16)                                                      \
+    CONV1D_FIXED_ENTRY(W, f64, f64, f64, 8)                                                       \
+    CONV1D_FIXED_ENTRY(W, f16, gp::f16, f32, 16)                                                  \
+    CONV1D_FIXED_ENTRY(W, bf16, gp::bf16, f32, 16)
 
 CONV1D_FIXED(1)
 CONV1D_FIXED(2)

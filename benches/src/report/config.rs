@@ -17,9 +17,9 @@ pub enum DType {
     F32,
     /// `f64`
     F64,
-    /// `f16` (IEEE half; gpu-reduce only so far)
+    /// `f16` (IEEE half)
     F16,
-    /// `bf16` (bfloat16; gpu-reduce only so far)
+    /// `bf16` (bfloat16)
     BF16,
 }
 

@@ -17,22 +17,26 @@ pub const VARIANT: &str = "same, zero";
 /// One group per (float type, size).
 pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
-    let floats = cfg.float_types();
+    // Every float type, the 16-bit ones too (summed in f32).
+    let floats: Vec<DType> = cfg.types.iter().copied().filter(|d| d.is_float()).collect();
     if floats.is_empty() {
-        notes.push("conv1d: runs on f32/f64 only; none in --types".into());
+        notes.push("conv1d: runs on float types only; none in --types".into());
     }
     for d in floats {
         for &n in &cfg.sizes {
             let widths = cfg.widths.clone();
             let limit = cfg.serial_conv_limit;
             let serial = widths.iter().filter(|&&w| n * w <= limit).count();
-            let gpu_cases = if gpu { Strategy::ALL.len() } else { 0 };
+            let tensor = usize::from(d.is_half());
+            let gpu_cases = if gpu { Strategy::ALL.len() + tensor } else { 0 };
             out.push(Group {
                 label: format!("conv1d {} {}", d.name(), crate::size_label(n)),
                 cases: serial + widths.len() * (1 + gpu_cases),
                 run: Box::new(move |env: &mut Env| match d {
                     DType::F32 => run::<f32>(env, d, n, &widths),
                     DType::F64 => run::<f64>(env, d, n, &widths),
+                    DType::F16 => run::<gpu_core::f16>(env, d, n, &widths),
+                    DType::BF16 => run::<gpu_core::bf16>(env, d, n, &widths),
                     _ => Vec::new(),
                 }),
             });
@@ -157,7 +161,12 @@ mod gpu {
             let array = n * d.size();
             let gpu = env.gpu.clone().expect("has_gpu");
             let (x, y) = (&self.x, &self.y);
-            let cases: Vec<Case<'_>> = Strategy::ALL
+            // Tensor cores for 16-bit signals (absent, with the reason, where the GPU has none).
+            let mut strategies = Strategy::ALL.to_vec();
+            if T::computes_wider() {
+                strategies.push(Strategy::TensorCore);
+            }
+            let cases: Vec<Case<'_>> = strategies
                 .into_iter()
                 .map(|strategy| {
                     let case = Case::new("conv1d", strategy.name(), VARIANT, d.name(), n)

@@ -7,11 +7,12 @@ use ndarray::{Array2, ArrayView2};
 use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Input, LaunchConfig, Result, Stream};
 
 use crate::constant::with_constant_mask;
-use crate::kernels::PTX;
+use crate::kernels::{PTX, PTX_SM80};
 use crate::plan::{
     auto_fixed_tiles_per_row, auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK,
     AUTO_FIXED_BLOCK,
 };
+use crate::tensor::{self, TENSOR_BLOCK, TENSOR_MAX_WIDTH};
 use crate::{Boundary, Mode, Operation, Options, Real, Strategy};
 
 /// Threads per block of the per-output kernels (basic, constant).
@@ -48,11 +49,16 @@ pub struct Conv1d<'s, T: Real> {
     /// Where [`run_into`](Conv1d::run_into) enqueues without waiting; `None`: the device's
     /// default stream, waited for.
     stream: Option<&'s Stream>,
-    /// Shared by clones: cloning a `Conv1d` uploads nothing.
-    mask: Arc<DeviceArray<T>>,
-    /// The same (effective) mask on the host: the fixed-width kernels take it by value as a
-    /// kernel parameter.
-    mask_host: Arc<[T]>,
+    /// The effective mask (reversed for a convolution) in the type the sums run in
+    /// ([`Real::Wide`]: f32 for 16-bit signals). Shared by clones: cloning a `Conv1d` uploads
+    /// nothing.
+    mask: Arc<DeviceArray<T::Wide>>,
+    /// The same mask on the host: the fixed-width kernels take it by value as a kernel
+    /// parameter.
+    mask_host: Arc<[T::Wide]>,
+    /// The mask's Toeplitz fragments for the tensor-core kernels (16-bit signals, masks of at
+    /// most [`TENSOR_MAX_WIDTH`]); `None` otherwise.
+    fragments: Option<Arc<DeviceArray<u32>>>,
     operation: Operation,
     options: Options,
 }
@@ -73,13 +79,19 @@ impl<T: Real> Conv1d<'static, T> {
     /// `operation` with `mask` on `gpu`. Fails on an empty mask or on a strategy that cannot
     /// take it (tile size, constant-memory capacity).
     pub fn new(gpu: &Gpu, operation: Operation, mask: &[T], options: Options) -> Result<Self> {
-        let m = operation.effective_mask(mask)?;
-        options.strategy.validate::<T>(m.len())?;
+        let effective = operation.effective_mask(mask)?;
+        options.strategy.validate::<T>(effective.len())?;
+        let fragments = match tensor::fragments(&effective) {
+            Some(f) if effective.len() <= TENSOR_MAX_WIDTH => Some(Arc::new(gpu.upload(&f)?)),
+            _ => None,
+        };
+        let m: Vec<T::Wide> = effective.into_iter().map(Real::widen).collect();
         Ok(Conv1d {
             gpu: gpu.clone(),
             stream: None,
             mask: Arc::new(gpu.upload(&m)?),
             mask_host: m.into(),
+            fragments,
             operation,
             options,
         })
@@ -124,6 +136,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             stream: Some(stream),
             mask: self.mask,
             mask_host: self.mask_host,
+            fragments: self.fragments,
             operation: self.operation,
             options: self.options,
         }
@@ -190,12 +203,18 @@ impl<'s, T: Real> Conv1d<'s, T> {
         output_len(n, self.mask.len(), self.options.mode)
     }
 
-    /// The kernel that runs for signals (rows) of `n` elements.
+    /// The kernel that runs for signals (rows) of `n` elements on this device.
     pub fn path(&self, n: usize) -> Result<Path> {
-        Ok(self
-            .options
-            .strategy
-            .path::<T>(self.output_len(n)?, self.mask.len()))
+        Ok(self.resolve(self.output_len(n)?))
+    }
+
+    fn resolve(&self, n_out: usize) -> Path {
+        crate::plan::resolve::<T>(
+            self.options.strategy,
+            n_out,
+            self.mask.len(),
+            tensor_cores(&self.gpu),
+        )
     }
 
     /// Runs on any [`Input`] signal — a host slice, `Vec`, array or ndarray (copied in), a
@@ -364,8 +383,23 @@ impl<'s, T: Real> Conv1d<'s, T> {
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
         };
-        let path = self.options.strategy.path::<T>(n_out, self.mask.len());
-        let kernel = self.gpu.kernel(&PTX, &path.kernel_name::<T>())?;
+        let path = self.resolve(n_out);
+        if path == Path::TensorCore && !tensor_cores(&self.gpu) {
+            let (major, minor) = self.gpu.properties().compute_capability;
+            return Err(Error::invalid(
+                "strategy",
+                format!(
+                    "Strategy::TensorCore needs a GPU of compute capability 8.0 or later; this \
+                     one is {major}.{minor}"
+                ),
+            ));
+        }
+        let pack = if path == Path::TensorCore {
+            &PTX_SM80
+        } else {
+            &PTX
+        };
+        let kernel = self.gpu.kernel(pack, &path.kernel_name::<T>())?;
         let (x, y, m) = (input, output, self.mask.device_ptr());
         let Shape {
             rows,
@@ -378,9 +412,10 @@ impl<'s, T: Real> Conv1d<'s, T> {
         match path {
             Path::Basic => {
                 let config = kernel.grid_stride_config(rows * n_out, DIRECT_BLOCK, 1, 0)?;
-                // SAFETY: conv1d_basic_T(const T* x, const T* mask, T* y, u64 rows, u64 n,
-                // u64 n_out, i64 off, u64 w, int boundary): x holds rows·n elements, mask w,
-                // y rows·n_out (checked above); all three are device arrays of this context.
+                // SAFETY: conv1d_basic_T(const T* x, const A* mask, T* y, u64 rows, u64 n,
+                // u64 n_out, i64 off, u64 w, int boundary), A = T::Wide: x holds rows·n
+                // elements, mask w, y rows·n_out (checked above); all three are device arrays
+                // of this context.
                 unsafe {
                     kernel.launch(
                         config,
@@ -460,7 +495,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             Path::RegisterTiled => {
                 let tiles_per_row = auto_tiles_per_row::<T>(n_out as usize);
                 let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), AUTO_BLOCK);
-                // SAFETY: conv1d_auto_T(const T* x, const T* mask, T* y, u64 rows, u64 n,
+                // SAFETY: conv1d_auto_T(const T* x, const A* mask, T* y, u64 rows, u64 n,
                 // u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row): sizes as for the
                 // basic kernel; x and y are whole allocations (16-byte aligned, as the vector
                 // loads need); AUTO_BLOCK threads as compiled (static shared memory only);
@@ -473,6 +508,46 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 }
             }
+            Path::TensorCore => {
+                let fragments = self.fragments.as_ref().ok_or_else(|| {
+                    Error::invalid("mask", "no tensor-core fragments for this mask")
+                })?;
+                let f = fragments.device_ptr();
+                let kt = tensor::chunks(w as usize) as i32;
+                debug_assert_eq!(fragments.len(), kt as usize * 64);
+                let tiles_per_row = tensor::tiles_per_row(n_out as usize);
+                let shared = tensor::shared_bytes(w as usize);
+                let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), TENSOR_BLOCK)
+                    .with_shared_bytes(shared as u32);
+                // SAFETY: conv1d_tensor_T(const T* x, const f32* mask, const uint2* bfrag, T* y,
+                // u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row,
+                // int kt): sizes as for the basic kernel; the mask is w f32 values; bfrag holds
+                // kt · 32 pairs of u32 (checked above) for this w; x and y are whole allocations
+                // (16-byte aligned, as the vector loads need); TENSOR_BLOCK threads as compiled
+                // with `shared` bytes (≤ 48 KiB, so no opt-in) of dynamic shared memory, the
+                // (2048 + 16·kt) values the kernel stages; tiles_per_row covers n_out outputs for
+                // every alignment shift.
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &kernel_args![
+                            x,
+                            m,
+                            f,
+                            y,
+                            rows,
+                            n,
+                            n_out,
+                            off,
+                            w,
+                            boundary,
+                            tiles_per_row,
+                            kt
+                        ],
+                    )
+                }
+            }
             Path::RegisterTiledFixed { width } => {
                 debug_assert_eq!(width as u64, w);
                 debug_assert_eq!(self.mask_host.len() as u64, w);
@@ -481,14 +556,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), AUTO_FIXED_BLOCK);
                 let args = kernel_args![x, y, rows, n, n_out, off, boundary, tiles_per_row];
                 // The last parameter is the mask itself, by value: the driver copies its
-                // w · size_of::<T>() bytes from this pointer at launch.
+                // w · size_of::<T::Wide>() bytes from this pointer at launch.
                 let mask_param = self.mask_host.as_ptr() as *mut std::ffi::c_void;
                 let [a0, a1, a2, a3, a4, a5, a6, a7] = args;
                 // SAFETY: conv1d_auto_w<W>_T(const T* x, T* y, u64 rows, u64 n, u64 n_out,
-                // i64 off, int boundary, u64 tiles_per_row, Conv1dFixedMask<T, W> mask): sizes as
+                // i64 off, int boundary, u64 tiles_per_row, Conv1dFixedMask<A, W> mask): sizes as
                 // for the basic kernel; x and y are whole allocations (16-byte aligned, as the
                 // vector loads need); the path was chosen for W = w, and mask_host holds exactly
-                // w elements of T, the by-value struct `{ T m[W]; }` the driver copies;
+                // w elements of A = T::Wide, the by-value struct `{ A m[W]; }` the driver copies;
                 // AUTO_FIXED_BLOCK threads as compiled (static shared memory only); tiles_per_row
                 // covers n_out outputs for every alignment shift.
                 unsafe {
@@ -510,6 +585,11 @@ struct Shape {
     off: i64,
     w: u64,
     boundary: i32,
+}
+
+/// Whether `gpu` has the tensor-core instructions of the sm80 kernels.
+fn tensor_cores(gpu: &Gpu) -> bool {
+    gpu.properties().compute_capability >= (8, 0)
 }
 
 /// One block per tile, up to the device's grid limit (kernels grid-stride over the rest).

@@ -1,5 +1,5 @@
-//! The crate's embedded kernels (`kernels/conv1d.cu`, built by `scripts/ptx.sh`): one PTX
-//! module per kernel, with sm_80 and sm_90 machine code beside it. gpu-core loads each kernel
+//! The crate's embedded kernels (`kernels/conv1d.cu` and `kernels/conv1d_sm80.cu`, built by
+//! `scripts/ptx.sh`): one PTX module per kernel, with sm_80 and sm_90 machine code beside it. gpu-core loads each kernel
 //! on its first use; [`preload`] loads them all at once.
 
 use gpu_core::{Cubins, Gpu, Ptx, Result};
@@ -11,11 +11,22 @@ pub static PTX: Ptx = Ptx::archive("gpu-conv1d/conv1d", include_bytes!("ptx/conv
         Cubins::new(90, include_bytes!("ptx/conv1d.sm_90.kpack")),
     ]);
 
-/// Every kernel pack this crate embeds (for size reports and [`preload`]).
-pub static KERNELS: &[&Ptx] = &[&PTX];
+/// The tensor-core kernels, compiled from `kernels/conv1d_sm80.cu` for compute_80: loaded only
+/// on GPUs of compute capability 8.0 and later.
+pub(crate) static PTX_SM80: Ptx = Ptx::archive(
+    "gpu-conv1d/conv1d_sm80",
+    include_bytes!("ptx/conv1d_sm80.ptx.kpack"),
+)
+.with_cubins(&[
+    Cubins::new(80, include_bytes!("ptx/conv1d_sm80.sm_80.kpack")),
+    Cubins::new(90, include_bytes!("ptx/conv1d_sm80.sm_90.kpack")),
+]);
 
-/// Loads every kernel of gpu-conv1d on `gpu` now, in parallel, instead of on first use;
-/// returns how many. Optional: for programs that would rather pay all loads up front.
+/// Every kernel pack this crate embeds (for size reports and [`preload`]).
+pub static KERNELS: &[&Ptx] = &[&PTX, &PTX_SM80];
+
+/// Loads every kernel of gpu-conv1d that `gpu` can run, now and in parallel, instead of on
+/// first use; returns how many. Optional: for programs that would rather pay all loads up front.
 ///
 /// ```no_run
 /// # fn main() -> gpu_core::Result<()> {
@@ -24,5 +35,9 @@ pub static KERNELS: &[&Ptx] = &[&PTX];
 /// # Ok(()) }
 /// ```
 pub fn preload(gpu: &Gpu) -> Result<usize> {
-    KERNELS.iter().map(|k| gpu.preload(k)).sum()
+    let mut n = gpu.preload(&PTX)?;
+    if gpu.properties().compute_capability >= (8, 0) {
+        n += gpu.preload(&PTX_SM80)?;
+    }
+    Ok(n)
 }

@@ -1,6 +1,7 @@
 //! # gpu-conv1d
 //!
-//! 1-D convolution and cross-correlation of `f32` / `f64` signals on the GPU, with the output
+//! 1-D convolution and cross-correlation of `f32` / `f64` / `f16` / `bf16` signals on the GPU
+//! (16-bit signals summed in `f32`, see [`Real`]), with the output
 //! modes of `numpy.convolve` / `scipy.signal` (`full`, `same`, `valid`), the boundary modes of
 //! `scipy.ndimage` for the elements past the ends, batches of rows in one launch, and the five
 //! kernels of [`Strategy`]: the chapter's basic kernel, its constant-memory mask, its two tiling
@@ -94,6 +95,8 @@ pub mod guide {}
 
 pub mod cpu;
 mod plan;
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+mod tensor;
 
 #[cfg(feature = "cuda")]
 mod axis;
@@ -106,8 +109,9 @@ mod kernels;
 
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, output_len, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
-    AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
+    AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE, TENSOR_MIN_WIDTH,
 };
+pub use tensor::TENSOR_MAX_WIDTH;
 
 #[cfg(feature = "cuda")]
 pub use gpu::{convolve, convolve_rows, correlate, correlate_rows, Conv1d};
@@ -120,9 +124,27 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
     impl Sealed for f64 {}
+    impl Sealed for gpu_core::f16 {}
+    impl Sealed for gpu_core::bf16 {}
 }
 
-/// The element types of this crate: `f32` and `f64`.
+/// The element types of this crate: `f32`, `f64`, and the 16-bit floats
+/// [`f16`](gpu_core::f16) and [`bf16`](gpu_core::bf16).
+///
+/// Products are summed in [`Real::Wide`]: the type itself for `f32` and `f64`, `f32` for the
+/// 16-bit floats (as PyTorch computes its half-precision convolutions). A 16-bit mask is widened
+/// once, when a `Conv1d` is built, and each output is rounded to the element type once, at
+/// the end.
+///
+/// ```
+/// use gpu_conv1d::{cpu, Boundary, Mode, Real};
+/// use gpu_core::bf16;
+/// let x: Vec<bf16> = [1.0f32, 2.0, 3.0, 4.0].map(bf16::from_f32).to_vec();
+/// let m = [bf16::from_f32(0.5); 2];
+/// let y = cpu::correlate(&x, &m, Mode::Valid, Boundary::Zero)?;
+/// assert_eq!(y.iter().map(|v| v.widen()).collect::<Vec<f32>>(), [1.5, 2.5, 3.5]);
+/// # Ok::<(), gpu_core::Error>(())
+/// ```
 pub trait Real:
     gpu_core::Element
     + Add<Output = Self>
@@ -131,6 +153,9 @@ pub trait Real:
     + Neg<Output = Self>
     + sealed::Sealed
 {
+    /// The type products are summed in (and the mask is kept in on the device): `Self`, or
+    /// `f32` for `f16` and `bf16`. The same type as [`gpu_core::Element::Accumulator`].
+    type Wide: Real;
     /// 0.
     const ZERO: Self;
     /// 1.
@@ -139,25 +164,56 @@ pub trait Real:
     const EPSILON: Self;
     /// |self|.
     fn abs(self) -> Self;
+    /// The value in [`Real::Wide`] (exact).
+    fn widen(self) -> Self::Wide;
+    /// A [`Real::Wide`] value rounded to `Self` (to nearest even; the identity for `f32` and
+    /// `f64`).
+    fn narrow(wide: Self::Wide) -> Self;
 }
 
-impl Real for f32 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const EPSILON: Self = f32::EPSILON;
-    fn abs(self) -> Self {
-        f32::abs(self)
-    }
+macro_rules! real_float {
+    ($t:ty) => {
+        impl Real for $t {
+            type Wide = Self;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const EPSILON: Self = <$t>::EPSILON;
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            fn widen(self) -> Self {
+                self
+            }
+            fn narrow(wide: Self) -> Self {
+                wide
+            }
+        }
+    };
 }
+real_float!(f32);
+real_float!(f64);
 
-impl Real for f64 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const EPSILON: Self = f64::EPSILON;
-    fn abs(self) -> Self {
-        f64::abs(self)
-    }
+macro_rules! real_half {
+    ($t:ty) => {
+        impl Real for $t {
+            type Wide = f32;
+            const ZERO: Self = <$t>::ZERO;
+            const ONE: Self = <$t>::ONE;
+            const EPSILON: Self = <$t>::EPSILON;
+            fn abs(self) -> Self {
+                <$t>::from_bits(self.to_bits() & 0x7fff)
+            }
+            fn widen(self) -> f32 {
+                self.to_f32()
+            }
+            fn narrow(wide: f32) -> Self {
+                <$t>::from_f32(wide)
+            }
+        }
+    };
 }
+real_half!(gpu_core::f16);
+real_half!(gpu_core::bf16);
 
 /// Correlation (the chapter's `P[i] = Σ_j N[i − r + j]·M[j]`) or true convolution (the same
 /// with the mask reversed), as `numpy.correlate` vs `numpy.convolve`.
@@ -330,16 +386,19 @@ impl Boundary {
 /// | [`ConstantMask`](Strategy::ConstantMask) | `__constant__` | global memory, one thread per output | `conv1d_constant_T` |
 /// | [`TiledHalo`](Strategy::TiledHalo) | `__constant__` | tile + both halos staged in shared memory | `conv1d_tiled_halo_T` |
 /// | [`TiledCached`](Strategy::TiledCached) | `__constant__` | tile in shared memory, halo through L1/L2 | `conv1d_tiled_cached_T` |
-/// | [`Auto`](Strategy::Auto), width in [`AUTO_FIXED_WIDTHS`] | kernel parameter (uniform registers) | register tiling compiled for the width: 16 (f32) / 8 (f64) outputs per thread | `conv1d_auto_w<W>_T` |
-/// | [`Auto`](Strategy::Auto), other widths | shared memory (broadcast) | register tiling: 16 (f32) / 8 (f64) outputs per thread | `conv1d_auto_T` |
+/// | [`Auto`](Strategy::Auto), width in [`AUTO_FIXED_WIDTHS`] | kernel parameter (uniform registers) | register tiling compiled for the width: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_w<W>_T` |
+/// | [`Auto`](Strategy::Auto), other widths | shared memory (broadcast) | register tiling: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_T` |
+/// | [`TensorCore`](Strategy::TensorCore) (f16, bf16; compute capability 8.0+) | Toeplitz fragments in registers (through L1) | tile staged in shared memory, `mma.sync` products | `conv1d_tensor_T` |
 ///
 /// The tiled strategies take their `tile` (outputs per block = threads per block, a power of
 /// two in 32..=1024; [`DEFAULT_TILE`] = 256). The three `__constant__` strategies accept masks
-/// of at most [`constant_capacity`] elements (16384 f32 / 8192 f64) and are serialised per
+/// of at most [`constant_capacity`] elements (16384 f32, f16 or bf16 / 8192 f64) and are serialised per
 /// device (see the crate docs). `Auto` takes any mask length: widths up to 32, 63 and 127 run a
 /// kernel compiled for that width ([`auto_fixed_tile`] outputs per block), the others the
 /// runtime-width kernel ([`auto_tile`]); rows shorter than a quarter of [`auto_tile`] run the
-/// basic kernel instead (see [`Path`]).
+/// basic kernel instead (see [`Path`]). For 16-bit signals on GPUs of compute capability 8.0 or
+/// later, `Auto` runs masks of [`TENSOR_MIN_WIDTH`] to [`TENSOR_MAX_WIDTH`] elements on tensor
+/// cores ([`Strategy::TensorCore`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strategy {
     /// The chapter's first kernel: mask in global memory.
@@ -357,9 +416,16 @@ pub enum Strategy {
         tile: u32,
     },
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
-    /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks.
+    /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
+    /// 16-bit masks.
     #[default]
     Auto,
+    /// The sliding dot product as matrix products on tensor cores (`mma.sync`, f32
+    /// accumulation): f16 and bf16 signals, masks of at most [`TENSOR_MAX_WIDTH`] elements, GPUs
+    /// of compute capability 8.0 or later. The sums run in another order than the other
+    /// strategies' (`j` upwards), so results may differ from theirs in the last bits of f32
+    /// before the rounding to 16 bits.
+    TensorCore,
 }
 
 impl Strategy {
@@ -367,7 +433,8 @@ impl Strategy {
     pub const TILED_HALO: Strategy = Strategy::TiledHalo { tile: DEFAULT_TILE };
     /// [`Strategy::TiledCached`] with [`DEFAULT_TILE`].
     pub const TILED_CACHED: Strategy = Strategy::TiledCached { tile: DEFAULT_TILE };
-    /// Every strategy, tiled ones with the default tile (for tests and benchmarks).
+    /// Every strategy that takes every element type, tiled ones with the default tile (for tests
+    /// and benchmarks); [`Strategy::TensorCore`] takes 16-bit signals only.
     pub const ALL: [Strategy; 5] = [
         Strategy::Basic,
         Strategy::ConstantMask,
@@ -376,7 +443,7 @@ impl Strategy {
         Strategy::Auto,
     ];
 
-    /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`.
+    /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`, `tensor_core`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Basic => "basic",
@@ -384,6 +451,7 @@ impl Strategy {
             Strategy::TiledHalo { .. } => "tiled_halo",
             Strategy::TiledCached { .. } => "tiled_cached",
             Strategy::Auto => "auto",
+            Strategy::TensorCore => "tensor_core",
         }
     }
 
@@ -402,9 +470,10 @@ impl Strategy {
     }
 
     /// The kernel this strategy runs for rows of `n_out` outputs and a mask of `mask_len`
-    /// elements.
+    /// elements on a GPU of compute capability 8.0 or later (tensor cores; older GPUs never run
+    /// [`Path::TensorCore`], see `Conv1d::path` for the device at hand).
     pub fn path<T: Real>(self, n_out: usize, mask_len: usize) -> Path {
-        plan::resolve::<T>(self, n_out, mask_len)
+        plan::resolve::<T>(self, n_out, mask_len, true)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use gpu_core::{check_block_size, Error, Result};
 
+use crate::tensor::TENSOR_MAX_WIDTH;
 use crate::{Mode, Real, Strategy};
 
 /// Default tile (outputs and threads per block) of the tiled strategies.
@@ -30,20 +31,22 @@ pub(crate) struct AutoShape {
     pub seg: usize,
 }
 
+/// Outputs per thread and mask elements per segment follow the accumulator ([`Real::Wide`]: 16
+/// and 1024 for f32, f16 and bf16), vectors the element type (4 f32, 8 f16).
 pub(crate) fn auto_shape<T: Real>() -> AutoShape {
-    let size = std::mem::size_of::<T>();
-    let k = 64 / size;
+    let wide = std::mem::size_of::<T::Wide>();
+    let k = 64 / wide;
     AutoShape {
-        v: 16 / size,
+        v: 16 / std::mem::size_of::<T>(),
         k,
         tile: AUTO_BLOCK as usize * k,
-        seg: 4096 / size,
+        seg: 4096 / wide,
     }
 }
 
 /// Outputs per block of [`Strategy::Auto`]'s register-tiled kernel for a runtime mask width
-/// (`conv1d_auto_T`): 4096 for f32, 2048 for f64 (256 threads × 16 or 8 consecutive outputs
-/// each).
+/// (`conv1d_auto_T`): 4096 for f32, f16 and bf16, 2048 for f64 (256 threads × 16 or 8
+/// consecutive outputs each).
 pub fn auto_tile<T: Real>() -> usize {
     auto_shape::<T>().tile
 }
@@ -60,12 +63,11 @@ pub const AUTO_FIXED_WIDTHS: [usize; 34] = [
 pub const AUTO_FIXED_BLOCK: u32 = 128;
 
 /// The fixed-width kernels' shape for `T`, mirroring `Conv1dFixedShape<T, W, K, 128>` as
-/// instantiated in `kernels/conv1d.cu`: 16 (f32) / 8 (f64) outputs per thread.
+/// instantiated in `kernels/conv1d.cu`: 16 (f32, f16, bf16) / 8 (f64) outputs per thread.
 pub(crate) fn auto_fixed_shape<T: Real>() -> AutoShape {
-    let size = std::mem::size_of::<T>();
-    let k = 64 / size;
+    let k = 64 / std::mem::size_of::<T::Wide>();
     AutoShape {
-        v: 16 / size,
+        v: 16 / std::mem::size_of::<T>(),
         k,
         tile: AUTO_FIXED_BLOCK as usize * k,
         seg: 0,
@@ -73,16 +75,17 @@ pub(crate) fn auto_fixed_shape<T: Real>() -> AutoShape {
 }
 
 /// Outputs per block of [`Strategy::Auto`]'s fixed-width kernels ([`AUTO_FIXED_WIDTHS`]): 2048
-/// for f32, 1024 for f64 (128 threads × 16 or 8 consecutive outputs each).
+/// for f32, f16 and bf16, 1024 for f64 (128 threads × 16 or 8 consecutive outputs each).
 pub fn auto_fixed_tile<T: Real>() -> usize {
     auto_fixed_shape::<T>().tile
 }
 
-/// Mask elements of `T` the `__constant__` buffer holds: 16384 f32 or 8192 f64. The
+/// Mask elements of `T` the `__constant__` buffer holds: 16384 f32 (also f16 and bf16, whose
+/// masks it holds widened to f32) or 8192 f64. The
 /// [`Strategy::ConstantMask`], [`Strategy::TiledHalo`] and [`Strategy::TiledCached`] kernels
 /// refuse longer masks.
 pub fn constant_capacity<T: Real>() -> usize {
-    CONSTANT_MASK_BYTES / std::mem::size_of::<T>()
+    CONSTANT_MASK_BYTES / std::mem::size_of::<T::Wide>()
 }
 
 pub(crate) fn check_mask(w: usize) -> Result<()> {
@@ -142,6 +145,26 @@ pub fn output_len(n: usize, w: usize, mode: Mode) -> Result<usize> {
 
 pub(crate) fn validate_strategy<T: Real>(strategy: Strategy, w: usize) -> Result<()> {
     check_mask(w)?;
+    if strategy == Strategy::TensorCore {
+        if !T::computes_wider() {
+            return Err(Error::invalid(
+                "strategy",
+                format!(
+                    "Strategy::TensorCore takes f16 and bf16 signals, not {}; use Strategy::Auto",
+                    T::NAME
+                ),
+            ));
+        }
+        if w > TENSOR_MAX_WIDTH {
+            return Err(Error::invalid(
+                "mask",
+                format!(
+                    "{w} elements exceed the {TENSOR_MAX_WIDTH} of Strategy::TensorCore; use \
+                     Strategy::Auto for longer masks"
+                ),
+            ));
+        }
+    }
     if let Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } = strategy {
         check_block_size("tile", tile, 32, 1024)?;
     }
@@ -189,6 +212,9 @@ pub enum Path {
         /// Mask width the kernel is compiled for.
         width: u32,
     },
+    /// `conv1d_tensor_T` (f16, bf16): matrix products on tensor cores
+    /// ([`Strategy::TensorCore`]).
+    TensorCore,
 }
 
 impl Path {
@@ -201,6 +227,7 @@ impl Path {
             Path::TiledCached { .. } => "tiled_cached".to_string(),
             Path::RegisterTiled => "auto".to_string(),
             Path::RegisterTiledFixed { width } => format!("auto_w{width}"),
+            Path::TensorCore => "tensor".to_string(),
         };
         format!("conv1d_{algo}_{}", T::NAME)
     }
@@ -210,15 +237,32 @@ impl Path {
 /// register tile idle; `Auto` runs the per-output kernel for them.
 const AUTO_SHORT_ROW_DIVISOR: usize = 4;
 
-pub(crate) fn resolve<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
+/// The shortest 16-bit mask [`Strategy::Auto`] runs on tensor cores (where those exist). On the
+/// H100 they tie with the fixed-width FMA kernels at width 15 and win from 24 on (2^24 f16:
+/// 0.69× against 0.58× a copy at 24); below, the FMA kernels win (docs/conv1d.md).
+pub const TENSOR_MIN_WIDTH: usize = 24;
+
+/// `tensor_cores`: whether the device has them (compute capability 8.0 or later).
+pub(crate) fn resolve<T: Real>(
+    strategy: Strategy,
+    n_out: usize,
+    w: usize,
+    tensor_cores: bool,
+) -> Path {
     match strategy {
         Strategy::Basic => Path::Basic,
         Strategy::ConstantMask => Path::Constant,
         Strategy::TiledHalo { tile } => Path::TiledHalo { tile },
         Strategy::TiledCached { tile } => Path::TiledCached { tile },
+        Strategy::TensorCore => Path::TensorCore,
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
+            } else if tensor_cores
+                && T::computes_wider()
+                && (TENSOR_MIN_WIDTH..=TENSOR_MAX_WIDTH).contains(&w)
+            {
+                Path::TensorCore
             } else if AUTO_FIXED_WIDTHS.contains(&w) {
                 Path::RegisterTiledFixed { width: w as u32 }
             } else {
@@ -278,6 +322,19 @@ mod tests {
                 seg: 512
             }
         );
+        assert_eq!(
+            auto_shape::<gpu_core::f16>(),
+            AutoShape {
+                v: 8,
+                k: 16,
+                tile: 4096,
+                seg: 1024
+            }
+        );
+        assert_eq!(auto_fixed_tile::<gpu_core::bf16>(), 2048);
+        assert_eq!(auto_fixed_tiles_per_row::<gpu_core::bf16>(2041), 1);
+        assert_eq!(auto_fixed_tiles_per_row::<gpu_core::bf16>(2042), 2);
+        assert_eq!(constant_capacity::<gpu_core::bf16>(), 16384);
         assert_eq!(constant_capacity::<f32>(), 16384);
         assert_eq!(constant_capacity::<f64>(), 8192);
         assert_eq!(auto_tiles_per_row::<f32>(4096), 2);
@@ -299,7 +356,7 @@ mod tests {
             gpu_core::Ptx::archive("gpu-conv1d/conv1d", include_bytes!("ptx/conv1d.ptx.kpack"))
                 .kernel_names();
         for w in AUTO_FIXED_WIDTHS {
-            for t in ["f32", "f64"] {
+            for t in ["f32", "f64", "f16", "bf16"] {
                 let entry = format!("conv1d_auto_w{w}_{t}");
                 assert!(
                     names.contains(&&*entry),
@@ -313,7 +370,7 @@ mod tests {
             .count();
         assert_eq!(
             count,
-            2 * AUTO_FIXED_WIDTHS.len(),
+            4 * AUTO_FIXED_WIDTHS.len(),
             "extra fixed-width entries in the PTX"
         );
         assert!(AUTO_FIXED_WIDTHS.windows(2).all(|p| p[0] < p[1]));
@@ -333,28 +390,75 @@ mod tests {
         assert!(validate_strategy::<f32>(Strategy::Auto, 0).is_err());
     }
 
+    fn resolve_tc<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
+        resolve::<T>(strategy, n_out, w, true)
+    }
+
+    #[test]
+    fn auto_takes_tensor_cores_for_long_16_bit_masks() {
+        use gpu_core::{bf16, f16};
+        let n = 1 << 20;
+        assert_eq!(
+            resolve::<f16>(Strategy::Auto, n, 24, true),
+            Path::TensorCore
+        );
+        assert_eq!(
+            resolve::<f16>(Strategy::Auto, n, 23, true),
+            Path::RegisterTiledFixed { width: 23 }
+        );
+        assert_eq!(
+            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true),
+            Path::TensorCore
+        );
+        assert_eq!(
+            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH + 1, true),
+            Path::RegisterTiled
+        );
+        assert_eq!(
+            resolve::<f16>(Strategy::Auto, n, 127, false),
+            Path::RegisterTiledFixed { width: 127 }
+        );
+        assert_eq!(
+            resolve::<bf16>(Strategy::Auto, n, 31, true),
+            Path::TensorCore
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, n, 200, true),
+            Path::RegisterTiled
+        );
+        assert_eq!(resolve::<f16>(Strategy::Auto, 100, 200, true), Path::Basic);
+        assert_eq!(Path::TensorCore.kernel_name::<bf16>(), "conv1d_tensor_bf16");
+        assert!(validate_strategy::<f16>(Strategy::TensorCore, 1).is_ok());
+        let e = validate_strategy::<f32>(Strategy::TensorCore, 64).unwrap_err();
+        assert!(e.to_string().contains("f16 and bf16"), "{e}");
+        assert!(validate_strategy::<f16>(Strategy::TensorCore, TENSOR_MAX_WIDTH + 1).is_err());
+    }
+
     #[test]
     fn auto_resolves_short_rows_to_basic() {
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, 1 << 20, 33),
+            resolve_tc::<f32>(Strategy::Auto, 1 << 20, 33),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, 1024, 200),
+            resolve_tc::<f32>(Strategy::Auto, 1024, 200),
             Path::RegisterTiled
         );
-        assert_eq!(resolve::<f32>(Strategy::Auto, 1023, 33), Path::Basic);
-        assert_eq!(resolve::<f32>(Strategy::Auto, 1023, 3), Path::Basic);
-        assert_eq!(resolve::<f64>(Strategy::Auto, 512, 64), Path::RegisterTiled);
+        assert_eq!(resolve_tc::<f32>(Strategy::Auto, 1023, 33), Path::Basic);
+        assert_eq!(resolve_tc::<f32>(Strategy::Auto, 1023, 3), Path::Basic);
         assert_eq!(
-            resolve::<f64>(Strategy::Auto, 512, 31),
+            resolve_tc::<f64>(Strategy::Auto, 512, 64),
+            Path::RegisterTiled
+        );
+        assert_eq!(
+            resolve_tc::<f64>(Strategy::Auto, 512, 31),
             Path::RegisterTiledFixed { width: 31 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, 1 << 28, 127),
+            resolve_tc::<f32>(Strategy::Auto, 1 << 28, 127),
             Path::RegisterTiledFixed { width: 127 }
         );
-        assert_eq!(resolve::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
+        assert_eq!(resolve_tc::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
         assert_eq!(Path::RegisterTiled.kernel_name::<f64>(), "conv1d_auto_f64");
         assert_eq!(
             Path::RegisterTiledFixed { width: 7 }.kernel_name::<f32>(),

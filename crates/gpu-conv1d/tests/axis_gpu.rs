@@ -101,6 +101,8 @@ fn both_axes_every_mode_boundary_operation_and_layout() {
     let Some(gpu) = gpu_or_skip() else { return };
     check_all::<f32>(&gpu);
     check_all::<f64>(&gpu);
+    check_all::<gpu_core::f16>(&gpu);
+    check_all::<gpu_core::bf16>(&gpu);
 }
 
 #[test]

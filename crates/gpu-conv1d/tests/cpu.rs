@@ -239,10 +239,35 @@ fn serial_and_rayon_agree_bit_for_bit() {
 
 #[test]
 fn every_mode_and_boundary_against_the_f64_reference() {
+    every_mode_and_boundary::<f32>();
+}
+
+#[test]
+fn half_precision_sums_in_f32_against_the_f64_reference() {
+    every_mode_and_boundary::<gpu_core::f16>();
+    every_mode_and_boundary::<gpu_core::bf16>();
+}
+
+/// 1 followed by 2047 values of 2^-9: each addition of 2^-9 to a sum ≥ 1 rounds away in bf16
+/// (spacing 2^-7), so a sum kept in 16 bits stays 1; the f32 sum is 1 + 2047 · 2^-9 ≈ 4.998,
+/// which rounds to 5 once at the end.
+#[test]
+fn half_precision_sums_are_not_kept_in_16_bits() {
+    use gpu_core::bf16;
+    let x: Vec<bf16> = (0..2048)
+        .map(|i| bf16::from_f32(if i == 0 { 1.0 } else { 1.0 / 512.0 }))
+        .collect();
+    let y = cpu::correlate(&x, &[bf16::ONE; 2048], Mode::Valid, Boundary::Zero).unwrap();
+    assert_eq!(y, [bf16::from_f32(5.0)]);
+    let par = cpu::correlate_par(&x, &[bf16::ONE; 2048], Mode::Valid, Boundary::Zero).unwrap();
+    assert_eq!(par, y);
+}
+
+fn every_mode_and_boundary<T: gpu_conv1d::Real>() {
     for n in [1, 2, 5, 255, 256, 257, 1000] {
-        let x = common::data::<f32>(n, n as u64);
+        let x = common::data::<T>(n, n as u64);
         for w in [1, 2, 3, 4, 7, 31, 32, 33, 127, 255, 600] {
-            let m = common::data::<f32>(w, 99 + w as u64);
+            let m = common::data::<T>(w, 99 + w as u64);
             for op in [Operation::Correlation, Operation::Convolution] {
                 for mode in Mode::ALL {
                     for b in Boundary::ALL {

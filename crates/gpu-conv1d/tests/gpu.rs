@@ -11,7 +11,7 @@ use gpu_conv1d::{
     Path, Real, Strategy, DEFAULT_TILE,
 };
 use gpu_core::testing::gpu_or_skip;
-use gpu_core::{DeviceArray, Gpu, Stream};
+use gpu_core::{bf16, f16, DeviceArray, Gpu, Stream};
 use ndarray::{Array2, ShapeBuilder};
 
 const WIDTHS: [usize; 10] = [1, 2, 3, 4, 7, 31, 32, 33, 127, 255];
@@ -40,6 +40,7 @@ fn tile_of<T: Real>(strategy: Strategy) -> usize {
     match strategy {
         Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } => tile as usize,
         Strategy::Auto => auto_tile::<T>(),
+        Strategy::TensorCore => 2048,
         Strategy::Basic | Strategy::ConstantMask => DEFAULT_TILE as usize,
     }
 }
@@ -47,6 +48,9 @@ fn tile_of<T: Real>(strategy: Strategy) -> usize {
 fn lengths<T: Real>(strategy: Strategy) -> Vec<usize> {
     let t = tile_of::<T>(strategy);
     let mut v = vec![0, 1, 2, 5, 40, t - 1, t, t + 1];
+    if strategy == Strategy::TensorCore {
+        v.extend([2 * t - 9, 3 * t + 5]);
+    }
     if strategy == Strategy::Auto {
         // where Auto switches between the per-output and the register-tiled kernel
         v.extend([t / 4 - 1, t / 4, 2 * t + 3]);
@@ -122,6 +126,18 @@ cross_tests! {
     gpu_cross_tiled_cached_f64: Strategy::TILED_CACHED, f64;
     gpu_cross_auto_f32: Strategy::Auto, f32;
     gpu_cross_auto_f64: Strategy::Auto, f64;
+    gpu_cross_basic_f16: Strategy::Basic, f16;
+    gpu_cross_basic_bf16: Strategy::Basic, bf16;
+    gpu_cross_constant_f16: Strategy::ConstantMask, f16;
+    gpu_cross_constant_bf16: Strategy::ConstantMask, bf16;
+    gpu_cross_tiled_halo_f16: Strategy::TILED_HALO, f16;
+    gpu_cross_tiled_halo_bf16: Strategy::TILED_HALO, bf16;
+    gpu_cross_tiled_cached_f16: Strategy::TILED_CACHED, f16;
+    gpu_cross_tiled_cached_bf16: Strategy::TILED_CACHED, bf16;
+    gpu_cross_auto_f16: Strategy::Auto, f16;
+    gpu_cross_auto_bf16: Strategy::Auto, bf16;
+    gpu_cross_tensor_core_f16: Strategy::TensorCore, f16;
+    gpu_cross_tensor_core_bf16: Strategy::TensorCore, bf16;
 }
 
 #[test]
@@ -197,6 +213,8 @@ fn gpu_large_2_pow_20_plus_7() {
     let Some(gpu) = gpu_or_skip() else { return };
     large::<f32>(&gpu);
     large::<f64>(&gpu);
+    large::<f16>(&gpu);
+    large::<bf16>(&gpu);
 }
 
 #[test]
@@ -230,18 +248,50 @@ fn gpu_huge_2_pow_28_auto_f32() {
     }
 }
 
+/// 2^28 16-bit values (a 512 MiB signal) through the fixed-width and the runtime-width kernels.
+#[test]
+fn gpu_huge_2_pow_28_auto_f16() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 1usize << 28;
+    let x: Vec<f16> = (0..n as u64)
+        .map(|i| {
+            let v = ((i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) & 0xffff) as f32 / 32768.0;
+            f16::from_f32(v - 1.0)
+        })
+        .collect();
+    for w in [31, 128] {
+        let mask = common::data::<f16>(w, 28);
+        let conv = Conv1d::convolution(&gpu, &mask, Options::new().mode(Mode::Full)).unwrap();
+        let got = run_on(&gpu, &conv, &x, gpu.stream());
+        common::check(
+            &got,
+            Operation::Convolution,
+            &x,
+            &mask,
+            Mode::Full,
+            Boundary::Zero,
+            20_000,
+        )
+        .unwrap_or_else(|e| panic!("w={w}: {e}"));
+    }
+}
+
 #[test]
 fn gpu_masks_longer_than_a_segment_or_the_signal() {
     let Some(gpu) = gpu_or_skip() else { return };
     fn case<T: Real>(gpu: &Gpu) {
         for w in [600, 1025, 1500, 3000] {
             let mask = common::data::<T>(w, w as u64);
-            for strategy in [
+            let mut strategies = vec![
                 Strategy::Auto,
                 Strategy::Basic,
                 Strategy::ConstantMask,
                 Strategy::TILED_HALO,
-            ] {
+            ];
+            if T::computes_wider() {
+                strategies.push(Strategy::TensorCore);
+            }
+            for strategy in strategies {
                 for n in [1, 100, 5000, 20_011] {
                     let x = common::data::<T>(n, n as u64 + 3);
                     for mode in Mode::ALL {
@@ -280,6 +330,8 @@ fn gpu_masks_longer_than_a_segment_or_the_signal() {
     }
     case::<f32>(&gpu);
     case::<f64>(&gpu);
+    case::<f16>(&gpu);
+    case::<bf16>(&gpu);
 }
 
 #[test]
@@ -314,6 +366,7 @@ fn gpu_constant_capacity_is_usable_and_enforced() {
     }
     case::<f32>(&gpu);
     case::<f64>(&gpu);
+    case::<bf16>(&gpu);
 }
 
 fn rows_case<T: Real>(gpu: &Gpu, strategy: Strategy) {
@@ -392,6 +445,8 @@ fn gpu_rows_in_one_launch() {
     for strategy in Strategy::ALL {
         rows_case::<f32>(&gpu, strategy);
         rows_case::<f64>(&gpu, strategy);
+        rows_case::<f16>(&gpu, strategy);
+        rows_case::<bf16>(&gpu, strategy);
     }
 }
 
@@ -644,4 +699,164 @@ fn gpu_throughput_table() {
             );
         }
     }
+}
+
+/// Tensor cores: chosen by `Auto` for long 16-bit masks; their longest mask; infinities and NaN
+/// in the signal give what the direct kernels give (the tiles holding them are computed
+/// directly); f32 signals are refused.
+#[test]
+fn gpu_tensor_cores() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu) {
+        let n = 50_000;
+        let tc = gpu.properties().compute_capability >= (8, 0);
+        for w in [gpu_conv1d::TENSOR_MIN_WIDTH, 64, 1000] {
+            let mask = common::data::<T>(w, 3);
+            let conv = Conv1d::correlation(gpu, &mask, Options::new()).unwrap();
+            let expected = if tc {
+                Path::TensorCore
+            } else {
+                conv.path(n).unwrap()
+            };
+            assert_eq!(conv.path(n).unwrap(), expected, "w={w}");
+            if !tc {
+                continue;
+            }
+            // Non-finite inputs in a few tiles: same outputs as the basic kernel, bit for bit
+            // where the basic kernel's result is not finite, and close elsewhere.
+            let mut x = common::data::<T>(n, 4);
+            x[5000] = T::from_f64(f64::INFINITY);
+            x[20_000] = T::from_f64(f64::NAN);
+            x[20_100] = T::from_f64(f64::NEG_INFINITY);
+            for boundary in [Boundary::Zero, Boundary::Wrap] {
+                let options = Options::new().boundary(boundary);
+                let got = Conv1d::correlation(gpu, &mask, options.strategy(Strategy::TensorCore))
+                    .unwrap()
+                    .run(&x)
+                    .unwrap();
+                let direct = Conv1d::correlation(gpu, &mask, options.strategy(Strategy::Basic))
+                    .unwrap()
+                    .run(&x)
+                    .unwrap();
+                let mut non_finite = 0;
+                for (o, (g, d)) in got.iter().zip(&direct).enumerate() {
+                    let (g, d) = (g.to_f64(), d.to_f64());
+                    if d.is_finite() {
+                        let tol = 1e-2 * (1.0 + d.abs());
+                        assert!((g - d).abs() <= tol, "{} w={w} o={o}: {g} vs {d}", T::NAME);
+                    } else {
+                        non_finite += 1;
+                        assert!(
+                            g.to_bits() == d.to_bits() || (g.is_nan() && d.is_nan()),
+                            "{} w={w} o={o}: {g} vs {d}",
+                            T::NAME
+                        );
+                    }
+                }
+                assert!(
+                    non_finite >= w,
+                    "{} w={w}: {non_finite} non-finite",
+                    T::NAME
+                );
+            }
+        }
+        // The longest mask, rows in one launch.
+        let w = gpu_conv1d::TENSOR_MAX_WIDTH;
+        let mask = common::data::<T>(w, 8);
+        let x = common::data::<T>(3 * 20_000, 9);
+        let conv = Conv1d::convolution(
+            gpu,
+            &mask,
+            Options::new()
+                .mode(Mode::Full)
+                .strategy(Strategy::TensorCore),
+        )
+        .unwrap();
+        if tc {
+            let rows = Array2::from_shape_vec((3, 20_000), x.clone()).unwrap();
+            let got = conv.run_rows(rows.view()).unwrap();
+            for r in 0..3 {
+                common::check(
+                    got.row(r).as_slice().unwrap(),
+                    Operation::Convolution,
+                    &x[r * 20_000..(r + 1) * 20_000],
+                    &mask,
+                    Mode::Full,
+                    Boundary::Zero,
+                    2048,
+                )
+                .unwrap_or_else(|e| panic!("{} row {r}: {e}", T::NAME));
+            }
+        } else {
+            let e = conv.run(&x).unwrap_err();
+            assert!(e.to_string().contains("compute capability 8.0"), "{e}");
+        }
+        let e = Conv1d::correlation(
+            gpu,
+            &common::data::<T>(w + 1, 8),
+            Options::new().strategy(Strategy::TensorCore),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("16384"), "{e}");
+    }
+    case::<f16>(&gpu);
+    case::<bf16>(&gpu);
+    let e = Conv1d::correlation(
+        &gpu,
+        &[1.0f32; 64],
+        Options::new().strategy(Strategy::TensorCore),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("f16 and bf16"), "{e}");
+}
+
+/// Accuracy against the f64 reference, every path a 16-bit signal can take at a long mask:
+/// the largest error in units of the output's magnitude scale `Σ|x·m|`, printed (run with
+/// `--nocapture`), and within the tests' tolerance.
+#[test]
+fn gpu_half_accuracy_by_path() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu) {
+        let n = 1 << 16;
+        let x = common::data::<T>(n, 11);
+        for w in [63, 255, 1023] {
+            let mask = common::data::<T>(w, 12);
+            let m = Operation::Correlation.effective_mask(&mask).unwrap();
+            let mut strategies = vec![Strategy::Basic, Strategy::Auto];
+            if gpu.properties().compute_capability >= (8, 0) {
+                strategies.push(Strategy::TensorCore);
+            }
+            for strategy in strategies {
+                let conv =
+                    Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy)).unwrap();
+                let y = conv.run(&x).unwrap();
+                let off = Mode::Same.offset(w);
+                let mut worst = 0.0f64;
+                for (o, v) in y.iter().enumerate() {
+                    let (r, mag) =
+                        gpu_conv1d::cpu::reference_at(&x, &m, o as i64 + off, Boundary::Zero);
+                    worst = worst.max((v.to_f64() - r).abs() / mag.max(f64::MIN_POSITIVE));
+                }
+                println!(
+                    "accuracy {} w={w} {:?}: max |y − y64| / Σ|x·m| = {worst:.3e} (ε_{} = {:.3e})",
+                    T::NAME,
+                    conv.path(n).unwrap(),
+                    T::NAME,
+                    T::EPSILON.to_f64()
+                );
+                common::check(
+                    &y,
+                    Operation::Correlation,
+                    &x,
+                    &mask,
+                    Mode::Same,
+                    Boundary::Zero,
+                    usize::MAX,
+                )
+                .unwrap_or_else(|e| panic!("{} w={w} {}: {e}", T::NAME, strategy.name()));
+            }
+        }
+    }
+    case::<f16>(&gpu);
+    case::<bf16>(&gpu);
 }

@@ -24,11 +24,18 @@ fn op_of(k: u8) -> Operation {
 
 #[test]
 fn cpu_matches_the_f64_reference() {
-    fn prop(n: u16, w: u8, mode: u8, boundary: u8, op: u8, seed: u64) -> TestResult {
+    fn prop<T: gpu_conv1d::Real>(
+        n: u16,
+        w: u8,
+        mode: u8,
+        boundary: u8,
+        op: u8,
+        seed: u64,
+    ) -> TestResult {
         let (n, w) = (n as usize % 3000, w as usize % 200 + 1);
         let (mode, boundary, op) = (mode_of(mode), boundary_of(boundary), op_of(op));
-        let x = common::data::<f32>(n, seed);
-        let m = common::data::<f32>(w, seed ^ 0xabc);
+        let x = common::data::<T>(n, seed);
+        let m = common::data::<T>(w, seed ^ 0xabc);
         match cpu::apply(op, &x, &m, mode, boundary, seed % 2 == 0) {
             Err(_) => TestResult::from_bool(mode == Mode::Valid && n > 0 && n < w),
             Ok(y) => match common::check(&y, op, &x, &m, mode, boundary, usize::MAX) {
@@ -39,7 +46,13 @@ fn cpu_matches_the_f64_reference() {
     }
     QuickCheck::new()
         .tests(200)
-        .quickcheck(prop as fn(u16, u8, u8, u8, u8, u64) -> TestResult);
+        .quickcheck(prop::<f32> as fn(u16, u8, u8, u8, u8, u64) -> TestResult);
+    QuickCheck::new()
+        .tests(100)
+        .quickcheck(prop::<gpu_core::f16> as fn(u16, u8, u8, u8, u8, u64) -> TestResult);
+    QuickCheck::new()
+        .tests(100)
+        .quickcheck(prop::<gpu_core::bf16> as fn(u16, u8, u8, u8, u8, u64) -> TestResult);
 }
 
 #[test]
@@ -91,13 +104,14 @@ mod gpu {
     use gpu_core::testing::gpu_or_skip;
 
     fn strategy_of(k: u8) -> Strategy {
-        match k % 7 {
+        match k % 8 {
             0 => Strategy::Basic,
             1 => Strategy::ConstantMask,
             2 => Strategy::TILED_HALO,
             3 => Strategy::TiledHalo { tile: 64 },
             4 => Strategy::TILED_CACHED,
             5 => Strategy::TiledCached { tile: 512 },
+            6 => Strategy::TensorCore, // 16-bit signals on compute capability 8.0+ only
             _ => Strategy::Auto,
         }
     }
@@ -122,7 +136,12 @@ mod gpu {
             w as usize % 300 + 1,
         );
         let (mode, boundary, op) = (mode_of(mode), boundary_of(boundary), op_of(op));
-        let strategy = strategy_of(strategy);
+        let mut strategy = strategy_of(strategy);
+        if strategy == Strategy::TensorCore
+            && !(T::computes_wider() && gpu.properties().compute_capability >= (8, 0))
+        {
+            strategy = Strategy::Auto;
+        }
         let x = common::data::<T>(rows * n, seed);
         let m = common::data::<T>(w, seed ^ 77);
         let conv = Conv1d::new(
@@ -180,6 +199,26 @@ mod gpu {
         QuickCheck::new()
             .tests(150)
             .quickcheck(prop::<f32> as fn(u16, u8, u16, u8, u8, u8, u8, u64) -> TestResult);
+    }
+
+    #[test]
+    fn gpu_every_strategy_matches_the_reference_f16() {
+        if gpu_or_skip().is_none() {
+            return;
+        }
+        QuickCheck::new().tests(100).quickcheck(
+            prop::<gpu_core::f16> as fn(u16, u8, u16, u8, u8, u8, u8, u64) -> TestResult,
+        );
+    }
+
+    #[test]
+    fn gpu_every_strategy_matches_the_reference_bf16() {
+        if gpu_or_skip().is_none() {
+            return;
+        }
+        QuickCheck::new().tests(100).quickcheck(
+            prop::<gpu_core::bf16> as fn(u16, u8, u16, u8, u8, u8, u8, u64) -> TestResult,
+        );
     }
 
     #[test]

@@ -49,7 +49,7 @@ __device__ __forceinline__ i64 boundary_index(i64 p, i64 n, int mode) {
 template <class T>
 __device__ __forceinline__ T boundary_load(const T* __restrict__ row, i64 p, i64 n, int mode) {
     const i64 q = boundary_index(p, n, mode);
-    return q < 0 ? T(0) : row[q];
+    return q < 0 ? T() : row[q];  // T(): +0 for every element type, the 16-bit structs too
 }
 
 }  // namespace gp

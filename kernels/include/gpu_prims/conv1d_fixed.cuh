@@ -3,8 +3,10 @@
 // them in gpu_conv1d's plan.rs, AUTO_FIXED_WIDTHS).
 //
 // Computes, like every conv1d kernel, y[r * n_out + o] = sum_{j < W} X_r(o + off + j) * M[j],
-// j upwards with fused multiply-adds (bit-identical to the runtime-width kernel), X_r row r
-// extended by the boundary mode.
+// j upwards with fused multiply-adds in the accumulator type A (T itself, f32 for f16 and bf16:
+// inputs are widened as they leave shared memory, the mask is A already, and each output is
+// rounded to T once), bit-identical to the runtime-width kernel; X_r row r extended by the
+// boundary mode.
 //
 // Shape: a block of BLOCK threads computes a tile of TILE = BLOCK * K consecutive outputs of one
 // row, K per thread. The tile's inputs plus W - 1 halo elements are staged in shared memory with
@@ -32,13 +34,15 @@ namespace gp {
 __device__ __forceinline__ f32 conv1d_fma(f32 a, f32 b, f32 c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ f64 conv1d_fma(f64 a, f64 b, f64 c) { return __fma_rn(a, b, c); }
 
-// The mask, passed to the kernel by value (W * sizeof(T) bytes of kernel parameters; the
-// parameter space holds 4 KiB, and the largest instantiated mask is 127 f64 = 1016 bytes).
-template <class T, int W> struct Conv1dFixedMask {
-    T m[W];
+// The mask in the accumulator type A, passed to the kernel by value (W * sizeof(A) bytes of
+// kernel parameters; the parameter space holds 4 KiB, and the largest instantiated mask is 127
+// f64 = 1016 bytes).
+template <class A, int W> struct Conv1dFixedMask {
+    A m[W];
 };
 
 template <class T, int W, int K, int BLOCK> struct Conv1dFixedShape {
+    typedef typename Accumulator<T>::type A;                     // what products are summed in
     static constexpr int V = 16 / (int)sizeof(T);                // elements per 16-byte vector
     static constexpr int TILE = BLOCK * K;                       // outputs per tile
     static constexpr int HALO = (W - 1 + V - 1) / V * V;         // extra inputs, whole vectors
@@ -85,8 +89,9 @@ __device__ __forceinline__ void conv1d_fixed_load(T* xs, const T* __restrict__ x
 // Input group G (V inputs, one 16-byte shared load) into the accumulators, then group G + 1.
 // xt: the thread's first input (slot tid * K, 16-byte aligned).
 template <class T, int W, int K, int BLOCK, int G>
-__device__ __forceinline__ void conv1d_fixed_group(T (&acc)[K], const T* xt,
-                                                   const Conv1dFixedMask<T, W>& mask) {
+__device__ __forceinline__ void conv1d_fixed_group(
+    typename Accumulator<T>::type (&acc)[K], const T* xt,
+    const Conv1dFixedMask<typename Accumulator<T>::type, W>& mask) {
     typedef Conv1dFixedShape<T, W, K, BLOCK> S;
     // Slot tid * K + G * V; tid * K starts a padded group, so the offset is a constant.
     const Vec<T> v = *reinterpret_cast<const Vec<T>*>(xt + G * S::V + (G * S::V / K) * S::V);
@@ -97,27 +102,33 @@ __device__ __forceinline__ void conv1d_fixed_group(T (&acc)[K], const T* xt,
 #pragma unroll
             for (int k = 0; k < K; ++k) {
                 const int j = i - k;  // mask element under input i for output k
-                if (j >= 0 && j < W) acc[k] = conv1d_fma(v.v[e], mask.m[j], acc[k]);
+                if (j >= 0 && j < W) acc[k] = conv1d_fma(widen(v.v[e]), mask.m[j], acc[k]);
             }
         }
     }
     if constexpr (G + 1 < S::NG) conv1d_fixed_group<T, W, K, BLOCK, G + 1>(acc, xt, mask);
 }
 
-// acc -> slots tid * K + SH + k of ys, SH (< V <= K) the output alignment shift: slot tid*K+SH+k
-// lies in tid's padded group or the next one.
+// acc -> slots tid * K + SH + k of ys, rounded to T, SH (< V <= K) the output alignment shift:
+// slot tid*K+SH+k lies in tid's padded group or the next one.
 template <class T, int K, int V, int SH>
-__device__ __forceinline__ void conv1d_fixed_stage_shift(T* ys, const T (&acc)[K]) {
+__device__ __forceinline__ void conv1d_fixed_stage_shift(T* ys,
+                                                         const typename Accumulator<T>::type (&acc)[K]) {
     T* dst = ys + threadIdx.x * (K + V);
 #pragma unroll
-    for (int k = 0; k < K; ++k) dst[SH + k + (SH + k >= K ? V : 0)] = acc[k];
+    for (int k = 0; k < K; ++k) dst[SH + k + (SH + k >= K ? V : 0)] = narrow<T>(acc[k]);
 }
-template <class T, int K, int V>
-__device__ __forceinline__ void conv1d_fixed_stage(T* ys, const T (&acc)[K], int s) {
-    if (s == 0) conv1d_fixed_stage_shift<T, K, V, 0>(ys, acc);
-    else if (s == 1) conv1d_fixed_stage_shift<T, K, V, 1 % V>(ys, acc);
-    else if (s == 2) conv1d_fixed_stage_shift<T, K, V, 2 % V>(ys, acc);
-    else conv1d_fixed_stage_shift<T, K, V, 3 % V>(ys, acc);
+// The shift s (< V) as a compile-time constant: one branch per possible value.
+template <class T, int K, int V, int SH = 0>
+__device__ __forceinline__ void conv1d_fixed_stage(T* ys, const typename Accumulator<T>::type (&acc)[K],
+                                                   int s) {
+    if constexpr (SH + 1 < V) {
+        if (s != SH) {
+            conv1d_fixed_stage<T, K, V, SH + 1>(ys, acc, s);
+            return;
+        }
+    }
+    conv1d_fixed_stage_shift<T, K, V, SH>(ys, acc);
 }
 
 // Slot q of ys holds flat output yt - s + q (s = yt mod V), so whole slot vectors leave as
@@ -151,8 +162,9 @@ template <class T, int W, int K, int BLOCK>
 __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restrict__ y, u64 rows,
                                              u64 n, u64 n_out, i64 off, int bmode,
                                              u64 tiles_per_row,
-                                             const Conv1dFixedMask<T, W>& mask) {
+                                             const Conv1dFixedMask<typename Accumulator<T>::type, W>& mask) {
     typedef Conv1dFixedShape<T, W, K, BLOCK> S;
+    typedef typename S::A A;
     constexpr int V = S::V;
     __shared__ __align__(16) T xs[S::PHYS];
     const int tid = threadIdx.x;
@@ -170,9 +182,9 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
         __syncthreads();  // xs is free: the previous tile's stores have read it
         conv1d_fixed_load<T, W, K, BLOCK>(xs, xr, p_tile, (i64)n, bmode);
         __syncthreads();
-        T acc[K];
+        A acc[K];
 #pragma unroll
-        for (int k = 0; k < K; ++k) acc[k] = T(0);
+        for (int k = 0; k < K; ++k) acc[k] = A(0);
         conv1d_fixed_group<T, W, K, BLOCK, 0>(acc, xs + S::phys(tid * K), mask);
         const i64 yt = (i64)(row * n_out) + o_tile;  // flat index of slot 0's output
         const int s = (int)floor_mod(yt, V);

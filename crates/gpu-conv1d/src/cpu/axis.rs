@@ -32,7 +32,7 @@ pub fn apply_axis<T: Real, D: Dimension>(
     parallel: bool,
 ) -> Result<Array<T, D>> {
     check_axis(axis.0, x.ndim())?;
-    let m = operation.effective_mask(mask)?;
+    let m = super::wide_mask(operation, mask)?;
     let n_out = output_len(x.len_of(axis), m.len(), mode)?;
     let mut shape = x.raw_dim();
     shape[axis.0] = n_out;

@@ -1,8 +1,9 @@
 //! CPU convolution, serial and rayon: the test oracles and the benchmark baselines.
 //!
 //! Same semantics as the GPU kernels (see the crate docs): `y[o] = Σ_j X(o + off + j)·m[j]`
-//! with `j` summed in increasing order from 0 in `T`. The serial and rayon versions compute every
-//! output the same way, so they agree bit for bit.
+//! with `j` summed in increasing order from 0 in [`Real::Wide`] (`T` itself; `f32` for `f16` and
+//! `bf16`, rounded to `T` once per output). The serial and rayon versions compute every output
+//! the same way, so they agree bit for bit.
 //!
 //! Outputs are computed in blocks of 256: a block whose window lies inside the signal reads it
 //! in place, a block near an end first gathers its window through the boundary mode; groups of
@@ -42,7 +43,7 @@ pub fn apply<T: Real>(
     boundary: Boundary,
     parallel: bool,
 ) -> Result<Vec<T>> {
-    let m = operation.effective_mask(mask)?;
+    let m = wide_mask(operation, mask)?;
     let n_out = output_len(signal.len(), m.len(), mode)?;
     let mut out = vec![T::ZERO; n_out];
     if n_out > 0 {
@@ -107,7 +108,7 @@ pub fn apply_rows<T: Real>(
     boundary: Boundary,
     parallel: bool,
 ) -> Result<Array2<T>> {
-    let m = operation.effective_mask(mask)?;
+    let m = wide_mask(operation, mask)?;
     let (rows, n) = signals.dim();
     let n_out = output_len(n, m.len(), mode)?;
     let mut out = Array2::from_elem((rows, n_out), T::ZERO);
@@ -177,8 +178,24 @@ pub fn convolve_rows_par<T: Real>(
     apply_rows(Operation::Convolution, signals, mask, mode, boundary, true)
 }
 
+/// The mask as the sums apply it (reversed for a convolution), in the type they run in.
+fn wide_mask<T: Real>(operation: Operation, mask: &[T]) -> Result<Vec<T::Wide>> {
+    Ok(operation
+        .effective_mask(mask)?
+        .into_iter()
+        .map(Real::widen)
+        .collect())
+}
+
 /// `out[o] = Σ_j X(o + off + j)·m[j]` for one row `x` (non-empty).
-fn row_into<T: Real>(x: &[T], m: &[T], off: i64, boundary: Boundary, out: &mut [T], par: bool) {
+fn row_into<T: Real>(
+    x: &[T],
+    m: &[T::Wide],
+    off: i64,
+    boundary: Boundary,
+    out: &mut [T],
+    par: bool,
+) {
     if par {
         out.par_chunks_mut(BLOCK)
             .enumerate()
@@ -191,44 +208,51 @@ fn row_into<T: Real>(x: &[T], m: &[T], off: i64, boundary: Boundary, out: &mut [
 }
 
 /// Outputs `o0 .. o0 + out.len()`.
-fn block<T: Real>(x: &[T], m: &[T], off: i64, boundary: Boundary, o0: usize, out: &mut [T]) {
+fn block<T: Real>(x: &[T], m: &[T::Wide], off: i64, boundary: Boundary, o0: usize, out: &mut [T]) {
     let len = out.len();
     let span = len + m.len() - 1;
     let start = o0 as i64 + off;
-    let gathered: Vec<T>;
-    let src: &[T] = if start >= 0 && start as usize + span <= x.len() {
-        &x[start as usize..start as usize + span]
+    // The block's window, widened (a copy also for f32 and f64: one element per output and
+    // mask element, against a multiply-add per output and mask element).
+    let src: Vec<T::Wide> = if start >= 0 && start as usize + span <= x.len() {
+        x[start as usize..start as usize + span]
+            .iter()
+            .map(|v| v.widen())
+            .collect()
     } else {
-        gathered = (0..span)
+        (0..span)
             .map(|q| {
                 boundary
                     .index(start + q as i64, x.len())
-                    .map_or(T::ZERO, |i| x[i])
+                    .map_or(<T::Wide as Real>::ZERO, |i| x[i].widen())
             })
-            .collect();
-        &gathered
+            .collect()
     };
     // Groups of OUTPUTS_PER_GROUP outputs accumulate in registers over the whole mask (one
     // load per multiply-add); each output still sums j = 0, 1, … in order from 0.
     let mut o = 0;
     while o + OUTPUTS_PER_GROUP <= len {
-        let mut acc = [T::ZERO; OUTPUTS_PER_GROUP];
+        let mut acc = [<T::Wide as Real>::ZERO; OUTPUTS_PER_GROUP];
         for (j, &mj) in m.iter().enumerate() {
             let xs = &src[o + j..o + j + OUTPUTS_PER_GROUP];
             for k in 0..OUTPUTS_PER_GROUP {
                 acc[k] = acc[k] + xs[k] * mj;
             }
         }
-        out[o..o + OUTPUTS_PER_GROUP].copy_from_slice(&acc);
+        for (y, &a) in out[o..o + OUTPUTS_PER_GROUP].iter_mut().zip(&acc) {
+            *y = T::narrow(a);
+        }
         o += OUTPUTS_PER_GROUP;
     }
-    let tail = &mut out[o..];
-    let rest = tail.len();
-    tail.fill(T::ZERO);
+    let rest = len - o;
+    let mut tail = vec![<T::Wide as Real>::ZERO; rest];
     for (j, &mj) in m.iter().enumerate() {
         for (y, &xv) in tail.iter_mut().zip(&src[o + j..o + j + rest]) {
             *y = *y + xv * mj;
         }
+    }
+    for (y, &a) in out[o..].iter_mut().zip(&tail) {
+        *y = T::narrow(a);
     }
 }
 

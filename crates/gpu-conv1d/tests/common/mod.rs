@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use gpu_conv1d::{cpu, Boundary, Mode, Operation, Real};
+use gpu_core::Element;
 
 /// Reproducible values in [-1, 1).
 pub fn data<T: Real>(n: usize, seed: u64) -> Vec<T> {
@@ -9,10 +10,28 @@ pub fn data<T: Real>(n: usize, seed: u64) -> Vec<T> {
 }
 
 /// Allowed |got − reference| for one output of a `w`-term sum whose terms have absolute values
-/// summing to `mag`: (w + 2)·ε_T·mag, twice the worst-case bound of a recursive (or fused
-/// multiply-add) sum in T, plus an absolute floor for sums of exactly nothing.
+/// summing to `mag`: (w + 2)·ε·mag, twice the worst-case bound of a recursive (or fused
+/// multiply-add) sum in the accumulator type (ε of `T::Wide`), plus, for the 16-bit types, the
+/// final rounding to T (at most ε_T/2·|y| ≤ ε_T/2·mag, allowed twice, or half the subnormal
+/// spacing below T's smallest normal), plus an absolute floor for sums of exactly nothing. A sum
+/// kept in 16 bits would exceed it for long masks.
 pub fn tolerance<T: Real>(w: usize, mag: f64) -> f64 {
-    (w as f64 + 2.0) * T::EPSILON.to_f64() * mag + 1e-30
+    let wide = <T::Wide as Real>::EPSILON.to_f64();
+    let rounding = if T::computes_wider() {
+        T::EPSILON.to_f64() * mag + subnormal_spacing::<T>()
+    } else {
+        0.0
+    };
+    (w as f64 + 2.0) * wide * mag + rounding + 1e-30
+}
+
+/// The gap between T's subnormal numbers (the absolute rounding error bound near 0).
+fn subnormal_spacing<T: Real>() -> f64 {
+    match T::NAME {
+        "f16" => 2f64.powi(-24),
+        "bf16" => 2f64.powi(-133),
+        _ => 0.0,
+    }
 }
 
 /// Which outputs to check: all of them up to `limit`, else both ends and a stride through the

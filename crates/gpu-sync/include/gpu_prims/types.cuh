@@ -104,6 +104,18 @@ template <> __device__ __forceinline__ bf16 from_f32<bf16>(f32 x) {
     return r;
 }
 
+// An element read into its accumulator type (exact), and an accumulator written back as an
+// element (rounded once, to nearest even, for the 16-bit floats; the identity otherwise).
+__device__ __forceinline__ f32 widen(f32 x) { return x; }
+__device__ __forceinline__ f64 widen(f64 x) { return x; }
+__device__ __forceinline__ f32 widen(f16 x) { return to_f32(x); }
+__device__ __forceinline__ f32 widen(bf16 x) { return to_f32(x); }
+template <class T> __device__ __forceinline__ T narrow(typename Accumulator<T>::type a) {
+    return from_f32<T>(a);
+}
+template <> __device__ __forceinline__ f32 narrow<f32>(f32 a) { return a; }
+template <> __device__ __forceinline__ f64 narrow<f64>(f64 a) { return a; }
+
 // An f32 result written as `Out`: itself, or rounded to a 16-bit float.
 template <class Out> struct FromF32 {
     static __device__ __forceinline__ Out apply(f32 x) { return from_f32<Out>(x); }
