@@ -27,7 +27,7 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
             let widths = cfg.widths.clone();
             let limit = cfg.serial_conv_limit;
             let serial = widths.iter().filter(|&&w| n * w <= limit).count();
-            let tensor = usize::from(d.is_half());
+            let tensor = usize::from(d != DType::F64);
             let gpu_cases = if gpu { Strategy::ALL.len() + tensor } else { 0 };
             out.push(Group {
                 label: format!("conv1d {} {}", d.name(), crate::size_label(n)),
@@ -161,9 +161,9 @@ mod gpu {
             let array = n * d.size();
             let gpu = env.gpu.clone().expect("has_gpu");
             let (x, y) = (&self.x, &self.y);
-            // Tensor cores for 16-bit signals (absent, with the reason, where the GPU has none).
+            // Tensor cores for f16, bf16 and f32 (an error row where the GPU has none).
             let mut strategies = Strategy::ALL.to_vec();
-            if T::computes_wider() {
+            if T::NAME != "f64" {
                 strategies.push(Strategy::TensorCore);
             }
             let cases: Vec<Case<'_>> = strategies

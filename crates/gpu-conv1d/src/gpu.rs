@@ -56,8 +56,8 @@ pub struct Conv1d<'s, T: Real> {
     /// The same mask on the host: the fixed-width kernels take it by value as a kernel
     /// parameter.
     mask_host: Arc<[T::Wide]>,
-    /// The mask's Toeplitz fragments for the tensor-core kernels (16-bit signals, masks of at
-    /// most [`TENSOR_MAX_WIDTH`]); `None` otherwise.
+    /// The mask's Toeplitz fragments for the tensor-core kernels (f16, bf16, f32 with a finite
+    /// mask; masks of at most [`TENSOR_MAX_WIDTH`]); `None` otherwise.
     fragments: Option<Arc<DeviceArray<u32>>>,
     operation: Operation,
     options: Options,
@@ -213,7 +213,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             self.options.strategy,
             n_out,
             self.mask.len(),
-            tensor_cores(&self.gpu),
+            tensor_cores(&self.gpu) && self.fragments.is_some(),
         )
     }
 
@@ -510,23 +510,45 @@ impl<'s, T: Real> Conv1d<'s, T> {
             }
             Path::TensorCore => {
                 let fragments = self.fragments.as_ref().ok_or_else(|| {
-                    Error::invalid("mask", "no tensor-core fragments for this mask")
+                    Error::invalid(
+                        "mask",
+                        "Strategy::TensorCore takes f32 masks of finite values below 2^127 in \
+                         magnitude only (the TF32 split would turn the others into NaN); use \
+                         Strategy::Auto",
+                    )
                 })?;
                 let f = fragments.device_ptr();
-                let kt = tensor::chunks(w as usize) as i32;
-                debug_assert_eq!(fragments.len(), kt as usize * 64);
-                let tiles_per_row = tensor::tiles_per_row(n_out as usize);
-                let shared = tensor::shared_bytes(w as usize);
+                let kt = tensor::chunks::<T>(w as usize) as i32;
+                let regs = if std::mem::size_of::<T>() == 2 { 4 } else { 8 };
+                debug_assert_eq!(fragments.len(), kt as usize * 32 * regs);
+                let tiles_per_row = tensor::tiles_per_row::<T>(n_out as usize);
+                let shared = tensor::shared_bytes::<T>(w as usize);
+                let props = self.gpu.properties();
+                if shared > props.shared_memory_per_block_optin {
+                    return Err(Error::invalid(
+                        "mask",
+                        format!(
+                            "a {w}-element mask needs {shared} bytes of shared memory on tensor \
+                             cores, the device allows {} per block; use Strategy::Auto",
+                            props.shared_memory_per_block_optin
+                        ),
+                    ));
+                }
+                if shared > props.shared_memory_per_block {
+                    // Always the device's maximum, so concurrent launches never lower it.
+                    kernel.set_max_dynamic_shared(props.shared_memory_per_block_optin)?;
+                }
                 let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), TENSOR_BLOCK)
                     .with_shared_bytes(shared as u32);
-                // SAFETY: conv1d_tensor_T(const T* x, const f32* mask, const uint2* bfrag, T* y,
+                // SAFETY: conv1d_tensor_T(const T* x, const f32* mask, const uint4* afrag, T* y,
                 // u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row,
-                // int kt): sizes as for the basic kernel; the mask is w f32 values; bfrag holds
-                // kt · 32 pairs of u32 (checked above) for this w; x and y are whole allocations
-                // (16-byte aligned, as the vector loads need); TENSOR_BLOCK threads as compiled
-                // with `shared` bytes (≤ 48 KiB, so no opt-in) of dynamic shared memory, the
-                // (2048 + 16·kt) values the kernel stages; tiles_per_row covers n_out outputs for
-                // every alignment shift.
+                // int kt): sizes as for the basic kernel; the mask is w f32 values (T::Wide);
+                // afrag holds kt · 32 lanes · 4 (16-bit) or 8 (f32) u32 for this w (checked
+                // above; a device allocation, 16-byte aligned for the uint4 loads); x and y are
+                // whole allocations (16-byte aligned, as the vector loads need); TENSOR_BLOCK
+                // threads as compiled with `shared` bytes of dynamic shared memory (the kernel's
+                // limit raised above where needed), the rounded span the kernel stages;
+                // tiles_per_row covers n_out outputs for every alignment shift.
                 unsafe {
                     kernel.launch(
                         config,

@@ -108,8 +108,8 @@ mod gpu;
 mod kernels;
 
 pub use plan::{
-    auto_fixed_tile, auto_tile, constant_capacity, output_len, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
-    AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE, TENSOR_MIN_WIDTH,
+    auto_fixed_tile, auto_tile, constant_capacity, output_len, tensor_min_width, Path, AUTO_BLOCK,
+    AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
 };
 pub use tensor::TENSOR_MAX_WIDTH;
 
@@ -388,7 +388,8 @@ impl Boundary {
 /// | [`TiledCached`](Strategy::TiledCached) | `__constant__` | tile in shared memory, halo through L1/L2 | `conv1d_tiled_cached_T` |
 /// | [`Auto`](Strategy::Auto), width in [`AUTO_FIXED_WIDTHS`] | kernel parameter (uniform registers) | register tiling compiled for the width: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_w<W>_T` |
 /// | [`Auto`](Strategy::Auto), other widths | shared memory (broadcast) | register tiling: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_T` |
-/// | [`TensorCore`](Strategy::TensorCore) (f16, bf16; compute capability 8.0+) | Toeplitz fragments in registers (through L1) | tile staged in shared memory, `mma.sync` products | `conv1d_tensor_T` |
+/// | [`RegisterTiled`](Strategy::RegisterTiled) | as `Auto` | `Auto`'s FMA kernels for every row length and width | `conv1d_auto_w<W>_T`, `conv1d_auto_T` |
+/// | [`TensorCore`](Strategy::TensorCore) (f16, bf16, f32 as 3×TF32; compute capability 8.0+) | Toeplitz fragments in registers (through L1) | tile staged in shared memory, `mma.sync` products | `conv1d_tensor_T` |
 ///
 /// The tiled strategies take their `tile` (outputs per block = threads per block, a power of
 /// two in 32..=1024; [`DEFAULT_TILE`] = 256). The three `__constant__` strategies accept masks
@@ -396,9 +397,9 @@ impl Boundary {
 /// device (see the crate docs). `Auto` takes any mask length: widths up to 32, 63 and 127 run a
 /// kernel compiled for that width ([`auto_fixed_tile`] outputs per block), the others the
 /// runtime-width kernel ([`auto_tile`]); rows shorter than a quarter of [`auto_tile`] run the
-/// basic kernel instead (see [`Path`]). For 16-bit signals on GPUs of compute capability 8.0 or
-/// later, `Auto` runs masks of [`TENSOR_MIN_WIDTH`] to [`TENSOR_MAX_WIDTH`] elements on tensor
-/// cores ([`Strategy::TensorCore`]).
+/// basic kernel instead (see [`Path`]). On GPUs of compute capability 8.0 or later, `Auto` runs
+/// f16 and bf16 masks of [`tensor_min_width`] to [`TENSOR_MAX_WIDTH`] elements on tensor cores
+/// ([`Strategy::TensorCore`]; for f32 only on request, being slower there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strategy {
     /// The chapter's first kernel: mask in global memory.
@@ -417,14 +418,24 @@ pub enum Strategy {
     },
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
-    /// 16-bit masks.
+    /// f16 and bf16 masks.
     #[default]
     Auto,
+    /// The register-tiled FMA kernels of [`Strategy::Auto`] (compiled for the width when it is
+    /// one of [`AUTO_FIXED_WIDTHS`]) for every row length and width, never tensor cores: every
+    /// output sums `j` upwards with fused multiply-adds, bit for bit as the other strategies
+    /// except [`Strategy::TensorCore`].
+    RegisterTiled,
     /// The sliding dot product as matrix products on tensor cores (`mma.sync`, f32
-    /// accumulation): f16 and bf16 signals, masks of at most [`TENSOR_MAX_WIDTH`] elements, GPUs
-    /// of compute capability 8.0 or later. The sums run in another order than the other
-    /// strategies' (`j` upwards), so results may differ from theirs in the last bits of f32
-    /// before the rounding to 16 bits.
+    /// accumulation): f16 and bf16 signals, and f32 through error-compensated TF32 (each value
+    /// split into a TF32 high and low part, three products), masks of at most
+    /// [`TENSOR_MAX_WIDTH`] elements (for f32, finite and below 2^127 in magnitude), GPUs of
+    /// compute capability 8.0 or later. The sums run in another order than the other
+    /// strategies' (`j` upwards), so results differ from theirs in the last bits of f32 (for the
+    /// 16-bit types, before the rounding to 16 bits). Measured against f64 on the H100
+    /// (docs/conv1d.md): the 16-bit results are as accurate as the FMA kernels'; the f32 ones
+    /// are 2–7× less accurate than f32 FMAs (1.4e-6 of `Σ|x·m|` at w = 1023) and slower on the
+    /// H100, so [`Strategy::Auto`] uses tensor cores for f16 and bf16 only.
     TensorCore,
 }
 
@@ -435,15 +446,17 @@ impl Strategy {
     pub const TILED_CACHED: Strategy = Strategy::TiledCached { tile: DEFAULT_TILE };
     /// Every strategy that takes every element type, tiled ones with the default tile (for tests
     /// and benchmarks); [`Strategy::TensorCore`] takes 16-bit signals only.
-    pub const ALL: [Strategy; 5] = [
+    pub const ALL: [Strategy; 6] = [
         Strategy::Basic,
         Strategy::ConstantMask,
         Strategy::TILED_HALO,
         Strategy::TILED_CACHED,
         Strategy::Auto,
+        Strategy::RegisterTiled,
     ];
 
-    /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`, `tensor_core`.
+    /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`, `register_tiled`,
+    /// `tensor_core`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Basic => "basic",
@@ -451,6 +464,7 @@ impl Strategy {
             Strategy::TiledHalo { .. } => "tiled_halo",
             Strategy::TiledCached { .. } => "tiled_cached",
             Strategy::Auto => "auto",
+            Strategy::RegisterTiled => "register_tiled",
             Strategy::TensorCore => "tensor_core",
         }
     }
@@ -470,8 +484,9 @@ impl Strategy {
     }
 
     /// The kernel this strategy runs for rows of `n_out` outputs and a mask of `mask_len`
-    /// elements on a GPU of compute capability 8.0 or later (tensor cores; older GPUs never run
-    /// [`Path::TensorCore`], see `Conv1d::path` for the device at hand).
+    /// elements on a GPU of compute capability 8.0 or later, the mask assumed to suit the tensor
+    /// cores (older GPUs, and f32 masks with infinities, never run [`Path::TensorCore`]; see
+    /// `Conv1d::path` for the device and mask at hand).
     pub fn path<T: Real>(self, n_out: usize, mask_len: usize) -> Path {
         plan::resolve::<T>(self, n_out, mask_len, true)
     }

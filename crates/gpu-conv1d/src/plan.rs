@@ -146,11 +146,12 @@ pub fn output_len(n: usize, w: usize, mode: Mode) -> Result<usize> {
 pub(crate) fn validate_strategy<T: Real>(strategy: Strategy, w: usize) -> Result<()> {
     check_mask(w)?;
     if strategy == Strategy::TensorCore {
-        if !T::computes_wider() {
+        if !crate::tensor::takes::<T>() {
             return Err(Error::invalid(
                 "strategy",
                 format!(
-                    "Strategy::TensorCore takes f16 and bf16 signals, not {}; use Strategy::Auto",
+                    "Strategy::TensorCore takes f16, bf16 and f32 signals, not {}; use \
+                     Strategy::Auto",
                     T::NAME
                 ),
             ));
@@ -212,7 +213,7 @@ pub enum Path {
         /// Mask width the kernel is compiled for.
         width: u32,
     },
-    /// `conv1d_tensor_T` (f16, bf16): matrix products on tensor cores
+    /// `conv1d_tensor_T` (f16, bf16, f32 through 3xTF32): matrix products on tensor cores
     /// ([`Strategy::TensorCore`]).
     TensorCore,
 }
@@ -237,12 +238,22 @@ impl Path {
 /// register tile idle; `Auto` runs the per-output kernel for them.
 const AUTO_SHORT_ROW_DIVISOR: usize = 4;
 
-/// The shortest 16-bit mask [`Strategy::Auto`] runs on tensor cores (where those exist). On the
-/// H100 they tie with the fixed-width FMA kernels at width 15 and win from 24 on (2^24 f16:
-/// 0.69× against 0.58× a copy at 24); below, the FMA kernels win (docs/conv1d.md).
-pub const TENSOR_MIN_WIDTH: usize = 24;
+/// The shortest mask [`Strategy::Auto`] runs on tensor cores (where those exist) for `T`, or
+/// `None` where `Auto` never does. Measured on the H100 (docs/conv1d.md): f16 and bf16 from 31
+/// (2^28: 0.69× against 0.64× a copy for f16 at 31; at 24 the FMA kernels still win at 2^24);
+/// f32 never: its three TF32 products per pair ran slower than the FMA kernels at every width
+/// (w = 127: 0.23× against 0.50× a copy), so f32 reaches tensor cores only through
+/// [`Strategy::TensorCore`]; f64 has none.
+pub fn tensor_min_width<T: Real>() -> Option<usize> {
+    if T::computes_wider() {
+        Some(31)
+    } else {
+        None
+    }
+}
 
-/// `tensor_cores`: whether the device has them (compute capability 8.0 or later).
+/// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
+/// 8.0 or later, and for f32 a mask the TF32 split takes).
 pub(crate) fn resolve<T: Real>(
     strategy: Strategy,
     n_out: usize,
@@ -255,12 +266,18 @@ pub(crate) fn resolve<T: Real>(
         Strategy::TiledHalo { tile } => Path::TiledHalo { tile },
         Strategy::TiledCached { tile } => Path::TiledCached { tile },
         Strategy::TensorCore => Path::TensorCore,
+        Strategy::RegisterTiled => {
+            if AUTO_FIXED_WIDTHS.contains(&w) {
+                Path::RegisterTiledFixed { width: w as u32 }
+            } else {
+                Path::RegisterTiled
+            }
+        }
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
             } else if tensor_cores
-                && T::computes_wider()
-                && (TENSOR_MIN_WIDTH..=TENSOR_MAX_WIDTH).contains(&w)
+                && tensor_min_width::<T>().is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
             {
                 Path::TensorCore
             } else if AUTO_FIXED_WIDTHS.contains(&w) {
@@ -390,8 +407,9 @@ mod tests {
         assert!(validate_strategy::<f32>(Strategy::Auto, 0).is_err());
     }
 
-    fn resolve_tc<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
-        resolve::<T>(strategy, n_out, w, true)
+    /// The path without tensor cores (older GPUs, f64).
+    fn resolve_fma<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
+        resolve::<T>(strategy, n_out, w, false)
     }
 
     #[test]
@@ -399,12 +417,12 @@ mod tests {
         use gpu_core::{bf16, f16};
         let n = 1 << 20;
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 24, true),
+            resolve::<f16>(Strategy::Auto, n, 31, true),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 23, true),
-            Path::RegisterTiledFixed { width: 23 }
+            resolve::<f16>(Strategy::Auto, n, 30, true),
+            Path::RegisterTiledFixed { width: 30 }
         );
         assert_eq!(
             resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true),
@@ -426,39 +444,64 @@ mod tests {
             resolve::<f32>(Strategy::Auto, n, 200, true),
             Path::RegisterTiled
         );
+        assert_eq!(
+            resolve::<f32>(Strategy::TensorCore, n, 200, true),
+            Path::TensorCore
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, n, 200, false),
+            Path::RegisterTiled
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, n, 63, true),
+            Path::RegisterTiledFixed { width: 63 }
+        );
+        assert_eq!(
+            resolve::<f64>(Strategy::Auto, n, 200, true),
+            Path::RegisterTiled
+        );
         assert_eq!(resolve::<f16>(Strategy::Auto, 100, 200, true), Path::Basic);
         assert_eq!(Path::TensorCore.kernel_name::<bf16>(), "conv1d_tensor_bf16");
         assert!(validate_strategy::<f16>(Strategy::TensorCore, 1).is_ok());
-        let e = validate_strategy::<f32>(Strategy::TensorCore, 64).unwrap_err();
-        assert!(e.to_string().contains("f16 and bf16"), "{e}");
+        assert!(validate_strategy::<f32>(Strategy::TensorCore, 64).is_ok());
+        let e = validate_strategy::<f64>(Strategy::TensorCore, 64).unwrap_err();
+        assert!(e.to_string().contains("f16, bf16 and f32"), "{e}");
         assert!(validate_strategy::<f16>(Strategy::TensorCore, TENSOR_MAX_WIDTH + 1).is_err());
     }
 
     #[test]
     fn auto_resolves_short_rows_to_basic() {
         assert_eq!(
-            resolve_tc::<f32>(Strategy::Auto, 1 << 20, 33),
+            resolve_fma::<f32>(Strategy::Auto, 1 << 20, 33),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve_tc::<f32>(Strategy::Auto, 1024, 200),
+            resolve_fma::<f32>(Strategy::Auto, 1024, 200),
             Path::RegisterTiled
         );
-        assert_eq!(resolve_tc::<f32>(Strategy::Auto, 1023, 33), Path::Basic);
-        assert_eq!(resolve_tc::<f32>(Strategy::Auto, 1023, 3), Path::Basic);
+        assert_eq!(resolve_fma::<f32>(Strategy::Auto, 1023, 33), Path::Basic);
+        assert_eq!(resolve_fma::<f32>(Strategy::Auto, 1023, 3), Path::Basic);
         assert_eq!(
-            resolve_tc::<f64>(Strategy::Auto, 512, 64),
+            resolve_fma::<f64>(Strategy::Auto, 512, 64),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve_tc::<f64>(Strategy::Auto, 512, 31),
+            resolve_fma::<f64>(Strategy::Auto, 512, 31),
             Path::RegisterTiledFixed { width: 31 }
         );
         assert_eq!(
-            resolve_tc::<f32>(Strategy::Auto, 1 << 28, 127),
+            resolve_fma::<f32>(Strategy::Auto, 1 << 28, 127),
             Path::RegisterTiledFixed { width: 127 }
         );
-        assert_eq!(resolve_tc::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
+        assert_eq!(resolve_fma::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
+        assert_eq!(
+            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 10, 200, true),
+            Path::RegisterTiled
+        );
+        assert_eq!(
+            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 1 << 20, 31, true),
+            Path::RegisterTiledFixed { width: 31 }
+        );
         assert_eq!(Path::RegisterTiled.kernel_name::<f64>(), "conv1d_auto_f64");
         assert_eq!(
             Path::RegisterTiledFixed { width: 7 }.kernel_name::<f32>(),

@@ -1,76 +1,139 @@
-//! Planning for the tensor-core kernels (`kernels/conv1d_sm80.cu`, `conv1d_tensor_<T>` for f16
-//! and bf16): the mask's Toeplitz fragments, the tile shape and the width range. Device-free, so
-//! the fragment layout is tested on the CPU against a direct sum.
+//! Planning for the tensor-core kernels (`kernels/conv1d_sm80.cu`, `conv1d_tensor_<T>` for f16,
+//! bf16 and f32): the mask's Toeplitz fragments, the tile shape and the width range.
+//! Device-free, so the fragment layout is tested on the CPU against a direct sum.
 //!
-//! Output `8s + i` of a tile is `Σ_t A[s][t]·B[t][i]` with `A[s][t] = X(p + 8s + t)` and
-//! `B[t][i] = M[t − i]` (zero outside the mask); `mma.m16n8k16` takes `B` 16 values of `t` at a
-//! time, and lane `l` of a warp holds, for the chunk `c` (`t = 16c + k`), the four values
-//! `B[16c + 2q + {0, 1, 8, 9}][g]` with `g = l / 4`, `q = l % 4` (the PTX ISA's B fragment).
+//! Output `16s + i` of a tile is `Σ_t A[i][t]·B[t][s]` with `A[i][t] = M[t − i]` (zero outside
+//! the mask) and `B[t][s] = X(p + 16s + t)`. The kernels take `A` `KC` values of `t` at a time
+//! (16 for `mma.m16n8k16` on 16-bit values, 8 for `mma.m16n8k8` on TF32); lane `l` of a warp holds
+//! the PTX ISA's A fragment of each chunk (`g = l / 4`, `q = l % 4`):
+//! 16-bit `A[g][2q..2q+1], A[g+8][2q..2q+1], A[g][2q+8..2q+9], A[g+8][2q+8..2q+9]` (two values
+//! per register); TF32 `A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]`, as a high part and a low part
+//! (error-compensated "3xTF32").
 
 use crate::Real;
 
-/// Outputs per block of the tensor-core kernels (4 warps × 4 × 16 segments of 8).
+/// Outputs per block of the tensor-core kernels (4 warps × 4 × 8 segments of 16).
 pub(crate) const TENSOR_TILE: usize = 2048;
 
 /// Threads per block of the tensor-core kernels.
 pub(crate) const TENSOR_BLOCK: u32 = 128;
 
-/// The longest mask the tensor-core kernels take: their staged span, `(2048 + 16·kt)` 16-bit
-/// values, then stays within the 48 KiB of shared memory every device gives a block.
+/// The longest mask the tensor-core kernels take ([`Strategy::TensorCore`](crate::Strategy)):
+/// the staged span, `2048 + w + 15` values, then needs at most 37 KiB of shared memory for the
+/// 16-bit types and 73 KiB for f32.
 pub const TENSOR_MAX_WIDTH: usize = 16384;
 
-/// Chunks of 16 values of `t` (`t < w + 7`, the Toeplitz matrix's depth).
-pub(crate) fn chunks(w: usize) -> usize {
-    (w + 7).div_ceil(16)
+/// Whether the tensor-core kernels take `T` (f16, bf16, f32).
+pub(crate) fn takes<T: Real>() -> bool {
+    matches!(T::NAME, "f16" | "bf16" | "f32")
 }
 
-/// Dynamic shared memory of one block for a mask of `w`: the tile and its inputs.
-pub(crate) fn shared_bytes(w: usize) -> usize {
-    (TENSOR_TILE + 16 * chunks(w)) * 2
-}
-
-/// Tiles per row: tile `t` covers outputs `[t·TILE − d, (t + 1)·TILE − d)`, `d < 8`.
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-pub(crate) fn tiles_per_row(n_out: usize) -> u64 {
-    ((n_out + 7) as u64).div_ceil(TENSOR_TILE as u64)
-}
-
-/// The bits of a 16-bit float (`None` for other types).
-fn bits16<T: Real>(v: T) -> Option<u16> {
-    let f = v.to_f64() as f32; // exact: every f16 and bf16 value is an f32
-    match T::NAME {
-        "f16" => Some(gpu_core::f16::from_f32(f).to_bits()),
-        "bf16" => Some(gpu_core::bf16::from_f32(f).to_bits()),
-        _ => None,
+/// Values of `t` per `mma`: 16 (16-bit types) or 8 (TF32).
+pub(crate) fn chunk_width<T: Real>() -> usize {
+    if std::mem::size_of::<T>() == 2 {
+        16
+    } else {
+        8
     }
 }
 
-/// The B fragments of the effective mask `m` (reversed already for a convolution): `kt` chunks ×
-/// 32 lanes × 2 registers, each register two 16-bit values (lower `t` in the low half). `None`
-/// for element types the tensor-core kernels do not take.
+/// Chunks of `t` (`t < w + 15`, the Toeplitz matrix's depth).
+pub(crate) fn chunks<T: Real>(w: usize) -> usize {
+    (w + 15).div_ceil(chunk_width::<T>())
+}
+
+/// Dynamic shared memory of one block for a mask of `w`: the tile and its inputs, rounded up to
+/// whole 128-byte lines (the swizzle permutes 16-byte granules within a line).
+pub(crate) fn shared_bytes<T: Real>(w: usize) -> usize {
+    let size = std::mem::size_of::<T>();
+    let line = 128 / size;
+    (TENSOR_TILE + chunk_width::<T>() * chunks::<T>(w)).div_ceil(line) * line * size
+}
+
+/// Tiles per row: tile `t` covers outputs `[t·TILE − d, (t + 1)·TILE − d)`, `d` below the
+/// elements per 16 bytes.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn tiles_per_row<T: Real>(n_out: usize) -> u64 {
+    let v = 16 / std::mem::size_of::<T>();
+    ((n_out + v - 1) as u64).div_ceil(TENSOR_TILE as u64)
+}
+
+/// The bits of a 16-bit float.
+fn bits16<T: Real>(v: T) -> u16 {
+    let f = v.to_f64() as f32; // exact: every f16 and bf16 value is an f32
+    if T::NAME == "f16" {
+        gpu_core::f16::from_f32(f).to_bits()
+    } else {
+        gpu_core::bf16::from_f32(f).to_bits()
+    }
+}
+
+/// `v` rounded to TF32 (10 mantissa bits, to nearest, ties away from zero: `cvt.rna.tf32.f32`),
+/// for finite `v` below 2^127 in magnitude.
+fn tf32(v: f32) -> f32 {
+    f32::from_bits((v.to_bits() + 0x1000) & !0x1fff)
+}
+
+/// `v` as TF32 high and low parts, `hi + lo ≈ v` to about 2^-22 relative.
+fn split_tf32(v: f32) -> (f32, f32) {
+    let hi = tf32(v);
+    (hi, tf32(v - hi))
+}
+
+/// The A fragments of the effective mask `m` (reversed already for a convolution): per chunk
+/// and lane 4 registers (16-bit types) or 8 (f32: the high parts, then the low parts). `None`
+/// for f64, and for f32 masks holding an infinity, a NaN or a magnitude of 2^127 or more (the
+/// split products would turn them into NaN).
 pub(crate) fn fragments<T: Real>(m: &[T]) -> Option<Vec<u32>> {
+    if !takes::<T>() {
+        return None;
+    }
     let w = m.len();
-    let at = |j: i64| -> Option<u16> {
+    let kc = chunk_width::<T>() as i64;
+    let kt = chunks::<T>(w) as i64;
+    let at = |c: i64, i: i64, t: i64| -> T {
+        let j = kc * c + t - i;
         if (0..w as i64).contains(&j) {
-            bits16(m[j as usize])
+            m[j as usize]
         } else {
-            bits16(T::ZERO)
+            T::ZERO
         }
     };
-    let kt = chunks(w);
-    let mut out = Vec::with_capacity(kt * 64);
-    for c in 0..kt as i64 {
-        for lane in 0..32i64 {
-            let (g, q) = (lane / 4, lane % 4);
-            let t = 16 * c + 2 * q;
-            for base in [t, t + 8] {
-                let lo = at(base - g)?;
-                let hi = at(base + 1 - g)?;
-                out.push(u32::from(lo) | (u32::from(hi) << 16));
+    if kc == 16 {
+        let mut out = Vec::with_capacity(kt as usize * 32 * 4);
+        for c in 0..kt {
+            for lane in 0..32i64 {
+                let (g, q) = (lane / 4, lane % 4);
+                for (i, t) in [
+                    (g, 2 * q),
+                    (g + 8, 2 * q),
+                    (g, 2 * q + 8),
+                    (g + 8, 2 * q + 8),
+                ] {
+                    let lo = bits16(at(c, i, t));
+                    let hi = bits16(at(c, i, t + 1));
+                    out.push(u32::from(lo) | (u32::from(hi) << 16));
+                }
             }
         }
+        Some(out)
+    } else {
+        let finite = |v: &T| v.to_f64().is_finite() && v.to_f64().abs() < 2f64.powi(127);
+        if !m.iter().all(finite) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(kt as usize * 32 * 8);
+        for c in 0..kt {
+            for lane in 0..32i64 {
+                let (g, q) = (lane / 4, lane % 4);
+                let parts = [(g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4)]
+                    .map(|(i, t)| split_tf32(at(c, i, t).to_f64() as f32));
+                out.extend(parts.iter().map(|p| p.0.to_bits()));
+                out.extend(parts.iter().map(|p| p.1.to_bits()));
+            }
+        }
+        Some(out)
     }
-    Some(out)
 }
 
 #[cfg(test)]
@@ -78,44 +141,77 @@ mod tests {
     use super::*;
     use gpu_core::{bf16, f16};
 
-    /// The kernel's product, simulated lane by lane from the fragments, equals the direct sum.
-    fn simulate<T: Real>(x: &[T], m: &[T]) {
-        let w = m.len();
-        let frags = fragments(m).unwrap();
-        let kt = chunks(w);
-        let value = |bits: u32| -> f64 {
-            let b = (bits & 0xffff) as u16;
+    /// The dense `A` (16 × KC per chunk) the fragments encode, decoded lane by lane.
+    fn decode<T: Real>(frags: &[u32], w: usize) -> Vec<Vec<[f64; 16]>> {
+        let kc = chunk_width::<T>();
+        let kt = chunks::<T>(w);
+        let mut a = vec![vec![[f64::NAN; 16]; 16]; kt]; // a[c][i][t]
+        let half = |bits: u16| -> f64 {
             match T::NAME {
-                "f16" => f16::from_bits(b).to_f64(),
-                _ => bf16::from_bits(b).to_f64(),
+                "f16" => f16::from_bits(bits).to_f64(),
+                _ => bf16::from_bits(bits).to_f64(),
             }
         };
-        // Outputs 8s + i for segments s of one 16-segment tile, p = 0.
-        for s in 0..16usize {
-            for i in 0..8usize {
-                let mut sum = 0.0f64;
-                for c in 0..kt {
-                    for lane in 0..32usize {
-                        let (g, q) = (lane / 4, lane % 4);
-                        if g != i {
-                            continue; // B's column g is output i
-                        }
-                        let regs = [frags[(c * 32 + lane) * 2], frags[(c * 32 + lane) * 2 + 1]];
-                        for (r, reg) in regs.iter().enumerate() {
-                            for h in 0..2 {
-                                let t = 16 * c + 2 * q + 8 * r + h;
-                                let b = value(reg >> (16 * h));
-                                let a = x.get(8 * s + t).map_or(0.0, |v| v.to_f64());
-                                sum += a * b;
-                            }
-                        }
+        for (c, chunk) in a.iter_mut().enumerate() {
+            for lane in 0..32 {
+                let (g, q) = (lane / 4, lane % 4);
+                if kc == 16 {
+                    let regs = &frags[(c * 32 + lane) * 4..][..4];
+                    let spots = [
+                        (g, 2 * q),
+                        (g + 8, 2 * q),
+                        (g, 2 * q + 8),
+                        (g + 8, 2 * q + 8),
+                    ];
+                    for (reg, (i, t)) in regs.iter().zip(spots) {
+                        chunk[i][t] = half(*reg as u16);
+                        chunk[i][t + 1] = half((*reg >> 16) as u16);
+                    }
+                } else {
+                    let regs = &frags[(c * 32 + lane) * 8..][..8];
+                    let spots = [(g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4)];
+                    for (k, (i, t)) in spots.into_iter().enumerate() {
+                        let (hi, lo) = (f32::from_bits(regs[k]), f32::from_bits(regs[k + 4]));
+                        assert_eq!(hi.to_bits() & 0x1fff, 0, "hi is TF32");
+                        assert_eq!(lo.to_bits() & 0x1fff, 0, "lo is TF32");
+                        chunk[i][t] = f64::from(hi) + f64::from(lo);
                     }
                 }
-                let o = 8 * s + i;
-                let direct: f64 = (0..w)
-                    .map(|j| x.get(o + j).map_or(0.0, |v| v.to_f64()) * m[j].to_f64())
-                    .sum();
-                assert_eq!(sum, direct, "{} w={w} output {o}", T::NAME);
+            }
+        }
+        a
+    }
+
+    /// The kernel's product from the decoded fragments, `Σ_c Σ_t A_c[i][t]·x[16s + KC·c + t]`,
+    /// equals the direct sum (exactly for the 16-bit types; to 2^-21 of `Σ|x·m|` for 3xTF32).
+    fn simulate<T: Real>(x: &[T], m: &[T]) {
+        let w = m.len();
+        let kc = chunk_width::<T>();
+        let a = decode::<T>(&fragments(m).unwrap(), w);
+        for s in 0..8usize {
+            for i in 0..16usize {
+                let mut sum = 0.0f64;
+                for (c, chunk) in a.iter().enumerate() {
+                    for (t, &v) in chunk[i][..kc].iter().enumerate() {
+                        assert!(
+                            !v.is_nan(),
+                            "{} w={w}: A[{i}][{t}] of chunk {c} unset",
+                            T::NAME
+                        );
+                        sum += v * x.get(16 * s + kc * c + t).map_or(0.0, |v| v.to_f64());
+                    }
+                }
+                let o = 16 * s + i;
+                let (direct, mag) = (0..w).fold((0.0f64, 0.0f64), |(d, g), j| {
+                    let p = x.get(o + j).map_or(0.0, |v| v.to_f64()) * m[j].to_f64();
+                    (d + p, g + p.abs())
+                });
+                let tol = if kc == 16 { 0.0 } else { mag * 2f64.powi(-21) };
+                assert!(
+                    (sum - direct).abs() <= tol,
+                    "{} w={w} output {o}: {sum} vs {direct}",
+                    T::NAME
+                );
             }
         }
     }
@@ -123,30 +219,65 @@ mod tests {
     #[test]
     fn fragments_compute_the_correlation() {
         for w in [1, 2, 7, 9, 16, 17, 31, 64, 100] {
-            let x: Vec<f16> = (0..128 + 16 * chunks(w))
-                .map(|i| f16::from_f32(((i * 7) % 11) as f32 - 5.0))
+            let x: Vec<f32> = (0..128 + 16 * chunks::<f32>(w))
+                .map(|i| ((i * 7) % 11) as f32 - 5.0 + 1.0 / 3.0)
                 .collect();
-            let m: Vec<f16> = (0..w)
-                .map(|j| f16::from_f32((j % 5) as f32 - 2.0))
-                .collect();
+            let m: Vec<f32> = (0..w).map(|j| (j % 5) as f32 - 2.0 + 0.1).collect();
             simulate(&x, &m);
-            let xb: Vec<bf16> = x.iter().map(|v| bf16::from_f32(v.to_f32())).collect();
-            let mb: Vec<bf16> = m.iter().map(|v| bf16::from_f32(v.to_f32())).collect();
+            let xh: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
+            let mh: Vec<f16> = m.iter().map(|&v| f16::from_f32(v)).collect();
+            simulate(&xh, &mh);
+            let xb: Vec<bf16> = x.iter().map(|&v| bf16::from_f32(v)).collect();
+            let mb: Vec<bf16> = m.iter().map(|&v| bf16::from_f32(v)).collect();
             simulate(&xb, &mb);
         }
     }
 
     #[test]
+    fn tf32_split() {
+        for v in [
+            1.0f32,
+            1.0 / 3.0,
+            -7.123_456_7e-20,
+            3.0e38,
+            f32::MIN_POSITIVE,
+        ] {
+            let (hi, lo) = split_tf32(v);
+            let err = (f64::from(hi) + f64::from(lo) - f64::from(v)).abs();
+            assert!(
+                err <= f64::from(v).abs() * 2f64.powi(-21),
+                "{v}: {hi} + {lo}"
+            );
+        }
+        assert_eq!(tf32(1.0 + f32::EPSILON), 1.0);
+        // ties away from zero: 1 + 2^-11 is halfway between TF32 1 and 1 + 2^-10
+        assert_eq!(tf32(1.0 + 2f32.powi(-11)), 1.0 + 2f32.powi(-10));
+        assert!(fragments::<f32>(&[1.0, f32::INFINITY]).is_none());
+        assert!(fragments::<f32>(&[1.0, 2f32.powi(127)]).is_none());
+        assert!(fragments::<f64>(&[1.0]).is_none());
+    }
+
+    #[test]
     fn shapes() {
-        assert_eq!(chunks(1), 1);
-        assert_eq!(chunks(9), 1);
-        assert_eq!(chunks(10), 2);
-        assert_eq!(chunks(127), 9);
-        assert_eq!(shared_bytes(TENSOR_MAX_WIDTH), (2048 + 16 * 1025) * 2);
-        assert!(shared_bytes(TENSOR_MAX_WIDTH) <= 48 * 1024);
-        assert_eq!(tiles_per_row(2041), 1);
-        assert_eq!(tiles_per_row(2042), 2);
-        assert!(fragments::<f32>(&[1.0]).is_none());
-        assert_eq!(fragments::<f16>(&[f16::ONE; 5]).unwrap().len(), 64);
+        assert_eq!(chunks::<f16>(1), 1);
+        assert_eq!(chunks::<f16>(2), 2);
+        assert_eq!(chunks::<f32>(1), 2);
+        assert_eq!(chunks::<f16>(127), 9);
+        assert_eq!(shared_bytes::<f16>(1), (2048 + 64) * 2);
+        assert_eq!(
+            shared_bytes::<f16>(TENSOR_MAX_WIDTH),
+            (2048 + 16 * 1025 + 48) * 2
+        );
+        assert!(shared_bytes::<f16>(TENSOR_MAX_WIDTH) <= 48 * 1024);
+        assert_eq!(
+            shared_bytes::<f32>(TENSOR_MAX_WIDTH),
+            (2048 + 8 * 2050 + 16) * 4
+        );
+        assert_eq!(tiles_per_row::<f16>(2041), 1);
+        assert_eq!(tiles_per_row::<f16>(2042), 2);
+        assert_eq!(tiles_per_row::<f32>(2045), 1);
+        assert_eq!(tiles_per_row::<f32>(2046), 2);
+        assert_eq!(fragments::<f16>(&[f16::ONE; 5]).unwrap().len(), 2 * 128);
+        assert_eq!(fragments::<f32>(&[1.0; 5]).unwrap().len(), 3 * 256);
     }
 }

@@ -41,6 +41,7 @@ fn tile_of<T: Real>(strategy: Strategy) -> usize {
         Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } => tile as usize,
         Strategy::Auto => auto_tile::<T>(),
         Strategy::TensorCore => 2048,
+        Strategy::RegisterTiled => auto_fixed_tile::<T>(),
         Strategy::Basic | Strategy::ConstantMask => DEFAULT_TILE as usize,
     }
 }
@@ -50,6 +51,11 @@ fn lengths<T: Real>(strategy: Strategy) -> Vec<usize> {
     let mut v = vec![0, 1, 2, 5, 40, t - 1, t, t + 1];
     if strategy == Strategy::TensorCore {
         v.extend([2 * t - 9, 3 * t + 5]);
+    }
+    if strategy == Strategy::RegisterTiled {
+        // the runtime-width kernel's tile edges too
+        let a = auto_tile::<T>();
+        v.extend([a - 1, a + 1, 2 * a + 3]);
     }
     if strategy == Strategy::Auto {
         // where Auto switches between the per-output and the register-tiled kernel
@@ -138,6 +144,9 @@ cross_tests! {
     gpu_cross_auto_bf16: Strategy::Auto, bf16;
     gpu_cross_tensor_core_f16: Strategy::TensorCore, f16;
     gpu_cross_tensor_core_bf16: Strategy::TensorCore, bf16;
+    gpu_cross_tensor_core_f32: Strategy::TensorCore, f32;
+    gpu_cross_register_tiled_f32: Strategy::RegisterTiled, f32;
+    gpu_cross_register_tiled_f16: Strategy::RegisterTiled, f16;
 }
 
 #[test]
@@ -288,7 +297,7 @@ fn gpu_masks_longer_than_a_segment_or_the_signal() {
                 Strategy::ConstantMask,
                 Strategy::TILED_HALO,
             ];
-            if T::computes_wider() {
+            if T::NAME != "f64" {
                 strategies.push(Strategy::TensorCore);
             }
             for strategy in strategies {
@@ -701,24 +710,21 @@ fn gpu_throughput_table() {
     }
 }
 
-/// Tensor cores: chosen by `Auto` for long 16-bit masks; their longest mask; infinities and NaN
-/// in the signal give what the direct kernels give (the tiles holding them are computed
-/// directly); f32 signals are refused.
+/// Tensor cores: chosen by `Auto` for long masks; their longest mask; infinities, NaN (and for
+/// f32 huge values) in the signal give what the direct kernels give (the tiles holding them are
+/// computed directly); f64 signals and, for f32, non-finite masks are refused.
 #[test]
 fn gpu_tensor_cores() {
     let Some(gpu) = gpu_or_skip() else { return };
     fn case<T: Real>(gpu: &Gpu) {
         let n = 50_000;
         let tc = gpu.properties().compute_capability >= (8, 0);
-        for w in [gpu_conv1d::TENSOR_MIN_WIDTH, 64, 1000] {
+        let min = gpu_conv1d::tensor_min_width::<T>();
+        for w in [min.unwrap_or(31), 100, 1000] {
             let mask = common::data::<T>(w, 3);
             let conv = Conv1d::correlation(gpu, &mask, Options::new()).unwrap();
-            let expected = if tc {
-                Path::TensorCore
-            } else {
-                conv.path(n).unwrap()
-            };
-            assert_eq!(conv.path(n).unwrap(), expected, "w={w}");
+            let auto_tc = conv.path(n).unwrap() == Path::TensorCore;
+            assert_eq!(auto_tc, tc && min.is_some(), "{} w={w}", T::NAME);
             if !tc {
                 continue;
             }
@@ -728,6 +734,9 @@ fn gpu_tensor_cores() {
             x[5000] = T::from_f64(f64::INFINITY);
             x[20_000] = T::from_f64(f64::NAN);
             x[20_100] = T::from_f64(f64::NEG_INFINITY);
+            if T::NAME == "f32" {
+                x[40_000] = T::from_f64(3.0e38); // splits into TF32 parts badly: direct tile
+            }
             for boundary in [Boundary::Zero, Boundary::Wrap] {
                 let options = Options::new().boundary(boundary);
                 let got = Conv1d::correlation(gpu, &mask, options.strategy(Strategy::TensorCore))
@@ -801,16 +810,29 @@ fn gpu_tensor_cores() {
     }
     case::<f16>(&gpu);
     case::<bf16>(&gpu);
+    case::<f32>(&gpu);
     let e = Conv1d::correlation(
         &gpu,
-        &[1.0f32; 64],
+        &[1.0f64; 64],
         Options::new().strategy(Strategy::TensorCore),
     )
     .unwrap_err();
-    assert!(e.to_string().contains("f16 and bf16"), "{e}");
+    assert!(e.to_string().contains("f16, bf16 and f32"), "{e}");
+    // An f32 mask with an infinity: Auto keeps the FMA kernels, TensorCore is an error.
+    let mut mask = vec![0.5f32; 100];
+    mask[7] = f32::INFINITY;
+    let x = common::data::<f32>(10_000, 1);
+    let auto = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
+    assert_ne!(auto.path(x.len()).unwrap(), Path::TensorCore);
+    let tc = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::TensorCore));
+    if gpu.properties().compute_capability >= (8, 0) {
+        let e = tc.unwrap().run(&x).unwrap_err();
+        assert!(e.to_string().contains("finite"), "{e}");
+    }
 }
 
-/// Accuracy against the f64 reference, every path a 16-bit signal can take at a long mask:
+/// Accuracy against the f64 reference, every path an f16, bf16 or f32 signal can take at a long
+/// mask (f32: FMAs, j upwards, against three TF32 products on tensor cores):
 /// the largest error in units of the output's magnitude scale `Σ|x·m|`, printed (run with
 /// `--nocapture`), and within the tests' tolerance.
 #[test]
@@ -859,4 +881,5 @@ fn gpu_half_accuracy_by_path() {
     }
     case::<f16>(&gpu);
     case::<bf16>(&gpu);
+    case::<f32>(&gpu);
 }

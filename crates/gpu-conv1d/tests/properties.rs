@@ -111,7 +111,7 @@ mod gpu {
             3 => Strategy::TiledHalo { tile: 64 },
             4 => Strategy::TILED_CACHED,
             5 => Strategy::TiledCached { tile: 512 },
-            6 => Strategy::TensorCore, // 16-bit signals on compute capability 8.0+ only
+            6 => Strategy::TensorCore, // f16, bf16, f32 on compute capability 8.0+ only
             _ => Strategy::Auto,
         }
     }
@@ -138,7 +138,7 @@ mod gpu {
         let (mode, boundary, op) = (mode_of(mode), boundary_of(boundary), op_of(op));
         let mut strategy = strategy_of(strategy);
         if strategy == Strategy::TensorCore
-            && !(T::computes_wider() && gpu.properties().compute_capability >= (8, 0))
+            && !(T::NAME != "f64" && gpu.properties().compute_capability >= (8, 0))
         {
             strategy = Strategy::Auto;
         }
