@@ -1,11 +1,11 @@
 //! # gpu-conv1d
 //!
 //! 1-D convolution and cross-correlation of `f32` / `f64` / `f16` / `bf16` signals on the GPU
-//! (16-bit signals summed in `f32`, see [`Real`]), with the output
-//! modes of `numpy.convolve` / `scipy.signal` (`full`, `same`, `valid`), the boundary modes of
-//! `scipy.ndimage` for the elements past the ends, batches of rows in one launch, and the five
-//! kernels of [`Strategy`]: the chapter's basic kernel, its constant-memory mask, its two tiling
-//! strategies, and a register-tiled default ([`Strategy::Auto`]).
+//! (16-bit signals summed in `f32`, see [`Real`]), with the output modes of `numpy.convolve` /
+//! `scipy.signal` (`full`, `same`, `valid`), the boundary modes of `scipy.ndimage` for the
+//! elements past the ends, batches of rows in one launch, and the kernels of [`Strategy`]: the
+//! chapter's basic kernel, its constant-memory mask, its two tiling strategies, the register-tiled
+//! FMA kernels, and tensor cores for long masks; [`Strategy::Auto`] picks among the last two.
 //!
 //! ```no_run
 //! # #[cfg(feature = "cuda")]
@@ -169,6 +169,12 @@ pub trait Real:
     /// A [`Real::Wide`] value rounded to `Self` (to nearest even; the identity for `f32` and
     /// `f64`).
     fn narrow(wide: Self::Wide) -> Self;
+    /// `values` as [`Real::Wide`] values without a copy, where they already are (`f32`, `f64`).
+    #[doc(hidden)]
+    fn as_wide(values: &[Self]) -> Option<&[Self::Wide]>;
+    /// Appends `values`, widened, to `out` (in bulk: F16C / SIMD conversions for the halves).
+    #[doc(hidden)]
+    fn widen_into(values: &[Self], out: &mut Vec<Self::Wide>);
 }
 
 macro_rules! real_float {
@@ -186,6 +192,12 @@ macro_rules! real_float {
             }
             fn narrow(wide: Self) -> Self {
                 wide
+            }
+            fn as_wide(values: &[Self]) -> Option<&[Self]> {
+                Some(values)
+            }
+            fn widen_into(values: &[Self], out: &mut Vec<Self>) {
+                out.extend_from_slice(values);
             }
         }
     };
@@ -208,6 +220,15 @@ macro_rules! real_half {
             }
             fn narrow(wide: f32) -> Self {
                 <$t>::from_f32(wide)
+            }
+            fn as_wide(_: &[Self]) -> Option<&[f32]> {
+                None
+            }
+            fn widen_into(values: &[Self], out: &mut Vec<f32>) {
+                use half::slice::HalfFloatSliceExt;
+                let start = out.len();
+                out.resize(start + values.len(), 0.0);
+                values.convert_to_f32_slice(&mut out[start..]);
             }
         }
     };
