@@ -883,3 +883,67 @@ fn gpu_half_accuracy_by_path() {
     case::<bf16>(&gpu);
     case::<f32>(&gpu);
 }
+
+/// Accuracy on adversarial data: signal and mask spread over a wide dynamic range (random signs
+/// and powers of two, 16-bit subnormals included), every output a sum with cancellation. Prints
+/// the largest `|y − y64| / Σ|x·m|` of each path (run with `--nocapture`) and holds it to the
+/// tests' tolerance.
+#[test]
+fn gpu_accuracy_wide_dynamic_range() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    /// `n` values `±(1 + u)·2^e`, `e` uniform in `lo..=hi`.
+    fn spread<T: Real>(n: usize, seed: u64, lo: i32, hi: i32) -> Vec<T> {
+        let u = gpu_core::data::uniform::<f64>(n, seed, -1.0, 1.0);
+        let e = gpu_core::data::uniform::<f64>(n, seed ^ 0x5eed, lo as f64, hi as f64 + 1.0);
+        u.iter()
+            .zip(&e)
+            .map(|(&u, &e)| T::from_f64(u.signum() * (1.0 + u.abs()) * 2f64.powi(e.floor() as i32)))
+            .collect()
+    }
+    fn case<T: Real>(gpu: &Gpu, (xlo, xhi): (i32, i32), (mlo, mhi): (i32, i32)) {
+        let n = 1 << 15;
+        let x = spread::<T>(n, 21, xlo, xhi);
+        for w in [63, 255] {
+            let mask = spread::<T>(w, 22 + w as u64, mlo, mhi);
+            let m = Operation::Correlation.effective_mask(&mask).unwrap();
+            let mut strategies = vec![Strategy::Basic, Strategy::RegisterTiled];
+            if gpu.properties().compute_capability >= (8, 0) {
+                strategies.push(Strategy::TensorCore);
+            }
+            for strategy in strategies {
+                let y = Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy))
+                    .unwrap()
+                    .run(&x)
+                    .unwrap();
+                let off = Mode::Same.offset(w);
+                let mut worst = 0.0f64;
+                for (o, v) in y.iter().enumerate() {
+                    let (r, mag) =
+                        gpu_conv1d::cpu::reference_at(&x, &m, o as i64 + off, Boundary::Zero);
+                    if mag > 0.0 {
+                        worst = worst.max((v.to_f64() - r).abs() / mag);
+                    }
+                }
+                println!(
+                    "wide-range accuracy {} w={w} {}: max |y − y64| / Σ|x·m| = {worst:.3e}",
+                    T::NAME,
+                    strategy.name()
+                );
+                common::check(
+                    &y,
+                    Operation::Correlation,
+                    &x,
+                    &mask,
+                    Mode::Same,
+                    Boundary::Zero,
+                    usize::MAX,
+                )
+                .unwrap_or_else(|e| panic!("{} w={w} {}: {e}", T::NAME, strategy.name()));
+            }
+        }
+    }
+    // f16: inputs down into the subnormals (below 2^-14), sums below its 65504.
+    case::<f16>(&gpu, (-20, 3), (-6, 1));
+    case::<bf16>(&gpu, (-60, 60), (-30, 30));
+    case::<f32>(&gpu, (-60, 60), (-30, 30));
+}
