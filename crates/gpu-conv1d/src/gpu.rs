@@ -519,8 +519,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 })?;
                 let f = fragments.device_ptr();
                 let kt = tensor::chunks::<T>(w as usize) as i32;
-                let regs = if std::mem::size_of::<T>() == 2 { 4 } else { 8 };
-                debug_assert_eq!(fragments.len(), kt as usize * 32 * regs);
+                debug_assert_eq!(fragments.len(), tensor::fragment_len::<T>(w as usize));
                 let tiles_per_row = tensor::tiles_per_row::<T>(n_out as usize);
                 let shared = tensor::shared_bytes::<T>(w as usize);
                 let props = self.gpu.properties();

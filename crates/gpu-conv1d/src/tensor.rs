@@ -58,6 +58,13 @@ pub(crate) fn tiles_per_row<T: Real>(n_out: usize) -> u64 {
     ((n_out + v - 1) as u64).div_ceil(TENSOR_TILE as u64)
 }
 
+/// `u32`s of the A fragments for a mask of `w`: per chunk, 32 lanes × 4 registers (16-bit
+/// types) or × 8 (f32: high and low parts).
+pub(crate) fn fragment_len<T: Real>(w: usize) -> usize {
+    let regs = if std::mem::size_of::<T>() == 2 { 4 } else { 8 };
+    chunks::<T>(w) * 32 * regs
+}
+
 /// The bits of a 16-bit float.
 fn bits16<T: Real>(v: T) -> u16 {
     let f = v.to_f64() as f32; // exact: every f16 and bf16 value is an f32
@@ -100,7 +107,7 @@ pub(crate) fn fragments<T: Real>(m: &[T]) -> Option<Vec<u32>> {
         }
     };
     if kc == 16 {
-        let mut out = Vec::with_capacity(kt as usize * 32 * 4);
+        let mut out = Vec::with_capacity(fragment_len::<T>(w));
         for c in 0..kt {
             for lane in 0..32i64 {
                 let (g, q) = (lane / 4, lane % 4);
@@ -122,7 +129,7 @@ pub(crate) fn fragments<T: Real>(m: &[T]) -> Option<Vec<u32>> {
         if !m.iter().all(finite) {
             return None;
         }
-        let mut out = Vec::with_capacity(kt as usize * 32 * 8);
+        let mut out = Vec::with_capacity(fragment_len::<T>(w));
         for c in 0..kt {
             for lane in 0..32i64 {
                 let (g, q) = (lane / 4, lane % 4);
@@ -279,5 +286,7 @@ mod tests {
         assert_eq!(tiles_per_row::<f32>(2046), 2);
         assert_eq!(fragments::<f16>(&[f16::ONE; 5]).unwrap().len(), 2 * 128);
         assert_eq!(fragments::<f32>(&[1.0; 5]).unwrap().len(), 3 * 256);
+        assert_eq!(fragment_len::<f16>(5), 2 * 128);
+        assert_eq!(fragment_len::<f32>(5), 3 * 256);
     }
 }

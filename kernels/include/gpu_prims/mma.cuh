@@ -67,11 +67,8 @@ __device__ __forceinline__ void split_tf32(f32 x, u32& hi, u32& lo) {
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(lo) : "f"(rest));
 }
 
-// Whether a float is infinite or NaN (all exponent bits set).
+// Whether a 16-bit float is infinite or NaN (all exponent bits set).
 __device__ __forceinline__ bool non_finite(f16 x) { return (x.bits & 0x7c00u) == 0x7c00u; }
 __device__ __forceinline__ bool non_finite(bf16 x) { return (x.bits & 0x7f80u) == 0x7f80u; }
-__device__ __forceinline__ bool non_finite(f32 x) {
-    return (__float_as_uint(x) & 0x7f800000u) == 0x7f800000u;
-}
 
 }  // namespace gp
