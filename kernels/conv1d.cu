@@ -435,54 +435,15 @@ CONV1D_ENTRIES(bf16, gp::bf16, f32)
 
 // ---------------------------------------------------------------------------------------------
 // The default for common mask widths: register tiling with the width fixed at compile time
-// (gpu_prims/conv1d_fixed.cuh), conv1d_auto_w<W>_<type>. A block of 128 threads, 16 (f32, f16,
-// bf16) / 8 (f64) outputs per thread (K accumulators of A); the mask, in A, is the last kernel
-// parameter, by value. The list of widths
-// is mirrored by AUTO_FIXED_WIDTHS in crates/gpu-conv1d/src/plan.rs.
+// (gpu_prims/conv1d_fixed.cuh), conv1d_auto_w<W>_<type> for every width of
+// GP_CONV1D_FIXED_WIDTHS. A block of 128 threads, 16 (f32, f16, bf16) / 8 (f64) outputs per
+// thread. On compute capability 8.0+ the bf16 ones are loaded from conv1d_sm80.cu instead
+// (rounding to bf16 is one instruction there).
 // ---------------------------------------------------------------------------------------------
-#define CONV1D_FIXED_ENTRY(W, tname, T, A, K)                                                     \
-    extern "C" __global__ void __launch_bounds__(128, 8) conv1d_auto_w##W##_##tname(             \
-        const T* __restrict__ x, T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off,          \
-        int boundary, u64 tiles_per_row, gp::Conv1dFixedMask<A, W> mask) {                        \
-        gp::conv1d_fixed<T, W, K, 128>(x, y, rows, n, n_out, off, boundary, tiles_per_row, mask); \
-    }
 #define CONV1D_FIXED(W)                                                                           \
-    CONV1D_FIXED_ENTRY(W, f32, f32, f32, 16)                                                      \
-    CONV1D_FIXED_ENTRY(W, f64, f64, f64, 8)                                                       \
-    CONV1D_FIXED_ENTRY(W, f16, gp::f16, f32, 16)                                                  \
-    CONV1D_FIXED_ENTRY(W, bf16, gp::bf16, f32, 16)
+    GP_CONV1D_FIXED_ENTRY(W, f32, f32, f32, 16)                                                   \
+    GP_CONV1D_FIXED_ENTRY(W, f64, f64, f64, 8)                                                    \
+    GP_CONV1D_FIXED_ENTRY(W, f16, gp::f16, f32, 16)                                               \
+    GP_CONV1D_FIXED_ENTRY(W, bf16, gp::bf16, f32, 16)
 
-CONV1D_FIXED(1)
-CONV1D_FIXED(2)
-CONV1D_FIXED(3)
-CONV1D_FIXED(4)
-CONV1D_FIXED(5)
-CONV1D_FIXED(6)
-CONV1D_FIXED(7)
-CONV1D_FIXED(8)
-CONV1D_FIXED(9)
-CONV1D_FIXED(10)
-CONV1D_FIXED(11)
-CONV1D_FIXED(12)
-CONV1D_FIXED(13)
-CONV1D_FIXED(14)
-CONV1D_FIXED(15)
-CONV1D_FIXED(16)
-CONV1D_FIXED(17)
-CONV1D_FIXED(18)
-CONV1D_FIXED(19)
-CONV1D_FIXED(20)
-CONV1D_FIXED(21)
-CONV1D_FIXED(22)
-CONV1D_FIXED(23)
-CONV1D_FIXED(24)
-CONV1D_FIXED(25)
-CONV1D_FIXED(26)
-CONV1D_FIXED(27)
-CONV1D_FIXED(28)
-CONV1D_FIXED(29)
-CONV1D_FIXED(30)
-CONV1D_FIXED(31)
-CONV1D_FIXED(32)
-CONV1D_FIXED(63)
-CONV1D_FIXED(127)
+GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED)

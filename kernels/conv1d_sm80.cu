@@ -1,6 +1,8 @@
 // Long masks on tensor cores (compute capability 8.0+; loaded only there): conv1d_tensor_<T>,
 // what Strategy::TensorCore (and Strategy::Auto for long masks) runs. T = f16, bf16 (products of
 // the 16-bit values, f32 sums) and f32 (error-compensated TF32: three TF32 products per pair).
+// (At the end of the file: the bf16 fixed-width FMA kernels, built here for the sm_80 rounding
+// instruction.)
 //
 // Same result as every conv1d kernel, y[r * n_out + o] = sum_{j < w} X_r(o + off + j) * M[j]
 // in f32, rounded to T once, but the sum is a matrix product. Cut the outputs of a tile into
@@ -31,8 +33,10 @@
 // 16), grid-striding over rows * tiles_per_row tiles. Tile t of a row covers outputs
 // [t * TILE - d, (t + 1) * TILE - d) with d chosen so that its first input sits on a 16-byte
 // boundary of x: the span is staged with 16-byte loads (element by element through the boundary
-// mode at row ends). Results go back through shared memory and leave as coalesced stores.
+// mode at row ends). Results go back through shared memory, realigned to y, and leave as
+// 16-byte stores.
 #include <gpu_prims/conv1d_boundary.cuh>
+#include <gpu_prims/conv1d_fixed.cuh>
 #include <gpu_prims/load.cuh>
 #include <gpu_prims/mma.cuh>
 
@@ -42,6 +46,11 @@ using gp::u32;
 using gp::u64;
 
 // ---- Policies: what differs between the 16-bit types and f32 ----------------------------------
+// The exponent bits of two 16-bit values in a word.
+template <class T> struct ExponentBits2;
+template <> struct ExponentBits2<gp::f16> { static constexpr u32 value = 0x7c007c00u; };
+template <> struct ExponentBits2<gp::bf16> { static constexpr u32 value = 0x7f807f80u; };
+
 template <class T> struct TensorPolicy {
     static constexpr int KC = 16;     // values of t per mma
     static constexpr int EPG = 8;     // elements per 16-byte granule
@@ -49,6 +58,21 @@ template <class T> struct TensorPolicy {
     static constexpr int AREGS = 4;   // A-fragment registers per lane per chunk
     // Inputs the tensor-core product cannot take: inf and NaN.
     static __device__ __forceinline__ bool needs_direct(T x) { return gp::non_finite(x); }
+    // The same for a 16-byte granule, two values per word: with E the exponent bits of both
+    // halves, d = (u & E) ^ E is 0 in a half exactly where its exponent is all ones, and else at
+    // least E's lowest bit, so d + E sets bit 15 of the half (no carry out of it) exactly where
+    // the value is finite. `ok` collects those bits over a thread's granules (four operations
+    // per word instead of three per value): any_direct(ok) at the end.
+    static constexpr u32 EXP2 = ExponentBits2<T>::value;
+    static __device__ __forceinline__ void collect(const uint4& v, u32& ok) {
+        ok &= ((v.x & EXP2) ^ EXP2) + EXP2;
+        ok &= ((v.y & EXP2) ^ EXP2) + EXP2;
+        ok &= ((v.z & EXP2) ^ EXP2) + EXP2;
+        ok &= ((v.w & EXP2) ^ EXP2) + EXP2;
+    }
+    static __device__ __forceinline__ bool any_direct(u32 ok) {
+        return (ok & 0x80008000u) != 0x80008000u;
+    }
 };
 template <> struct TensorPolicy<f32> {
     static constexpr int KC = 8;
@@ -59,6 +83,12 @@ template <> struct TensorPolicy<f32> {
     static __device__ __forceinline__ bool needs_direct(f32 x) {
         return (__float_as_uint(x) & 0x7f800000u) >= 0x7f000000u;
     }
+    // Granules: bit 0 of `ok` cleared by any value needing the direct path.
+    static __device__ __forceinline__ void collect(const uint4& v, u32& ok) {
+        ok &= !(needs_direct(__uint_as_float(v.x)) | needs_direct(__uint_as_float(v.y)) |
+                needs_direct(__uint_as_float(v.z)) | needs_direct(__uint_as_float(v.w)));
+    }
+    static __device__ __forceinline__ bool any_direct(u32 ok) { return (ok & 1u) == 0; }
 };
 
 struct TensorShape {
@@ -89,12 +119,13 @@ __device__ __forceinline__ bool tensor_stage(T* xs, const T* __restrict__ xr, i6
     bool bad = false;
     if (p >= 0 && p + span <= n) {
         // x_row + p is 16-byte aligned (the tile shift d).
+        u32 ok = 0xffffffffu;
         for (int q = threadIdx.x * P::EPG; q < span; q += BLOCK * P::EPG) {
-            const gp::Vec<T> v = gp::load_vec(xr + p + q);
-#pragma unroll
-            for (int e = 0; e < P::EPG; ++e) bad |= P::needs_direct(v.v[e]);
-            *reinterpret_cast<gp::Vec<T>*>(xs + tensor_swizzle<T>(q)) = v;
+            const uint4 v = __ldg(reinterpret_cast<const uint4*>(xr + p + q));
+            P::collect(v, ok);
+            *reinterpret_cast<uint4*>(xs + tensor_swizzle<T>(q)) = v;
         }
+        bad = P::any_direct(ok);
     } else {
         for (int q = threadIdx.x; q < span; q += BLOCK) {
             const T v = gp::boundary_load(xr, p + q, n, bmode);
@@ -103,6 +134,31 @@ __device__ __forceinline__ bool tensor_stage(T* xs, const T* __restrict__ xr, i6
         }
     }
     return bad;
+}
+
+// Writes the tile's outputs, slot k at xs[k + sh], to yb[k + sh] (yb = y + row * n_out + o_tile
+// - sh, 16-byte aligned): whole 16-byte granules where all of their slots are outputs of the row,
+// element by element at the row's ends.
+template <class T>
+__device__ __forceinline__ void tensor_store(T* __restrict__ yb, const T* xs, int sh, i64 o_tile,
+                                             u64 n_out) {
+    typedef TensorShape S;
+    constexpr int V = TensorPolicy<T>::EPG;
+    // Positions [qlo, qhi) hold outputs, clamped to the tile so 32 bits suffice.
+    const i64 lo64 = sh + (o_tile < 0 ? -o_tile : 0);
+    const i64 hi64 = (i64)sh + (i64)n_out - o_tile;
+    const int qlo = (int)(lo64 < (i64)(S::TILE + V) ? lo64 : (i64)(S::TILE + V));
+    const int qhi = (int)(hi64 < (i64)(sh + S::TILE) ? hi64 : (i64)(sh + S::TILE));
+    for (int m = threadIdx.x; m <= S::TILE / V; m += S::BLOCK) {
+        const int q = m * V;
+        if (q >= qlo && q + V <= qhi) {
+            *reinterpret_cast<uint4*>(yb + q) = *reinterpret_cast<const uint4*>(xs + q);
+        } else {
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                if (q + e >= qlo && q + e < qhi) yb[q + e] = xs[q + e];
+        }
+    }
 }
 
 // One chunk of t (c) into the warp's accumulators: 16-bit types.
@@ -182,23 +238,23 @@ __device__ __forceinline__ void conv_tensor(const T* __restrict__ x, const f32* 
                 for (int e = 0; e < 4; ++e) acc[nt][e] = 0.0f;
 #pragma unroll 2
             for (int c = 0; c < kt; ++c) tensor_chunk<T>(acc, xs, afrag, c, seg_w);
-            // D[i][col]: output i = g (+8) of segment 2q (+1) of each column tile, into slot
-            // 16 * segment + i of xs (now unswizzled), then out in order.
+            // D[i][col]: output i = g (+8) of segment 2q (+1) of each column tile, slot
+            // k = 16 * segment + i, into xs[k + sh] (now unswizzled): sh, the misalignment of
+            // output slot 0 in y, puts every 16-byte granule of y on a 16-byte granule of xs.
+            const i64 yt = (i64)(row * n_out) + o_tile;
+            const int sh = (int)gp::floor_mod(yt, P::EPG);
             __syncthreads();  // every fragment read of xs is done
             const int g = lane >> 2, qd = lane & 3;
 #pragma unroll
             for (int nt = 0; nt < S::NT; ++nt) {
-                const int s0 = seg_w + nt * 8 + 2 * qd;
-                xs[16 * s0 + g] = gp::narrow<T>(acc[nt][0]);
-                xs[16 * (s0 + 1) + g] = gp::narrow<T>(acc[nt][1]);
-                xs[16 * s0 + g + 8] = gp::narrow<T>(acc[nt][2]);
-                xs[16 * (s0 + 1) + g + 8] = gp::narrow<T>(acc[nt][3]);
+                const int s0 = sh + 16 * (seg_w + nt * 8 + 2 * qd) + g;
+                xs[s0] = gp::narrow<T>(acc[nt][0]);
+                xs[s0 + 16] = gp::narrow<T>(acc[nt][1]);
+                xs[s0 + 8] = gp::narrow<T>(acc[nt][2]);
+                xs[s0 + 24] = gp::narrow<T>(acc[nt][3]);
             }
             __syncthreads();
-            for (int k = threadIdx.x; k < S::TILE; k += S::BLOCK) {
-                const i64 o = o_tile + k;
-                if (o >= 0 && o < (i64)n_out) yr[o] = xs[k];
-            }
+            tensor_store<T>(y + (yt - sh), xs, sh, o_tile, n_out);
         } else {
             // The cold path: every output of the tile directly, j upwards with f32 FMAs.
             for (int k = threadIdx.x; k < S::TILE; k += S::BLOCK) {
@@ -215,15 +271,23 @@ __device__ __forceinline__ void conv_tensor(const T* __restrict__ x, const f32* 
 
 // conv1d_tensor_<T>(x, mask (f32, for the cold path), afrag (kt * 32 lanes * AREGS u32), y,
 // rows, n, n_out, off, w, boundary, tiles_per_row, kt): 128 threads, span * sizeof(T) bytes of
-// dynamic shared memory (span = TILE + KC * kt rounded up to 128 bytes).
-#define CONV1D_TENSOR_ENTRY(tname, T)                                                             \
-    extern "C" __global__ void __launch_bounds__(128) conv1d_tensor_##tname(                     \
+// dynamic shared memory (span = TILE + KC * kt rounded up to 128 bytes). MINB blocks per SM:
+// 10 for the 16-bit types (48 registers, no spills; unbounded, 64 registers allow 8 blocks and
+// ran 6-7 % slower), 8 for f32 (64 registers: 48 would spill).
+#define CONV1D_TENSOR_ENTRY(tname, T, MINB)                                                       \
+    extern "C" __global__ void __launch_bounds__(128, MINB) conv1d_tensor_##tname(               \
         const T* __restrict__ x, const f32* __restrict__ mask, const uint4* __restrict__ afrag,   \
         T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary,             \
         u64 tiles_per_row, int kt) {                                                              \
         conv_tensor<T>(x, mask, afrag, y, rows, n, n_out, off, w, boundary, tiles_per_row, kt);   \
     }
 
-CONV1D_TENSOR_ENTRY(f16, gp::f16)
-CONV1D_TENSOR_ENTRY(bf16, gp::bf16)
-CONV1D_TENSOR_ENTRY(f32, f32)
+CONV1D_TENSOR_ENTRY(f16, gp::f16, 10)
+CONV1D_TENSOR_ENTRY(bf16, gp::bf16, 10)
+CONV1D_TENSOR_ENTRY(f32, f32, 8)
+
+// The bf16 fixed-width FMA kernels of conv1d.cu again (same template): built for compute_80, they
+// round to bf16 with cvt.rn.bf16.f32 (gp::from_f32) instead of seven integer operations. The
+// host takes them from here on compute capability 8.0+.
+#define CONV1D_FIXED_BF16(W) GP_CONV1D_FIXED_ENTRY(W, bf16, gp::bf16, f32, 16)
+GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED_BF16)

@@ -32,6 +32,10 @@ pub const CASES: &[(&str, &str)] = &[
         "f64 correlation, 127-wide mask, constant-memory kernel",
     ),
     (
+        "conv1d-half",
+        "f16 correlation, 63-wide mask (tensor cores on 8.0+), then bf16, 7-wide",
+    ),
+    (
         "reduce-axis",
         "column sums of a 1000 × 64 f32 ndarray (sum_axis, axis 0)",
     ),
@@ -158,6 +162,18 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
                     ..Options::default()
                 };
                 assert_eq!(correlate(&gpu, &f64s, &mask127, o)?.len(), n);
+            }
+            "conv1d-half" => {
+                let x: Vec<gpu_core::f16> =
+                    f32s.iter().map(|&v| gpu_core::f16::from_f32(v)).collect();
+                let m: Vec<gpu_core::f16> = (0..63)
+                    .map(|j| gpu_core::f16::from_f32(1.0 / (1.0 + j as f32)))
+                    .collect();
+                assert_eq!(correlate(&gpu, &x, &m, Options::default())?.len(), n);
+                let xb: Vec<gpu_core::bf16> =
+                    f32s.iter().map(|&v| gpu_core::bf16::from_f32(v)).collect();
+                let mb = [gpu_core::bf16::from_f32(0.25); 7];
+                assert_eq!(correlate(&gpu, &xb, &mb, Options::default())?.len(), n);
             }
             "reduce-axis" => {
                 let sums = Reduce::new(&gpu).sum_axis(&cols32, ndarray::Axis(0))?;

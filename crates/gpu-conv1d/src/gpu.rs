@@ -1,6 +1,6 @@
 //! The GPU side: [`Conv1d`] (a mask on the device with its options) and the launches.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ndarray::{Array2, ArrayView2};
 
@@ -56,9 +56,12 @@ pub struct Conv1d<'s, T: Real> {
     /// The same mask on the host: the fixed-width kernels take it by value as a kernel
     /// parameter.
     mask_host: Arc<[T::Wide]>,
-    /// The mask's Toeplitz fragments for the tensor-core kernels (f16, bf16, f32 with a finite
-    /// mask; masks of at most [`TENSOR_MAX_WIDTH`]); `None` otherwise.
-    fragments: Option<Arc<DeviceArray<u32>>>,
+    /// Whether the tensor-core kernels take this mask ([`tensor::accepts`]).
+    tensor_ok: bool,
+    /// The mask's Toeplitz fragments for the tensor-core kernels, built and uploaded by the
+    /// first tensor-core launch (up to 2 MiB for f32: most convolutions never need them).
+    /// Shared by clones.
+    fragments: Arc<Mutex<Option<Arc<DeviceArray<u32>>>>>,
     operation: Operation,
     options: Options,
 }
@@ -81,17 +84,15 @@ impl<T: Real> Conv1d<'static, T> {
     pub fn new(gpu: &Gpu, operation: Operation, mask: &[T], options: Options) -> Result<Self> {
         let effective = operation.effective_mask(mask)?;
         options.strategy.validate::<T>(effective.len())?;
-        let fragments = match tensor::fragments(&effective) {
-            Some(f) if effective.len() <= TENSOR_MAX_WIDTH => Some(Arc::new(gpu.upload(&f)?)),
-            _ => None,
-        };
+        let tensor_ok = tensor::accepts(&effective);
         let m: Vec<T::Wide> = effective.into_iter().map(Real::widen).collect();
         Ok(Conv1d {
             gpu: gpu.clone(),
             stream: None,
             mask: Arc::new(gpu.upload(&m)?),
             mask_host: m.into(),
-            fragments,
+            tensor_ok,
+            fragments: Arc::default(),
             operation,
             options,
         })
@@ -136,6 +137,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             stream: Some(stream),
             mask: self.mask,
             mask_host: self.mask_host,
+            tensor_ok: self.tensor_ok,
             fragments: self.fragments,
             operation: self.operation,
             options: self.options,
@@ -213,8 +215,36 @@ impl<'s, T: Real> Conv1d<'s, T> {
             self.options.strategy,
             n_out,
             self.mask.len(),
-            tensor_cores(&self.gpu) && self.fragments.is_some(),
+            tensor_cores(&self.gpu) && self.tensor_ok,
         )
+    }
+
+    /// The tensor-core A fragments of the mask on the device: built and uploaded on first use,
+    /// then shared by every clone.
+    fn tensor_fragments(&self) -> Result<Arc<DeviceArray<u32>>> {
+        let mut slot = self
+            .fragments
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(f) = slot.as_ref() {
+            return Ok(Arc::clone(f));
+        }
+        // The effective mask back in T: exact, as widening was.
+        let m: Vec<T> = self.mask_host.iter().map(|&v| T::narrow(v)).collect();
+        let f = tensor::fragments(&m).ok_or_else(|| {
+            Error::invalid(
+                "mask",
+                format!(
+                    "Strategy::TensorCore takes {} masks of at most {TENSOR_MAX_WIDTH} elements, \
+                     f32 ones only of finite values below 2^127 in magnitude (the TF32 split would \
+                     turn the others into NaN); use Strategy::Auto",
+                    T::NAME
+                ),
+            )
+        })?;
+        let f = Arc::new(self.gpu.upload(&f)?);
+        *slot = Some(Arc::clone(&f));
+        Ok(f)
     }
 
     /// Runs on any [`Input`] signal — a host slice, `Vec`, array or ndarray (copied in), a
@@ -394,7 +424,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 ),
             ));
         }
-        let pack = if path == Path::TensorCore {
+        let pack = if path.prefers_sm80::<T>() && tensor_cores(&self.gpu) {
             &PTX_SM80
         } else {
             &PTX
@@ -509,14 +539,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 }
             }
             Path::TensorCore => {
-                let fragments = self.fragments.as_ref().ok_or_else(|| {
-                    Error::invalid(
-                        "mask",
-                        "Strategy::TensorCore takes f32 masks of finite values below 2^127 in \
-                         magnitude only (the TF32 split would turn the others into NaN); use \
-                         Strategy::Auto",
-                    )
-                })?;
+                let fragments = self.tensor_fragments()?;
                 let f = fragments.device_ptr();
                 let kt = tensor::chunks::<T>(w as usize) as i32;
                 debug_assert_eq!(fragments.len(), tensor::fragment_len::<T>(w as usize));

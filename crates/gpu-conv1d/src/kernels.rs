@@ -11,8 +11,9 @@ pub static PTX: Ptx = Ptx::archive("gpu-conv1d/conv1d", include_bytes!("ptx/conv
         Cubins::new(90, include_bytes!("ptx/conv1d.sm_90.kpack")),
     ]);
 
-/// The tensor-core kernels, compiled from `kernels/conv1d_sm80.cu` for compute_80: loaded only
-/// on GPUs of compute capability 8.0 and later.
+/// The tensor-core kernels and the bf16 fixed-width ones again, compiled from
+/// `kernels/conv1d_sm80.cu` for compute_80: loaded only on GPUs of compute capability 8.0 and
+/// later.
 pub(crate) static PTX_SM80: Ptx = Ptx::archive(
     "gpu-conv1d/conv1d_sm80",
     include_bytes!("ptx/conv1d_sm80.ptx.kpack"),

@@ -219,6 +219,18 @@ pub enum Path {
 }
 
 impl Path {
+    /// Whether a GPU of compute capability 8.0+ runs this path's kernel for `T` from
+    /// `kernels/conv1d_sm80.cu` rather than `kernels/conv1d.cu`: the tensor-core kernels (only
+    /// there), and the bf16 fixed-width kernels (built there again, where rounding to bf16 is
+    /// one instruction: `cvt.rn.bf16.f32`).
+    pub fn prefers_sm80<T: Real>(self) -> bool {
+        match self {
+            Path::TensorCore => true,
+            Path::RegisterTiledFixed { .. } => T::NAME == "bf16",
+            _ => false,
+        }
+    }
+
     /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {

@@ -87,12 +87,21 @@ fn split_tf32(v: f32) -> (f32, f32) {
     (hi, tf32(v - hi))
 }
 
+/// Whether the tensor-core kernels take the effective mask `m`: f16, bf16 and f32 masks of at
+/// most [`TENSOR_MAX_WIDTH`] elements, f32 ones only of finite values below 2^127 in magnitude
+/// (the split products would turn the others into NaN).
+pub(crate) fn accepts<T: Real>(m: &[T]) -> bool {
+    let finite = |v: &T| v.to_f64().is_finite() && v.to_f64().abs() < 2f64.powi(127);
+    takes::<T>()
+        && m.len() <= TENSOR_MAX_WIDTH
+        && (chunk_width::<T>() == 16 || m.iter().all(finite))
+}
+
 /// The A fragments of the effective mask `m` (reversed already for a convolution): per chunk
 /// and lane 4 registers (16-bit types) or 8 (f32: the high parts, then the low parts). `None`
-/// for f64, and for f32 masks holding an infinity, a NaN or a magnitude of 2^127 or more (the
-/// split products would turn them into NaN).
+/// where [`accepts`] says no.
 pub(crate) fn fragments<T: Real>(m: &[T]) -> Option<Vec<u32>> {
-    if !takes::<T>() {
+    if !accepts(m) {
         return None;
     }
     let w = m.len();
@@ -125,10 +134,6 @@ pub(crate) fn fragments<T: Real>(m: &[T]) -> Option<Vec<u32>> {
         }
         Some(out)
     } else {
-        let finite = |v: &T| v.to_f64().is_finite() && v.to_f64().abs() < 2f64.powi(127);
-        if !m.iter().all(finite) {
-            return None;
-        }
         let mut out = Vec::with_capacity(fragment_len::<T>(w));
         for c in 0..kt {
             for lane in 0..32i64 {

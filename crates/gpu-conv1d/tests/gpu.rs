@@ -947,3 +947,98 @@ fn gpu_accuracy_wide_dynamic_range() {
     case::<bf16>(&gpu, (-60, 60), (-30, 30));
     case::<f32>(&gpu, (-60, 60), (-30, 30));
 }
+
+/// 16 threads share one `Gpu` and one `Conv1d` per case (clones: the mask, and the tensor-core
+/// fragments the first tensor-core launch builds, are shared), each running its own signal
+/// lengths: every result matches the reference.
+#[test]
+fn gpu_shared_by_16_threads() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu, w: usize, strategy: Strategy) {
+        let mask = common::data::<T>(w, 21);
+        let conv = Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy)).unwrap();
+        let tc = gpu.properties().compute_capability >= (8, 0);
+        if strategy == Strategy::TensorCore && !tc {
+            assert!(conv.run(&common::data::<T>(100, 1)).is_err());
+            return;
+        }
+        std::thread::scope(|s| {
+            for t in 0..16usize {
+                let (conv, mask) = (conv.clone(), &mask);
+                s.spawn(move || {
+                    for k in 0..3 {
+                        let n = 3000 + 977 * t + 4099 * k;
+                        let x = common::data::<T>(n, (t * 3 + k) as u64);
+                        let got = conv.run(&x).unwrap();
+                        common::check(
+                            &got,
+                            Operation::Correlation,
+                            &x,
+                            mask,
+                            Mode::Same,
+                            Boundary::Zero,
+                            CHECKED,
+                        )
+                        .unwrap_or_else(|e| panic!("{} w={w} thread {t}: {e}", T::NAME));
+                    }
+                });
+            }
+        });
+    }
+    case::<f16>(&gpu, 63, Strategy::Auto);
+    case::<bf16>(&gpu, 7, Strategy::Auto);
+    case::<bf16>(&gpu, 127, Strategy::TensorCore);
+    case::<f32>(&gpu, 31, Strategy::TensorCore);
+    case::<f32>(&gpu, 31, Strategy::Auto);
+}
+
+/// 2^31 + 33 16-bit values (4 GiB in, 4 GiB out): the FMA and tensor-core kernels' tile and
+/// row indices past 32 bits, checked at a spread of outputs and at every output around 2^31.
+#[test]
+fn gpu_length_beyond_2_pow_31_half() {
+    use rayon::prelude::*;
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu, widths: &[usize]) {
+        let n = (1usize << 31) + 33;
+        let x: Vec<T> = (0..n as u64)
+            .into_par_iter()
+            .map(|i| {
+                let v = ((i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) & 0xffff) as f64 / 32768.0;
+                T::from_f64(v - 1.0)
+            })
+            .collect();
+        let xs = gpu.upload(&x).unwrap();
+        for &w in widths {
+            let mask = common::data::<T>(w, 5);
+            let conv = Conv1d::correlation(gpu, &mask, Options::new()).unwrap();
+            let mut y = poisoned::<T>(gpu, n, gpu.stream());
+            conv.run_into(&xs, &mut y).unwrap();
+            let got = y.to_vec().unwrap();
+            drop(y);
+            let what = format!("{} w={w} ({:?})", T::NAME, conv.path(n).unwrap());
+            common::check(
+                &got,
+                Operation::Correlation,
+                &x,
+                &mask,
+                Mode::Same,
+                Boundary::Zero,
+                20_000,
+            )
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let off = Mode::Same.offset(w);
+            let around = (1usize << 31) - 3000;
+            for (o, v) in got.iter().enumerate().skip(around) {
+                let (r, mag) =
+                    gpu_conv1d::cpu::reference_at(&x, &mask, o as i64 + off, Boundary::Zero);
+                let g = v.to_f64();
+                assert!(
+                    (g - r).abs() <= common::tolerance::<T>(w, mag),
+                    "{what} output {o}: {g} vs {r}"
+                );
+            }
+        }
+    }
+    case::<f16>(&gpu, &[3, 31]);
+    case::<bf16>(&gpu, &[7, 127]);
+}

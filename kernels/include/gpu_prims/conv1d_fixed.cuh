@@ -1,5 +1,5 @@
 // Register-tiled 1-D correlation for a mask width W known at compile time: what
-// Strategy::Auto runs for the widths instantiated in kernels/conv1d.cu (the Rust side lists
+// Strategy::Auto runs for the widths of GP_CONV1D_FIXED_WIDTHS below (the Rust side lists
 // them in gpu_conv1d's plan.rs, AUTO_FIXED_WIDTHS).
 //
 // Computes, like every conv1d kernel, y[r * n_out + o] = sum_{j < W} X_r(o + off + j) * M[j],
@@ -196,3 +196,19 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
 }
 
 }  // namespace gp
+
+// The widths with a fixed-width kernel: M(W) for each (mirrored by AUTO_FIXED_WIDTHS in
+// crates/gpu-conv1d/src/plan.rs).
+#define GP_CONV1D_FIXED_WIDTHS(M)                                                                 \
+    M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15) M(16)        \
+    M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)     \
+    M(32) M(63) M(127)
+
+// The entry point conv1d_auto_w<W>_<tname>: element T, accumulator (and mask) A, K outputs per
+// thread, 128 threads; the mask is the last kernel parameter, by value.
+#define GP_CONV1D_FIXED_ENTRY(W, tname, T, A, K)                                                  \
+    extern "C" __global__ void __launch_bounds__(128, 8) conv1d_auto_w##W##_##tname(             \
+        const T* __restrict__ x, T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out,       \
+        gp::i64 off, int boundary, gp::u64 tiles_per_row, gp::Conv1dFixedMask<A, W> mask) {       \
+        gp::conv1d_fixed<T, W, K, 128>(x, y, rows, n, n_out, off, boundary, tiles_per_row, mask); \
+    }
