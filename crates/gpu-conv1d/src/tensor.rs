@@ -269,6 +269,36 @@ mod tests {
         assert!(fragments::<f64>(&[1.0]).is_none());
     }
 
+    /// The kernels' word-wise finiteness check (`TensorPolicy::collect` in
+    /// kernels/conv1d_sm80.cu): with `E` the exponent bits of both halves of a word,
+    /// `((u & E) ^ E) + E` sets bit 15 of each half exactly where that half is finite, and never
+    /// carries into the other half. Every 16-bit pattern in each half, beside finite, infinite
+    /// and NaN neighbours.
+    #[test]
+    fn word_finiteness_check() {
+        fn check(e: u32, finite: impl Fn(u16) -> bool) {
+            let word = |u: u32| ((u & e) ^ e).wrapping_add(e);
+            let others = [
+                0u16, 1, 0x3c00, 0x7bff, 0x7c00, 0x7c01, 0x7f80, 0x7fc0, 0xffff,
+            ];
+            for b in 0..=u16::MAX {
+                for &o in &others {
+                    for (lo, hi) in [(b, o), (o, b)] {
+                        let s = word(u32::from(lo) | (u32::from(hi) << 16));
+                        assert_eq!(s & 0x8000 != 0, finite(lo), "{lo:#06x} (high {hi:#06x})");
+                        assert_eq!(
+                            s & 0x8000_0000 != 0,
+                            finite(hi),
+                            "{hi:#06x} (low {lo:#06x})"
+                        );
+                    }
+                }
+            }
+        }
+        check(0x7c00_7c00, |b| f16::from_bits(b).is_finite());
+        check(0x7f80_7f80, |b| bf16::from_bits(b).is_finite());
+    }
+
     #[test]
     fn shapes() {
         assert_eq!(chunks::<f16>(1), 1);
