@@ -99,6 +99,13 @@ struct TensorShape {
     static constexpr int TILE = 16 * SEGS;        // outputs per block (2048)
 };
 
+// The tile's outputs as gp::conv1d_store_tile reads them: slot q at xs[q], V per 16 bytes.
+template <class T> struct TensorOutputs {
+    static constexpr int TILE = TensorShape::TILE;
+    static constexpr int V = TensorPolicy<T>::EPG;
+    static __device__ __forceinline__ int phys(int q) { return q; }
+};
+
 // Physical position of staged element q: its 16-byte granule G moves to G ^ (line & SWIZZLE),
 // within the same 128-byte line.
 template <class T> __device__ __forceinline__ int tensor_swizzle(int q) {
@@ -134,31 +141,6 @@ __device__ __forceinline__ bool tensor_stage(T* xs, const T* __restrict__ xr, i6
         }
     }
     return bad;
-}
-
-// Writes the tile's outputs, slot k at xs[k + sh], to yb[k + sh] (yb = y + row * n_out + o_tile
-// - sh, 16-byte aligned): whole 16-byte granules where all of their slots are outputs of the row,
-// element by element at the row's ends.
-template <class T>
-__device__ __forceinline__ void tensor_store(T* __restrict__ yb, const T* xs, int sh, i64 o_tile,
-                                             u64 n_out) {
-    typedef TensorShape S;
-    constexpr int V = TensorPolicy<T>::EPG;
-    // Positions [qlo, qhi) hold outputs, clamped to the tile so 32 bits suffice.
-    const i64 lo64 = sh + (o_tile < 0 ? -o_tile : 0);
-    const i64 hi64 = (i64)sh + (i64)n_out - o_tile;
-    const int qlo = (int)(lo64 < (i64)(S::TILE + V) ? lo64 : (i64)(S::TILE + V));
-    const int qhi = (int)(hi64 < (i64)(sh + S::TILE) ? hi64 : (i64)(sh + S::TILE));
-    for (int m = threadIdx.x; m <= S::TILE / V; m += S::BLOCK) {
-        const int q = m * V;
-        if (q >= qlo && q + V <= qhi) {
-            *reinterpret_cast<uint4*>(yb + q) = *reinterpret_cast<const uint4*>(xs + q);
-        } else {
-#pragma unroll
-            for (int e = 0; e < V; ++e)
-                if (q + e >= qlo && q + e < qhi) yb[q + e] = xs[q + e];
-        }
-    }
 }
 
 // One chunk of t (c) into the warp's accumulators: 16-bit types.
@@ -254,7 +236,7 @@ __device__ __forceinline__ void conv_tensor(const T* __restrict__ x, const f32* 
                 xs[s0 + 24] = gp::narrow<T>(acc[nt][3]);
             }
             __syncthreads();
-            tensor_store<T>(y + (yt - sh), xs, sh, o_tile, n_out);
+            gp::conv1d_store_tile<T, TensorOutputs<T>, S::BLOCK>(y, xs, yt, o_tile, n_out);
         } else {
             // The cold path: every output of the tile directly, j upwards with f32 FMAs.
             for (int k = threadIdx.x; k < S::TILE; k += S::BLOCK) {

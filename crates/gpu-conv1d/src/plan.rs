@@ -251,11 +251,11 @@ impl Path {
 const AUTO_SHORT_ROW_DIVISOR: usize = 4;
 
 /// The shortest mask [`Strategy::Auto`] runs on tensor cores (where those exist) for `T`, or
-/// `None` where `Auto` never does. Measured on the H100 (docs/conv1d.md): f16 and bf16 from 31
-/// (2^28: 0.69× against 0.64× a copy for f16 at 31; at 24 the FMA kernels still win at 2^24);
-/// f32 never: its three TF32 products per pair ran slower than the FMA kernels at every width
-/// (w = 127: 0.23× against 0.50× a copy), so f32 reaches tensor cores only through
-/// [`Strategy::TensorCore`]; f64 has none.
+/// `None` where `Auto` never does. Measured on the H100 (docs/conv1d.md, run7): f16 and bf16
+/// from 31 (2^28: 0.74× against 0.64× a copy for f16 at 31; at 23 the two tie for f16, at 15
+/// the FMA kernels win); f32 never: its three TF32 products per pair ran slower than the FMA
+/// kernels at every width (w = 127: 0.24× against 0.50× a copy), so f32 reaches tensor cores
+/// only through [`Strategy::TensorCore`]; f64 has none.
 pub fn tensor_min_width<T: Real>() -> Option<usize> {
     if T::computes_wider() {
         Some(31)

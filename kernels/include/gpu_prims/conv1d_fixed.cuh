@@ -131,29 +131,30 @@ __device__ __forceinline__ void conv1d_fixed_stage(T* ys, const typename Accumul
     conv1d_fixed_stage_shift<T, K, V, SH>(ys, acc);
 }
 
-// Slot q of ys holds flat output yt - s + q (s = yt mod V), so whole slot vectors leave as
-// aligned 16-byte stores; only slots holding this row's outputs [0, n_out) are written.
-template <class T, int W, int K, int BLOCK>
-__device__ __forceinline__ void conv1d_fixed_store(T* __restrict__ y, const T* ys, i64 yt,
-                                                   i64 o_tile, u64 n_out) {
-    typedef Conv1dFixedShape<T, W, K, BLOCK> S;
-    constexpr int V = S::V;
+// Slot q of ys (at Layout::phys(q)) holds flat output yt - s + q (s = yt mod V), so whole slot
+// vectors leave as aligned 16-byte stores; only slots holding this row's outputs [0, n_out) are
+// written. Layout gives the tile (TILE outputs, V per 16 bytes) and where slot q sits in shared
+// memory; shared by the fixed-width and the tensor-core kernels.
+template <class T, class Layout, int BLOCK>
+__device__ __forceinline__ void conv1d_store_tile(T* __restrict__ y, const T* ys, i64 yt,
+                                                  i64 o_tile, u64 n_out) {
+    constexpr int V = Layout::V, TILE = Layout::TILE;
     const int s = (int)floor_mod(yt, V);
     T* yb = y + (yt - s);
     // Slots [qlo, qhi), clamped to the tile's slot range so 32 bits suffice.
     const i64 lo64 = s + (o_tile < 0 ? -o_tile : 0);
     const i64 hi64 = (i64)s + (i64)n_out - o_tile;
-    const int qlo = (int)(lo64 < (i64)(S::TILE + V) ? lo64 : (i64)(S::TILE + V));
-    const int qhi = (int)(hi64 < (i64)(s + S::TILE) ? hi64 : (i64)(s + S::TILE));
-    for (int m = threadIdx.x; m <= S::TILE / V; m += BLOCK) {
+    const int qlo = (int)(lo64 < (i64)(TILE + V) ? lo64 : (i64)(TILE + V));
+    const int qhi = (int)(hi64 < (i64)(s + TILE) ? hi64 : (i64)(s + TILE));
+    for (int m = threadIdx.x; m <= TILE / V; m += BLOCK) {
         const int q = m * V;
         if (q >= qlo && q + V <= qhi) {
-            const Vec<T> v = *reinterpret_cast<const Vec<T>*>(ys + S::phys(q));
+            const Vec<T> v = *reinterpret_cast<const Vec<T>*>(ys + Layout::phys(q));
             *reinterpret_cast<Vec<T>*>(yb + q) = v;
         } else {
 #pragma unroll
             for (int e = 0; e < V; ++e)
-                if (q + e >= qlo && q + e < qhi) yb[q + e] = ys[S::phys(q + e)];
+                if (q + e >= qlo && q + e < qhi) yb[q + e] = ys[Layout::phys(q + e)];
         }
     }
 }
@@ -191,7 +192,7 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
         __syncthreads();  // every window read of xs is done
         conv1d_fixed_stage<T, K, V>(xs, acc, s);
         __syncthreads();
-        conv1d_fixed_store<T, W, K, BLOCK>(y, xs, yt, o_tile, n_out);
+        conv1d_store_tile<T, S, BLOCK>(y, xs, yt, o_tile, n_out);
     }
 }
 
