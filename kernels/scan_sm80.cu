@@ -8,6 +8,11 @@
 // Every operator of GP_FOR_EACH_OP_TYPE (values of 4 and 8 bytes: 16-byte vectors); the
 // matrix and affine monoids keep the register tile.
 //
+// scan_lookback_staged_[det_]<op>_<h>_to_<out>: the 16-bit float scans (f16, bf16; sum, min,
+// max) in larger tiles: results as the element type in thread-run tiles (56 values per thread,
+// blockDim.x · 112 bytes of dynamic shared memory), results in f32 in staged tiles (80 values
+// per thread, blockDim.x · 192 bytes).
+//
 // scan_rows_staged_<op>_<type>[x<K>]: scan.cu's look-back rows (long contiguous rows, each its
 // own single-pass scan) in staged tiles, and interleaved lanes (K = 2, 4 lanes side by side, a
 // row of them every K elements: the columns of a dense array of K columns) scanned as rows of
@@ -21,6 +26,7 @@
 #include <gpu_prims/lane_vector.cuh>
 #include <gpu_prims/lanes.cuh>
 #include <gpu_prims/scan_lookback.cuh>
+#include <gpu_prims/scan_tile_runs.cuh>
 #include <gpu_prims/scan_tile_staged.cuh>
 #include <gpu_prims/segment_tiles_staged.cuh>
 
@@ -64,6 +70,47 @@ SCAN_STAGED_DETERMINISTIC_ENTRY(sum, gp::Sum, f32, gp::f32)
 SCAN_STAGED_DETERMINISTIC_ENTRY(sum, gp::Sum, f64, gp::f64)
 SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f32, gp::f32)
 SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f64, gp::f64)
+
+// 16-bit floats in staged tiles: scan.cu's scan_lookback_[det_]<op>_<h>_to_<out> with larger
+// tiles, the same arguments plus dynamic shared memory. 16-bit results: thread-run tiles
+// (ScanRunTile, 56 values per thread, blockDim.x · 112 bytes, two blocks of 1024 per SM); f32
+// results: warp-striped staged tiles (ScanStagedConvertTile, 80 values per thread, blockDim.x ·
+// 192 bytes), whose stores stay coalesced at 4 bytes per value. bf16 rounds with cvt.rn.bf16.f32
+// here (one instruction on sm_80+).
+template <class Op, class In, class Out> struct HalfStagedTile {
+    typedef gp::ScanRunTile<Op, In, Out> type;
+};
+template <class Op, class In> struct HalfStagedTile<Op, In, gp::f32> {
+    typedef gp::ScanStagedConvertTile<Op, In, gp::f32> type;
+};
+template <class Op, bool DETERMINISTIC, class In, class Out>
+__device__ __forceinline__ void staged_half_tiles(const In* in, Out* out, gp::u64 n,
+                                                  gp::u32 exclusive, gp::u32* counter,
+                                                  gp::u32* flags, void* aggs, void* incs) {
+    typedef typename HalfStagedTile<Op, In, Out>::type Tile;
+    Tile tile(scan_staged_smem + (gp::u64)gp::warp_id() * 32 * Tile::Shape::SHARED_BYTES_PER_THREAD);
+    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
+}
+#define SCAN_STAGED_HALF_ENTRY(name, Op, DET, In, Out, MIN_BLOCKS)                             \
+    extern "C" __global__ void __launch_bounds__(1024, MIN_BLOCKS)                             \
+        name(const In* in, Out* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,           \
+             gp::u32* flags, void* aggs, void* incs) {                                         \
+        staged_half_tiles<Op, DET, In, Out>(in, out, n, exclusive, counter, flags, aggs, incs); \
+    }
+// MB: blocks of 1024 threads per SM (2 for the thread-run tiles: at most 32 registers).
+#define SCAN_STAGED_HALF_OUT(tname, H, oname, Out, MB)                                         \
+    SCAN_STAGED_HALF_ENTRY(scan_lookback_staged_sum_##tname##_to_##oname, gp::Sum<gp::f32>,    \
+                           false, H, Out, MB)                                                  \
+    SCAN_STAGED_HALF_ENTRY(scan_lookback_staged_det_sum_##tname##_to_##oname,                  \
+                           gp::Sum<gp::f32>, true, H, Out, MB)                                 \
+    SCAN_STAGED_HALF_ENTRY(scan_lookback_staged_min_##tname##_to_##oname, gp::Min<gp::f32>,    \
+                           false, H, Out, MB)                                                  \
+    SCAN_STAGED_HALF_ENTRY(scan_lookback_staged_max_##tname##_to_##oname, gp::Max<gp::f32>,    \
+                           false, H, Out, MB)
+#define SCAN_STAGED_HALF(tname, H)                                                             \
+    SCAN_STAGED_HALF_OUT(tname, H, tname, H, 2) SCAN_STAGED_HALF_OUT(tname, H, f32, gp::f32, 1)
+SCAN_STAGED_HALF(f16, gp::f16)
+SCAN_STAGED_HALF(bf16, gp::bf16)
 
 template <class Op>
 __device__ __forceinline__ void staged_rows(const typename Op::value_type* in,

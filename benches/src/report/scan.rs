@@ -37,8 +37,9 @@ const VARIANT: &str = "inclusive sum";
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
     let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS;
-    // f16/bf16: the look-back algorithms with register tiles, the only ones built for them.
-    let per_gpu_half = 2 * HALF_ALGORITHMS.len() + 2;
+    // f16/bf16: the look-back algorithms, the only ones built for them (both tile kinds), and
+    // the scan into f32 results (the default and three block sizes).
+    let per_gpu_half = 2 * HALF_ALGORITHMS.len() + TILE_ROWS + 4;
     for &d in &cfg.types {
         for &n in &cfg.sizes {
             let gpu_cases = if d.is_half() { per_gpu_half } else { per_gpu };
@@ -219,17 +220,18 @@ mod gpu {
             }
         };
         let bytes = 2 * array as u64;
+        let accumulated = if d.is_half() && sweep.is_none() {
+            Accumulated::new(gpu, host)
+        } else {
+            None
+        };
         let mut cases = Vec::new();
         let algorithms: Vec<Algorithm> = if d.is_half() {
             HALF_ALGORITHMS.to_vec()
         } else {
             Algorithm::GPU.to_vec()
         };
-        let tile_kinds: Vec<TileStaging> = if d.is_half() {
-            vec![TileStaging::Registers]
-        } else {
-            tiles(gpu)
-        };
+        let tile_kinds = tiles(gpu);
         match sweep {
             None => {
                 for &a in &algorithms {
@@ -253,6 +255,12 @@ mod gpu {
                                 .gpu(kernel(o))
                                 .check(check_kernel(o)),
                         );
+                    }
+                }
+                if let Some(a) = &accumulated {
+                    cases.push(a.case(gpu, x, None));
+                    for b in [256, 512, 1024] {
+                        cases.push(a.case(gpu, x, Some(b)));
                     }
                 }
                 for &a in &algorithms {
@@ -307,6 +315,70 @@ mod gpu {
             }
         }
         env.run_cases(cases)
+    }
+
+    /// f16/bf16 scanned into f32 results (`scan_accumulated`, PyTorch's
+    /// `cumsum(dtype=float32)`): the output array and the f32 reference of the case.
+    struct Accumulated<A: Element> {
+        out: RefCell<gpu_core::DeviceArray<A>>,
+        reference: Vec<A>,
+    }
+
+    impl<A: Element> Accumulated<A> {
+        fn new<T: Element<Accumulator = A>>(gpu: &gpu_core::Gpu, host: &[T]) -> Option<Self> {
+            Some(Accumulated {
+                out: RefCell::new(gpu.alloc::<A>(host.len()).ok()?),
+                reference: gpu_scan::cpu::scan_accumulated(host, OP, gpu_scan::ScanKind::Inclusive)
+                    .ok()?,
+            })
+        }
+
+        /// The case (`auto_to_f32`, or with a block size `lookback_to_f32` with that
+        /// parameter): 2 bytes read and 4 written per value.
+        fn case<'a, T: Element<Accumulator = A>>(
+            &'a self,
+            gpu: &'a gpu_core::Gpu,
+            x: &'a RefCell<gpu_core::DeviceArray<T>>,
+            block: Option<u32>,
+        ) -> Case<'a> {
+            let n = self.reference.len();
+            let mut o = ScanOptions::inclusive();
+            if let Some(b) = block {
+                o = o.algorithm(Algorithm::LookBack).block_size(b);
+            }
+            let scan = Scan::new(gpu).options(o).stream(gpu.stream());
+            let scan2 = scan.clone();
+            let run = move |_: &Stream| {
+                scan.scan_accumulated_into(&*x.borrow(), &mut self.out.borrow_mut(), OP)
+            };
+            let check = move || {
+                let s = gpu.stream();
+                let again = || -> gpu_core::Result<Vec<A>> {
+                    self.out.borrow_mut().fill(A::from_f64(-12345.0), s)?;
+                    scan2.scan_accumulated_into(&*x.borrow(), &mut self.out.borrow_mut(), OP)?;
+                    s.synchronize()?;
+                    self.out.borrow().to_vec()
+                };
+                match again() {
+                    Ok(v) => check::slices(&v, &self.reference),
+                    Err(e) => Verdict::error(&e),
+                }
+            };
+            let bytes = (n * (std::mem::size_of::<T>() + std::mem::size_of::<A>())) as u64;
+            let name = if block.is_some() {
+                "lookback_to_f32"
+            } else {
+                "auto_to_f32"
+            };
+            let case = Case::new("scan", name, VARIANT, T::NAME, n)
+                .bytes(bytes, Some(n * std::mem::size_of::<T>()))
+                .gpu(run)
+                .check(check);
+            match block {
+                Some(b) => case.param("block", b as u64),
+                None => case,
+            }
+        }
     }
 
     /// The look-back tile kinds this GPU runs.

@@ -34,6 +34,26 @@ pub const STAGED_BYTES_PER_THREAD: usize = 14 * 16;
 pub const HALF_ITEMS: u32 = 32;
 /// Dynamic shared memory per thread of the staged look-back tile, in bytes.
 pub const STAGED_SHARED_BYTES_PER_THREAD: usize = 8 * 16;
+/// Values per thread of the f16/bf16 look-back tile with 16-bit results on compute capability
+/// 8.0+ (`ScanRunShape` in `scan_tile_runs.cuh`): a run of 7 16-byte chunks per thread, staged
+/// in shared memory and scanned serially by its thread.
+pub const HALF_RUN_ITEMS: u32 = 7 * 8;
+/// Dynamic shared memory per thread of the f16/bf16 thread-run tile (its 7 chunks).
+pub const HALF_RUN_SHARED_BYTES_PER_THREAD: usize = 7 * 16;
+/// Default block of the thread-run tile: 1024 threads × 112 bytes, two blocks per SM (0.86× a
+/// copy for f16 at 2^28 on an H100, against 0.82 for 256 or 512 threads; docs/scan.md).
+pub const DEFAULT_HALF_RUN_BLOCK: u32 = 1024;
+/// Values per thread of the f16/bf16 look-back tile with f32 results on compute capability 8.0+
+/// (`ScanStagedConvertShape` in `scan_tile_staged.cuh`): 4 vectors of 8 in registers (as f32)
+/// and 6 in shared memory.
+pub const HALF_STAGED_ITEMS: u32 = 10 * 8;
+/// Dynamic shared memory per thread of that tile: each of its 6 staged vectors takes 32 bytes
+/// (its 8 values as f32 once scanned).
+pub const HALF_STAGED_SHARED_BYTES_PER_THREAD: usize = 6 * 32;
+/// Default block of that tile: 256 threads × 192 bytes, four blocks per SM (f16 into f32 at 2^28
+/// on an H100: 0.71× a copy of the bytes moved, against 0.64 for 512 and 0.62 for 1024 threads;
+/// docs/scan.md).
+pub const DEFAULT_HALF_STAGED_BLOCK: u32 = 256;
 /// Default block of the staged look-back tile: 1024 threads × 224 bytes, one block per SM.
 pub const DEFAULT_STAGED_BLOCK: u32 = 1024;
 /// [`TileStaging::Auto`] stages tiles from this many values on (where the staged tile was
@@ -153,26 +173,78 @@ pub fn lookback(
     staged: bool,
     max_shared: usize,
 ) -> Result<LookbackPlan> {
-    lookback_tiles(n, value_size, None, block, staged, max_shared)
+    if staged && !matches!(value_size, 4 | 8) {
+        return Err(Error::invalid(
+            "staging",
+            format!("staged tiles hold 4- or 8-byte values, not {value_size}-byte ones"),
+        ));
+    }
+    let shape = if staged {
+        TileShape {
+            items: (STAGED_BYTES_PER_THREAD / value_size) as u32,
+            shared_per_thread: STAGED_SHARED_BYTES_PER_THREAD,
+            block: DEFAULT_STAGED_BLOCK,
+        }
+    } else {
+        TileShape {
+            items: lookback_items(value_size),
+            shared_per_thread: 0,
+            block: 0,
+        }
+    };
+    lookback_tiles(n, value_size, shape, block, max_shared)
 }
 
-/// The look-back plan of a 16-bit float scan: f32 values in the status, [`HALF_ITEMS`] per
-/// thread in register tiles; `block` as for [`lookback`].
-pub fn lookback_half(n: usize, block: Option<u32>) -> Result<LookbackPlan> {
-    lookback_tiles(n, 4, Some(HALF_ITEMS), block, false, 0)
+/// The look-back plan of a 16-bit float scan (f32 values in the status), with results in the
+/// element type or in f32 (`to_f32`): [`HALF_ITEMS`] per thread in register tiles; in staged
+/// tiles [`HALF_RUN_ITEMS`] (16-bit results) or [`HALF_STAGED_ITEMS`] (f32 results); `block`
+/// and `max_shared` as for [`lookback`].
+pub fn lookback_half(
+    n: usize,
+    block: Option<u32>,
+    staged: bool,
+    to_f32: bool,
+    max_shared: usize,
+) -> Result<LookbackPlan> {
+    let shape = match (staged, to_f32) {
+        (false, _) => TileShape {
+            items: HALF_ITEMS,
+            shared_per_thread: 0,
+            block: 0,
+        },
+        (true, false) => TileShape {
+            items: HALF_RUN_ITEMS,
+            shared_per_thread: HALF_RUN_SHARED_BYTES_PER_THREAD,
+            block: DEFAULT_HALF_RUN_BLOCK,
+        },
+        (true, true) => TileShape {
+            items: HALF_STAGED_ITEMS,
+            shared_per_thread: HALF_STAGED_SHARED_BYTES_PER_THREAD,
+            block: DEFAULT_HALF_STAGED_BLOCK,
+        },
+    };
+    lookback_tiles(n, 4, shape, block, max_shared)
+}
+
+/// Values per thread, dynamic shared memory per thread and default block (staged tiles) of one
+/// look-back tile.
+struct TileShape {
+    items: u32,
+    shared_per_thread: usize,
+    block: u32,
 }
 
 fn lookback_tiles(
     n: usize,
     value_size: usize,
-    items: Option<u32>,
+    shape: TileShape,
     block: Option<u32>,
-    staged: bool,
     max_shared: usize,
 ) -> Result<LookbackPlan> {
+    let staged = shape.shared_per_thread > 0;
     let default = if staged {
-        let mut b = DEFAULT_STAGED_BLOCK;
-        while b > MIN_BLOCK && b as usize * STAGED_SHARED_BYTES_PER_THREAD > max_shared {
+        let mut b = shape.block;
+        while b > MIN_BLOCK && b as usize * shape.shared_per_thread > max_shared {
             b /= 2;
         }
         b
@@ -180,32 +252,17 @@ fn lookback_tiles(
         default_lookback_block(n, value_size)
     };
     let block = block_for(Algorithm::LookBack, Some(block.unwrap_or(default)))?;
-    if staged && block as usize * STAGED_SHARED_BYTES_PER_THREAD > max_shared {
+    let shared_bytes = block as usize * shape.shared_per_thread;
+    if shared_bytes > max_shared {
         return Err(Error::invalid(
             "block_size",
             format!(
-                "{block} threads with staged tiles need {} bytes of shared memory per block; \
-                 this device allows {max_shared}",
-                block as usize * STAGED_SHARED_BYTES_PER_THREAD
+                "{block} threads with staged tiles need {shared_bytes} bytes of shared memory \
+                 per block; this device allows {max_shared}"
             ),
         ));
     }
-    if staged && !matches!(value_size, 4 | 8) {
-        return Err(Error::invalid(
-            "staging",
-            format!("staged tiles hold 4- or 8-byte values, not {value_size}-byte ones"),
-        ));
-    }
-    let items = if staged {
-        (STAGED_BYTES_PER_THREAD / value_size) as u32
-    } else {
-        items.unwrap_or_else(|| lookback_items(value_size))
-    };
-    let shared_bytes = if staged {
-        block as usize * STAGED_SHARED_BYTES_PER_THREAD
-    } else {
-        0
-    };
+    let items = shape.items;
     let tile = block as u64 * items as u64;
     let tiles = (n as u64).div_ceil(tile);
     Ok(LookbackPlan {
@@ -374,6 +431,39 @@ mod tests {
             512
         );
         let e = lookback(1 << 28, 4, Some(1024), true, 99 * 1024).unwrap_err();
+        assert!(e.to_string().contains("shared memory"), "{e}");
+    }
+
+    #[test]
+    fn half_tiles() {
+        let r = lookback_half(1 << 28, None, false, false, BIG).unwrap();
+        assert_eq!((r.block, r.items, r.shared_bytes), (1024, 32, 0));
+        assert_eq!(lookback_half(1 << 28, None, false, true, BIG).unwrap(), r);
+        // 16-bit results: thread runs of 56 values, 1024 threads × 112 bytes.
+        let p = lookback_half(1 << 28, None, true, false, BIG).unwrap();
+        assert_eq!((p.block, p.items, p.shared_bytes), (1024, 56, 1024 * 112));
+        assert_eq!(p.tiles, (1u64 << 28).div_ceil(1024 * 56));
+        // f32 values in the status: no flags array.
+        assert!(p.layout.flags.is_none());
+        // f32 results: 80 values per thread, 256 threads × 192 bytes by default.
+        let q = lookback_half(1 << 28, None, true, true, BIG).unwrap();
+        assert_eq!((q.block, q.items, q.shared_bytes), (256, 80, 256 * 192));
+        let q = lookback_half(1000, Some(1024), true, true, BIG).unwrap();
+        assert_eq!((q.tile, q.tiles, q.shared_bytes), (81920, 1, 1024 * 192));
+        // A 64 KiB device: 512 threads for the runs, 256 for the f32 tile; 1024 of those fail.
+        assert_eq!(
+            lookback_half(1 << 28, None, true, false, 64 * 1024)
+                .unwrap()
+                .block,
+            512
+        );
+        assert_eq!(
+            lookback_half(1 << 28, None, true, true, 64 * 1024)
+                .unwrap()
+                .block,
+            256
+        );
+        let e = lookback_half(1 << 28, Some(1024), true, true, 163 * 1024).unwrap_err();
         assert!(e.to_string().contains("shared memory"), "{e}");
     }
 

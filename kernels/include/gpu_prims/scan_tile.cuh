@@ -182,19 +182,40 @@ template <class Op> struct ScanRegisterTile {
     }
 };
 
+// One vector of VEC f32 results written as `Out` at out[at..at + VEC): 16-byte vectors of `Out`
+// when `vector_ok`, otherwise one value at a time, only below n. Rounded once (FromF32).
+template <class Out, int VEC>
+__device__ __forceinline__ void store_converted(Out* out, u64 at, u64 n, bool vector_ok,
+                                                const f32 (&x)[VEC]) {
+    constexpr int PER_STORE = VecWidth<Out>::value;
+    static_assert(VEC % PER_STORE == 0, "whole output vectors");
+    if (vector_ok) {
+#pragma unroll
+        for (int c = 0; c < VEC; c += PER_STORE) {
+            Vec<Out> v;
+#pragma unroll
+            for (int e = 0; e < PER_STORE; ++e) v.v[e] = FromF32<Out>::apply(x[c + e]);
+            store_vec_streaming(out + at + c, v);
+        }
+    } else {
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+            if (at + e < n) out[at + e] = FromF32<Out>::apply(x[e]);
+    }
+}
+
 // The register tile over values stored as `In`, computed as Op::value_type and written as `Out`
 // (16-bit floats scanned in f32, written as themselves or as f32): the same layout with VEC
-// the 16-byte vector width of `In` and 32 values per thread, like the f32 tile. Loads convert
-// exactly; stores round once (FromF32), in 16-byte vectors of `Out` when aligned.
-template <class Op, class In, class Out> struct ScanConvertTile {
+// the 16-byte vector width of `In` and ROWS vectors per thread (4: 32 values, like the f32
+// tile). Loads convert exactly; stores round once (FromF32), in 16-byte vectors of `Out` when
+// aligned.
+template <class Op, class In, class Out, int ROWS_ = 4> struct ScanConvertTile {
     typedef typename Op::value_type T;
     typedef In in_type;
     typedef Out out_type;
     static constexpr int VEC = VecWidth<In>::value;
-    static constexpr int ITEMS = 32;
-    static constexpr int ROWS = ITEMS / VEC;
-    static constexpr int OUT_PER_STORE = VecWidth<Out>::value;
-    static_assert(ROWS * VEC == ITEMS && VEC % OUT_PER_STORE == 0, "whole vectors per thread");
+    static constexpr int ROWS = ROWS_;
+    static constexpr int ITEMS = ROWS * VEC;
     T s[ROWS][VEC];
 
     static __device__ __forceinline__ bool aligned(const In* in, const Out* out) {
@@ -221,22 +242,8 @@ template <class Op, class In, class Out> struct ScanConvertTile {
         scan_tile_finish(s, prefix, has_prefix, exclusive, op);
         const unsigned lane = lane_id();
 #pragma unroll
-        for (int k = 0; k < ROWS; ++k) {
-            const u64 at = seg + (u64)(k * 32 + lane) * VEC;
-            if (vector_ok) {
-#pragma unroll
-                for (int c = 0; c < VEC; c += OUT_PER_STORE) {
-                    Vec<Out> v;
-#pragma unroll
-                    for (int e = 0; e < OUT_PER_STORE; ++e) v.v[e] = FromF32<Out>::apply(s[k][c + e]);
-                    store_vec_streaming(out + at + c, v);
-                }
-            } else {
-#pragma unroll
-                for (int e = 0; e < VEC; ++e)
-                    if (at + e < n) out[at + e] = FromF32<Out>::apply(s[k][e]);
-            }
-        }
+        for (int k = 0; k < ROWS; ++k)
+            store_converted(out, seg + (u64)(k * 32 + lane) * VEC, n, vector_ok, s[k]);
     }
 };
 

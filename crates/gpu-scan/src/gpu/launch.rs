@@ -18,10 +18,13 @@ pub(super) struct Combo {
     pub(super) exact: bool,
     /// Bytes per value.
     pub(super) size: usize,
-    /// Whether `scan_sm80.cu` has staged look-back kernels for it (the element operators).
+    /// Whether `scan_sm80.cu` has staged look-back kernels for it (the element operators,
+    /// 16-bit floats included).
     staged_kernel: bool,
     /// Only the look-back kernels exist (f16 and bf16).
     lookback_only: bool,
+    /// 16-bit values with f32 results (their staged tile has another shape).
+    to_f32: bool,
 }
 
 impl Combo {
@@ -48,8 +51,10 @@ impl Combo {
             exact: is_exact::<T>(op),
             // The look-back status holds accumulator values (f32; the tile: plan::lookback_half).
             size: std::mem::size_of::<T::Accumulator>(),
-            staged_kernel: !wider,
+            // Every operator of 4- and 8-byte values and of the 16-bit floats (sum, min, max).
+            staged_kernel: true,
             lookback_only: wider,
+            to_f32: wider && out == f32::NAME,
         })
     }
 
@@ -60,6 +65,7 @@ impl Combo {
             size: std::mem::size_of::<M>(),
             staged_kernel: false,
             lookback_only: false,
+            to_f32: false,
         }
     }
 }
@@ -181,7 +187,13 @@ impl Scanner {
                 )?;
                 let props = self.gpu.properties();
                 let plan = if combo.lookback_only {
-                    plan::lookback_half(n.max(1), options.block_size)?
+                    plan::lookback_half(
+                        n.max(1),
+                        options.block_size,
+                        staged,
+                        combo.to_f32,
+                        props.shared_memory_per_block_optin,
+                    )?
                 } else {
                     plan::lookback(
                         n.max(1),
@@ -319,7 +331,7 @@ impl Scanner {
         // `combo`: `in` and `out` hold at least n values (checked by the callers; they may be
         // the same array), the grid has exactly `tiles` blocks of `block` threads covering n
         // (tile = block · items, items as the kernel's shape), staged kernels get the
-        // block · 128 bytes of dynamic shared memory they index, and the scratch holds the
+        // plan's shared_bytes (block · the tile shape's bytes per thread) they index, and the scratch holds the
         // counter and status of `tiles` tiles as laid out by `plan.layout` (the layout the kernel
         // uses), zeroed by the init launch just before on the same stream.
         unsafe {
