@@ -133,7 +133,11 @@ fn signed_zeros_keep_their_bits() {
     let bits = |v: &[f16]| v.iter().map(|h| h.to_bits()).collect::<Vec<u16>>();
     for t in stagings(&gpu) {
         for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
-            let got = Scan::new(&gpu).kind(kind).staging(t).scan(&x, Op::Sum).unwrap();
+            let got = Scan::new(&gpu)
+                .kind(kind)
+                .staging(t)
+                .scan(&x, Op::Sum)
+                .unwrap();
             let want = cpu::scan(&x, Op::Sum, kind).unwrap();
             assert_eq!(bits(&got[..4]), bits(&want[..4]), "{kind:?} {t:?}");
             assert!(same_bits(&got, &want), "{kind:?} {t:?}");
