@@ -251,14 +251,17 @@ impl Path {
 const AUTO_SHORT_ROW_DIVISOR: usize = 4;
 
 /// The shortest mask [`Strategy::Auto`] runs on tensor cores (where those exist) for `T`, or
-/// `None` where `Auto` never does. Measured on the H100 (docs/conv1d.md, run7): f16 and bf16
-/// from 31 (2^28: 0.74× against 0.64× a copy for f16 at 31; at 23 the two tie for f16, at 15
-/// the FMA kernels win); f32 never: its three TF32 products per pair ran slower than the FMA
-/// kernels at every width (w = 127: 0.24× against 0.50× a copy), so f32 reaches tensor cores
-/// only through [`Strategy::TensorCore`]; f64 has none.
+/// `None` where `Auto` never does. Measured on the H100 (docs/conv1d.md, run9: the tensor-core
+/// kernel against the fixed-width FMA kernels at widths 15-31 and 2^20, 2^24, 2^28 outputs):
+/// f16 and bf16 from 25, where tensor cores win at 2^28 (by 4.6 % for f16 and 7.5 % for bf16)
+/// and at 2^24 (by 0.7 % and 2.5 %), and lose by 0.2-0.3 µs at 2^20; at 23 they win only at
+/// 2^28 (by 0.8 % and 3.7 %), at 21 nowhere. f32 never: its three TF32
+/// products per pair ran slower than the FMA kernels at every width (w = 127: 0.24× against
+/// 0.50× a copy), so f32 reaches tensor cores only through [`Strategy::TensorCore`]; f64 has
+/// none.
 pub fn tensor_min_width<T: Real>() -> Option<usize> {
     if T::computes_wider() {
-        Some(31)
+        Some(25)
     } else {
         None
     }
@@ -429,12 +432,16 @@ mod tests {
         use gpu_core::{bf16, f16};
         let n = 1 << 20;
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 31, true),
+            resolve::<f16>(Strategy::Auto, n, 25, true),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 30, true),
-            Path::RegisterTiledFixed { width: 30 }
+            resolve::<f16>(Strategy::Auto, n, 24, true),
+            Path::RegisterTiledFixed { width: 24 }
+        );
+        assert_eq!(
+            resolve::<bf16>(Strategy::Auto, n, 24, true),
+            Path::RegisterTiledFixed { width: 24 }
         );
         assert_eq!(
             resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true),
