@@ -36,10 +36,11 @@ const VARIANT: &str = "inclusive sum";
 /// One group per (type, size), then one for the sweep (first type of `--types`).
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
-    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS;
+    // + 4: host to host, pipelined and one-shot, pageable and pinned.
+    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS + 4;
     // f16/bf16: the look-back algorithms, the only ones built for them (both tile kinds), and
     // the scan into f32 results (the default and three block sizes).
-    let per_gpu_half = 2 * HALF_ALGORITHMS.len() + TILE_ROWS + 4;
+    let per_gpu_half = 2 * HALF_ALGORITHMS.len() + TILE_ROWS + 4 + 4;
     for &d in &cfg.types {
         for &n in &cfg.sizes {
             let gpu_cases = if d.is_half() { per_gpu_half } else { per_gpu };
@@ -126,13 +127,23 @@ fn run<T: Element>(
 mod gpu {
     use std::cell::RefCell;
 
-    use gpu_core::{Element, Stream};
+    use gpu_core::{Element, Pipelining, Stream};
     use gpu_scan::{plan, Algorithm, Scan, ScanOptions, TileStaging};
 
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
     use super::{HALF_ALGORITHMS, OP, SWEEP, VARIANT};
 
     const WITH_COPIES: &str = "inclusive sum, with copies";
+    const HOST_PAGEABLE: &str = "inclusive sum, host to host, pageable";
+    const HOST_PINNED: &str = "inclusive sum, host to host, pinned";
+
+    /// Host memory for the host-to-host rows: a pageable output and page-locked input and
+    /// output, made once per group.
+    struct HostIo<T: Element> {
+        pageable_out: RefCell<Vec<T>>,
+        pinned_in: gpu_core::PinnedBuffer<T>,
+        pinned_out: RefCell<gpu_core::PinnedBuffer<T>>,
+    }
 
     pub(super) fn run<T: Element>(
         env: &mut Env,
@@ -220,6 +231,18 @@ mod gpu {
             }
         };
         let bytes = 2 * array as u64;
+        let host_io = match sweep {
+            None => (|| -> gpu_core::Result<HostIo<T>> {
+                Ok(HostIo {
+                    pageable_out: RefCell::new(vec![T::default(); n]),
+                    pinned_in: gpu.pinned_from(host)?,
+                    pinned_out: RefCell::new(gpu.pinned::<T>(n)?),
+                })
+            })()
+            .ok(),
+            Some(_) => None,
+        };
+        let host_io = &host_io;
         let accumulated = if d.is_half() && sweep.is_none() {
             Accumulated::new(gpu, host)
         } else {
@@ -272,6 +295,57 @@ mod gpu {
                             .gpu(with_copies(o))
                             .check(check_with_copies(o)),
                     );
+                }
+                // Host slice to host slice (`Scan::scan_to_slice`), pageable (a Vec made
+                // beforehand) and page-locked (PinnedBuffers) memory: the host pipeline against
+                // the one-shot path (upload all, scan, download all), the default algorithm.
+                if let Some(h) = &host_io {
+                    for (name, p) in [
+                        ("pipelined", Pipelining::Always),
+                        ("one_shot", Pipelining::Never),
+                    ] {
+                        for pinned in [false, true] {
+                            let scan = Scan::new(gpu).pipelining(p);
+                            let variant = if pinned { HOST_PINNED } else { HOST_PAGEABLE };
+                            let run = move || -> gpu_core::Result<()> {
+                                if pinned {
+                                    let mut out = h.pinned_out.borrow_mut();
+                                    scan.scan_to_slice(
+                                        h.pinned_in.as_slice()?,
+                                        out.as_mut_slice()?,
+                                        OP,
+                                    )
+                                } else {
+                                    scan.scan_to_slice(host, &mut h.pageable_out.borrow_mut(), OP)
+                                }
+                            };
+                            let run2 = run.clone();
+                            cases.push(
+                                Case::new("scan", name, variant, d.name(), n)
+                                    .bytes(bytes, Some(array))
+                                    .reps(5)
+                                    .gpu(move |_: &Stream| run())
+                                    .check(move || {
+                                        if reference.len() != n {
+                                            return Verdict::Unchecked(
+                                                "no serial reference".into(),
+                                            );
+                                        }
+                                        if let Err(e) = run2() {
+                                            return Verdict::error(&e);
+                                        }
+                                        if pinned {
+                                            match h.pinned_out.borrow().as_slice() {
+                                                Ok(v) => check::slices(v, reference),
+                                                Err(e) => Verdict::error(&e),
+                                            }
+                                        } else {
+                                            check::slices(&h.pageable_out.borrow(), reference)
+                                        }
+                                    }),
+                            );
+                        }
+                    }
                 }
             }
             Some(blocks) => {

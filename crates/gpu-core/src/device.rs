@@ -11,6 +11,7 @@ use cu::CUdevice_attribute_enum as A;
 use crate::context::Context;
 use crate::driver::check;
 use crate::error::{Error, Result};
+use crate::host_pipeline::PipelineStaging;
 use crate::kernel_cache::LoadedModules;
 use crate::staging::Staging;
 use crate::stream::{Event, Stream};
@@ -78,6 +79,8 @@ pub(crate) struct GpuInner {
     pub(crate) modules: Mutex<LoadedModules>,
     /// Pinned staging buffers for large pageable transfers, made on first use.
     pub(crate) staging: Mutex<Option<Staging>>,
+    /// The pinned ring of host-to-host pipelines (`host_pipeline.rs`), made on first use.
+    pub(crate) pipeline: Mutex<Option<PipelineStaging>>,
 }
 
 // SAFETY: the context and stream are driver handles valid on any thread; every use goes
@@ -108,6 +111,14 @@ impl Drop for GpuInner {
             .take()
         {
             staging.free();
+        }
+        if let Some(mut ring) = self
+            .pipeline
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            ring.free();
         }
         Stream::destroy_raw(self.default_stream.as_raw());
     }
@@ -154,6 +165,7 @@ impl Gpu {
             default_stream,
             modules: Mutex::new(LoadedModules::default()),
             staging: Mutex::new(None),
+            pipeline: Mutex::new(None),
         });
         reg.insert(ordinal, Arc::downgrade(&inner));
         Ok(Gpu { inner })

@@ -83,6 +83,8 @@ mod exit;
 #[cfg(feature = "cuda")]
 mod fill;
 #[cfg(feature = "cuda")]
+mod host_pipeline;
+#[cfg(feature = "cuda")]
 mod input;
 #[cfg(feature = "cuda")]
 mod kernel_cache;
@@ -113,6 +115,8 @@ pub use device::{DeviceProperties, Gpu};
 pub use exit::on_exit;
 #[cfg(feature = "cuda")]
 pub use fill::KERNELS;
+#[cfg(feature = "cuda")]
+pub use host_pipeline::{Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES};
 #[cfg(feature = "cuda")]
 pub use input::{DeviceSlice, Input, Staged};
 #[cfg(feature = "cuda")]

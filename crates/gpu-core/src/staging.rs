@@ -39,7 +39,7 @@ impl SharedPtr {
 /// # Safety
 /// `src` must be valid for reads and `dst` for writes of `len` bytes (`dst` may be
 /// uninitialised), the two ranges must not overlap, and nothing else may access them meanwhile.
-unsafe fn parallel_copy(src: *const u8, dst: *mut u8, len: usize) {
+pub(crate) unsafe fn parallel_copy(src: *const u8, dst: *mut u8, len: usize) {
     use rayon::prelude::*;
     let (src, dst) = (SharedPtr(src as *mut u8), SharedPtr(dst));
     (0..len.div_ceil(PIECE)).into_par_iter().for_each(|k| {

@@ -62,6 +62,15 @@ impl Stream {
         })
     }
 
+    /// Makes later work on this stream wait (on the device, without blocking the host) until
+    /// the work before `event`'s last record has finished.
+    pub fn wait(&self, event: &Event) -> Result<()> {
+        // SAFETY: valid stream and event handles.
+        check("cuStreamWaitEvent", unsafe {
+            driver_code!(cuStreamWaitEvent(self.raw, event.raw, 0))
+        })
+    }
+
     pub(crate) fn destroy_raw(raw: cu::CUstream) {
         // SAFETY: called once for a stream this crate created; errors at teardown are ignored.
         unsafe {

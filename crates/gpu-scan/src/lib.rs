@@ -315,6 +315,11 @@ pub struct ScanOptions {
     pub block_size: Option<u32>,
     /// Where the look-back scan and the segmented scans keep their tiles.
     pub staging: TileStaging,
+    /// Whether host-to-host scans ([`Scan::scan`] of a host slice, [`Scan::scan_to_slice`];
+    /// look-back algorithms) stream through the device in overlapped chunks
+    /// ([`gpu_core::Gpu::host_pipeline`]); the one-shot path by default.
+    #[cfg(feature = "cuda")]
+    pub pipelining: gpu_core::Pipelining,
 }
 
 impl ScanOptions {
@@ -352,6 +357,13 @@ impl ScanOptions {
     /// The same options with another look-back tile staging (checked when the scan runs).
     pub fn staging(mut self, staging: TileStaging) -> Self {
         self.staging = staging;
+        self
+    }
+
+    /// The same options with another choice of host pipeline for host-to-host scans.
+    #[cfg(feature = "cuda")]
+    pub fn pipelining(mut self, pipelining: gpu_core::Pipelining) -> Self {
+        self.pipelining = pipelining;
         self
     }
 }

@@ -5,9 +5,12 @@
 // `Scanner` is the engine this object drives; it is deprecated only as a public entry point.
 #![allow(deprecated)]
 
+use std::mem::MaybeUninit;
 use std::sync::Mutex;
 
-use gpu_core::{Affine, DeviceArray, Element, Error, Gpu, Input, Op, Pod, Result, Stream};
+use gpu_core::{
+    Affine, DeviceArray, Element, Error, Gpu, Input, Op, Pipelining, Pod, Result, Stream,
+};
 
 use crate::gpu::Scanner;
 use crate::{cpu, Algorithm, Real, ScanKind, ScanMonoid, ScanOptions, TileStaging};
@@ -125,6 +128,15 @@ impl<'s> Scan<'s> {
         self
     }
 
+    /// Whether host-to-host scans ([`scan`](Scan::scan) of a host slice,
+    /// [`scan_to_slice`](Scan::scan_to_slice)) stream through the device in overlapped chunks,
+    /// with the same results bit for bit: [`Pipelining::Never`] by default, `Auto` from
+    /// [`gpu_core::PIPELINE_MIN_BYTES`] of input on, or `Always`.
+    pub fn pipelining(mut self, pipelining: Pipelining) -> Self {
+        self.options = self.options.pipelining(pipelining);
+        self
+    }
+
     /// The same scan on `stream`: [`scan_into`](Scan::scan_into) and
     /// [`scan_in_place`](Scan::scan_in_place) then only enqueue. Host-result methods still
     /// wait. The new object has scratch of its own.
@@ -181,7 +193,88 @@ impl<'s> Scan<'s> {
                 None => cpu::scan_with(&x.stage(&self.gpu)?.to_vec()?, op, &self.options),
             };
         }
+        if let Some(host) = x.host_slice() {
+            if let Some(out) = self.scan_host_pipelined(host, op)? {
+                return Ok(out);
+            }
+        }
         self.to_host(x, &self.op_launch::<T>(op))
+    }
+
+    /// The scan of the host slice `x` with `op` into the host slice `out` (the same length):
+    /// through the device's host pipeline where [`ScanOptions::pipelining`] takes it (chunks
+    /// uploaded, scanned and downloaded at once, the same results bit for bit), otherwise
+    /// uploaded, scanned and downloaded whole. Page-locked memory (a
+    /// [`PinnedBuffer`](gpu_core::PinnedBuffer)'s slices) is read and written by the DMA
+    /// engines directly. Waits, like [`scan`](Scan::scan); `out` is left partly written when
+    /// it fails.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, Op};
+    /// let gpu = Gpu::default_device()?;
+    /// let x = vec![1u32; 1 << 26];
+    /// let mut y = vec![0u32; x.len()];
+    /// gpu_scan::Scan::new(&gpu).scan_to_slice(&x, &mut y, Op::Sum)?;
+    /// assert_eq!(y[(1 << 26) - 1], 1 << 26);
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_to_slice<T: Element>(&self, x: &[T], out: &mut [T], op: Op) -> Result<()> {
+        crate::check_op::<T>(op)?;
+        if out.len() != x.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("holds {} elements; the input has {}", out.len(), x.len()),
+            ));
+        }
+        if !self.options.algorithm.is_gpu() {
+            out.copy_from_slice(&cpu::scan_with(x, op, &self.options)?);
+            return Ok(());
+        }
+        if self.stream.is_none() && self.options.pipelining.applies(std::mem::size_of_val(x)) {
+            // SAFETY: the pipeline only ever writes whole elements' bytes copied from device
+            // memory holding `T` values (`T: Pod`), so `out` stays initialised.
+            let uninit = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
+            let ran =
+                self.with_scanner(|s, _| s.scan_host_pipelined(x, uninit, op, &self.options))?;
+            if ran {
+                return Ok(());
+            }
+        }
+        let staged = x.stage(&self.gpu)?;
+        let (input, n) = (staged.device_ptr(), staged.len());
+        let device = match staged.into_upload() {
+            Some(upload) => upload,
+            None => self.gpu.alloc::<T>(n)?,
+        };
+        self.enqueue(input, n, &device, &self.op_launch::<T>(op))?;
+        if let Some(stream) = self.stream {
+            stream.synchronize()?;
+        }
+        device.copy_to(out)
+    }
+
+    /// The host-to-host scan through the device's host pipeline, where
+    /// [`ScanOptions::pipelining`] takes it and it applies (look-back algorithms, no stream of
+    /// the caller's); `None` otherwise.
+    fn scan_host_pipelined<T: Element>(&self, host: &[T], op: Op) -> Result<Option<Vec<T>>> {
+        if self.stream.is_some()
+            || !self.options.algorithm.is_gpu()
+            || !self.options.pipelining.applies(std::mem::size_of_val(host))
+        {
+            return Ok(None);
+        }
+        let mut out = Vec::<T>::with_capacity(host.len());
+        let ran = self.with_scanner(|s, _| {
+            s.scan_host_pipelined(host, out.spare_capacity_mut(), op, &self.options)
+        })?;
+        if !ran {
+            return Ok(None);
+        }
+        // SAFETY: the pipeline wrote all `host.len()` elements of the spare capacity when it
+        // returned Ok(true); `T: Pod` accepts the bytes it copied.
+        unsafe { out.set_len(host.len()) };
+        Ok(Some(out))
     }
 
     /// Writes the scan of `x` into `out` (at least as long; the rest is left alone). Waits,

@@ -288,6 +288,7 @@ fn options(kind: ScanKind, algorithm: Algorithm, block: Option<u32>) -> ScanOpti
         algorithm,
         block_size: block,
         staging: TileStaging::Auto,
+        ..ScanOptions::default()
     }
 }
 

@@ -90,7 +90,7 @@ quickcheck! {
 mod gpu {
     use super::*;
     use gpu_core::testing::gpu_or_skip;
-    use gpu_core::Affine;
+    use gpu_core::{Affine, Pipelining};
     use gpu_scan::{Algorithm, Scan, ScanOptions, TileStaging};
     use quickcheck::QuickCheck;
 
@@ -135,6 +135,12 @@ mod gpu {
             algorithm: algorithm_of(a),
             block_size: block_of(b),
             staging: staging_of(k >> 1, &gpu),
+            // Host to host in one chunk of the pipeline, or the one-shot path.
+            pipelining: if k & 16 != 0 {
+                Pipelining::Always
+            } else {
+                Pipelining::Never
+            },
         };
         let got = Scan::new(&gpu).options(o).scan(&x, op).unwrap();
         TestResult::from_bool(got == cpu::scan(&x, op, o.kind).unwrap())
@@ -168,6 +174,7 @@ mod gpu {
             algorithm: algorithm_of(a),
             block_size: block_of(b),
             staging: TileStaging::Auto,
+            ..ScanOptions::default()
         };
         let got = Scan::new(&gpu).options(o).scan_monoid(&m).unwrap();
         TestResult::from_bool(got == cpu::scan_monoid(&m, o.kind))

@@ -73,6 +73,11 @@ extern "C" {
     pub fn cuStreamCreate(phStream: *mut CUstream, Flags: c_uint) -> CUresult;
     pub fn cuStreamSynchronize(h_stream: CUstream) -> CUresult;
     pub fn cuStreamWaitEvent(h_stream: CUstream, h_event: CUevent, Flags: c_uint) -> CUresult;
+    pub fn cuPointerGetAttribute(
+        data: *mut c_void,
+        attribute: cust::sys::CUpointer_attribute,
+        ptr: CUdeviceptr,
+    ) -> CUresult;
     pub fn cuStreamDestroy_v2(h_stream: CUstream) -> CUresult;
     pub fn cuEventCreate(phEvent: *mut CUevent, Flags: c_uint) -> CUresult;
     pub fn cuEventRecord(h_event: CUevent, h_stream: CUstream) -> CUresult;

@@ -1,8 +1,11 @@
 //! The launches behind [`Scanner`]: kernel choice, scratch, grid and the three device-level
 //! algorithm shapes (in order, decoupled look-back, recursive block sums).
 
+use std::mem::MaybeUninit;
+
 use gpu_core::{
     grid_for, kernel_args, Element, Error, Gpu, Kernel, LaunchConfig, Op, Result, Stream,
+    PIPELINE_CHUNK_BYTES,
 };
 
 use super::{cpu_algorithm_async, Scanner, HELPER_BLOCK};
@@ -179,34 +182,10 @@ impl Scanner {
         match algorithm {
             Algorithm::Serial | Algorithm::Rayon => Err(cpu_algorithm_async(algorithm)),
             Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto => {
-                let staged = plan::use_staged(
-                    options.staging,
-                    n,
-                    self.gpu.properties().compute_capability,
-                    combo.staged_kernel,
-                )?;
-                let props = self.gpu.properties();
-                let plan = if combo.lookback_only {
-                    plan::lookback_half(
-                        n.max(1),
-                        options.block_size,
-                        staged,
-                        combo.to_f32,
-                        props.shared_memory_per_block_optin,
-                    )?
-                } else {
-                    plan::lookback(
-                        n.max(1),
-                        combo.size,
-                        options.block_size,
-                        staged,
-                        props.shared_memory_per_block_optin,
-                    )?
-                };
+                let (plan, deterministic) = self.lookback_plan(combo, algorithm, options, n)?;
                 if n == 0 {
                     return Ok(());
                 }
-                let deterministic = algorithm == Algorithm::LookBackDeterministic && !combo.exact;
                 self.in_order(stream, |s| {
                     s.lookback(
                         combo,
@@ -240,6 +219,96 @@ impl Scanner {
                 })
             }
         }
+    }
+
+    /// The look-back plan of `n` values (tile staging and block as `options` ask) and whether
+    /// its look-back is the deterministic one.
+    fn lookback_plan(
+        &self,
+        combo: &Combo,
+        algorithm: Algorithm,
+        options: &ScanOptions,
+        n: usize,
+    ) -> Result<(LookbackPlan, bool)> {
+        let props = self.gpu.properties();
+        let staged = plan::use_staged(
+            options.staging,
+            n,
+            props.compute_capability,
+            combo.staged_kernel,
+        )?;
+        let plan = if combo.lookback_only {
+            plan::lookback_half(
+                n.max(1),
+                options.block_size,
+                staged,
+                combo.to_f32,
+                props.shared_memory_per_block_optin,
+            )?
+        } else {
+            plan::lookback(
+                n.max(1),
+                combo.size,
+                options.block_size,
+                staged,
+                props.shared_memory_per_block_optin,
+            )?
+        };
+        Ok((
+            plan,
+            algorithm == Algorithm::LookBackDeterministic && !combo.exact,
+        ))
+    }
+
+    /// The scan of host `input` with `op` into `output` through the device's host pipeline
+    /// ([`Gpu::host_pipeline`]): chunks of whole tiles, uploaded, scanned in place and
+    /// downloaded on three streams, each chunk's launch continuing the tile counter and
+    /// look-back status of the launch before it, so the results are the one-shot scan's, bit for
+    /// bit. `Ok(false)`, with nothing done, where it does not apply: an algorithm other than the
+    /// look-back, a tile larger than a chunk, or the pipeline's staging busy with another call.
+    pub(crate) fn scan_host_pipelined<T: Element>(
+        &mut self,
+        input: &[T],
+        output: &mut [MaybeUninit<T>],
+        op: Op,
+        options: &ScanOptions,
+    ) -> Result<bool> {
+        let combo = Combo::op::<T>(op)?;
+        let algorithm = options.algorithm.resolve(combo.exact);
+        if !matches!(
+            algorithm,
+            Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto
+        ) {
+            return Ok(false);
+        }
+        let n = input.len();
+        let (plan, deterministic) = self.lookback_plan(&combo, algorithm, options, n)?;
+        let size = std::mem::size_of::<T>();
+        let tiles_per_chunk = PIPELINE_CHUNK_BYTES / (plan.tile as usize * size);
+        if tiles_per_chunk == 0 || n == 0 {
+            return Ok(false);
+        }
+        let chunk = tiles_per_chunk * plan.tile as usize;
+        let gpu = self.gpu.clone();
+        let mut device = gpu.alloc::<T>(n)?;
+        let data = device.device_ptr();
+        let mut run: Option<LookbackRun> = None;
+        gpu.host_pipeline(input, output, &mut device, chunk, |range, stream| {
+            let tiles = (range.len() as u64).div_ceil(plan.tile);
+            self.in_order(stream, |s| {
+                if run.is_none() {
+                    run = Some(s.lookback_begin(
+                        &combo,
+                        deterministic,
+                        &plan,
+                        options.kind,
+                        stream,
+                    )?);
+                }
+                let run = run.as_ref().expect("begun above");
+                s.lookback_tiles(run, data, data, n, tiles, stream)
+            })
+        })
     }
 
     /// Runs `enqueue` after making sure the scratch is not still in use on another stream, and
@@ -306,6 +375,23 @@ impl Scanner {
         kind: ScanKind,
         stream: &Stream,
     ) -> Result<()> {
+        let run = self.lookback_begin(combo, deterministic, plan, kind, stream)?;
+        self.lookback_tiles(&run, input, output, n, plan.tiles, stream)
+    }
+
+    /// A look-back scan's kernel and zeroed status (on `stream`), for [`lookback_tiles`]
+    /// launches: one for the whole input, or one per chunk of a host pipeline, the tiles of each
+    /// launch continuing the tile counter where the previous launch on the stream left it.
+    ///
+    /// [`lookback_tiles`]: Self::lookback_tiles
+    pub(super) fn lookback_begin(
+        &mut self,
+        combo: &Combo,
+        deterministic: bool,
+        plan: &LookbackPlan,
+        kind: ScanKind,
+        stream: &Stream,
+    ) -> Result<LookbackRun> {
         let (ptx, family) = if plan.staged {
             (&SCAN_SM80_PTX, "lookback_staged")
         } else {
@@ -318,24 +404,48 @@ impl Scanner {
         if plan.shared_bytes > 0 {
             kernel.set_max_dynamic_shared(plan.shared_bytes)?;
         }
-        let grid = self.grid(plan.tiles)?;
+        self.grid(plan.tiles)?;
+        let status = self.zeroed_status(&plan.layout, stream)?;
+        Ok(LookbackRun {
+            kernel,
+            plan: *plan,
+            status,
+            exclusive: u32::from(kind == ScanKind::Exclusive),
+        })
+    }
+
+    /// Launches the next `tiles` tiles of `run` (the first ones of the scan, or those after the
+    /// previous launch's on the same stream) over `n` values at `input` / `output`.
+    pub(super) fn lookback_tiles(
+        &self,
+        run: &LookbackRun,
+        input: u64,
+        output: u64,
+        n: usize,
+        tiles: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        let grid = self.grid(tiles)?;
         let LookbackStatus {
             counter,
             flags,
             aggregates,
             inclusives,
-        } = self.zeroed_status(&plan.layout, stream)?;
-        let exclusive = u32::from(kind == ScanKind::Exclusive);
+        } = run.status;
+        let (plan, exclusive) = (&run.plan, run.exclusive);
         // SAFETY: scan_lookback[_staged]_[det_]<op>_<type>(const V* in, V* out, u64 n,
         // u32 exclusive, u32* counter, u32* flags, void* aggs, void* incs), V the value type of
         // `combo`: `in` and `out` hold at least n values (checked by the callers; they may be
-        // the same array), the grid has exactly `tiles` blocks of `block` threads covering n
-        // (tile = block · items, items as the kernel's shape), staged kernels get the
-        // plan's shared_bytes (block · the tile shape's bytes per thread) they index, and the scratch holds the
-        // counter and status of `tiles` tiles as laid out by `plan.layout` (the layout the kernel
-        // uses), zeroed by the init launch just before on the same stream.
+        // the same array), the launches of one run have `plan.tiles` blocks of `block` threads
+        // in all, covering n (tile = block · items, items as the kernel's shape), each block
+        // taking the next tile from the counter (a launch after another on the same stream
+        // continues where it stopped, and reads only tiles whose data its callers have placed
+        // by then), staged kernels get the plan's shared_bytes (block · the tile shape's bytes
+        // per thread) they index, and the scratch holds the counter and status of `tiles`
+        // tiles as laid out by `plan.layout` (the layout the kernel uses), zeroed by
+        // `lookback_begin` before the first launch on the same stream.
         unsafe {
-            kernel.launch(
+            run.kernel.launch(
                 LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32),
                 stream,
                 &kernel_args![
@@ -436,7 +546,16 @@ impl Scanner {
     }
 }
 
+/// A look-back scan ready to launch tile range by tile range ([`Scanner::lookback_begin`]).
+pub(super) struct LookbackRun {
+    kernel: Kernel,
+    plan: LookbackPlan,
+    status: LookbackStatus,
+    exclusive: u32,
+}
+
 /// Device addresses of a look-back launch's tile counter and status words (0: no flags).
+#[derive(Clone, Copy)]
 pub(super) struct LookbackStatus {
     pub counter: u64,
     pub flags: u64,

@@ -1,0 +1,291 @@
+//! Host-to-host scans through the device's host pipeline (`gpu_core::Gpu::host_pipeline`):
+//! the same results as the one-shot path, bit for bit, at every chunk boundary, for exact and
+//! deterministic float scans, from pageable and from page-locked memory; the pipeline itself
+//! (all four pinned/pageable combinations, chunks of any size, the busy and bad-input cases).
+//! Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
+#![cfg(feature = "cuda")]
+
+use std::mem::MaybeUninit;
+
+use gpu_core::data::SplitMix64;
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{f16, Element, Gpu, Op, Pipelining, PIPELINE_CHUNK_BYTES};
+use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
+
+fn data<T: Element>(n: usize, seed: u64) -> Vec<T> {
+    let mut r = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| T::from_f64((r.next_u64() % 17) as f64 - 8.0))
+        .collect()
+}
+
+fn same_bits<T: Element>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+}
+
+/// Pipelined against one-shot, and against the CPU where `cpu_too` (exact data).
+fn check<T: Element>(gpu: &Gpu, n: usize, op: Op, kind: ScanKind, algorithm: Algorithm) {
+    let x: Vec<T> = data(n, n as u64 + 11);
+    let scan = Scan::new(gpu).kind(kind).algorithm(algorithm);
+    let piped = scan
+        .clone()
+        .pipelining(Pipelining::Always)
+        .scan(&x, op)
+        .unwrap();
+    let once = scan
+        .clone()
+        .pipelining(Pipelining::Never)
+        .scan(&x, op)
+        .unwrap();
+    let ctx = format!("{} {op} {kind:?} {algorithm:?} n={n}", T::NAME);
+    assert!(
+        same_bits(&piped, &once),
+        "{ctx}: pipelined differs from one-shot"
+    );
+    let want = cpu::scan(&x, op, kind).unwrap();
+    assert!(same_bits(&piped, &want), "{ctx}: differs from the CPU");
+}
+
+/// Elements per chunk of the pipeline for 4-byte values at `n` (whole look-back tiles in 8 MiB):
+/// register tiles of 512 × 32 below 2^25 values, staged tiles of 1024 × 56 from there.
+fn chunk_4(n: usize) -> usize {
+    let tile = if n >= 1 << 25 { 1024 * 56 } else { 512 * 32 };
+    (PIPELINE_CHUNK_BYTES / 4 / tile) * tile
+}
+
+#[test]
+fn pipelined_scans_equal_one_shot_at_chunk_boundaries() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let c = chunk_4(1 << 22);
+    for n in [0, 1, 31, 33, c - 1, c, c + 1, 3 * c + 5] {
+        check::<i32>(&gpu, n, Op::Sum, ScanKind::Inclusive, Algorithm::Auto);
+        check::<u32>(&gpu, n, Op::Max, ScanKind::Exclusive, Algorithm::Auto);
+        check::<f32>(&gpu, n, Op::Sum, ScanKind::Inclusive, Algorithm::Auto);
+    }
+    // Staged tiles, several chunks, the last one partial.
+    let n = (1 << 25) + 7;
+    assert!(n > 4 * chunk_4(n));
+    check::<i32>(&gpu, n, Op::Sum, ScanKind::Exclusive, Algorithm::Auto);
+    check::<f32>(
+        &gpu,
+        n,
+        Op::Sum,
+        ScanKind::Inclusive,
+        Algorithm::LookBackDeterministic,
+    );
+    check::<i64>(&gpu, n, Op::Min, ScanKind::Inclusive, Algorithm::LookBack);
+    check::<f16>(&gpu, n, Op::Sum, ScanKind::Inclusive, Algorithm::Auto);
+}
+
+/// Typical float data: the deterministic default gives the one-shot scan's bits through the
+/// pipeline too.
+#[test]
+fn deterministic_float_sums_keep_their_bits() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1 << 25) + 1000;
+    let x: Vec<f32> = gpu_core::data::typical(n, 3);
+    let scan = Scan::new(&gpu);
+    let piped = scan
+        .clone()
+        .pipelining(Pipelining::Always)
+        .scan(&x, Op::Sum)
+        .unwrap();
+    let once = scan
+        .pipelining(Pipelining::Never)
+        .scan(&x, Op::Sum)
+        .unwrap();
+    assert!(same_bits(&piped, &once));
+}
+
+/// A page-locked input is read by the DMA engines directly.
+#[test]
+fn pinned_input() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 5 * chunk_4(1 << 23) + 3;
+    let x: Vec<i32> = data(n, 5);
+    let pinned = gpu.pinned_from(&x).unwrap();
+    let got = Scan::new(&gpu)
+        .pipelining(Pipelining::Always)
+        .scan(pinned.as_slice().unwrap(), Op::Sum)
+        .unwrap();
+    assert_eq!(got, cpu::scan(&x, Op::Sum, ScanKind::Inclusive).unwrap());
+}
+
+/// `scan_to_slice`: pipelined and one-shot into existing host memory, pageable and pinned,
+/// the same bits; a wrong output length is an error.
+#[test]
+fn scan_to_slice_pageable_and_pinned() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1 << 25) + 3;
+    let x: Vec<f32> = gpu_core::data::typical(n, 8);
+    let want = Scan::new(&gpu)
+        .pipelining(Pipelining::Never)
+        .scan(&x, Op::Sum)
+        .unwrap();
+    let mut out = vec![0f32; n];
+    let mut pinned_in = gpu.pinned_from(&x).unwrap();
+    let mut pinned_out = gpu.pinned::<f32>(n).unwrap();
+    for p in [Pipelining::Always, Pipelining::Never, Pipelining::Auto] {
+        let scan = Scan::new(&gpu).pipelining(p);
+        out.fill(-1.0);
+        scan.scan_to_slice(&x, &mut out, Op::Sum).unwrap();
+        assert!(same_bits(&out, &want), "{p:?} pageable");
+        scan.scan_to_slice(
+            pinned_in.as_mut_slice().unwrap(),
+            pinned_out.as_mut_slice().unwrap(),
+            Op::Sum,
+        )
+        .unwrap();
+        assert!(
+            same_bits(pinned_out.as_slice().unwrap(), &want),
+            "{p:?} pinned"
+        );
+    }
+    let e = Scan::new(&gpu)
+        .scan_to_slice(&x, &mut out[1..], Op::Sum)
+        .unwrap_err();
+    assert!(e.to_string().contains("out"), "{e}");
+}
+
+/// The pipeline alone, with no work: the output is the input, for every pinned/pageable
+/// combination and chunk sizes that do and do not divide the length.
+#[test]
+fn pipeline_moves_every_byte() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 3 * (PIPELINE_CHUNK_BYTES / 8) + 12345;
+    let x: Vec<u64> = (0..n as u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .collect();
+    let pinned_in = gpu.pinned_from(&x).unwrap();
+    let mut device = gpu.alloc::<u64>(n).unwrap();
+    for chunk in [PIPELINE_CHUNK_BYTES / 8, 1000, 77_777] {
+        for (input, out_pinned) in [
+            (&x[..], false),
+            (&x[..], true),
+            (pinned_in.as_slice().unwrap(), false),
+            (pinned_in.as_slice().unwrap(), true),
+        ] {
+            let mut pinned_out = gpu.pinned::<u64>(n).unwrap();
+            let mut pageable: Vec<u64> = Vec::with_capacity(n);
+            let mut chunks = Vec::new();
+            let ran = {
+                let out: &mut [MaybeUninit<u64>] = if out_pinned {
+                    let s = pinned_out.as_mut_slice().unwrap();
+                    // SAFETY: initialised u64s viewed as possibly uninitialised ones.
+                    unsafe { &mut *(s as *mut [u64] as *mut [MaybeUninit<u64>]) }
+                } else {
+                    pageable.spare_capacity_mut()
+                };
+                gpu.host_pipeline(input, out, &mut device, chunk, |r, _| {
+                    chunks.push(r);
+                    Ok(())
+                })
+                .unwrap()
+            };
+            assert!(ran);
+            let got: &[u64] = if out_pinned {
+                pinned_out.as_slice().unwrap()
+            } else {
+                // SAFETY: the pipeline wrote all n elements (it returned Ok(true)).
+                unsafe { pageable.set_len(n) };
+                &pageable
+            };
+            assert!(got == &x[..], "chunk {chunk}, pinned output {out_pinned}");
+            assert_eq!(chunks.len(), n.div_ceil(chunk));
+            assert!(chunks.iter().enumerate().all(|(k, r)| r.start == k * chunk));
+            assert_eq!(chunks.last().unwrap().end, n);
+        }
+    }
+}
+
+/// A second pipeline on the same `Gpu` while one runs declines (the caller then goes one-shot);
+/// bad arguments are errors naming them; an empty input does nothing.
+#[test]
+fn pipeline_busy_and_bad_input() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let x = vec![1u32; 1000];
+    let mut out: Vec<u32> = Vec::with_capacity(1000);
+    let mut device = gpu.alloc::<u32>(1000).unwrap();
+    let mut inner = None;
+    let g2 = gpu.clone();
+    let ran = gpu
+        .host_pipeline(&x, out.spare_capacity_mut(), &mut device, 100, |_, _| {
+            if inner.is_none() {
+                let mut d2 = g2.alloc::<u32>(10).unwrap();
+                let mut o2: Vec<u32> = Vec::with_capacity(10);
+                inner =
+                    Some(
+                        g2.host_pipeline(&x[..10], o2.spare_capacity_mut(), &mut d2, 10, |_, _| {
+                            Ok(())
+                        })
+                        .unwrap(),
+                    );
+                // And a scan through the pipeline takes the one-shot path meanwhile.
+                let s = Scan::new(&g2).pipelining(Pipelining::Always);
+                assert_eq!(s.scan(&x[..10], Op::Sum).unwrap()[9], 10);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(ran);
+    assert_eq!(inner, Some(false));
+    let mut small: Vec<u32> = Vec::with_capacity(999);
+    let e = gpu
+        .host_pipeline(&x, small.spare_capacity_mut(), &mut device, 100, |_, _| {
+            Ok(())
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("output"), "{e}");
+    let mut tiny = gpu.alloc::<u32>(10).unwrap();
+    let e = gpu
+        .host_pipeline(&x, out.spare_capacity_mut(), &mut tiny, 100, |_, _| Ok(()))
+        .unwrap_err();
+    assert!(e.to_string().contains("device"), "{e}");
+    for chunk in [0, PIPELINE_CHUNK_BYTES / 4 + 1] {
+        let e = gpu
+            .host_pipeline(&x, out.spare_capacity_mut(), &mut device, chunk, |_, _| {
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("chunk"), "{e}");
+    }
+    let mut none: Vec<u32> = Vec::new();
+    assert!(gpu
+        .host_pipeline(&[], none.spare_capacity_mut(), &mut device, 100, |_, _| {
+            panic!("no chunks")
+        })
+        .unwrap());
+    // A failing chunk's error comes back (after the streams are drained).
+    let e = gpu
+        .host_pipeline(&x, out.spare_capacity_mut(), &mut device, 100, |r, _| {
+            if r.start == 300 {
+                Err(gpu_core::Error::invalid("work", "failed on purpose"))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("on purpose"), "{e}");
+}
+
+/// More than 2^31 values through the pipeline (8 GiB of u32 in and out).
+#[test]
+fn more_than_two_to_the_31_values() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1usize << 31) + 5;
+    let x: Vec<u32> = (0..n).map(|i| (i % 7) as u32).collect();
+    let got = Scan::new(&gpu)
+        .pipelining(Pipelining::Always)
+        .scan(&x, Op::Sum)
+        .unwrap();
+    let mut acc = 0u32;
+    for (i, &v) in x.iter().enumerate() {
+        acc = acc.wrapping_add(v);
+        if i % 1_000_003 == 0 || i + 3 >= n {
+            assert_eq!(got[i], acc, "{i}");
+        }
+    }
+}
