@@ -9,7 +9,9 @@
 //! with the f64 running sum within f32 rounding.
 #![cfg(feature = "cuda")]
 
-use gpu_core::data::SplitMix64;
+mod common;
+
+use common::{same_bits, small_integers};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{bf16, f16, DeviceSlice, Element, Gpu, Op};
 use gpu_scan::{cpu, plan, Algorithm, Scan, ScanKind, TileStaging};
@@ -34,20 +36,6 @@ const ALGORITHMS: [Algorithm; 3] = [
     Algorithm::LookBack,
     Algorithm::LookBackDeterministic,
 ];
-
-fn small_integers<T: Element>(n: usize, seed: u64) -> Vec<T> {
-    let mut r = SplitMix64::new(seed);
-    (0..n)
-        .map(|_| T::from_f64((r.next_u64() % 17) as f64 - 8.0))
-        .collect()
-}
-
-fn same_bits<T: Element>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
-}
 
 /// The tile kinds this GPU runs: registers, and staged tiles from compute capability 8.0 on.
 fn stagings(gpu: &Gpu) -> Vec<TileStaging> {

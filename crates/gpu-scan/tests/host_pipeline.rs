@@ -5,30 +5,18 @@
 //! Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
 
+mod common;
+
 use std::mem::MaybeUninit;
 
-use gpu_core::data::SplitMix64;
+use common::{same_bits, small_integers};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{f16, Element, Gpu, Op, Pipelining, PIPELINE_CHUNK_BYTES};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
 
-fn data<T: Element>(n: usize, seed: u64) -> Vec<T> {
-    let mut r = SplitMix64::new(seed);
-    (0..n)
-        .map(|_| T::from_f64((r.next_u64() % 17) as f64 - 8.0))
-        .collect()
-}
-
-fn same_bits<T: Element>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
-}
-
 /// Pipelined against one-shot, and against the CPU where `cpu_too` (exact data).
 fn check<T: Element>(gpu: &Gpu, n: usize, op: Op, kind: ScanKind, algorithm: Algorithm) {
-    let x: Vec<T> = data(n, n as u64 + 11);
+    let x: Vec<T> = small_integers(n, n as u64 + 11);
     let scan = Scan::new(gpu).kind(kind).algorithm(algorithm);
     let piped = scan
         .clone()
@@ -105,7 +93,7 @@ fn deterministic_float_sums_keep_their_bits() {
 fn pinned_input() {
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 5 * chunk_4(1 << 23) + 3;
-    let x: Vec<i32> = data(n, 5);
+    let x: Vec<i32> = small_integers(n, 5);
     let pinned = gpu.pinned_from(&x).unwrap();
     let got = Scan::new(&gpu)
         .pipelining(Pipelining::Always)
