@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::{check, Case, Config, DType, Env, Group, Row};
 
 /// GPU cases per group.
-const GPU_CASES: usize = 6;
+const GPU_CASES: usize = 7;
 
 /// One group per (type, size).
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
@@ -85,9 +85,16 @@ mod gpu {
             let y = gpu.alloc::<T>(n)?;
             let pinned = gpu.pinned_from(host)?;
             let pinned_out = gpu.pinned::<T>(n)?;
-            Ok((x, RefCell::new(y), pinned, RefCell::new(pinned_out)))
+            // Both directions at once: the download on a second stream, forked from and joined
+            // back into the timed stream by events.
+            let both = (
+                gpu.new_stream()?,
+                gpu.new_event(false)?,
+                gpu.new_event(false)?,
+            );
+            Ok((x, RefCell::new(y), pinned, RefCell::new(pinned_out), both))
         };
-        let (x, y, pinned, pinned_out) = match setup() {
+        let (x, y, pinned, pinned_out, (side, forked, joined)) = match setup() {
             Ok(v) => v,
             Err(e) => return fail(env, e),
         };
@@ -99,6 +106,14 @@ mod gpu {
             Err(e) => Verdict::error(&e),
         };
         let filled = vec![value; n];
+        let at_once = |s: &gpu_core::Stream| -> gpu_core::Result<()> {
+            forked.record(s)?;
+            side.wait(&forked)?;
+            y.borrow_mut().copy_from_pinned_async(&pinned, s)?;
+            x.copy_to_pinned_async(&mut pinned_out.borrow_mut(), &side)?;
+            joined.record(&side)?;
+            s.wait(&joined)
+        };
         let b = bytes as u64;
         let cases = vec![
             Case::new("core", "copy", "device to device", name, n)
@@ -144,6 +159,37 @@ mod gpu {
                 .check(|| match pinned_out.borrow().as_slice() {
                     Ok(v) => check::slices(v, host),
                     Err(e) => Verdict::error(&e),
+                }),
+            // The link's two directions at once (the bound of a host-to-host pipeline): the
+            // pinned upload on the timed stream, the pinned download on `side`.
+            Case::new("core", "upload+download", "pinned, at once", name, n)
+                .bytes(2 * b, None)
+                .reps(5)
+                .gpu(at_once)
+                .check(|| {
+                    // Both targets already hold the data (earlier cases): poison them, run once
+                    // more.
+                    let s = gpu.stream();
+                    let again = || -> gpu_core::Result<()> {
+                        y.borrow_mut().fill(T::from_f64(-1.0), s)?;
+                        s.synchronize()?;
+                        pinned_out
+                            .borrow_mut()
+                            .as_mut_slice()?
+                            .fill(T::from_f64(-1.0));
+                        at_once(s)?;
+                        s.synchronize()
+                    };
+                    if let Err(e) = again() {
+                        return Verdict::error(&e);
+                    }
+                    match pinned_out.borrow().as_slice() {
+                        Ok(v) => match check::slices(v, host) {
+                            Verdict::Correct => y_is(host),
+                            other => other,
+                        },
+                        Err(e) => Verdict::error(&e),
+                    }
                 }),
         ];
         debug_assert_eq!(cases.len(), super::GPU_CASES);
