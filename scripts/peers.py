@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """peers.py — the report's operations with PyTorch and CuPy on the same GPU, timed the same way.
 
-Runs sum, max (full reductions), cumsum (inclusive prefix sum, output of the input's type), conv1d
+Runs sum, max (full reductions), cumsum (inclusive prefix sum, output of the input's type;
+cumsum_host: from and to page-locked host memory, PyTorch only), conv1d
 (one channel, cross-correlation, zero 'same' padding: torch.nn.functional.conv1d /
 cupyx.scipy.ndimage.correlate1d or cupyx.scipy.signal.correlate) and a device-to-device copy of
 each array, for each size and type, with each library that imports and sees a GPU. Every
@@ -10,7 +11,7 @@ median of several samples (short runs are batched so a sample lasts at least 0.2
 the report times our primitives. Each figure is also quoted as a fraction of the same library's
 device-to-device copy of the same array, measured in the same run, with the report's byte model:
 
-    sum, max   n*size bytes          cumsum, conv1d, copy   2*n*size bytes (read + write)
+    sum, max   n*size bytes          cumsum, cumsum_host, conv1d, copy   2*n*size bytes (read + write)
     copy_fraction = (bytes / ms) / (2*n*size / copy_ms)
 
 Output (--out, default peers.json), schema "gpu-prims-peers/1":
@@ -27,7 +28,7 @@ A missing library, GPU or operation is recorded as absent, never a crash. Exit s
 the arguments are bad or the output cannot be written.
 
 Usage:  python3 scripts/peers.py [--sizes 20,24,28] [--types i32,f32] [--widths 3,7,31,127]
-                                 [--ops sum,max,cumsum,conv1d] [--libs torch,cupy]
+                                 [--ops sum,max,cumsum,cumsum_host,conv1d] [--libs torch,cupy]
                                  [--reps 15] [--warmup 3] [--out peers.json] [--quick]
 """
 
@@ -144,6 +145,19 @@ class Torch:
             return lambda: t.max(x)
         if op == "cumsum":
             return lambda: t.cumsum(x, 0, dtype=x.dtype, out=y)
+        if op == "cumsum_host":
+            # Page-locked host memory in and out, as a PyTorch user with pinned buffers writes
+            # it: upload, cumsum, download on the current stream, then wait for the result.
+            xh = x.cpu().pin_memory()
+            yh = t.empty_like(xh).pin_memory()
+            stream = t.cuda.current_stream()
+
+            def run():
+                xd = xh.to(self.dev, non_blocking=True)
+                yh.copy_(t.cumsum(xd, 0, dtype=x.dtype), non_blocking=True)
+                stream.synchronize()
+                return yh
+            return run
         if op == "conv1d":
             if not x.is_floating_point():
                 raise NotImplementedError("torch conv1d has no integer CUDA kernel")
@@ -248,7 +262,7 @@ def numpy_reference(np, op, x, m):
         return x.astype(np.float64).sum()
     if op == "max":
         return x.max()
-    if op == "cumsum":
+    if op in ("cumsum", "cumsum_host"):
         return np.cumsum(x.astype(np.float64))
     if op == "conv1d":
         # P[i] = sum_j N[i - r + j] M[j], r = w // 2, zeros outside.
@@ -323,7 +337,7 @@ def main(argv=None):
     widths = [int(w) for w in args.widths.split(",") if w.strip()]
     ops = [o.strip() for o in args.ops.split(",") if o.strip()]
     for o in ops:
-        if o not in ("sum", "max", "cumsum", "conv1d", "copy"):
+        if o not in ("sum", "max", "cumsum", "cumsum_host", "conv1d", "copy"):
             ap.error(f"unknown op {o}")
     t0 = time.time()
 

@@ -9,7 +9,8 @@
 //!                  "copy_ms": 0.71, "copy_gbps": 3020.5, "copy_fraction": 0.987,
 //!                  "status": "ok", "note": "" } ] }
 //! ```
-//! `op` is `sum`, `max`, `cumsum`, `conv1d` (with `w`) or `copy`; `status` is `ok`, `absent`
+//! `op` is `sum`, `max`, `cumsum`, `cumsum_host` (pinned host memory in and out), `conv1d`
+//! (with `w`) or `copy`; `status` is `ok`, `absent`
 //! (library or operation missing) or `error`; `copy_fraction` is the peer's GB/s over the GB/s of
 //! its own device-to-device copy of the same array, measured in the same peers run, with the
 //! report's byte model.
@@ -23,7 +24,7 @@ use super::{PeerCell, Row};
 /// One result of peers.json.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PeerResult {
-    /// `sum`, `max`, `cumsum`, `conv1d`, `copy`.
+    /// `sum`, `max`, `cumsum`, `cumsum_host`, `conv1d`, `copy`.
     pub op: String,
     /// `torch`, `cupy`.
     pub library: String,
@@ -121,6 +122,10 @@ pub fn peer_op(row: &Row) -> Option<(&'static str, Option<u64>)> {
         "reduce" if row.variant == "sum" => Some(("sum", None)),
         "reduce" if row.variant == "max" => Some(("max", None)),
         "scan" if row.variant == "inclusive sum" => Some(("cumsum", None)),
+        // Page-locked host memory in and out: PyTorch's upload, cumsum, download.
+        "scan" if row.variant == "inclusive sum, host to host, pinned" => {
+            Some(("cumsum_host", None))
+        }
         "conv1d" => match &row.param {
             Some((k, w)) if k == "w" => Some(("conv1d", Some(*w))),
             _ => None,
