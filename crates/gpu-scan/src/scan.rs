@@ -231,44 +231,45 @@ impl<'s> Scan<'s> {
             out.copy_from_slice(&cpu::scan_with(x, op, &self.options)?);
             return Ok(());
         }
-        if self.stream.is_none() && self.options.pipelining.applies(std::mem::size_of_val(x)) {
-            // SAFETY: the pipeline only ever writes whole elements' bytes copied from device
-            // memory holding `T` values (`T: Pod`), so `out` stays initialised.
-            let uninit = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
-            let ran =
-                self.with_scanner(|s, _| s.scan_host_pipelined(x, uninit, op, &self.options))?;
-            if ran {
-                return Ok(());
-            }
+        // SAFETY: the pipeline only ever writes whole elements' bytes copied from device
+        // memory holding `T` values (`T: Pod`), so `out` stays initialised.
+        let uninit = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
+        if self.pipelined(x, uninit, op)? {
+            return Ok(());
         }
-        let staged = x.stage(&self.gpu)?;
-        let (input, n) = (staged.device_ptr(), staged.len());
-        let device = match staged.into_upload() {
-            Some(upload) => upload,
-            None => self.gpu.alloc::<T>(n)?,
-        };
-        self.enqueue(input, n, &device, &self.op_launch::<T>(op))?;
-        if let Some(stream) = self.stream {
-            stream.synchronize()?;
-        }
-        device.copy_to(out)
+        self.on_device(x, &self.op_launch::<T>(op))?.copy_to(out)
     }
 
-    /// The host-to-host scan through the device's host pipeline, where
-    /// [`ScanOptions::pipelining`] takes it and it applies (look-back algorithms, no stream of
-    /// the caller's); `None` otherwise.
+    /// The host-to-host scan of `host` into `out` through the device's host pipeline, where
+    /// [`ScanOptions::pipelining`] takes it and it applies (a GPU look-back algorithm, no
+    /// stream of the caller's, the staging free): `Ok(true)` with every element of `out`
+    /// written, `Ok(false)` with nothing done.
+    fn pipelined<T: Element>(
+        &self,
+        host: &[T],
+        out: &mut [MaybeUninit<T>],
+        op: Op,
+    ) -> Result<bool> {
+        if !self.takes_pipeline(host) {
+            return Ok(false);
+        }
+        self.with_scanner(|s, _| s.scan_host_pipelined(host, out, op, &self.options))
+    }
+
+    /// Whether [`ScanOptions::pipelining`] sends `host` through the pipeline here.
+    fn takes_pipeline<T>(&self, host: &[T]) -> bool {
+        self.stream.is_none()
+            && self.options.algorithm.is_gpu()
+            && self.options.pipelining.applies(std::mem::size_of_val(host))
+    }
+
+    /// [`pipelined`](Self::pipelined) into a new `Vec`; `None` where it does not apply.
     fn scan_host_pipelined<T: Element>(&self, host: &[T], op: Op) -> Result<Option<Vec<T>>> {
-        if self.stream.is_some()
-            || !self.options.algorithm.is_gpu()
-            || !self.options.pipelining.applies(std::mem::size_of_val(host))
-        {
-            return Ok(None);
+        if !self.takes_pipeline(host) {
+            return Ok(None); // before allocating the output
         }
         let mut out = Vec::<T>::with_capacity(host.len());
-        let ran = self.with_scanner(|s, _| {
-            s.scan_host_pipelined(host, out.spare_capacity_mut(), op, &self.options)
-        })?;
-        if !ran {
+        if !self.pipelined(host, out.spare_capacity_mut(), op)? {
             return Ok(None);
         }
         // SAFETY: the pipeline wrote all `host.len()` elements of the spare capacity when it
@@ -465,6 +466,17 @@ impl<'s> Scan<'s> {
     /// is ordered after the work on the default stream, and a stream of the caller's is
     /// waited for first.
     fn to_host<V: Pod>(&self, x: &(impl Input<V> + ?Sized), launch: &Launch<'_>) -> Result<Vec<V>> {
+        self.on_device(x, launch)?.to_vec()
+    }
+
+    /// `launch` over `x` into a device array, for a download that follows on the default
+    /// stream (a stream of the caller's is waited for here): a host input's upload is scanned
+    /// in place, device data into a new array.
+    fn on_device<V: Pod>(
+        &self,
+        x: &(impl Input<V> + ?Sized),
+        launch: &Launch<'_>,
+    ) -> Result<DeviceArray<V>> {
         let staged = x.stage(&self.gpu)?;
         let (input, n) = (staged.device_ptr(), staged.len());
         let out = match staged.into_upload() {
@@ -475,7 +487,7 @@ impl<'s> Scan<'s> {
         if let Some(stream) = self.stream {
             stream.synchronize()?;
         }
-        out.to_vec()
+        Ok(out)
     }
 
     /// Solves `x[t] = a[t]·x[t−1] + b[t]` with `x[−1] = x_init` (an inclusive scan of affine
