@@ -2,7 +2,9 @@
 """peers.py — the report's operations with PyTorch and CuPy on the same GPU, timed the same way.
 
 Runs sum, max (full reductions), cumsum (inclusive prefix sum, output of the input's type;
-cumsum_host: from and to page-locked host memory, PyTorch only), conv1d
+cumsum_host: from and to page-locked host memory, PyTorch only; sum_host: the sum of
+page-locked host data, the value on the host; conv1d_host: page-locked signal in, page-locked
+result out), conv1d
 (one channel, cross-correlation, zero 'same' padding: torch.nn.functional.conv1d /
 cupyx.scipy.ndimage.correlate1d or cupyx.scipy.signal.correlate) and a device-to-device copy of
 each array, for each size and type, with each library that imports and sees a GPU. Every
@@ -11,7 +13,7 @@ median of several samples (short runs are batched so a sample lasts at least 0.2
 the report times our primitives. Each figure is also quoted as a fraction of the same library's
 device-to-device copy of the same array, measured in the same run, with the report's byte model:
 
-    sum, max   n*size bytes          cumsum, cumsum_host, conv1d, copy   2*n*size bytes (read + write)
+    sum, max, sum_host   n*size bytes      cumsum(_host), conv1d(_host), copy   2*n*size bytes
     copy_fraction = (bytes / ms) / (2*n*size / copy_ms)
 
 Output (--out, default peers.json), schema "gpu-prims-peers/1":
@@ -28,7 +30,7 @@ A missing library, GPU or operation is recorded as absent, never a crash. Exit s
 the arguments are bad or the output cannot be written.
 
 Usage:  python3 scripts/peers.py [--sizes 20,24,28] [--types i32,f32] [--widths 3,7,31,127]
-                                 [--ops sum,max,cumsum,cumsum_host,conv1d] [--libs torch,cupy]
+                                 [--ops sum,max,cumsum,cumsum_host,sum_host,conv1d,conv1d_host] [--libs torch,cupy]
                                  [--reps 15] [--warmup 3] [--out peers.json] [--quick]
 """
 
@@ -158,13 +160,36 @@ class Torch:
                 stream.synchronize()
                 return yh
             return run
-        if op == "conv1d":
+        if op == "sum_host":
+            # Page-locked host data in, the value on the host: upload, sum, .item() (which
+            # waits).
+            xh = x.cpu().pin_memory()
+
+            def run():
+                xd = xh.to(self.dev, non_blocking=True)
+                s = t.sum(xd, dtype=t.float32) if xd.dtype in (t.float16, t.bfloat16) else t.sum(xd)
+                return s.item()
+            return run
+        if op in ("conv1d", "conv1d_host"):
             if not x.is_floating_point():
                 raise NotImplementedError("torch conv1d has no integer CUDA kernel")
-            xv, mv = x.view(1, 1, -1), m.view(1, 1, -1)
-            if m.numel() % 2 == 1:
+            if m.numel() % 2 == 0:
+                raise NotImplementedError("even mask widths not compared")
+            mv = m.view(1, 1, -1)
+            if op == "conv1d":
+                xv = x.view(1, 1, -1)
                 return lambda: self.F.conv1d(xv, mv, padding="same")
-            raise NotImplementedError("even mask widths not compared")
+            # Page-locked signal in, page-locked result out, as cumsum_host.
+            xh = x.cpu().pin_memory()
+            yh = t.empty_like(xh).pin_memory()
+            stream = t.cuda.current_stream()
+
+            def run_host():
+                xd = xh.to(self.dev, non_blocking=True).view(1, 1, -1)
+                yh.copy_(self.F.conv1d(xd, mv, padding="same").view(-1), non_blocking=True)
+                stream.synchronize()
+                return yh
+            return run_host
         raise NotImplementedError(op)
 
     def free(self):
@@ -258,13 +283,13 @@ class CuPy:
 # ---- Reference checks on a small input ------------------------------------------------------
 
 def numpy_reference(np, op, x, m):
-    if op == "sum":
+    if op in ("sum", "sum_host"):
         return x.astype(np.float64).sum()
     if op == "max":
         return x.max()
     if op in ("cumsum", "cumsum_host"):
         return np.cumsum(x.astype(np.float64))
-    if op == "conv1d":
+    if op in ("conv1d", "conv1d_host"):
         # P[i] = sum_j N[i - r + j] M[j], r = w // 2, zeros outside.
         return np.correlate(x.astype(np.float64), m.astype(np.float64), mode="same")
     if op == "copy":
@@ -292,7 +317,9 @@ def check_small(lib, op, dtype, w):
     got = run()
     if op in ("copy", "cumsum"):
         got = y
-    got = lib.to_numpy(got).astype(np.float64).reshape(-1)
+    # sum_host returns a Python number (the value on the host), the others arrays.
+    got = np.asarray(got) if isinstance(got, (int, float)) else lib.to_numpy(got)
+    got = got.astype(np.float64).reshape(-1)
     want = np.asarray(numpy_reference(np, op, xh, mh), dtype=np.float64).reshape(-1)
     # 16-bit results are rounded once from a wider sum: within half an ulp of the exact value.
     rtol = {"f16": 2.0 ** -11, "bf16": 2.0 ** -8}.get(dtype, 1e-5)
@@ -303,13 +330,13 @@ def check_small(lib, op, dtype, w):
 
 def op_widths(op, dtype, widths):
     """The mask widths an operation runs with: conv1d on float types only, others once."""
-    if op == "conv1d":
+    if op in ("conv1d", "conv1d_host"):
         return widths if dtype.startswith("f") or dtype == "bf16" else []
     return [None]
 
 
 def bytes_of(op, n, size):
-    return n * size if op in ("sum", "max") else 2 * n * size
+    return n * size if op in ("sum", "max", "sum_host") else 2 * n * size
 
 
 def main(argv=None):
@@ -337,7 +364,8 @@ def main(argv=None):
     widths = [int(w) for w in args.widths.split(",") if w.strip()]
     ops = [o.strip() for o in args.ops.split(",") if o.strip()]
     for o in ops:
-        if o not in ("sum", "max", "cumsum", "cumsum_host", "conv1d", "copy"):
+        if o not in ("sum", "max", "cumsum", "cumsum_host", "sum_host", "conv1d", "conv1d_host",
+                     "copy"):
             ap.error(f"unknown op {o}")
     t0 = time.time()
 
@@ -415,7 +443,7 @@ def main(argv=None):
                                "ms": None, "status": "ok", "note": ""}
                         label = f"{lname} {op} {t} {size_label(n)}" + (f" w={w}" if w else "")
                         try:
-                            if op == "conv1d":
+                            if op in ("conv1d", "conv1d_host"):
                                 m = lib.data(w, t, seed=2)
                             run = lib.op(op, x, y, m)
                             med, lo, hi, k = lib.timer(run, args.warmup, reps)

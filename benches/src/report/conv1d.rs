@@ -28,7 +28,12 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
             let limit = cfg.serial_conv_limit;
             let serial = widths.iter().filter(|&&w| n * w <= limit).count();
             let tensor = usize::from(d != DType::F64);
-            let gpu_cases = if gpu { Strategy::ALL.len() + tensor } else { 0 };
+            // + 4: host to host (pipelined and one-shot, pageable and pinned), Auto.
+            let gpu_cases = if gpu {
+                Strategy::ALL.len() + tensor + 4
+            } else {
+                0
+            };
             out.push(Group {
                 label: format!("conv1d {} {}", d.name(), crate::size_label(n)),
                 cases: serial + widths.len() * (1 + gpu_cases),
@@ -103,7 +108,7 @@ fn run<T: Real>(env: &mut Env, d: DType, n: usize, widths: &[usize]) -> Vec<Row>
         drop(rayon_out);
         #[cfg(feature = "cuda")]
         if let Some(dev) = device.as_mut() {
-            rows.extend(dev.run(env, d, &mask, &reference.borrow()));
+            rows.extend(dev.run(env, d, host, &mask, &reference.borrow()));
         }
     }
     rows
@@ -114,15 +119,20 @@ mod gpu {
     use std::cell::RefCell;
 
     use gpu_conv1d::{Conv1d, Options, Real, Strategy};
-    use gpu_core::{DeviceArray, Stream};
+    use gpu_core::{DeviceArray, PinnedBuffer, Pipelining, Stream};
 
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
     use super::VARIANT;
 
-    /// The signal on the device and the output array, shared by every width.
+    /// The signal on the device and the output array, shared by every width; page-locked
+    /// copies of the signal and room for the result, and a pageable result, for the
+    /// host-to-host rows.
     pub(super) struct Device<T: Real> {
         x: DeviceArray<T>,
         y: RefCell<DeviceArray<T>>,
+        pinned_in: PinnedBuffer<T>,
+        pinned_out: RefCell<PinnedBuffer<T>>,
+        pageable_out: RefCell<Vec<T>>,
     }
 
     impl<T: Real> Device<T> {
@@ -138,6 +148,9 @@ mod gpu {
                 Ok(Device {
                     x: gpu.upload(host)?,
                     y: RefCell::new(gpu.alloc::<T>(n)?),
+                    pinned_in: gpu.pinned_from(host)?,
+                    pinned_out: RefCell::new(gpu.pinned::<T>(n)?),
+                    pageable_out: RefCell::new(vec![T::default(); n]),
                 })
             };
             match setup() {
@@ -153,6 +166,7 @@ mod gpu {
             &mut self,
             env: &mut Env,
             d: DType,
+            host: &[T],
             mask: &[T],
             reference: &[T],
         ) -> Vec<Row> {
@@ -204,6 +218,73 @@ mod gpu {
                     }
                 })
                 .collect();
+            let mut rows = env.run_cases(cases);
+            rows.extend(self.host_to_host(env, d, host, mask, reference));
+            rows
+        }
+
+        /// `Conv1d::run_to_slice` (Auto) from a host signal to a host result made beforehand,
+        /// pageable and page-locked: the host pipeline against the one-shot path (upload all,
+        /// convolve, download all); the time is host in, result out.
+        fn host_to_host(
+            &self,
+            env: &mut Env,
+            d: DType,
+            host: &[T],
+            mask: &[T],
+            reference: &[T],
+        ) -> Vec<Row> {
+            let n = host.len();
+            let array = n * d.size();
+            let gpu = env.gpu.clone().expect("has_gpu");
+            let Ok(conv) = Conv1d::correlation(&gpu, mask, Options::new()) else {
+                return Vec::new();
+            };
+            let mut cases = Vec::new();
+            for (name, p) in [
+                ("pipelined", Pipelining::Always),
+                ("one_shot", Pipelining::Never),
+            ] {
+                for pinned in [false, true] {
+                    let conv = conv.clone().pipelining(p);
+                    let variant = format!(
+                        "{VARIANT}, host to host, {}",
+                        if pinned { "pinned" } else { "pageable" }
+                    );
+                    let run = move || -> gpu_core::Result<()> {
+                        if pinned {
+                            let mut out = self.pinned_out.borrow_mut();
+                            conv.run_to_slice(self.pinned_in.as_slice()?, out.as_mut_slice()?)
+                        } else {
+                            conv.run_to_slice(host, &mut self.pageable_out.borrow_mut())
+                        }
+                    };
+                    let run2 = run.clone();
+                    cases.push(
+                        Case::new("conv1d", name, variant, d.name(), n)
+                            .param("w", mask.len() as u64)
+                            .bytes(2 * array as u64, Some(array))
+                            .reps(5)
+                            .gpu(move |_: &Stream| run())
+                            .check(move || {
+                                if reference.len() != n {
+                                    return Verdict::Unchecked("no CPU reference".into());
+                                }
+                                if let Err(e) = run2() {
+                                    return Verdict::error(&e);
+                                }
+                                if pinned {
+                                    match self.pinned_out.borrow().as_slice() {
+                                        Ok(v) => check::slices(v, reference),
+                                        Err(e) => Verdict::error(&e),
+                                    }
+                                } else {
+                                    check::slices(&self.pageable_out.borrow(), reference)
+                                }
+                            }),
+                    );
+                }
+            }
             env.run_cases(cases)
         }
     }

@@ -126,8 +126,15 @@ pub fn peer_op(row: &Row) -> Option<(&'static str, Option<u64>)> {
         "scan" if row.variant == "inclusive sum, host to host, pinned" => {
             Some(("cumsum_host", None))
         }
-        "conv1d" => match &row.param {
-            Some((k, w)) if k == "w" => Some(("conv1d", Some(*w))),
+        // Host data in, the value out: PyTorch's upload from pinned memory, sum, `.item()`.
+        "reduce" if row.variant == "sum, from host, pinned" => Some(("sum_host", None)),
+        "conv1d" => match (&row.param, row.variant.as_str()) {
+            (Some((k, w)), crate::report::conv1d::VARIANT) if k == "w" => {
+                Some(("conv1d", Some(*w)))
+            }
+            (Some((k, w)), v) if k == "w" && v.ends_with("host to host, pinned") => {
+                Some(("conv1d_host", Some(*w)))
+            }
             _ => None,
         },
         "core" if row.algorithm == "copy" => Some(("copy", None)),

@@ -16,8 +16,9 @@ pub const OPS: [Op; 2] = [Op::Sum, Op::Max];
 /// One group per (type, size).
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
+    // + 2: the default reduction from pageable and from pinned host memory.
     let per_op = 2 + if gpu {
-        gpu_reduce::Algorithm::ALL.len()
+        gpu_reduce::Algorithm::ALL.len() + 2
     } else {
         0
     };
@@ -138,6 +139,63 @@ mod gpu {
                             Ok(o.to_vec()?[0])
                         };
                         match once() {
+                            Ok(got) => check::scalar(got, want),
+                            Err(e) => Verdict::error(&e),
+                        }
+                    })
+            })
+            .collect();
+        let mut rows = env.run_cases(cases);
+        rows.extend(from_host(env, d, host, op, reference));
+        rows
+    }
+
+    /// The default reduction of host data (`Reduce::reduce` of a host slice: uploaded through
+    /// the staging ring, or by the DMA engine straight from page-locked memory, then reduced
+    /// once), from pageable and from pinned memory; the time is host in, value out.
+    fn from_host<T: Element>(
+        env: &mut Env,
+        d: DType,
+        host: &[T],
+        op: Op,
+        reference: Option<T::Accumulator>,
+    ) -> Vec<Row> {
+        let n = host.len();
+        let array = n * d.size();
+        let gpu = env.gpu.clone().expect("has_gpu");
+        let pinned = match gpu.pinned_from(host) {
+            Ok(p) => p,
+            Err(e) => {
+                env.note(format!("reduce {} from host: {}", d.name(), classify(&e).1));
+                return Vec::new();
+            }
+        };
+        let (gpu, pinned) = (&gpu, &pinned);
+        let cases: Vec<Case<'_>> = [false, true]
+            .into_iter()
+            .map(|is_pinned| {
+                let variant = format!(
+                    "{}, from host, {}",
+                    op.name(),
+                    if is_pinned { "pinned" } else { "pageable" }
+                );
+                let run = move || -> gpu_core::Result<T::Accumulator> {
+                    let r = Reduce::new(gpu);
+                    if is_pinned {
+                        r.reduce(pinned.as_slice()?, op)
+                    } else {
+                        r.reduce(host, op)
+                    }
+                };
+                Case::new("reduce", "auto", &variant, d.name(), n)
+                    .bytes(array as u64, Some(array))
+                    .reps(5)
+                    .gpu(move |_: &Stream| run().map(|_| ()))
+                    .check(move || {
+                        let Some(want) = reference else {
+                            return Verdict::Unchecked("no CPU reference".into());
+                        };
+                        match run() {
                             Ok(got) => check::scalar(got, want),
                             Err(e) => Verdict::error(&e),
                         }

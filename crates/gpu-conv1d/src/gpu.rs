@@ -18,6 +18,11 @@ use crate::{Boundary, Mode, Operation, Options, Real, Strategy};
 /// Threads per block of the per-output kernels (basic, constant).
 const DIRECT_BLOCK: u32 = 256;
 
+/// Spans of outputs launched on their own ([`Conv1d::enqueue_span`]) start on multiples of
+/// this: a multiple of every kernel's tile and vector width, so that each output is computed
+/// by the same arithmetic as in a launch over the whole result, and stores stay aligned.
+pub(crate) const SPAN_ALIGN: usize = 1 << 16;
+
 /// A correlation or convolution with one mask, ready to run on the device: the mask (reversed
 /// for a convolution) lives in device memory, the options are checked.
 ///
@@ -129,6 +134,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
         self
     }
 
+    /// The same convolution with another choice of host pipeline for host signals with host
+    /// results ([`run`](Conv1d::run) of a host slice, [`run_to_slice`](Conv1d::run_to_slice)):
+    /// [`Pipelining::Never`](gpu_core::Pipelining::Never) by default.
+    pub fn pipelining(mut self, pipelining: gpu_core::Pipelining) -> Self {
+        self.options.pipelining = pipelining;
+        self
+    }
+
     /// The same convolution on `stream`: [`run_into`](Conv1d::run_into) then only enqueues.
     /// Host-result methods still wait.
     pub fn stream<'t>(self, stream: &'t Stream) -> Conv1d<'t, T> {
@@ -210,7 +223,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
         Ok(self.resolve(self.output_len(n)?))
     }
 
-    fn resolve(&self, n_out: usize) -> Path {
+    pub(crate) fn resolve(&self, n_out: usize) -> Path {
         crate::plan::resolve::<T>(
             self.options.strategy,
             n_out,
@@ -251,6 +264,11 @@ impl<'s, T: Real> Conv1d<'s, T> {
     /// [`DeviceArray`] or [`gpu_core::DeviceSlice`] (read in place) — and copies the result
     /// out (waits, on this object's stream too).
     pub fn run(&self, signal: &(impl Input<T> + ?Sized)) -> Result<Vec<T>> {
+        if let Some(host) = signal.host_slice() {
+            if let Some(out) = self.run_host_pipelined(host)? {
+                return Ok(out);
+            }
+        }
         let x = signal.stage(&self.gpu)?;
         let n_out = self.output_len(x.len())?;
         if n_out == 0 {
@@ -413,7 +431,57 @@ impl<'s, T: Real> Conv1d<'s, T> {
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
         };
-        let path = self.resolve(n_out);
+        self.launch(input, output, shape, self.resolve(n_out), stream)
+    }
+
+    /// Enqueues outputs `span` of the one-row result for a signal of `n` elements at `input`
+    /// into the result's memory at `output` (all `output_len(n)` outputs), with `path` (the
+    /// full result's: an output comes out the same bit for bit whatever span it is launched
+    /// in, the span starting on a multiple of [`SPAN_ALIGN`]). The caller keeps both alive
+    /// until the stream has run and guarantees the inputs the span's windows read have
+    /// arrived on the device.
+    pub(crate) fn enqueue_span(
+        &self,
+        input: u64,
+        n: usize,
+        output: u64,
+        span: std::ops::Range<usize>,
+        path: Path,
+        stream: &Stream,
+    ) -> Result<()> {
+        let n_out = self.output_len(n)?;
+        if span.end > n_out || span.start > span.end || span.start % SPAN_ALIGN != 0 {
+            return Err(Error::invalid(
+                "span",
+                format!("{span:?} of {n_out} outputs (starts must be multiples of {SPAN_ALIGN})"),
+            ));
+        }
+        if span.is_empty() {
+            return Ok(());
+        }
+        let shape = Shape {
+            rows: 1,
+            n: n as u64,
+            n_out: span.len() as u64,
+            off: offset(self.options.mode, self.mask.len()) + span.start as i64,
+            w: self.mask.len() as u64,
+            boundary: self.options.boundary.code(),
+        };
+        let at = output + (span.start * std::mem::size_of::<T>()) as u64;
+        self.launch(input, at, shape, path, stream)
+    }
+
+    /// Launches `path` over `shape` (checked by the caller: `input` holds `rows · n` elements
+    /// and `output` `rows · n_out`, this context's memory, alive until the stream has run,
+    /// `output` 16-byte aligned).
+    fn launch(
+        &self,
+        input: u64,
+        output: u64,
+        shape: Shape,
+        path: Path,
+        stream: &Stream,
+    ) -> Result<()> {
         if path == Path::TensorCore && !tensor_cores(&self.gpu) {
             let (major, minor) = self.gpu.properties().compute_capability;
             return Err(Error::invalid(

@@ -105,6 +105,10 @@ mod constant;
 #[cfg(feature = "cuda")]
 mod gpu;
 #[cfg(feature = "cuda")]
+mod host;
+#[cfg(feature = "cuda")]
+mod host_async;
+#[cfg(feature = "cuda")]
 mod kernels;
 
 pub use plan::{
@@ -513,13 +517,13 @@ impl Strategy {
     }
 }
 
-/// How a convolution runs: output mode, boundary mode and strategy.
+/// How a convolution runs: output mode, boundary mode, strategy and host pipelining.
 ///
 /// ```
 /// use gpu_conv1d::{Boundary, Mode, Options, Strategy};
 /// let o = Options::new().mode(Mode::Valid).strategy(Strategy::TiledHalo { tile: 128 });
 /// assert_eq!(o.boundary, Boundary::Zero);
-/// assert_eq!(Options::default(), Options { mode: Mode::Same, boundary: Boundary::Zero, strategy: Strategy::Auto });
+/// assert_eq!(o.pipelining, gpu_core::Pipelining::Never);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Options {
@@ -529,6 +533,10 @@ pub struct Options {
     pub boundary: Boundary,
     /// Kernel (default [`Strategy::Auto`]).
     pub strategy: Strategy,
+    /// Whether a host signal with a host result goes through the device's host pipeline
+    /// (`gpu_core::Gpu::host_pipeline_between`: chunks uploaded, convolved and downloaded
+    /// at once, the same results bit for bit); the one-shot path by default.
+    pub pipelining: gpu_core::Pipelining,
 }
 
 impl Options {
@@ -552,6 +560,12 @@ impl Options {
     /// With strategy `strategy`.
     pub fn strategy(mut self, strategy: Strategy) -> Self {
         self.strategy = strategy;
+        self
+    }
+
+    /// With host pipelining `pipelining`.
+    pub fn pipelining(mut self, pipelining: gpu_core::Pipelining) -> Self {
+        self.pipelining = pipelining;
         self
     }
 }

@@ -81,6 +81,7 @@ fn cross_product<T: Real>(strategy: Strategy) {
                         mode,
                         boundary,
                         strategy,
+                        ..Options::default()
                     };
                     let conv = Conv1d::new(&gpu, op, &mask, options).unwrap();
                     for n in lengths::<T>(strategy) {
@@ -165,6 +166,7 @@ fn gpu_other_tile_sizes() {
                             mode,
                             boundary,
                             strategy,
+                            ..Options::default()
                         };
                         let conv = Conv1d::correlation(&gpu, &mask, options).unwrap();
                         let got = run_on(&gpu, &conv, &x, gpu.stream());
@@ -198,6 +200,7 @@ fn large<T: Real>(gpu: &Gpu) {
                             mode,
                             boundary,
                             strategy,
+                            ..Options::default()
                         };
                         let conv = Conv1d::new(gpu, op, &mask, options).unwrap();
                         let got = run_on(gpu, &conv, &x, gpu.stream());
@@ -312,6 +315,7 @@ fn gpu_masks_longer_than_a_segment_or_the_signal() {
                                 mode,
                                 boundary,
                                 strategy,
+                                ..Options::default()
                             };
                             let conv = Conv1d::convolution(gpu, &mask, options).unwrap();
                             let got = run_on(gpu, &conv, &x, gpu.stream());
@@ -402,6 +406,7 @@ fn rows_case<T: Real>(gpu: &Gpu, strategy: Strategy) {
                         mode,
                         boundary,
                         strategy,
+                        ..Options::default()
                     };
                     let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
                     // one launch over the device rows, output poisoned
@@ -568,6 +573,7 @@ fn gpu_empty_inputs_give_empty_results() {
                     mode,
                     boundary,
                     strategy,
+                    ..Options::default()
                 };
                 let conv = Conv1d::correlation(&gpu, &[1.0f64, 2.0, 3.0], options).unwrap();
                 assert!(conv.run(&[]).unwrap().is_empty());
@@ -641,6 +647,7 @@ fn gpu_convenience_functions_match_cpu() {
                 mode,
                 boundary,
                 strategy: Strategy::Auto,
+                ..Options::default()
             };
             let g = gpu_conv1d::correlate(&gpu, &x, &m, o).unwrap();
             common::check(

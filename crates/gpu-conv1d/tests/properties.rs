@@ -152,6 +152,7 @@ mod gpu {
                 mode,
                 boundary,
                 strategy,
+                ..Options::default()
             },
         )
         .unwrap();

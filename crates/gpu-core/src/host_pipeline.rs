@@ -22,42 +22,9 @@ use crate::driver_code;
 use crate::element::Pod;
 use crate::error::{Error, Result};
 use crate::memory::DeviceArray;
-use crate::staging::parallel_copy;
+use crate::pipelining::PIPELINE_CHUNK_BYTES;
+use crate::staging::{is_pinned, parallel_copy};
 use crate::stream::{Event, Stream};
-
-/// Largest chunk of a host pipeline, in bytes (each staging buffer holds one).
-pub const PIPELINE_CHUNK_BYTES: usize = 8 << 20;
-/// Host data of at least this many bytes goes through the pipeline under
-/// [`Pipelining::Auto`]: four chunks, so that uploads, work and downloads can overlap at all
-/// (a first guess: the crossover is not measured yet).
-pub const PIPELINE_MIN_BYTES: usize = 4 * PIPELINE_CHUNK_BYTES;
-
-/// Whether a call with its data in host memory (in and out) goes through the host pipeline
-/// ([`Gpu::host_pipeline`]) or the one-shot path (upload everything, work, download
-/// everything). The default is the one-shot path until the pipeline is measured faster: its
-/// results are the same bit for bit, but the first measurement (scans into a new `Vec`, where
-/// allocating and faulting in the output dominates) showed no gain yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Pipelining {
-    /// Always the one-shot path (the default).
-    #[default]
-    Never,
-    /// The pipeline from [`PIPELINE_MIN_BYTES`] of input on.
-    Auto,
-    /// The pipeline whenever the primitive has one for the call.
-    Always,
-}
-
-impl Pipelining {
-    /// Whether an input of `bytes` bytes takes the pipeline.
-    pub fn applies(self, bytes: usize) -> bool {
-        match self {
-            Pipelining::Auto => bytes >= PIPELINE_MIN_BYTES,
-            Pipelining::Never => false,
-            Pipelining::Always => bytes > 0,
-        }
-    }
-}
 
 /// Staging buffers per direction: one being filled or emptied by the host, one in flight on
 /// the link, one waiting.
@@ -72,6 +39,9 @@ pub(crate) struct PipelineStaging {
 
 // SAFETY: raw pinned pointers, used only under the owning mutex in `GpuInner`.
 unsafe impl Send for PipelineStaging {}
+// SAFETY: shared only within one pipeline (which holds the mutex), whose tasks read the
+// pointers and copy through disjoint slots.
+unsafe impl Sync for PipelineStaging {}
 
 impl PipelineStaging {
     /// Allocates the ring; the caller has made the context current.
@@ -118,26 +88,6 @@ impl PipelineStaging {
     }
 }
 
-/// Whether `len` bytes from `p` are page-locked host memory the DMA engines can use directly
-/// (both ends checked). Only a matter of speed: the driver copies pageable memory correctly
-/// too, synchronously.
-fn is_pinned(p: *const u8, len: usize) -> bool {
-    let host = |q: *const u8| {
-        let mut kind: u32 = 0;
-        // SAFETY: out-pointer to a local u32 (CUmemorytype is a C enum); any address may be
-        // asked about: unknown (pageable) ones give an error, not a fault.
-        let r = unsafe {
-            cu::cuPointerGetAttribute(
-                &mut kind as *mut u32 as *mut c_void,
-                cust::sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                q as u64,
-            )
-        };
-        r == 0 && kind == cust::sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
-    };
-    len > 0 && host(p) && host(p.wrapping_add(len - 1))
-}
-
 /// The three streams of a pipeline; dropping it waits for all of them, so no DMA reads or
 /// writes host memory after the pipeline has returned, whatever error it returns.
 struct Streams {
@@ -170,7 +120,8 @@ impl Gpu {
     /// On an error the streams are drained first; `output` is then partly written.
     ///
     /// `input` and `output` have the same length, at most `device.len()`; `chunk` elements fit
-    /// in [`PIPELINE_CHUNK_BYTES`].
+    /// in [`PIPELINE_CHUNK_BYTES`]. [`host_pipeline_between`](Gpu::host_pipeline_between) is
+    /// the general form (separate input and output arrays, outputs of another length).
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {
@@ -198,7 +149,6 @@ impl Gpu {
         mut work: impl FnMut(Range<usize>, &Stream) -> Result<()>,
     ) -> Result<bool> {
         let n = input.len();
-        let size = std::mem::size_of::<T>();
         if output.len() != n {
             return Err(Error::invalid(
                 "output",
@@ -211,21 +161,124 @@ impl Gpu {
                 format!("holds {} elements; the input has {n}", device.len()),
             ));
         }
-        if chunk == 0 || chunk * size > PIPELINE_CHUNK_BYTES {
+        self.check_same_device(device.gpu(), "device")?;
+        let base = device.device_ptr();
+        // SAFETY: `device` (borrowed mutably for the call) holds n elements at `base`, read and
+        // written in place; each output range is the chunk just worked on.
+        unsafe {
+            self.pipeline_raw(input, base, output, base, chunk, |r, stream| {
+                work(r.clone(), stream)?;
+                Ok(r)
+            })
+        }
+    }
+
+    /// The general host pipeline: `input` is uploaded chunk by chunk into `device_in`
+    /// (`chunk` elements each, the last one shorter, into the same range), and after each
+    /// upload `work(range, stream)` enqueues on `stream` whatever the data uploaded so far
+    /// allow, writing into `device_out`, and returns the range of `device_out` now final: it
+    /// starts where the previous one ended (empty ranges are fine) and the last chunk's ends
+    /// at `output.len()`. Those outputs are downloaded into `output` while the next chunks
+    /// upload. A convolution, say, returns the outputs whose windows lie inside the uploaded
+    /// prefix; a reduction returns empty ranges into an empty `output`.
+    ///
+    /// As [`host_pipeline`](Gpu::host_pipeline) otherwise: `Ok(false)` with nothing done when
+    /// another pipeline of this `Gpu` holds the staging, streams drained on every error,
+    /// page-locked host memory used by the DMA engines directly.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::Gpu;
+    /// let gpu = Gpu::default_device()?;
+    /// let x: Vec<u32> = (0..10_000_000).collect();
+    /// let (mut din, mut dout) = (gpu.alloc::<u32>(x.len())?, gpu.alloc::<u32>(x.len())?);
+    /// let mut y: Vec<u32> = Vec::with_capacity(x.len());
+    /// let (src, dst) = (din.device_ptr(), dout.device_ptr());
+    /// let ran = gpu.host_pipeline_between(&x, &mut din, y.spare_capacity_mut(), &mut dout, 1 << 20,
+    ///     |range, stream| {
+    ///         // A kernel on `stream` would read `src` and write `dst` here; nothing is written,
+    ///         // so the downloaded outputs are whatever `dout` held: announce none until the end.
+    ///         let _ = (src, dst, stream);
+    ///         Ok(if range.end == 10_000_000 { 0..10_000_000 } else { 0..0 })
+    ///     })?;
+    /// assert!(ran);
+    /// # Ok(()) }
+    /// ```
+    pub fn host_pipeline_between<T: Pod, U: Pod>(
+        &self,
+        input: &[T],
+        device_in: &mut DeviceArray<T>,
+        output: &mut [MaybeUninit<U>],
+        device_out: &mut DeviceArray<U>,
+        chunk: usize,
+        work: impl FnMut(Range<usize>, &Stream) -> Result<Range<usize>>,
+    ) -> Result<bool> {
+        if device_in.len() < input.len() {
             return Err(Error::invalid(
-                "chunk",
+                "device_in",
                 format!(
-                    "{chunk} elements of {size} bytes: must be 1 to {PIPELINE_CHUNK_BYTES} bytes"
+                    "holds {} elements; the input has {}",
+                    device_in.len(),
+                    input.len()
                 ),
             ));
         }
-        self.check_same_device(device.gpu(), "device")?;
+        if device_out.len() < output.len() {
+            return Err(Error::invalid(
+                "device_out",
+                format!(
+                    "holds {} elements; the output has {}",
+                    device_out.len(),
+                    output.len()
+                ),
+            ));
+        }
+        self.check_same_device(device_in.gpu(), "device_in")?;
+        self.check_same_device(device_out.gpu(), "device_out")?;
+        // SAFETY: both arrays are borrowed mutably for the call and hold the lengths checked.
+        unsafe {
+            self.pipeline_raw(
+                input,
+                device_in.device_ptr(),
+                output,
+                device_out.device_ptr(),
+                chunk,
+                work,
+            )
+        }
+    }
+
+    /// The pipeline over raw device addresses.
+    ///
+    /// # Safety
+    /// `in_base` holds `input.len()` elements of `T` and `out_base` `output.len()` of `U`, in
+    /// this context's memory, alive and used by nothing else for the call (they may be the
+    /// same memory when `T` and `U` are, for in-place work).
+    unsafe fn pipeline_raw<T: Pod, U: Pod>(
+        &self,
+        input: &[T],
+        in_base: u64,
+        output: &mut [MaybeUninit<U>],
+        out_base: u64,
+        chunk: usize,
+        mut work: impl FnMut(Range<usize>, &Stream) -> Result<Range<usize>>,
+    ) -> Result<bool> {
+        let (n, m) = (input.len(), output.len());
+        let (size_in, size_out) = (std::mem::size_of::<T>(), std::mem::size_of::<U>());
+        if chunk == 0 || chunk * size_in > PIPELINE_CHUNK_BYTES {
+            return Err(Error::invalid(
+                "chunk",
+                format!(
+                    "{chunk} elements of {size_in} bytes: must be 1 to {PIPELINE_CHUNK_BYTES} bytes"
+                ),
+            ));
+        }
         let mut slot = match self.inner.pipeline.try_lock() {
             Ok(g) => g,
             Err(TryLockError::WouldBlock) => return Ok(false),
             Err(TryLockError::Poisoned(p)) => p.into_inner(),
         };
-        if n == 0 {
+        if n == 0 && m == 0 {
             return Ok(true);
         }
         self.bind()?;
@@ -245,104 +298,177 @@ impl Gpu {
             is_pinned(input.as_ptr() as *const u8, std::mem::size_of_val(input)),
             is_pinned(output.as_ptr() as *const u8, std::mem::size_of_val(output)),
         );
-        let chunks = n.div_ceil(chunk);
-        let range = |k: usize| k * chunk..((k + 1) * chunk).min(n);
-        let base = device.device_ptr();
-        let out_ptr = output.as_mut_ptr() as *mut u8;
-        // Chunk k's host copy-out, once its download has finished (slot k mod SLOTS is then free
-        // for chunk k + SLOTS).
-        let drain = |k: usize| -> Result<()> {
-            let s = k % SLOTS;
+        // Steps: one per input chunk (at least one, so that work runs for an empty input too).
+        let steps = n.div_ceil(chunk).max(1);
+        let range = |k: usize| (k * chunk).min(n)..((k + 1) * chunk).min(n);
+        // Downloads go in pieces of at most one staging slot, piece p through slot p mod SLOTS.
+        let piece_len = (PIPELINE_CHUNK_BYTES / size_out.max(1)).max(1);
+        let mut pieces: Vec<Range<usize>> = Vec::new();
+        let mut drained = 0usize;
+        let in_ptr = SendPtr(input.as_ptr() as *mut u8);
+        let out_ptr = SendPtr(output.as_mut_ptr() as *mut u8);
+        // Piece p's host copy-out, once its download has finished (its slot is then free for
+        // piece p + SLOTS).
+        let drain = |p: usize, r: &Range<usize>| -> Result<()> {
+            let s = p % SLOTS;
             downloaded[s].synchronize()?;
             if !pinned_out {
-                let r = range(k);
-                // SAFETY: the download of chunk k into ring.down[s] has finished (event above);
-                // `out_ptr + r.start·size` .. `+ r.len()·size` lies inside `output`, which this
-                // function borrows mutably (writing uninitialised memory is fine), and no DMA
-                // writes it (pageable: the ring did).
-                unsafe { parallel_copy(ring.down[s], out_ptr.add(r.start * size), r.len() * size) };
+                // SAFETY: the download of piece p into ring.down[s] has finished (event above);
+                // `out_ptr + r.start·size_out` .. `+ r.len()·size_out` lies inside `output`,
+                // which this function borrows mutably (writing uninitialised memory is fine),
+                // and no DMA writes it (pageable: the ring did).
+                unsafe {
+                    parallel_copy(
+                        ring.down[s],
+                        out_ptr.get().add(r.start * size_out),
+                        r.len() * size_out,
+                    )
+                };
             }
             Ok(())
         };
-        for k in 0..chunks {
+        // Chunk k's host copy-in into its ring slot, once the upload that last read the slot
+        // (chunk k − SLOTS) has finished.
+        let fill = |k: usize| -> Result<()> {
+            if pinned_in {
+                return Ok(());
+            }
             let s = k % SLOTS;
             let r = range(k);
-            let (offset, bytes) = (r.start * size, r.len() * size);
-            let dev = base + offset as u64;
-            // Upload: from the input itself when pinned, else through the ring slot, once the
-            // upload that last read it (chunk k − SLOTS) has finished.
-            let src = if pinned_in {
-                // SAFETY: within `input` (offset + bytes ≤ n·size).
-                unsafe { (input.as_ptr() as *const u8).add(offset) }
-            } else {
-                uploaded[s].synchronize()?;
-                // SAFETY: the slot holds PIPELINE_CHUNK_BYTES ≥ bytes and no DMA reads it now;
-                // the source range lies inside `input`.
-                unsafe {
-                    parallel_copy((input.as_ptr() as *const u8).add(offset), ring.up[s], bytes)
-                };
-                ring.up[s] as *const u8
+            uploaded[s].synchronize()?;
+            // SAFETY: the slot holds PIPELINE_CHUNK_BYTES ≥ r.len()·size_in bytes and no DMA
+            // reads it now; the source range lies inside `input`.
+            unsafe {
+                parallel_copy(
+                    in_ptr.get().add(r.start * size_in),
+                    ring.up[s],
+                    r.len() * size_in,
+                )
             };
-            // SAFETY: `src` holds `bytes` bytes that stay untouched until the stream is
-            // synchronised (by `uploaded[s]` before the slot is refilled, or by `streams`'
-            // drop); `dev` .. `dev + bytes` lies inside `device` (n ≤ device.len()).
-            check("cuMemcpyHtoDAsync", unsafe {
-                driver_code!(cuMemcpyHtoDAsync_v2(
-                    dev,
-                    src as *const c_void,
-                    bytes,
-                    streams.up.as_raw()
-                ))
-            })?;
-            uploaded[s].record(&streams.up)?;
-            streams.work.wait(&uploaded[s])?;
-            work(r.clone(), &streams.work)?;
+            Ok(())
+        };
+        let mut produced = 0usize;
+        for k in 0..steps {
+            let s = k % SLOTS;
+            let r = range(k);
+            // The host fills this chunk's slot while it empties the oldest download still
+            // held, the two copies at once (each on half the pool, as rayon splits them).
+            let keep = SLOTS - 1;
+            if pieces.len() > drained + keep {
+                let upto = pieces.len() - keep;
+                let (a, b) = rayon::join(
+                    || fill(k),
+                    || -> Result<()> {
+                        for (p, piece) in pieces.iter().enumerate().take(upto).skip(drained) {
+                            drain(p, piece)?;
+                        }
+                        Ok(())
+                    },
+                );
+                a?;
+                b?;
+                drained = upto;
+            } else {
+                fill(k)?;
+            }
+            let (offset, bytes) = (r.start * size_in, r.len() * size_in);
+            if bytes > 0 {
+                let src = if pinned_in {
+                    // SAFETY: within `input` (offset + bytes ≤ n·size_in).
+                    unsafe { in_ptr.get().add(offset) as *const u8 }
+                } else {
+                    ring.up[s] as *const u8
+                };
+                // SAFETY: `src` holds `bytes` bytes that stay untouched until the stream is
+                // synchronised (by `uploaded[s]` before the slot is refilled, or by `streams`'
+                // drop); `in_base + offset` .. `+ bytes` lies inside the input array.
+                check("cuMemcpyHtoDAsync", unsafe {
+                    driver_code!(cuMemcpyHtoDAsync_v2(
+                        in_base + offset as u64,
+                        src as *const c_void,
+                        bytes,
+                        streams.up.as_raw()
+                    ))
+                })?;
+                uploaded[s].record(&streams.up)?;
+                streams.work.wait(&uploaded[s])?;
+            }
+            let ready = work(r.clone(), &streams.work)?;
+            let last = k + 1 == steps;
+            if ready.start != produced || ready.end < ready.start || ready.end > m {
+                return Err(Error::invalid(
+                    "work",
+                    format!(
+                        "returned outputs {ready:?} after {produced} of {m}: ranges must follow \
+                         one another inside the output"
+                    ),
+                ));
+            }
+            if last && ready.end != m {
+                return Err(Error::invalid(
+                    "work",
+                    format!(
+                        "left outputs {}..{m} unwritten after the last chunk",
+                        ready.end
+                    ),
+                ));
+            }
+            produced = ready.end;
+            if ready.is_empty() {
+                continue;
+            }
             worked[s].record(&streams.work)?;
             streams.down.wait(&worked[s])?;
-            // Download: into the output itself when pinned, else into the ring slot, which
-            // chunk k − SLOTS left (drained in iteration k − 1 below).
-            let dst = if pinned_out {
-                // SAFETY: within `output`.
-                unsafe { out_ptr.add(offset) }
-            } else {
-                ring.down[s]
-            };
-            // SAFETY: `dst` has room for `bytes` and nothing reads or writes it until
-            // `downloaded[s]` fires (drain) or the streams are synchronised (drop); the
-            // source range lies inside `device`.
-            check("cuMemcpyDtoHAsync", unsafe {
-                driver_code!(cuMemcpyDtoHAsync_v2(
-                    dst as *mut c_void,
-                    dev,
-                    bytes,
-                    streams.down.as_raw()
-                ))
-            })?;
-            downloaded[s].record(&streams.down)?;
-            // Empty the oldest slot still in flight, so that iteration k + 1 can reuse it.
-            if k + 1 >= SLOTS {
-                drain(k + 1 - SLOTS)?;
+            let mut at = ready.start;
+            while at < ready.end {
+                let piece = at..(at + piece_len).min(ready.end);
+                at = piece.end;
+                let p = pieces.len();
+                // The slot must have been emptied by the host (piece p − SLOTS).
+                while drained + SLOTS <= p {
+                    drain(drained, &pieces[drained])?;
+                    drained += 1;
+                }
+                let (offset, bytes) = (piece.start * size_out, piece.len() * size_out);
+                let dst = if pinned_out {
+                    // SAFETY: within `output`.
+                    unsafe { out_ptr.get().add(offset) }
+                } else {
+                    ring.down[p % SLOTS]
+                };
+                // SAFETY: `dst` has room for `bytes` and nothing reads or writes it until
+                // `downloaded[p mod SLOTS]` fires (drain) or the streams are synchronised
+                // (drop); the source range lies inside the output array.
+                check("cuMemcpyDtoHAsync", unsafe {
+                    driver_code!(cuMemcpyDtoHAsync_v2(
+                        dst as *mut c_void,
+                        out_base + offset as u64,
+                        bytes,
+                        streams.down.as_raw()
+                    ))
+                })?;
+                downloaded[p % SLOTS].record(&streams.down)?;
+                pieces.push(piece);
             }
         }
-        for k in chunks.saturating_sub(SLOTS - 1)..chunks {
-            drain(k)?;
+        for (p, piece) in pieces.iter().enumerate().skip(drained) {
+            drain(p, piece)?;
         }
         drop(streams);
         Ok(true)
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pipelining_choice() {
-        assert_eq!(Pipelining::default(), Pipelining::Never);
-        assert!(!Pipelining::Never.applies(1 << 30));
-        assert!(!Pipelining::Auto.applies(PIPELINE_MIN_BYTES - 1));
-        assert!(Pipelining::Auto.applies(PIPELINE_MIN_BYTES));
-        assert!(Pipelining::Always.applies(1));
-        assert!(!Pipelining::Always.applies(0));
+/// A host pointer handed to the rayon tasks of one pipeline, which touch disjoint ranges.
+#[derive(Clone, Copy)]
+struct SendPtr(*mut u8);
+// SAFETY: used only inside `pipeline_raw`, whose copies touch disjoint ranges of memory it
+// borrows for the call.
+unsafe impl Send for SendPtr {}
+// SAFETY: as above.
+unsafe impl Sync for SendPtr {}
+impl SendPtr {
+    fn get(self) -> *mut u8 {
+        self.0
     }
 }

@@ -50,6 +50,8 @@ pub mod launch;
 mod lookback;
 mod monoid;
 mod op;
+mod pending;
+mod pipelining;
 mod shape;
 
 pub use driver_code::{DriverCode, DriverCodeKind};
@@ -67,6 +69,8 @@ pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use lookback::StatusLayout;
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
+pub use pending::Pending;
+pub use pipelining::{Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES};
 pub use shape::{check_axis, check_offsets};
 
 // The GPU side, bottom layer first: each module imports only from those above it here.
@@ -116,7 +120,6 @@ pub use exit::on_exit;
 #[cfg(feature = "cuda")]
 pub use fill::KERNELS;
 #[cfg(feature = "cuda")]
-pub use host_pipeline::{Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES};
 #[cfg(feature = "cuda")]
 pub use input::{DeviceSlice, Input, Staged};
 #[cfg(feature = "cuda")]

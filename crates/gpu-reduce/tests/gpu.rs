@@ -396,6 +396,29 @@ fn gpu_large_2_pow_24_plus_5() {
     }
 }
 
+/// Host data straight in: pageable and page-locked slices (the latter read by the DMA engine
+/// directly) give the results of the same data on the device, bit for bit, floats included.
+#[test]
+fn gpu_host_slices_pageable_and_pinned() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (3 << 22) + 7; // 48 MiB of f32: the staged path for pageable data
+    let f: Vec<f32> = typical(n, 31);
+    let pinned = gpu.pinned_from(&f).unwrap();
+    let on_device = gpu.upload(&f).unwrap();
+    let r = Reduce::new(&gpu);
+    let want = r.sum(&on_device).unwrap();
+    assert_eq!(r.sum(&f).unwrap().to_bits(), want.to_bits());
+    assert_eq!(
+        r.sum(pinned.as_slice().unwrap()).unwrap().to_bits(),
+        want.to_bits()
+    );
+    assert_eq!(
+        r.argmax(pinned.as_slice().unwrap()).unwrap(),
+        r.argmax(&on_device).unwrap()
+    );
+    assert_eq!(r.argmax(&on_device).unwrap(), cpu::argmax(&f));
+}
+
 #[test]
 fn gpu_large_2_pow_28() {
     let Some(gpu) = gpu_or_skip() else { return };

@@ -97,6 +97,8 @@ mod device_scan;
 #[cfg(feature = "cuda")]
 mod gpu;
 #[cfg(feature = "cuda")]
+mod host_async;
+#[cfg(feature = "cuda")]
 mod kernels;
 #[cfg(feature = "cuda")]
 mod scan;
@@ -317,8 +319,7 @@ pub struct ScanOptions {
     pub staging: TileStaging,
     /// Whether host-to-host scans ([`Scan::scan`] of a host slice, [`Scan::scan_to_slice`];
     /// look-back algorithms) stream through the device in overlapped chunks
-    /// ([`gpu_core::Gpu::host_pipeline`]); the one-shot path by default.
-    #[cfg(feature = "cuda")]
+    /// (`gpu_core::Gpu::host_pipeline`); the one-shot path by default.
     pub pipelining: gpu_core::Pipelining,
 }
 
@@ -361,7 +362,6 @@ impl ScanOptions {
     }
 
     /// The same options with another choice of host pipeline for host-to-host scans.
-    #[cfg(feature = "cuda")]
     pub fn pipelining(mut self, pipelining: gpu_core::Pipelining) -> Self {
         self.pipelining = pipelining;
         self

@@ -1,6 +1,7 @@
 //! The GPU entry points: the [`Reduce`] builder, the inputs it accepts, and shortcuts.
 
 mod engine;
+mod host_async;
 mod shaped;
 mod workspace;
 

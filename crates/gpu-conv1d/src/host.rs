@@ -1,0 +1,159 @@
+//! Host signal in, host result out, through the device's host pipeline
+//! ([`gpu_core::Gpu::host_pipeline_between`]): the signal uploads chunk by chunk, and after each
+//! chunk the outputs whose windows lie inside the uploaded prefix are convolved and downloaded
+//! while the next chunks upload. Each span of outputs is launched with the kernel the whole
+//! result would use, from a multiple of [`SPAN_ALIGN`], so the results equal the one-shot
+//! call's bit for bit.
+
+use std::mem::MaybeUninit;
+use std::ops::Range;
+
+use gpu_core::{Error, Result, PIPELINE_CHUNK_BYTES};
+
+use crate::gpu::{Conv1d, SPAN_ALIGN};
+use crate::{Boundary, Real};
+
+impl<T: Real> Conv1d<'_, T> {
+    /// The result for the host signal `x` written into the host slice `out`, which holds
+    /// exactly [`output_len`](Conv1d::output_len)`(x.len())` elements: through the device's
+    /// host pipeline where [`Options::pipelining`](crate::Options::pipelining) takes it
+    /// (chunks uploaded, convolved and downloaded at once, the same results bit for bit),
+    /// otherwise uploaded, convolved and downloaded whole. Page-locked memory (a
+    /// [`PinnedBuffer`](gpu_core::PinnedBuffer)'s slices) is read and written by the DMA
+    /// engines directly. Waits; `out` is left partly written when it fails.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_conv1d::{Conv1d, Options};
+    /// use gpu_core::{Gpu, Pipelining};
+    /// let gpu = Gpu::default_device()?;
+    /// let conv = Conv1d::correlation(&gpu, &[1.0f32; 31], Options::new())?
+    ///     .pipelining(Pipelining::Auto);
+    /// let x = vec![1.0f32; 1 << 26];
+    /// let mut y = vec![0.0f32; conv.output_len(x.len())?];
+    /// conv.run_to_slice(&x, &mut y)?;
+    /// assert_eq!(y[1 << 20], 31.0);
+    /// # Ok(()) }
+    /// ```
+    pub fn run_to_slice(&self, x: &[T], out: &mut [T]) -> Result<()> {
+        let n_out = self.output_len(x.len())?;
+        if out.len() != n_out {
+            return Err(Error::invalid(
+                "out",
+                format!(
+                    "holds {} elements; {} outputs for a signal of {}",
+                    out.len(),
+                    n_out,
+                    x.len()
+                ),
+            ));
+        }
+        // SAFETY: the pipeline only ever writes whole elements' bytes copied from device
+        // memory holding `T` values (`T: Pod`), so `out` stays initialised.
+        let uninit = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
+        if self.pipelined(x, uninit)? {
+            return Ok(());
+        }
+        let mut y = self.gpu().alloc::<T>(n_out)?;
+        self.run_into(x, &mut y)?;
+        if self.has_stream() {
+            self.run_stream_sync()?;
+        }
+        y.copy_to(out)
+    }
+
+    /// [`pipelined`](Self::pipelined) into a new `Vec`; `None` where it does not apply.
+    pub(crate) fn run_host_pipelined(&self, x: &[T]) -> Result<Option<Vec<T>>> {
+        if !self.takes_pipeline(x) {
+            return Ok(None); // before allocating the output
+        }
+        let n_out = self.output_len(x.len())?;
+        let mut out = Vec::<T>::with_capacity(n_out);
+        if !self.pipelined(x, out.spare_capacity_mut())? {
+            return Ok(None);
+        }
+        // SAFETY: the pipeline wrote all `n_out` elements of the spare capacity when it
+        // returned Ok(true); `T: Pod` accepts the bytes it copied.
+        unsafe { out.set_len(n_out) };
+        Ok(Some(out))
+    }
+
+    /// Whether [`Options::pipelining`](crate::Options::pipelining) sends `x` through the
+    /// pipeline here: no stream of the caller's, and every window of the first chunk's outputs
+    /// inside that chunk (a periodic boundary reads the far end of the signal first; a mask
+    /// longer than a chunk reaches past it).
+    fn takes_pipeline(&self, x: &[T]) -> bool {
+        let chunk = chunk_len::<T>();
+        !self.has_stream()
+            && self.options().pipelining.applies(std::mem::size_of_val(x))
+            && self.options().boundary != Boundary::Wrap
+            && (self.mask_len() <= chunk || x.len() <= chunk)
+    }
+
+    /// The host-to-host run of `x` into `out` (`output_len(x.len())` elements) through the
+    /// host pipeline where it applies: `Ok(true)` with every element written, `Ok(false)` with
+    /// nothing done (not taken, or another pipeline holds the staging).
+    fn pipelined(&self, x: &[T], out: &mut [MaybeUninit<T>]) -> Result<bool> {
+        if !self.takes_pipeline(x) {
+            return Ok(false);
+        }
+        let (n, n_out) = (x.len(), out.len());
+        let gpu = self.gpu().clone();
+        let mut device_in = gpu.alloc::<T>(n)?;
+        let mut device_out = gpu.alloc::<T>(n_out)?;
+        let (input, output) = (device_in.device_ptr(), device_out.device_ptr());
+        let path = self.resolve(n_out);
+        let off = self.options().mode.offset(self.mask_len());
+        let w = self.mask_len() as i64;
+        let mut done = 0usize;
+        gpu.host_pipeline_between(
+            x,
+            &mut device_in,
+            out,
+            &mut device_out,
+            chunk_len::<T>(),
+            |uploaded, stream| {
+                let end = if uploaded.end == n {
+                    n_out
+                } else {
+                    ready_outputs(uploaded.end, off, w, n_out)
+                };
+                let span: Range<usize> = done..end.max(done);
+                self.enqueue_span(input, n, output, span.clone(), path, stream)?;
+                done = span.end;
+                Ok(span)
+            },
+        )
+    }
+}
+
+/// Signal elements per pipeline chunk: one staging slot.
+fn chunk_len<T>() -> usize {
+    PIPELINE_CHUNK_BYTES / std::mem::size_of::<T>()
+}
+
+/// How many outputs (from 0, a multiple of [`SPAN_ALIGN`]) have their whole windows inside the
+/// first `uploaded` signal elements: output `o` reads positions `o + off .. o + off + w`.
+fn ready_outputs(uploaded: usize, off: i64, w: i64, n_out: usize) -> usize {
+    let end = (uploaded as i64 - off - (w - 1)).clamp(0, n_out as i64) as usize;
+    end / SPAN_ALIGN * SPAN_ALIGN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ready_outputs_have_their_windows_uploaded() {
+        // `same` with w = 31: off = -15; a window of output o ends at o + 15.
+        let a = SPAN_ALIGN;
+        assert_eq!(ready_outputs(3 * a, -15, 31, 10 * a), 2 * a);
+        assert_eq!(ready_outputs(3 * a + 15, -15, 31, 10 * a), 3 * a);
+        assert_eq!(ready_outputs(3 * a + 14, -15, 31, 10 * a), 2 * a);
+        // Nothing ready yet, and never past the result.
+        assert_eq!(ready_outputs(10, 0, 31, 10 * a), 0);
+        assert_eq!(ready_outputs(100 * a, 0, 3, 10 * a), 10 * a);
+        // `full`: off = -(w - 1), windows end at o.
+        assert_eq!(ready_outputs(2 * a, -30, 31, 10 * a), 2 * a);
+    }
+}

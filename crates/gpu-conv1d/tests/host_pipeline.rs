@@ -1,0 +1,213 @@
+//! Host-to-host convolutions through the device's host pipeline
+//! (`gpu_core::Gpu::host_pipeline_between`): the same results as the one-shot path, bit for
+//! bit, for signals around the chunk size, every mode and boundary, short and long masks (the
+//! tensor-core path included), f32, f64 and f16, from pageable and from page-locked memory;
+//! and the pipeline's own faults (outputs announced out of order, left unwritten).
+//! Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
+#![cfg(feature = "cuda")]
+
+mod common;
+
+use std::mem::MaybeUninit;
+use std::sync::{Mutex, MutexGuard};
+
+use common::{check, data};
+use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Real, Strategy};
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{f16, Gpu, Pipelining, PIPELINE_CHUNK_BYTES};
+
+/// One test at a time: the tests share one `Gpu`, whose pipeline declines (and the runs go
+/// one-shot) while another test holds it, which would make them test nothing.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn same_bits<T: Real>(a: &[T], b: &[T]) -> Option<usize> {
+    if a.len() != b.len() {
+        return Some(a.len().min(b.len()));
+    }
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| bytemuck_bits(*x) != bytemuck_bits(*y))
+}
+
+fn bytemuck_bits<T: Real>(v: T) -> Vec<u8> {
+    let size = std::mem::size_of::<T>();
+    // SAFETY: `T: Pod` (no padding); `v` lives on the stack for the read.
+    unsafe { std::slice::from_raw_parts(&v as *const T as *const u8, size) }.to_vec()
+}
+
+/// Pipelined (`run` and `run_to_slice`) against one-shot, bit for bit, and against the f64
+/// reference at sampled outputs.
+fn compare<T: Real>(gpu: &Gpu, n: usize, w: usize, options: Options, what: &str) {
+    let x: Vec<T> = data(n, (n + w) as u64);
+    let mask: Vec<T> = data(w, w as u64 + 1);
+    let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+    let once = conv.clone().pipelining(Pipelining::Never).run(&x).unwrap();
+    let piped = conv.clone().pipelining(Pipelining::Always);
+    let got = piped.run(&x).unwrap();
+    let ctx = format!(
+        "{} n={n} w={w} {:?} {:?} {:?} ({what})",
+        T::NAME,
+        options.mode,
+        options.boundary,
+        options.strategy
+    );
+    if let Some(i) = same_bits(&got, &once) {
+        panic!("{ctx}: run differs from one-shot at output {i}");
+    }
+    let mut into = vec![T::from_f64(f64::NAN); once.len()];
+    piped.run_to_slice(&x, &mut into).unwrap();
+    if let Some(i) = same_bits(&into, &once) {
+        panic!("{ctx}: run_to_slice differs from one-shot at output {i}");
+    }
+    if n > 0 {
+        let r = check(
+            &got,
+            Operation::Correlation,
+            &x,
+            &mask,
+            options.mode,
+            options.boundary,
+            2048,
+        );
+        if let Err(e) = r {
+            panic!("{ctx}: {e}");
+        }
+    }
+}
+
+fn chunk_of<T>() -> usize {
+    PIPELINE_CHUNK_BYTES / std::mem::size_of::<T>()
+}
+
+#[test]
+fn pipelined_runs_equal_one_shot_around_chunks() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let c = chunk_of::<f32>();
+    for n in [0, 1, 1000, c - 1, c, c + 1, 3 * c + 5] {
+        for mode in [Mode::Same, Mode::Full, Mode::Valid] {
+            for w in [3, 31] {
+                if mode == Mode::Valid && n < w {
+                    continue;
+                }
+                compare::<f32>(&gpu, n, w, Options::new().mode(mode), "sizes");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_boundary_and_long_masks() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 2 * chunk_of::<f32>() + 12_345;
+    for b in Boundary::ALL {
+        for w in [7, 127, 1000] {
+            compare::<f32>(&gpu, n, w, Options::new().boundary(b), "boundaries");
+        }
+    }
+    // Tensor cores (3×TF32 for f32) and the other kernels, chosen explicitly.
+    for strategy in [
+        Strategy::TensorCore,
+        Strategy::Basic,
+        Strategy::TILED_HALO,
+        Strategy::RegisterTiled,
+    ] {
+        let w = if strategy == Strategy::RegisterTiled {
+            7
+        } else {
+            63
+        };
+        compare::<f32>(
+            &gpu,
+            n,
+            w,
+            Options::new().strategy(strategy).mode(Mode::Full),
+            "strategies",
+        );
+    }
+}
+
+#[test]
+fn other_types() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 3 * chunk_of::<f16>() + 7;
+    for w in [5, 31, 127] {
+        compare::<f16>(&gpu, n, w, Options::new(), "f16");
+    }
+    compare::<f64>(&gpu, 2 * chunk_of::<f64>() + 3, 9, Options::new(), "f64");
+}
+
+/// Page-locked input and output go through the DMA engines directly, with the same results.
+#[test]
+fn pinned_signal_and_result() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 2 * chunk_of::<f32>() + 999;
+    let x: Vec<f32> = data(n, 5);
+    let mask: Vec<f32> = data(31, 6);
+    let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
+    let once = conv.run(&x).unwrap();
+    let pinned_in = gpu.pinned_from(&x).unwrap();
+    let mut pinned_out = gpu.pinned::<f32>(once.len()).unwrap();
+    let piped = conv.pipelining(Pipelining::Always);
+    piped
+        .run_to_slice(
+            pinned_in.as_slice().unwrap(),
+            pinned_out.as_mut_slice().unwrap(),
+        )
+        .unwrap();
+    assert_eq!(same_bits(pinned_out.as_slice().unwrap(), &once), None);
+    let mut pageable = vec![0.0f32; once.len()];
+    piped
+        .run_to_slice(pinned_in.as_slice().unwrap(), &mut pageable)
+        .unwrap();
+    assert_eq!(same_bits(&pageable, &once), None);
+}
+
+/// A wrong output length is an error naming it; the pipeline refuses work that announces
+/// outputs out of order or leaves some unwritten, after draining its streams.
+#[test]
+fn bad_output_and_bad_work() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let conv = Conv1d::correlation(&gpu, &[1.0f32; 3], Options::new())
+        .unwrap()
+        .pipelining(Pipelining::Always);
+    let x = vec![1.0f32; 1000];
+    let mut short = vec![0.0f32; 999];
+    let e = conv.run_to_slice(&x, &mut short).unwrap_err();
+    assert!(e.to_string().contains("out"), "{e}");
+
+    let (mut din, mut dout) = (
+        gpu.alloc::<f32>(1000).unwrap(),
+        gpu.alloc::<f32>(10).unwrap(),
+    );
+    let mut out: Vec<f32> = Vec::with_capacity(10);
+    let mut run = |answer: fn(usize) -> std::ops::Range<usize>| {
+        gpu.host_pipeline_between(
+            &x,
+            &mut din,
+            out.spare_capacity_mut(),
+            &mut dout,
+            100,
+            |r, _| Ok(answer(r.end)),
+        )
+    };
+    let e = run(|_| 5..10).unwrap_err(); // does not start at 0
+    assert!(e.to_string().contains("work"), "{e}");
+    let e = run(|_| 0..0).unwrap_err(); // never reaches the end
+    assert!(e.to_string().contains("unwritten"), "{e}");
+    let e = run(|_| 0..11).unwrap_err(); // past the output
+    assert!(e.to_string().contains("work"), "{e}");
+    assert!(run(|end| if end == 1000 { 0..10 } else { 0..0 }).unwrap());
+    let empty: &mut [MaybeUninit<f32>] = &mut [];
+    let mut d0 = gpu.alloc::<f32>(0).unwrap();
+    assert!(gpu
+        .host_pipeline_between(&x, &mut din, empty, &mut d0, 100, |_, _| Ok(0..0))
+        .unwrap());
+}
