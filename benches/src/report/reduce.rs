@@ -16,9 +16,10 @@ pub const OPS: [Op; 2] = [Op::Sum, Op::Max];
 /// One group per (type, size).
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
-    // + 2: the default reduction from pageable and from pinned host memory.
+    // + 4: the default reduction from pageable and from pinned host memory, pipelined and
+    // one-shot.
     let per_op = 2 + if gpu {
-        gpu_reduce::Algorithm::ALL.len() + 2
+        gpu_reduce::Algorithm::ALL.len() + 4
     } else {
         0
     };
@@ -71,7 +72,7 @@ fn run<T: Element>(env: &mut Env, d: DType, n: usize) -> Vec<Row> {
 mod gpu {
     use std::cell::RefCell;
 
-    use gpu_core::{Element, Op, Stream};
+    use gpu_core::{Element, Op, Pipelining, Stream};
     use gpu_reduce::{Algorithm, Reduce, Workspace};
 
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
@@ -150,9 +151,10 @@ mod gpu {
         rows
     }
 
-    /// The default reduction of host data (`Reduce::reduce` of a host slice: uploaded through
-    /// the staging ring, or by the DMA engine straight from page-locked memory, then reduced
-    /// once), from pageable and from pinned memory; the time is host in, value out.
+    /// The default reduction of host data from pageable and from pinned memory, host in,
+    /// value out: through the upload-only host pipeline (chunks reduced in a device ring while
+    /// the next ones upload) and one-shot (uploaded whole, by the staging ring or straight
+    /// from page-locked memory, then reduced once).
     fn from_host<T: Element>(
         env: &mut Env,
         d: DType,
@@ -171,37 +173,42 @@ mod gpu {
             }
         };
         let (gpu, pinned) = (&gpu, &pinned);
-        let cases: Vec<Case<'_>> = [false, true]
-            .into_iter()
-            .map(|is_pinned| {
+        let mut cases: Vec<Case<'_>> = Vec::new();
+        for (name, p) in [
+            ("pipelined", Pipelining::Always),
+            ("one_shot", Pipelining::Never),
+        ] {
+            for is_pinned in [false, true] {
                 let variant = format!(
                     "{}, from host, {}",
                     op.name(),
                     if is_pinned { "pinned" } else { "pageable" }
                 );
                 let run = move || -> gpu_core::Result<T::Accumulator> {
-                    let r = Reduce::new(gpu);
+                    let r = Reduce::new(gpu).pipelining(p);
                     if is_pinned {
                         r.reduce(pinned.as_slice()?, op)
                     } else {
                         r.reduce(host, op)
                     }
                 };
-                Case::new("reduce", "auto", &variant, d.name(), n)
-                    .bytes(array as u64, Some(array))
-                    .reps(5)
-                    .gpu(move |_: &Stream| run().map(|_| ()))
-                    .check(move || {
-                        let Some(want) = reference else {
-                            return Verdict::Unchecked("no CPU reference".into());
-                        };
-                        match run() {
-                            Ok(got) => check::scalar(got, want),
-                            Err(e) => Verdict::error(&e),
-                        }
-                    })
-            })
-            .collect();
+                cases.push(
+                    Case::new("reduce", name, &variant, d.name(), n)
+                        .bytes(array as u64, Some(array))
+                        .reps(5)
+                        .gpu(move |_: &Stream| run().map(|_| ()))
+                        .check(move || {
+                            let Some(want) = reference else {
+                                return Verdict::Unchecked("no CPU reference".into());
+                            };
+                            match run() {
+                                Ok(got) => check::scalar(got, want),
+                                Err(e) => Verdict::error(&e),
+                            }
+                        }),
+                );
+            }
+        }
         env.run_cases(cases)
     }
 }

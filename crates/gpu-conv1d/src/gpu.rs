@@ -136,7 +136,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
 
     /// The same convolution with another choice of host pipeline for host signals with host
     /// results ([`run`](Conv1d::run) of a host slice, [`run_to_slice`](Conv1d::run_to_slice)):
-    /// [`Pipelining::Never`](gpu_core::Pipelining::Never) by default.
+    /// [`Pipelining::Auto`](gpu_core::Pipelining::Auto) by default (from
+    /// [`gpu_core::PIPELINE_MIN_BYTES`] of signal on).
     pub fn pipelining(mut self, pipelining: gpu_core::Pipelining) -> Self {
         self.options.pipelining = pipelining;
         self

@@ -1,14 +1,15 @@
 //! Host signal in, host result out, through the device's host pipeline
-//! ([`gpu_core::Gpu::host_pipeline_between`]): the signal uploads chunk by chunk, and after each
-//! chunk the outputs whose windows lie inside the uploaded prefix are convolved and downloaded
-//! while the next chunks upload. Each span of outputs is launched with the kernel the whole
+//! ([`gpu_core::Gpu::host_pipeline_rings`]): the signal uploads chunk by chunk, each with the
+//! halo before it, into a three-slot device ring (about 50 MiB of device memory whatever the
+//! signal's length), and after each chunk the outputs whose windows lie inside the uploaded prefix
+//! are convolved into a three-slot output ring and downloaded while the next chunks upload. Each span of outputs is launched with the kernel the whole
 //! result would use, from a multiple of [`SPAN_ALIGN`], so the results equal the one-shot
 //! call's bit for bit.
 
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
-use gpu_core::{Error, Result, PIPELINE_CHUNK_BYTES};
+use gpu_core::{Error, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
 use crate::gpu::{Conv1d, SPAN_ALIGN};
 use crate::{Boundary, Real};
@@ -79,15 +80,13 @@ impl<T: Real> Conv1d<'_, T> {
     }
 
     /// Whether [`Options::pipelining`](crate::Options::pipelining) sends `x` through the
-    /// pipeline here: no stream of the caller's, and every window of the first chunk's outputs
-    /// inside that chunk (a periodic boundary reads the far end of the signal first; a mask
-    /// longer than a chunk reaches past it).
+    /// pipeline here: no stream of the caller's, no periodic boundary (it reads the far end of
+    /// the signal first), and a halo that leaves room for a chunk.
     fn takes_pipeline(&self, x: &[T]) -> bool {
-        let chunk = chunk_len::<T>();
         !self.has_stream()
             && self.options().pipelining.applies(std::mem::size_of_val(x))
             && self.options().boundary != Boundary::Wrap
-            && (self.mask_len() <= chunk || x.len() <= chunk)
+            && halo(self.mask_len()) <= chunk_budget::<T>() / 2
     }
 
     /// The host-to-host run of `x` into `out` (`output_len(x.len())` elements) through the
@@ -98,28 +97,35 @@ impl<T: Real> Conv1d<'_, T> {
             return Ok(false);
         }
         let (n, n_out) = (x.len(), out.len());
+        let w = self.mask_len();
+        let h = halo(w);
+        let chunk = round_down(chunk_budget::<T>() - h);
+        // Outputs per step: at most a chunk plus the alignment slack (SPAN_ALIGN), and in the
+        // last step also the mask's overhang (`full` mode's w − 1 more outputs than inputs).
+        let out_slot = round_up(chunk + w + SPAN_ALIGN);
         let gpu = self.gpu().clone();
-        let mut device_in = gpu.alloc::<T>(n)?;
-        let mut device_out = gpu.alloc::<T>(n_out)?;
-        let (input, output) = (device_in.device_ptr(), device_out.device_ptr());
+        // The kernels may read up to a tile and a mask past the last output they store: the
+        // input ring has that much room after its last slot.
+        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * (chunk + h) + SPAN_ALIGN + w)?;
+        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * out_slot)?;
         let path = self.resolve(n_out);
-        let off = self.options().mode.offset(self.mask_len());
-        let w = self.mask_len() as i64;
+        let off = self.options().mode.offset(w);
         let mut done = 0usize;
-        gpu.host_pipeline_between(
+        gpu.host_pipeline_rings(
             x,
-            &mut device_in,
+            &mut ring_in,
+            h,
             out,
-            &mut device_out,
-            chunk_len::<T>(),
-            |uploaded, stream| {
-                let end = if uploaded.end == n {
+            &mut ring_out,
+            chunk,
+            |step, stream| {
+                let end = if step.range.end == n {
                     n_out
                 } else {
-                    ready_outputs(uploaded.end, off, w, n_out)
+                    ready_outputs(step.range.end, off, w as i64, n_out)
                 };
                 let span: Range<usize> = done..end.max(done);
-                self.enqueue_span(input, n, output, span.clone(), path, stream)?;
+                self.enqueue_span(step.input, n, step.output, span.clone(), path, stream)?;
                 done = span.end;
                 Ok(span)
             },
@@ -127,9 +133,25 @@ impl<T: Real> Conv1d<'_, T> {
     }
 }
 
-/// Signal elements per pipeline chunk: one staging slot.
-fn chunk_len<T>() -> usize {
+/// Signal elements a pipeline step may upload (its chunk and halo): one staging slot.
+fn chunk_budget<T>() -> usize {
     PIPELINE_CHUNK_BYTES / std::mem::size_of::<T>()
+}
+
+/// Signal elements uploaded again before each chunk: a step's first output lies up to
+/// `SPAN_ALIGN − 1` before the first whose window starts in its chunk, and its window reaches
+/// `w − 1` further back; 64 more cover the kernels' vector alignment, and the total stays a
+/// multiple of 64 so the slots' bases stay 16-byte aligned.
+fn halo(w: usize) -> usize {
+    round_up(w + SPAN_ALIGN + 62)
+}
+
+fn round_up(v: usize) -> usize {
+    v.next_multiple_of(64)
+}
+
+fn round_down(v: usize) -> usize {
+    v / 64 * 64
 }
 
 /// How many outputs (from 0, a multiple of [`SPAN_ALIGN`]) have their whole windows inside the

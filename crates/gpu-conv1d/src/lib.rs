@@ -523,7 +523,7 @@ impl Strategy {
 /// use gpu_conv1d::{Boundary, Mode, Options, Strategy};
 /// let o = Options::new().mode(Mode::Valid).strategy(Strategy::TiledHalo { tile: 128 });
 /// assert_eq!(o.boundary, Boundary::Zero);
-/// assert_eq!(o.pipelining, gpu_core::Pipelining::Never);
+/// assert_eq!(o.pipelining, gpu_core::Pipelining::Auto);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Options {
@@ -535,7 +535,8 @@ pub struct Options {
     pub strategy: Strategy,
     /// Whether a host signal with a host result goes through the device's host pipeline
     /// (`gpu_core::Gpu::host_pipeline_between`: chunks uploaded, convolved and downloaded
-    /// at once, the same results bit for bit); the one-shot path by default.
+    /// at once, the same results bit for bit); from 32 MiB of signal on by default
+    /// ([`gpu_core::Pipelining::Auto`]).
     pub pipelining: gpu_core::Pipelining,
 }
 

@@ -205,9 +205,59 @@ fn bad_output_and_bad_work() {
     let e = run(|_| 0..11).unwrap_err(); // past the output
     assert!(e.to_string().contains("work"), "{e}");
     assert!(run(|end| if end == 1000 { 0..10 } else { 0..0 }).unwrap());
+    // The ring form: rings too small for their slots, a step announcing more outputs than a
+    // slot holds.
+    let (mut rin, mut rout) = (
+        gpu.alloc::<f32>(3 * 110).unwrap(),
+        gpu.alloc::<f32>(3 * 4).unwrap(),
+    );
+    let mut out10: Vec<f32> = Vec::with_capacity(10);
+    let e = gpu
+        .host_pipeline_rings(
+            &x,
+            &mut rin,
+            20,
+            out10.spare_capacity_mut(),
+            &mut rout,
+            100,
+            |_, _| Ok(0..0),
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("ring_in"), "{e}");
+    let e = gpu
+        .host_pipeline_rings(
+            &x,
+            &mut rin,
+            10,
+            out10.spare_capacity_mut(),
+            &mut rout,
+            100,
+            |s, _| Ok(s.produced..if s.range.end == 1000 { 10 } else { s.produced }),
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("slots hold 4"), "{e}");
     let empty: &mut [MaybeUninit<f32>] = &mut [];
     let mut d0 = gpu.alloc::<f32>(0).unwrap();
     assert!(gpu
         .host_pipeline_between(&x, &mut din, empty, &mut d0, 100, |_, _| Ok(0..0))
         .unwrap());
+}
+
+/// The non-blocking forms give the blocking forms' results; the buffers come back.
+#[test]
+fn async_forms() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 2 * chunk_of::<f32>() + 5;
+    let x: Vec<f32> = data(n, 8);
+    let conv = Conv1d::correlation(&gpu, &data::<f32>(31, 9), Options::new())
+        .unwrap()
+        .pipelining(Pipelining::Always);
+    let want = conv.run(&x).unwrap();
+    let pending = conv.run_async(x.clone());
+    let pinned_in = gpu.pinned_from(&x).unwrap();
+    let pinned_out = gpu.pinned::<f32>(want.len()).unwrap();
+    let (_, out) = conv.run_pinned_async(pinned_in, pinned_out).wait().unwrap();
+    assert_eq!(same_bits(out.as_slice().unwrap(), &want), None);
+    assert_eq!(same_bits(&pending.wait().unwrap(), &want), None);
 }

@@ -22,13 +22,13 @@ use crate::driver_code;
 use crate::element::Pod;
 use crate::error::{Error, Result};
 use crate::memory::DeviceArray;
-use crate::pipelining::PIPELINE_CHUNK_BYTES;
+use crate::pipelining::{PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 use crate::staging::{is_pinned, parallel_copy};
 use crate::stream::{Event, Stream};
 
 /// Staging buffers per direction: one being filled or emptied by the host, one in flight on
 /// the link, one waiting.
-const SLOTS: usize = 3;
+const SLOTS: usize = PIPELINE_RING_SLOTS;
 
 /// The pinned ring of one `Gpu`. Raw allocations, not `PinnedBuffer`s, because it lives inside
 /// the `Gpu`'s own state (which those would keep alive); freed by `GpuInner::drop`.
@@ -166,10 +166,16 @@ impl Gpu {
         // SAFETY: `device` (borrowed mutably for the call) holds n elements at `base`, read and
         // written in place; each output range is the chunk just worked on.
         unsafe {
-            self.pipeline_raw(input, base, output, base, chunk, |r, stream| {
-                work(r.clone(), stream)?;
-                Ok(r)
-            })
+            self.pipeline_raw(
+                input,
+                Layout::whole(base, base),
+                output,
+                chunk,
+                |step, stream| {
+                    work(step.range.clone(), stream)?;
+                    Ok(step.range)
+                },
+            )
         }
     }
 
@@ -211,7 +217,7 @@ impl Gpu {
         output: &mut [MaybeUninit<U>],
         device_out: &mut DeviceArray<U>,
         chunk: usize,
-        work: impl FnMut(Range<usize>, &Stream) -> Result<Range<usize>>,
+        mut work: impl FnMut(Range<usize>, &Stream) -> Result<Range<usize>>,
     ) -> Result<bool> {
         if device_in.len() < input.len() {
             return Err(Error::invalid(
@@ -239,37 +245,174 @@ impl Gpu {
         unsafe {
             self.pipeline_raw(
                 input,
-                device_in.device_ptr(),
+                Layout::whole(device_in.device_ptr(), device_out.device_ptr()),
                 output,
-                device_out.device_ptr(),
+                chunk,
+                |step, stream| work(step.range, stream),
+            )
+        }
+    }
+
+    /// The upload-only pipeline, for work that consumes its input and returns no array (a
+    /// reduction): chunk `k` of `input` (`chunk` elements each, the last one shorter) is
+    /// uploaded into slot `k mod PIPELINE_RING_SLOTS` of `ring` (a device array of at least
+    /// [`PIPELINE_RING_SLOTS`]` · chunk` elements, so the device memory stays small whatever
+    /// the input), and `work(range, address, stream)` enqueues on `stream` the processing of
+    /// the chunk at device `address`; the slot is overwritten only after that work has run.
+    /// As [`host_pipeline`](Gpu::host_pipeline) otherwise: `Ok(false)` with nothing done when
+    /// another pipeline of this `Gpu` holds the staging, streams drained on every error,
+    /// page-locked input read by the DMA engine directly. Everything enqueued has run when
+    /// this returns.
+    pub fn host_stream_in<T: Pod>(
+        &self,
+        input: &[T],
+        ring: &mut DeviceArray<T>,
+        chunk: usize,
+        mut work: impl FnMut(Range<usize>, u64, &Stream) -> Result<()>,
+    ) -> Result<bool> {
+        check_ring("ring", ring.len(), chunk, 0)?;
+        self.check_same_device(ring.gpu(), "ring")?;
+        let size = std::mem::size_of::<T>() as u64;
+        let empty: &mut [MaybeUninit<T>] = &mut [];
+        // SAFETY: `ring` (borrowed mutably for the call) holds PIPELINE_RING_SLOTS · chunk
+        // elements (checked); there is no output.
+        unsafe {
+            self.pipeline_raw(
+                input,
+                Layout::ring(ring.device_ptr(), 0, Out::Whole(0)),
+                empty,
+                chunk,
+                |step, stream| {
+                    let at = step.input.wrapping_add(step.range.start as u64 * size);
+                    work(step.range, at, stream)?;
+                    Ok(0..0)
+                },
+            )
+        }
+    }
+
+    /// [`host_pipeline`](Gpu::host_pipeline) through a device ring instead of a whole array:
+    /// chunk `k` is uploaded into slot `k mod PIPELINE_RING_SLOTS` of `ring` (at least
+    /// [`PIPELINE_RING_SLOTS`]` · chunk` elements, so the device memory stays small whatever the
+    /// input; tested up to 8 GiB), processed there in place
+    /// and downloaded from there; the slot takes the next chunk once that download has run.
+    /// `work(range, base, stream)` finds input element `p` of the chunk's `range` at device
+    /// address `base + p · size_of::<T>()` (`base` itself may lie outside the ring: only the
+    /// chunk's own elements are there).
+    pub fn host_pipeline_ring<T: Pod>(
+        &self,
+        input: &[T],
+        output: &mut [MaybeUninit<T>],
+        ring: &mut DeviceArray<T>,
+        chunk: usize,
+        mut work: impl FnMut(Range<usize>, u64, &Stream) -> Result<()>,
+    ) -> Result<bool> {
+        if output.len() != input.len() {
+            return Err(Error::invalid(
+                "output",
+                format!(
+                    "holds {} elements; the input has {}",
+                    output.len(),
+                    input.len()
+                ),
+            ));
+        }
+        check_ring("ring", ring.len(), chunk, 0)?;
+        self.check_same_device(ring.gpu(), "ring")?;
+        // SAFETY: `ring` (borrowed mutably for the call) holds PIPELINE_RING_SLOTS · chunk
+        // elements (checked); outputs are the chunk's own elements in its slot.
+        unsafe {
+            self.pipeline_raw(
+                input,
+                Layout::ring(ring.device_ptr(), 0, Out::InInput),
+                output,
+                chunk,
+                |step, stream| {
+                    work(step.range.clone(), step.input, stream)?;
+                    Ok(step.range)
+                },
+            )
+        }
+    }
+
+    /// [`host_pipeline_between`](Gpu::host_pipeline_between) through device rings: chunk `k`
+    /// is uploaded with the `halo` input elements before it (a window of at most
+    /// `chunk + halo`) into slot `k mod PIPELINE_RING_SLOTS` of `ring_in` (at least
+    /// [`PIPELINE_RING_SLOTS`]` · (chunk + halo)` elements), and the outputs each step
+    /// announces are written into slot `k mod PIPELINE_RING_SLOTS` of `ring_out` (slots of
+    /// `ring_out.len() / PIPELINE_RING_SLOTS` elements; a step announcing more is an error
+    /// naming `work`). `work(step, stream)` finds input element `p` of the window at
+    /// `step.input + p · size_of::<T>()` and writes output `q` of its announced range at
+    /// `step.output + q · size_of::<U>()`. Slots are reused only after the work and downloads
+    /// that read them have run.
+    // Two rings, their data and the chunking: each argument is one thing a caller sets.
+    #[allow(clippy::too_many_arguments)]
+    pub fn host_pipeline_rings<T: Pod, U: Pod>(
+        &self,
+        input: &[T],
+        ring_in: &mut DeviceArray<T>,
+        halo: usize,
+        output: &mut [MaybeUninit<U>],
+        ring_out: &mut DeviceArray<U>,
+        chunk: usize,
+        work: impl FnMut(PipelineStep, &Stream) -> Result<Range<usize>>,
+    ) -> Result<bool> {
+        check_ring("ring_in", ring_in.len(), chunk, halo)?;
+        let out_slot = ring_out.len() / PIPELINE_RING_SLOTS;
+        if out_slot == 0 && !output.is_empty() {
+            return Err(Error::invalid(
+                "ring_out",
+                format!("holds {} elements: no room for outputs", ring_out.len()),
+            ));
+        }
+        self.check_same_device(ring_in.gpu(), "ring_in")?;
+        self.check_same_device(ring_out.gpu(), "ring_out")?;
+        // SAFETY: both rings are borrowed mutably for the call; `ring_in` holds
+        // PIPELINE_RING_SLOTS · (chunk + halo) elements (checked), `ring_out`
+        // PIPELINE_RING_SLOTS slots of `out_slot`, which the engine checks each step against.
+        unsafe {
+            self.pipeline_raw(
+                input,
+                Layout::ring(
+                    ring_in.device_ptr(),
+                    halo,
+                    Out::Ring {
+                        base: ring_out.device_ptr(),
+                        slot: out_slot,
+                    },
+                ),
+                output,
                 chunk,
                 work,
             )
         }
     }
 
-    /// The pipeline over raw device addresses.
+    /// The pipeline over raw device addresses, as `layout` places the data.
     ///
     /// # Safety
-    /// `in_base` holds `input.len()` elements of `T` and `out_base` `output.len()` of `U`, in
-    /// this context's memory, alive and used by nothing else for the call (they may be the
-    /// same memory when `T` and `U` are, for in-place work).
+    /// The memory `layout` names is this context's, alive and used by nothing else for the
+    /// call: a whole input array of `input.len()` elements of `T` or a ring of
+    /// `PIPELINE_RING_SLOTS · (chunk + halo)`, a whole output array of `output.len()` elements
+    /// of `U` or a ring of `PIPELINE_RING_SLOTS · slot` (in-place outputs need `T` = `U`).
     unsafe fn pipeline_raw<T: Pod, U: Pod>(
         &self,
         input: &[T],
-        in_base: u64,
+        layout: Layout,
         output: &mut [MaybeUninit<U>],
-        out_base: u64,
         chunk: usize,
-        mut work: impl FnMut(Range<usize>, &Stream) -> Result<Range<usize>>,
+        mut work: impl FnMut(PipelineStep, &Stream) -> Result<Range<usize>>,
     ) -> Result<bool> {
         let (n, m) = (input.len(), output.len());
         let (size_in, size_out) = (std::mem::size_of::<T>(), std::mem::size_of::<U>());
-        if chunk == 0 || chunk * size_in > PIPELINE_CHUNK_BYTES {
+        let window_max = chunk.saturating_add(layout.halo);
+        if chunk == 0 || window_max.saturating_mul(size_in) > PIPELINE_CHUNK_BYTES {
             return Err(Error::invalid(
                 "chunk",
                 format!(
-                    "{chunk} elements of {size_in} bytes: must be 1 to {PIPELINE_CHUNK_BYTES} bytes"
+                    "{chunk} elements (+ {} of halo) of {size_in} bytes: must be 1 to \
+                     {PIPELINE_CHUNK_BYTES} bytes",
+                    layout.halo
                 ),
             ));
         }
@@ -294,6 +437,8 @@ impl Gpu {
         let new_events =
             || -> Result<Vec<Event>> { (0..SLOTS).map(|_| self.new_event(false)).collect() };
         let (uploaded, worked, downloaded) = (new_events()?, new_events()?, new_events()?);
+        // Per step slot: the step's downloads have run (its device output slot is free).
+        let out_free = new_events()?;
         let (pinned_in, pinned_out) = (
             is_pinned(input.as_ptr() as *const u8, std::mem::size_of_val(input)),
             is_pinned(output.as_ptr() as *const u8, std::mem::size_of_val(output)),
@@ -301,6 +446,15 @@ impl Gpu {
         // Steps: one per input chunk (at least one, so that work runs for an empty input too).
         let steps = n.div_ceil(chunk).max(1);
         let range = |k: usize| (k * chunk).min(n)..((k + 1) * chunk).min(n);
+        // What step k uploads: its chunk, and in a ring the halo before it too.
+        let window = |k: usize| {
+            let r = range(k);
+            if layout.in_ring {
+                r.start - layout.halo.min(r.start)..r.end
+            } else {
+                r
+            }
+        };
         // Downloads go in pieces of at most one staging slot, piece p through slot p mod SLOTS.
         let piece_len = (PIPELINE_CHUNK_BYTES / size_out.max(1)).max(1);
         let mut pieces: Vec<Range<usize>> = Vec::new();
@@ -327,17 +481,17 @@ impl Gpu {
             }
             Ok(())
         };
-        // Chunk k's host copy-in into its ring slot, once the upload that last read the slot
-        // (chunk k − SLOTS) has finished.
+        // Step k's host copy-in into its staging slot, once the upload that last read the slot
+        // (step k − SLOTS) has finished.
         let fill = |k: usize| -> Result<()> {
             if pinned_in {
                 return Ok(());
             }
             let s = k % SLOTS;
-            let r = range(k);
+            let r = window(k);
             uploaded[s].synchronize()?;
-            // SAFETY: the slot holds PIPELINE_CHUNK_BYTES ≥ r.len()·size_in bytes and no DMA
-            // reads it now; the source range lies inside `input`.
+            // SAFETY: the slot holds PIPELINE_CHUNK_BYTES ≥ r.len()·size_in bytes (chunk + halo
+            // checked above) and no DMA reads it now; the source range lies inside `input`.
             unsafe {
                 parallel_copy(
                     in_ptr.get().add(r.start * size_in),
@@ -351,7 +505,8 @@ impl Gpu {
         for k in 0..steps {
             let s = k % SLOTS;
             let r = range(k);
-            // The host fills this chunk's slot while it empties the oldest download still
+            let win = window(k);
+            // The host fills this step's slot while it empties the oldest download still
             // held, the two copies at once (each on half the pool, as rayon splits them).
             let keep = SLOTS - 1;
             if pieces.len() > drained + keep {
@@ -371,20 +526,36 @@ impl Gpu {
             } else {
                 fill(k)?;
             }
-            let (offset, bytes) = (r.start * size_in, r.len() * size_in);
+            // Where the window goes: its own range of a whole array, or the slot (whose
+            // virtual base then stands for element 0).
+            let (in_slot, in_virtual) = if layout.in_ring {
+                let at = layout.input + (s * window_max * size_in) as u64;
+                (at, at.wrapping_sub((win.start * size_in) as u64))
+            } else {
+                (layout.input + (win.start * size_in) as u64, layout.input)
+            };
+            if layout.in_ring && k >= SLOTS {
+                // The slot's previous window must have been worked on, and downloaded where
+                // the outputs were left in it, before it is overwritten.
+                streams.up.wait(&worked[s])?;
+                if matches!(layout.output, Out::InInput) {
+                    streams.up.wait(&out_free[s])?;
+                }
+            }
+            let bytes = win.len() * size_in;
             if bytes > 0 {
                 let src = if pinned_in {
-                    // SAFETY: within `input` (offset + bytes ≤ n·size_in).
-                    unsafe { in_ptr.get().add(offset) as *const u8 }
+                    // SAFETY: within `input` (win.end ≤ n).
+                    unsafe { in_ptr.get().add(win.start * size_in) as *const u8 }
                 } else {
                     ring.up[s] as *const u8
                 };
                 // SAFETY: `src` holds `bytes` bytes that stay untouched until the stream is
                 // synchronised (by `uploaded[s]` before the slot is refilled, or by `streams`'
-                // drop); `in_base + offset` .. `+ bytes` lies inside the input array.
+                // drop); `in_slot` .. `+ bytes` lies inside the input array or its ring slot.
                 check("cuMemcpyHtoDAsync", unsafe {
                     driver_code!(cuMemcpyHtoDAsync_v2(
-                        in_base + offset as u64,
+                        in_slot,
                         src as *const c_void,
                         bytes,
                         streams.up.as_raw()
@@ -393,7 +564,26 @@ impl Gpu {
                 uploaded[s].record(&streams.up)?;
                 streams.work.wait(&uploaded[s])?;
             }
-            let ready = work(r.clone(), &streams.work)?;
+            let out_virtual = match layout.output {
+                Out::Whole(base) => base,
+                Out::InInput => in_virtual,
+                Out::Ring { base, slot } => {
+                    if k >= SLOTS {
+                        // The slot's previous outputs must have been downloaded.
+                        streams.work.wait(&out_free[s])?;
+                    }
+                    let at = base + (s * slot * size_out) as u64;
+                    at.wrapping_sub((produced * size_out) as u64)
+                }
+            };
+            let step = PipelineStep {
+                range: r.clone(),
+                window: win.clone(),
+                input: in_virtual,
+                output: out_virtual,
+                produced,
+            };
+            let ready = work(step, &streams.work)?;
             let last = k + 1 == steps;
             if ready.start != produced || ready.end < ready.start || ready.end > m {
                 return Err(Error::invalid(
@@ -403,6 +593,17 @@ impl Gpu {
                          one another inside the output"
                     ),
                 ));
+            }
+            if let Out::Ring { slot, .. } = layout.output {
+                if ready.len() > slot {
+                    return Err(Error::invalid(
+                        "work",
+                        format!(
+                            "returned {} outputs in one step; the output ring's slots hold {slot}",
+                            ready.len()
+                        ),
+                    ));
+                }
             }
             if last && ready.end != m {
                 return Err(Error::invalid(
@@ -414,17 +615,18 @@ impl Gpu {
                 ));
             }
             produced = ready.end;
+            worked[s].record(&streams.work)?;
             if ready.is_empty() {
+                out_free[s].record(&streams.work)?;
                 continue;
             }
-            worked[s].record(&streams.work)?;
             streams.down.wait(&worked[s])?;
             let mut at = ready.start;
             while at < ready.end {
                 let piece = at..(at + piece_len).min(ready.end);
                 at = piece.end;
                 let p = pieces.len();
-                // The slot must have been emptied by the host (piece p − SLOTS).
+                // The staging slot must have been emptied by the host (piece p − SLOTS).
                 while drained + SLOTS <= p {
                     drain(drained, &pieces[drained])?;
                     drained += 1;
@@ -438,11 +640,11 @@ impl Gpu {
                 };
                 // SAFETY: `dst` has room for `bytes` and nothing reads or writes it until
                 // `downloaded[p mod SLOTS]` fires (drain) or the streams are synchronised
-                // (drop); the source range lies inside the output array.
+                // (drop); the source lies inside the output array or this step's slot.
                 check("cuMemcpyDtoHAsync", unsafe {
                     driver_code!(cuMemcpyDtoHAsync_v2(
                         dst as *mut c_void,
-                        out_base + offset as u64,
+                        out_virtual.wrapping_add(offset as u64),
                         bytes,
                         streams.down.as_raw()
                     ))
@@ -450,6 +652,7 @@ impl Gpu {
                 downloaded[p % SLOTS].record(&streams.down)?;
                 pieces.push(piece);
             }
+            out_free[s].record(&streams.down)?;
         }
         for (p, piece) in pieces.iter().enumerate().skip(drained) {
             drain(p, piece)?;
@@ -471,4 +674,80 @@ impl SendPtr {
     fn get(self) -> *mut u8 {
         self.0
     }
+}
+
+/// One step of a ring pipeline ([`Gpu::host_pipeline_rings`]), as its work sees it.
+#[derive(Debug, Clone)]
+pub struct PipelineStep {
+    /// The chunk of the input this step uploaded.
+    pub range: Range<usize>,
+    /// The input elements on the device for this step: the chunk and the halo before it.
+    pub window: Range<usize>,
+    /// Device address standing for input element 0: element `p` of `window` is at
+    /// `input + p · size` (the address itself may lie outside the ring).
+    pub input: u64,
+    /// Device address standing for output element 0: output `q` of the range this step
+    /// returns is written at `output + q · size`.
+    pub output: u64,
+    /// Outputs announced so far: this step's range starts here.
+    pub produced: usize,
+}
+
+/// Checks that a ring of `len` elements holds [`PIPELINE_RING_SLOTS`] slots of
+/// `chunk + halo`.
+fn check_ring(what: &'static str, len: usize, chunk: usize, halo: usize) -> Result<()> {
+    let need = chunk
+        .saturating_add(halo)
+        .saturating_mul(PIPELINE_RING_SLOTS);
+    if len < need {
+        return Err(Error::invalid(
+            what,
+            format!(
+                "holds {len} elements; {PIPELINE_RING_SLOTS} slots of {chunk} + {halo} need {need}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Where a pipeline's data live on the device (addresses in this context's memory).
+#[derive(Clone, Copy)]
+struct Layout {
+    /// The whole input array, or a ring of slots of `chunk + halo` elements.
+    input: u64,
+    in_ring: bool,
+    /// Input elements before each chunk uploaded again with it (rings only).
+    halo: usize,
+    output: Out,
+}
+
+impl Layout {
+    fn whole(input: u64, output: u64) -> Layout {
+        Layout {
+            input,
+            in_ring: false,
+            halo: 0,
+            output: Out::Whole(output),
+        }
+    }
+
+    fn ring(input: u64, halo: usize, output: Out) -> Layout {
+        Layout {
+            input,
+            in_ring: true,
+            halo,
+            output,
+        }
+    }
+}
+
+/// Where a pipeline's outputs live on the device.
+#[derive(Clone, Copy)]
+enum Out {
+    /// A whole output array at this address.
+    Whole(u64),
+    /// A ring of `slot`-element slots at `base`: step k writes slot k mod SLOTS.
+    Ring { base: u64, slot: usize },
+    /// In place, in the step's input slot (the input ring's element type).
+    InInput,
 }

@@ -70,7 +70,7 @@ pub use lookback::StatusLayout;
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
 pub use pending::Pending;
-pub use pipelining::{Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES};
+pub use pipelining::{Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES, PIPELINE_RING_SLOTS};
 pub use shape::{check_axis, check_offsets};
 
 // The GPU side, bottom layer first: each module imports only from those above it here.
@@ -119,6 +119,8 @@ pub use device::{DeviceProperties, Gpu};
 pub use exit::on_exit;
 #[cfg(feature = "cuda")]
 pub use fill::KERNELS;
+#[cfg(feature = "cuda")]
+pub use host_pipeline::PipelineStep;
 #[cfg(feature = "cuda")]
 #[cfg(feature = "cuda")]
 pub use input::{DeviceSlice, Input, Staged};

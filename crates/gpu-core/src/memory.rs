@@ -427,6 +427,15 @@ unsafe impl<T: Pod> Send for PinnedBuffer<T> {}
 // SAFETY: as above; the pending event is behind a mutex.
 unsafe impl<T: Pod> Sync for PinnedBuffer<T> {}
 
+impl<T: Pod> std::fmt::Debug for PinnedBuffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PinnedBuffer")
+            .field("len", &self.len)
+            .field("gpu", &self.gpu)
+            .finish()
+    }
+}
+
 impl Gpu {
     /// Page-locked host memory for `len` elements, zeroed.
     pub fn pinned<T: Pod>(&self, len: usize) -> Result<PinnedBuffer<T>> {

@@ -4,22 +4,27 @@
 
 /// Largest chunk of a host pipeline, in bytes (each staging buffer holds one).
 pub const PIPELINE_CHUNK_BYTES: usize = 8 << 20;
+/// Chunks in flight in a host pipeline: one being filled or emptied by the host, one on the
+/// link, one waiting; also the slots of an upload-only pipeline's device ring
+/// (`Gpu::host_stream_in`).
+pub const PIPELINE_RING_SLOTS: usize = 3;
 /// Host data of at least this many bytes goes through the pipeline under
-/// [`Pipelining::Auto`]: four chunks, so that uploads, work and downloads can overlap at all
-/// (a first guess: the crossover is not measured yet).
+/// [`Pipelining::Auto`] (the default). Measured on an H100 host (docs/host-link.md): scans and
+/// convolutions gain from 16 MiB on, reductions break even at 64 MiB and lose at 16 MiB.
 pub const PIPELINE_MIN_BYTES: usize = 4 * PIPELINE_CHUNK_BYTES;
 
-/// Whether a call with its data in host memory (in and out) goes through the host pipeline
-/// (`Gpu::host_pipeline`, with the `cuda` feature) or the one-shot path (upload everything, work, download
-/// everything). The default is the one-shot path until the pipeline is measured faster: its
-/// results are the same bit for bit, but the first measurement (scans into a new `Vec`, where
-/// allocating and faulting in the output dominates) showed no gain yet.
+/// Whether a call with its data in host memory goes through the host pipeline
+/// (`Gpu::host_pipeline` and its forms, with the `cuda` feature: chunks uploaded, processed and
+/// downloaded at once on three streams) or the one-shot path (upload everything, work,
+/// download everything). Scans and convolutions give the same results bit for bit either way;
+/// float sums and products of a reduction are associated by 8 MiB chunks on the pipeline
+/// (deterministic, but not always the last bits of the one-launch reduction).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Pipelining {
-    /// Always the one-shot path (the default).
-    #[default]
+    /// Always the one-shot path.
     Never,
-    /// The pipeline from [`PIPELINE_MIN_BYTES`] of input on.
+    /// The pipeline from [`PIPELINE_MIN_BYTES`] of input on (the default).
+    #[default]
     Auto,
     /// The pipeline whenever the primitive has one for the call.
     Always,
@@ -42,7 +47,7 @@ mod tests {
 
     #[test]
     fn pipelining_choice() {
-        assert_eq!(Pipelining::default(), Pipelining::Never);
+        assert_eq!(Pipelining::default(), Pipelining::Auto);
         assert!(!Pipelining::Never.applies(1 << 30));
         assert!(!Pipelining::Auto.applies(PIPELINE_MIN_BYTES - 1));
         assert!(Pipelining::Auto.applies(PIPELINE_MIN_BYTES));

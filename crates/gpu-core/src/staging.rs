@@ -1,7 +1,7 @@
 //! Large transfers between pageable host memory and the device, staged through two page-locked
 //! buffers: the host copies one chunk into a pinned buffer while the DMA engine moves the other,
 //! which beats the driver's own pageable path by a wide margin. The host side of each chunk is
-//! copied by the rayon pool, 1 MiB per task: one thread's memcpy (~8 GB/s on an H100 host) was
+//! copied by the rayon pool, 256 KiB per task: one thread's memcpy (~8 GB/s on an H100 host) was
 //! the bound, well below the DMA engine's pinned rate.
 
 use std::ffi::c_void;
@@ -17,8 +17,21 @@ use crate::stream::Stream;
 pub(crate) const CHUNK: usize = 8 << 20;
 /// Transfers at least this large are staged; smaller ones go straight through the driver.
 pub(crate) const THRESHOLD: usize = 2 * CHUNK;
-/// Bytes one rayon task copies between pageable and pinned memory.
-const PIECE: usize = 1 << 20;
+/// Bytes one rayon task copies between pageable and pinned memory, unless
+/// `GPU_PRIMS_HOST_COPY_PIECE_KIB` sets it (for benchmarks, read once; not a stable interface):
+/// 32 tasks per 8 MiB chunk, so that every thread of a 16-core host can take part.
+const PIECE: usize = 256 << 10;
+
+fn piece() -> usize {
+    static CELL: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CELL.get_or_init(|| {
+        std::env::var("GPU_PRIMS_HOST_COPY_PIECE_KIB")
+            .ok()
+            .and_then(|k| k.parse::<usize>().ok())
+            .filter(|k| (4..=65536).contains(k))
+            .map_or(PIECE, |k| k << 10)
+    })
+}
 
 /// A raw pointer that may cross to rayon's threads (read through `get`, so closures capture
 /// the wrapper and not the bare pointer).
@@ -34,7 +47,7 @@ impl SharedPtr {
     }
 }
 
-/// Copies `len` bytes from `src` to `dst` on the rayon pool, `PIECE` bytes per task.
+/// Copies `len` bytes from `src` to `dst` on the rayon pool, [`piece`] bytes per task.
 ///
 /// # Safety
 /// `src` must be valid for reads and `dst` for writes of `len` bytes (`dst` may be
@@ -42,9 +55,10 @@ impl SharedPtr {
 pub(crate) unsafe fn parallel_copy(src: *const u8, dst: *mut u8, len: usize) {
     use rayon::prelude::*;
     let (src, dst) = (SharedPtr(src as *mut u8), SharedPtr(dst));
-    (0..len.div_ceil(PIECE)).into_par_iter().for_each(|k| {
-        let offset = k * PIECE;
-        let n = PIECE.min(len - offset);
+    let piece = piece();
+    (0..len.div_ceil(piece)).into_par_iter().for_each(|k| {
+        let offset = k * piece;
+        let n = piece.min(len - offset);
         // SAFETY: [offset, offset + n) lies within both ranges (the caller's contract) and no
         // other task touches it.
         unsafe { std::ptr::copy_nonoverlapping(src.get().add(offset), dst.get().add(offset), n) };

@@ -319,7 +319,8 @@ pub struct ScanOptions {
     pub staging: TileStaging,
     /// Whether host-to-host scans ([`Scan::scan`] of a host slice, [`Scan::scan_to_slice`];
     /// look-back algorithms) stream through the device in overlapped chunks
-    /// (`gpu_core::Gpu::host_pipeline`); the one-shot path by default.
+    /// (`gpu_core::Gpu::host_pipeline`); from 32 MiB of input on by default
+    /// ([`gpu_core::Pipelining::Auto`]).
     pub pipelining: gpu_core::Pipelining,
 }
 

@@ -130,8 +130,8 @@ impl<'s> Scan<'s> {
 
     /// Whether host-to-host scans ([`scan`](Scan::scan) of a host slice,
     /// [`scan_to_slice`](Scan::scan_to_slice)) stream through the device in overlapped chunks,
-    /// with the same results bit for bit: [`Pipelining::Never`] by default, `Auto` from
-    /// [`gpu_core::PIPELINE_MIN_BYTES`] of input on, or `Always`.
+    /// with the same results bit for bit: [`Pipelining::Auto`] by default (from
+    /// [`gpu_core::PIPELINE_MIN_BYTES`] of input on), `Never` or `Always`.
     pub fn pipelining(mut self, pipelining: Pipelining) -> Self {
         self.options = self.options.pipelining(pipelining);
         self

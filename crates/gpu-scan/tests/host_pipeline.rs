@@ -292,3 +292,63 @@ fn more_than_two_to_the_31_values() {
         }
     }
 }
+
+/// The non-blocking forms give the blocking forms' results; the buffers come back.
+#[test]
+fn async_forms() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 3 * chunk_4(1 << 24) + 17;
+    let x: Vec<u32> = small_integers(n, 5);
+    let scan = Scan::new(&gpu).pipelining(Pipelining::Always);
+    let want = scan.scan(&x, Op::Sum).unwrap();
+    let pending = scan.scan_async(x.clone(), Op::Sum);
+    let pinned_in = gpu.pinned_from(&x).unwrap();
+    let pinned_out = gpu.pinned::<u32>(n).unwrap();
+    let (back_in, back_out) = scan
+        .scan_pinned_async(pinned_in, pinned_out, Op::Sum)
+        .wait()
+        .unwrap();
+    assert!(back_out.as_slice().unwrap() == &want[..]);
+    assert!(back_in.as_slice().unwrap() == &x[..]);
+    assert!(pending.wait().unwrap() == want);
+    // A bad call's error comes back through `wait`.
+    let short = gpu.pinned::<u32>(n - 1).unwrap();
+    let e = scan
+        .scan_pinned_async(back_in, short, Op::Sum)
+        .wait()
+        .unwrap_err();
+    assert!(e.to_string().contains("out"), "{e}");
+}
+
+/// Sixteen threads and a rayon pool's tasks at once on one `Gpu`: one holds the pipeline at a
+/// time, the others take the one-shot path instead of waiting (no deadlock, the staging never
+/// grows), and every result is right.
+#[test]
+fn many_callers_at_once() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 2 * chunk_4(1 << 24) + 3;
+    let inputs: Vec<Vec<u32>> = (0..16).map(|t| small_integers(n, 100 + t)).collect();
+    let wants: Vec<Vec<u32>> = inputs
+        .iter()
+        .map(|x| cpu::scan(x, Op::Sum, ScanKind::Inclusive).unwrap())
+        .collect();
+    let scan = Scan::new(&gpu).pipelining(Pipelining::Always);
+    std::thread::scope(|s| {
+        for (x, want) in inputs.iter().zip(&wants) {
+            let scan = scan.clone();
+            s.spawn(move || {
+                for _ in 0..3 {
+                    let mut out = vec![0u32; x.len()];
+                    scan.scan_to_slice(x, &mut out, Op::Sum).unwrap();
+                    assert!(&out == want);
+                }
+            });
+        }
+    });
+    use rayon::prelude::*;
+    inputs.par_iter().zip(&wants).for_each(|(x, want)| {
+        assert!(&scan.scan(x, Op::Sum).unwrap() == want);
+    });
+}

@@ -1,12 +1,14 @@
 //! The GPU entry points: the [`Reduce`] builder, the inputs it accepts, and shortcuts.
 
 mod engine;
+mod host;
 mod host_async;
 mod shaped;
 mod workspace;
 
 use gpu_core::{
-    DeviceArray, DeviceSlice, Element, Error, Gpu, Input, LaunchConfig, Op, Pod, Result, Stream,
+    DeviceArray, DeviceSlice, Element, Error, Gpu, Input, LaunchConfig, Op, Pipelining, Pod,
+    Result, Stream,
 };
 
 use crate::algorithm::{Algorithm, Operation};
@@ -112,6 +114,7 @@ pub struct Reduce<'s> {
     block_size: Option<u32>,
     unroll: u32,
     stream: Option<&'s Stream>,
+    pipelining: Pipelining,
 }
 
 impl std::fmt::Debug for Reduce<'_> {
@@ -122,6 +125,7 @@ impl std::fmt::Debug for Reduce<'_> {
             .field("block_size", &self.block_size)
             .field("unroll", &self.unroll)
             .field("own_stream", &self.stream.is_some())
+            .field("pipelining", &self.pipelining)
             .finish()
     }
 }
@@ -136,6 +140,7 @@ impl Reduce<'static> {
             block_size: None,
             unroll: DEFAULT_UNROLL,
             stream: None,
+            pipelining: Pipelining::default(),
         }
     }
 }
@@ -173,7 +178,19 @@ impl<'s> Reduce<'s> {
             block_size: self.block_size,
             unroll: self.unroll,
             stream: Some(stream),
+            pipelining: self.pipelining,
         }
+    }
+
+    /// Whether host data go through the device's upload-only host pipeline (chunks uploaded
+    /// into a small device ring and reduced while the next ones upload, the partials folded
+    /// on the device in order; see the crate's host-link guide): [`Pipelining::Auto`] by
+    /// default (from [`gpu_core::PIPELINE_MIN_BYTES`] of input on). Float sums and products are then associated by 8 MiB chunks, deterministic
+    /// but not always the same last bits as the one-launch reduction; argmin and argmax
+    /// always go one-shot.
+    pub fn pipelining(mut self, pipelining: Pipelining) -> Self {
+        self.pipelining = pipelining;
+        self
     }
 
     /// The device.
@@ -230,6 +247,11 @@ impl<'s> Reduce<'s> {
     }
 
     fn value<T: Pod, V: Pod, I: Input<T> + ?Sized>(&self, x: &I, desc: &Desc) -> Result<Option<V>> {
+        if let Some(host) = x.host_slice() {
+            if !host.is_empty() && self.takes_pipeline(desc, std::mem::size_of_val(host)) {
+                return Ok(Some(read_value(&self.run_pipelined(desc, host)?)?));
+            }
+        }
         let staged = x.stage(&self.gpu)?;
         match self.run_host(desc, staged.device_ptr(), staged.len(), false)? {
             Some(bytes) => Ok(Some(read_value(&bytes)?)),

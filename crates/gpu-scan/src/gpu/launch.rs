@@ -5,7 +5,7 @@ use std::mem::MaybeUninit;
 
 use gpu_core::{
     grid_for, kernel_args, Element, Error, Gpu, Kernel, LaunchConfig, Op, Result, Stream,
-    PIPELINE_CHUNK_BYTES,
+    PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 
 use super::{cpu_algorithm_async, Scanner, HELPER_BLOCK};
@@ -261,8 +261,8 @@ impl Scanner {
     }
 
     /// The scan of host `input` with `op` into `output` through the device's host pipeline
-    /// ([`Gpu::host_pipeline`]): chunks of whole tiles, uploaded, scanned in place and
-    /// downloaded on three streams, each chunk's launch continuing the tile counter and
+    /// ([`Gpu::host_pipeline_ring`]): chunks of whole tiles, uploaded into a three-chunk
+    /// device ring, scanned in place there and downloaded on three streams, each chunk's launch continuing the tile counter and
     /// look-back status of the launch before it, so the results are the one-shot scan's, bit for
     /// bit. `Ok(false)`, with nothing done, where it does not apply: an algorithm other than the
     /// look-back, a tile larger than a chunk, or the pipeline's staging busy with another call.
@@ -288,12 +288,15 @@ impl Scanner {
         if tiles_per_chunk == 0 || n == 0 {
             return Ok(false);
         }
-        let chunk = tiles_per_chunk * plan.tile as usize;
+        let chunk =
+            (tiles_per_chunk * plan.tile as usize).min(n.next_multiple_of(plan.tile as usize));
         let gpu = self.gpu.clone();
-        let mut device = gpu.alloc::<T>(n)?;
-        let data = device.device_ptr();
+        // Three chunks on the device, whatever the input: each chunk's tiles are scanned in its
+        // slot, addressed from a base that stands for element 0 (the kernels read and write
+        // only the tiles the counter hands them, this chunk's).
+        let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
         let mut run: Option<LookbackRun> = None;
-        gpu.host_pipeline(input, output, &mut device, chunk, |range, stream| {
+        gpu.host_pipeline_ring(input, output, &mut ring, chunk, |range, data, stream| {
             let tiles = (range.len() as u64).div_ceil(plan.tile);
             self.in_order(stream, |s| {
                 if run.is_none() {

@@ -1,0 +1,170 @@
+//! Reductions of host data through the device's upload-only host pipeline
+//! (`gpu_core::Gpu::host_stream_in`): exact operators equal the one-shot reduction bit for bit
+//! for sizes around the chunk and the ring (every slot reused), floats are run-to-run identical
+//! and within the tolerance of the f64 sum, non-commutative monoids keep their order, page-locked
+//! input, more than 2^31 values through a 24 MiB device ring, and the non-blocking forms.
+//! Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
+#![cfg(feature = "cuda")]
+
+use std::sync::{Mutex, MutexGuard};
+
+use gpu_core::data::{typical, SplitMix64};
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{f16, Mat2, Op, Pipelining, PIPELINE_CHUNK_BYTES};
+use gpu_reduce::{cpu, Algorithm, Reduce};
+
+/// One test at a time: the tests share one `Gpu`, whose pipeline declines (and the reductions
+/// go one-shot) while another test holds it, which would make them test nothing.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn ints(n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n).map(|_| rng.next_u64() as u32).collect()
+}
+
+#[test]
+fn exact_operators_equal_one_shot_around_chunks() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let c = PIPELINE_CHUNK_BYTES / 4;
+    let piped = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    let once = Reduce::new(&gpu);
+    for n in [1, 1000, c - 1, c, c + 1, 3 * c + 5, 7 * c - 3] {
+        let x = ints(n, n as u64);
+        for op in Op::ALL {
+            let want = cpu::reduce(&x, op).unwrap();
+            assert_eq!(piped.reduce(&x, op).unwrap(), want, "u32 {op} n={n}");
+            assert_eq!(
+                once.reduce(&x, op).unwrap(),
+                want,
+                "u32 {op} n={n} one-shot"
+            );
+        }
+        let f: Vec<f32> = typical(n, n as u64 + 1);
+        assert_eq!(
+            piped.max(&f).unwrap().map(f32::to_bits),
+            once.max(&f).unwrap().map(f32::to_bits),
+            "f32 max n={n}"
+        );
+        assert_eq!(piped.sum_wide(&x).unwrap(), cpu::sum_wide(&x), "wide n={n}");
+        // argmin goes one-shot under any pipelining, with the same answer.
+        assert_eq!(piped.argmin(&f).unwrap(), cpu::argmin(&f), "argmin n={n}");
+    }
+}
+
+#[test]
+fn float_sums_are_deterministic_and_close() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 5 * (PIPELINE_CHUNK_BYTES / 4) + 77;
+    let f: Vec<f32> = typical(n, 9);
+    let exact: f64 = f.iter().map(|&v| v as f64).sum();
+    let mag: f64 = f.iter().map(|&v| (v as f64).abs()).sum();
+    for a in [Algorithm::Auto, Algorithm::TwoPass, Algorithm::WarpShuffle] {
+        let r = Reduce::new(&gpu)
+            .algorithm(a)
+            .pipelining(Pipelining::Always);
+        let first = r.sum(&f).unwrap();
+        for _ in 0..3 {
+            assert_eq!(r.sum(&f).unwrap().to_bits(), first.to_bits(), "{a}");
+        }
+        // The default (Auto, 40 MiB here) takes the same chunks.
+        let auto = Reduce::new(&gpu).algorithm(a).sum(&f).unwrap();
+        assert_eq!(auto.to_bits(), first.to_bits(), "{a} default");
+        let tol = 1e-6 * mag + 1e-3;
+        assert!(
+            (first as f64 - exact).abs() <= tol,
+            "{a}: {first} vs {exact}"
+        );
+    }
+    // 16-bit values summed in f32.
+    let h: Vec<f16> = typical(3 * (PIPELINE_CHUNK_BYTES / 2) + 11, 10);
+    let exact: f64 = h.iter().map(|v| v.to_f64()).sum();
+    let mag: f64 = h.iter().map(|v| v.to_f64().abs()).sum();
+    let got = Reduce::new(&gpu)
+        .pipelining(Pipelining::Always)
+        .sum(&h)
+        .unwrap();
+    assert!(
+        (got as f64 - exact).abs() <= 1e-6 * mag + 1e-3,
+        "{got} vs {exact}"
+    );
+}
+
+/// While another pipeline holds the device's staging, a pipelined reduction reduces the same
+/// chunks from one upload: the same float bits.
+#[test]
+fn busy_pipeline_gives_the_same_bits() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let f: Vec<f32> = typical(3 * (PIPELINE_CHUNK_BYTES / 4) + 5, 12);
+    let r = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    let free = r.sum(&f).unwrap();
+    let x = vec![0u8; 100];
+    let mut out: Vec<u8> = Vec::with_capacity(100);
+    let mut d = gpu.alloc::<u8>(100).unwrap();
+    let mut inside = None;
+    let ran = gpu
+        .host_pipeline(&x, out.spare_capacity_mut(), &mut d, 10, |_, _| {
+            if inside.is_none() {
+                inside = Some(r.sum(&f).unwrap());
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(ran);
+    assert_eq!(inside.unwrap().to_bits(), free.to_bits());
+}
+
+#[test]
+fn monoids_keep_their_order() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    // 16-byte matrices: 2^19 per chunk; 5 chunks and a bit.
+    let n = 5 * (PIPELINE_CHUNK_BYTES / 16) + 3;
+    let mut rng = SplitMix64::new(4);
+    let m: Vec<Mat2<u32>> = (0..n)
+        .map(|_| {
+            let (a, b) = (rng.next_u64() as u32 & 7, rng.next_u64() as u32 & 7);
+            Mat2([1, a, b, 1u32.wrapping_add(a.wrapping_mul(b))])
+        })
+        .collect();
+    let got = Reduce::new(&gpu)
+        .pipelining(Pipelining::Always)
+        .reduce_monoid(&m)
+        .unwrap();
+    assert_eq!(got, cpu::reduce_monoid(&m));
+}
+
+#[test]
+fn pinned_input_and_async_forms() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = 4 * (PIPELINE_CHUNK_BYTES / 4) + 9;
+    let x = ints(n, 77);
+    let want = cpu::reduce(&x, Op::Sum).unwrap();
+    let pinned = gpu.pinned_from(&x).unwrap();
+    let r = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    assert_eq!(r.reduce(pinned.as_slice().unwrap(), Op::Sum).unwrap(), want);
+    let pending = r.reduce_async(x.clone(), Op::Sum);
+    let (v, back) = r.reduce_pinned_async(pinned, Op::Max).wait().unwrap();
+    assert_eq!(v, cpu::reduce(&x, Op::Max).unwrap());
+    assert_eq!(back.len(), n);
+    assert_eq!(pending.wait().unwrap(), want);
+}
+
+/// More than 2^31 values (8 GiB of u32) through the three 8 MiB slots of the device ring.
+#[test]
+fn more_than_two_to_the_31_values() {
+    let _serial = serial();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1usize << 31) + 5;
+    let x: Vec<u32> = (0..n).map(|i| (i % 7) as u32).collect();
+    let want = x.iter().fold(0u32, |a, &v| a.wrapping_add(v));
+    let r = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    assert_eq!(r.sum(&x).unwrap(), want);
+    assert_eq!(r.max(&x).unwrap(), Some(6));
+}
