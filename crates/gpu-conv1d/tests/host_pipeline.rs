@@ -9,19 +9,11 @@
 mod common;
 
 use std::mem::MaybeUninit;
-use std::sync::{Mutex, MutexGuard};
 
 use common::{check, data};
 use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Real, Strategy};
-use gpu_core::testing::gpu_or_skip;
+use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time};
 use gpu_core::{f16, Gpu, Pipelining, PIPELINE_CHUNK_BYTES};
-
-/// One test at a time: the tests share one `Gpu`, whose pipeline declines (and the runs go
-/// one-shot) while another test holds it, which would make them test nothing.
-fn serial() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 fn same_bits<T: Real>(a: &[T], b: &[T]) -> Option<usize> {
     if a.len() != b.len() {
@@ -84,7 +76,7 @@ fn chunk_of<T>() -> usize {
 
 #[test]
 fn pipelined_runs_equal_one_shot_around_chunks() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let c = chunk_of::<f32>();
     for n in [0, 1, 1000, c - 1, c, c + 1, 3 * c + 5] {
@@ -101,7 +93,7 @@ fn pipelined_runs_equal_one_shot_around_chunks() {
 
 #[test]
 fn every_boundary_and_long_masks() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 2 * chunk_of::<f32>() + 12_345;
     for b in Boundary::ALL {
@@ -133,7 +125,7 @@ fn every_boundary_and_long_masks() {
 
 #[test]
 fn other_types() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 3 * chunk_of::<f16>() + 7;
     for w in [5, 31, 127] {
@@ -145,7 +137,7 @@ fn other_types() {
 /// Page-locked input and output go through the DMA engines directly, with the same results.
 #[test]
 fn pinned_signal_and_result() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 2 * chunk_of::<f32>() + 999;
     let x: Vec<f32> = data(n, 5);
@@ -173,7 +165,7 @@ fn pinned_signal_and_result() {
 /// outputs out of order or leaves some unwritten, after draining its streams.
 #[test]
 fn bad_output_and_bad_work() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let conv = Conv1d::correlation(&gpu, &[1.0f32; 3], Options::new())
         .unwrap()
@@ -246,7 +238,7 @@ fn bad_output_and_bad_work() {
 /// The non-blocking forms give the blocking forms' results; the buffers come back.
 #[test]
 fn async_forms() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 2 * chunk_of::<f32>() + 5;
     let x: Vec<f32> = data(n, 8);

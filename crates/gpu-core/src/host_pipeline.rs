@@ -23,7 +23,7 @@ use crate::element::Pod;
 use crate::error::{Error, Result};
 use crate::memory::DeviceArray;
 use crate::pipelining::{PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
-use crate::staging::{is_pinned, parallel_copy};
+use crate::staging::{is_pinned, parallel_copy, SharedPtr};
 use crate::stream::{Event, Stream};
 
 /// Staging buffers per direction: one being filled or emptied by the host, one in flight on
@@ -459,8 +459,8 @@ impl Gpu {
         let piece_len = (PIPELINE_CHUNK_BYTES / size_out.max(1)).max(1);
         let mut pieces: Vec<Range<usize>> = Vec::new();
         let mut drained = 0usize;
-        let in_ptr = SendPtr(input.as_ptr() as *mut u8);
-        let out_ptr = SendPtr(output.as_mut_ptr() as *mut u8);
+        let in_ptr = SharedPtr(input.as_ptr() as *mut u8);
+        let out_ptr = SharedPtr(output.as_mut_ptr() as *mut u8);
         // Piece p's host copy-out, once its download has finished (its slot is then free for
         // piece p + SLOTS).
         let drain = |p: usize, r: &Range<usize>| -> Result<()> {
@@ -659,20 +659,6 @@ impl Gpu {
         }
         drop(streams);
         Ok(true)
-    }
-}
-
-/// A host pointer handed to the rayon tasks of one pipeline, which touch disjoint ranges.
-#[derive(Clone, Copy)]
-struct SendPtr(*mut u8);
-// SAFETY: used only inside `pipeline_raw`, whose copies touch disjoint ranges of memory it
-// borrows for the call.
-unsafe impl Send for SendPtr {}
-// SAFETY: as above.
-unsafe impl Sync for SendPtr {}
-impl SendPtr {
-    fn get(self) -> *mut u8 {
-        self.0
     }
 }
 

@@ -33,16 +33,17 @@ fn piece() -> usize {
     })
 }
 
-/// A raw pointer that may cross to rayon's threads (read through `get`, so closures capture
-/// the wrapper and not the bare pointer).
+/// A raw host pointer that may cross to rayon's threads (read through `get`, so closures
+/// capture the wrapper and not the bare pointer).
 #[derive(Clone, Copy)]
-struct SharedPtr(*mut u8);
-// SAFETY: only used by `parallel_copy`, whose tasks touch disjoint byte ranges.
+pub(crate) struct SharedPtr(pub(crate) *mut u8);
+// SAFETY: used only by `parallel_copy` and the host pipeline, whose tasks touch disjoint byte
+// ranges of memory their caller borrows for the call.
 unsafe impl Send for SharedPtr {}
 // SAFETY: as above.
 unsafe impl Sync for SharedPtr {}
 impl SharedPtr {
-    fn get(self) -> *mut u8 {
+    pub(crate) fn get(self) -> *mut u8 {
         self.0
     }
 }

@@ -360,3 +360,11 @@ pub fn fail_every_call<R>(
     );
     report
 }
+
+/// Holds the process's test-wide lock of the host pipeline tests: the tests of one binary share
+/// one `Gpu`, whose host pipeline declines (and the calls go one-shot) while another test holds
+/// it, which would make a test of the pipeline test nothing. Take it first in each such test.
+pub fn one_pipeline_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}

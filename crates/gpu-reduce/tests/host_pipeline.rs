@@ -6,19 +6,10 @@
 //! Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
 
-use std::sync::{Mutex, MutexGuard};
-
 use gpu_core::data::{typical, SplitMix64};
-use gpu_core::testing::gpu_or_skip;
+use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time};
 use gpu_core::{f16, Mat2, Op, Pipelining, PIPELINE_CHUNK_BYTES};
 use gpu_reduce::{cpu, Algorithm, Reduce};
-
-/// One test at a time: the tests share one `Gpu`, whose pipeline declines (and the reductions
-/// go one-shot) while another test holds it, which would make them test nothing.
-fn serial() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 fn ints(n: usize, seed: u64) -> Vec<u32> {
     let mut rng = SplitMix64::new(seed);
@@ -27,7 +18,7 @@ fn ints(n: usize, seed: u64) -> Vec<u32> {
 
 #[test]
 fn exact_operators_equal_one_shot_around_chunks() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let c = PIPELINE_CHUNK_BYTES / 4;
     let piped = Reduce::new(&gpu).pipelining(Pipelining::Always);
@@ -57,7 +48,7 @@ fn exact_operators_equal_one_shot_around_chunks() {
 
 #[test]
 fn float_sums_are_deterministic_and_close() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 5 * (PIPELINE_CHUNK_BYTES / 4) + 77;
     let f: Vec<f32> = typical(n, 9);
@@ -98,7 +89,7 @@ fn float_sums_are_deterministic_and_close() {
 /// chunks from one upload: the same float bits.
 #[test]
 fn busy_pipeline_gives_the_same_bits() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let f: Vec<f32> = typical(3 * (PIPELINE_CHUNK_BYTES / 4) + 5, 12);
     let r = Reduce::new(&gpu).pipelining(Pipelining::Always);
@@ -121,7 +112,7 @@ fn busy_pipeline_gives_the_same_bits() {
 
 #[test]
 fn monoids_keep_their_order() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     // 16-byte matrices: 2^19 per chunk; 5 chunks and a bit.
     let n = 5 * (PIPELINE_CHUNK_BYTES / 16) + 3;
@@ -141,7 +132,7 @@ fn monoids_keep_their_order() {
 
 #[test]
 fn pinned_input_and_async_forms() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 4 * (PIPELINE_CHUNK_BYTES / 4) + 9;
     let x = ints(n, 77);
@@ -159,7 +150,7 @@ fn pinned_input_and_async_forms() {
 /// More than 2^31 values (8 GiB of u32) through the three 8 MiB slots of the device ring.
 #[test]
 fn more_than_two_to_the_31_values() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = (1usize << 31) + 5;
     let x: Vec<u32> = (0..n).map(|i| (i % 7) as u32).collect();

@@ -8,19 +8,11 @@
 mod common;
 
 use std::mem::MaybeUninit;
-use std::sync::{Mutex, MutexGuard};
 
 use common::{same_bits, small_integers};
-use gpu_core::testing::gpu_or_skip;
+use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time};
 use gpu_core::{f16, Element, Gpu, Op, Pipelining, PIPELINE_CHUNK_BYTES};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
-
-/// One test at a time: the tests share one `Gpu`, whose pipeline declines (and the scans go
-/// one-shot) while another test holds it, which would make them test nothing.
-fn serial() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// Pipelined against one-shot, and against the CPU where `cpu_too` (exact data).
 fn check<T: Element>(gpu: &Gpu, n: usize, op: Op, kind: ScanKind, algorithm: Algorithm) {
@@ -54,7 +46,7 @@ fn chunk_4(n: usize) -> usize {
 
 #[test]
 fn pipelined_scans_equal_one_shot_at_chunk_boundaries() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let c = chunk_4(1 << 22);
     for n in [0, 1, 31, 33, c - 1, c, c + 1, 3 * c + 5] {
@@ -81,7 +73,7 @@ fn pipelined_scans_equal_one_shot_at_chunk_boundaries() {
 /// pipeline too.
 #[test]
 fn deterministic_float_sums_keep_their_bits() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = (1 << 25) + 1000;
     let x: Vec<f32> = gpu_core::data::typical(n, 3);
@@ -101,7 +93,7 @@ fn deterministic_float_sums_keep_their_bits() {
 /// A page-locked input is read by the DMA engines directly.
 #[test]
 fn pinned_input() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 5 * chunk_4(1 << 23) + 3;
     let x: Vec<i32> = small_integers(n, 5);
@@ -117,7 +109,7 @@ fn pinned_input() {
 /// the same bits; a wrong output length is an error.
 #[test]
 fn scan_to_slice_pageable_and_pinned() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = (1 << 25) + 3;
     let x: Vec<f32> = gpu_core::data::typical(n, 8);
@@ -154,7 +146,7 @@ fn scan_to_slice_pageable_and_pinned() {
 /// combination and chunk sizes that do and do not divide the length.
 #[test]
 fn pipeline_moves_every_byte() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 3 * (PIPELINE_CHUNK_BYTES / 8) + 12345;
     let x: Vec<u64> = (0..n as u64)
@@ -206,7 +198,7 @@ fn pipeline_moves_every_byte() {
 /// bad arguments are errors naming them; an empty input does nothing.
 #[test]
 fn pipeline_busy_and_bad_input() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let x = vec![1u32; 1000];
     let mut out: Vec<u32> = Vec::with_capacity(1000);
@@ -276,7 +268,7 @@ fn pipeline_busy_and_bad_input() {
 /// More than 2^31 values through the pipeline (8 GiB of u32 in and out).
 #[test]
 fn more_than_two_to_the_31_values() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = (1usize << 31) + 5;
     let x: Vec<u32> = (0..n).map(|i| (i % 7) as u32).collect();
@@ -296,7 +288,7 @@ fn more_than_two_to_the_31_values() {
 /// The non-blocking forms give the blocking forms' results; the buffers come back.
 #[test]
 fn async_forms() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 3 * chunk_4(1 << 24) + 17;
     let x: Vec<u32> = small_integers(n, 5);
@@ -326,7 +318,7 @@ fn async_forms() {
 /// grows), and every result is right.
 #[test]
 fn many_callers_at_once() {
-    let _serial = serial();
+    let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 2 * chunk_4(1 << 24) + 3;
     let inputs: Vec<Vec<u32>> = (0..16).map(|t| small_integers(n, 100 + t)).collect();
