@@ -65,5 +65,23 @@ fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
         out.assign(&ndarray::ArrayView1::from(&r));
     }
     points += fail_every_call(&gpu, "rows", || c.run_rows(rows.view()), expect(want)).points;
+    // Host to host through the pipeline's rings: three chunks of 8 MiB and a bit.
+    let long = dyadic((6usize << 20) + 5, 3);
+    let mask = dyadic(31, 4);
+    let want = cpu::correlate(&long, &mask, Mode::Same, Boundary::Zero).unwrap();
+    let piped = Conv1d::correlation(&gpu, &mask, Options::new())
+        .unwrap()
+        .pipelining(gpu_core::Pipelining::Always);
+    points += fail_every_call(
+        &gpu,
+        "pipelined host to host",
+        || {
+            let mut out = vec![0.0f32; long.len()];
+            piped.run_to_slice(&long, &mut out)?;
+            Ok(out)
+        },
+        expect(want),
+    )
+    .points;
     eprintln!("fault injection: gpu-conv1d: {points} failure points, 0 panics, 0 leaks");
 }

@@ -85,5 +85,18 @@ fn every_driver_call_of_every_reduction_fails_cleanly() {
         expect(want),
     )
     .points;
+    // Host data through the pipeline's device ring: three chunks and a bit.
+    let long: Vec<i32> = (0..(6usize << 20) + 5)
+        .map(|i| (i % 9) as i32 - 4)
+        .collect();
+    let want: i32 = long.iter().fold(0i32, |a, &v| a.wrapping_add(v));
+    let piped = Reduce::new(&gpu).pipelining(gpu_core::Pipelining::Always);
+    points += fail_every_call(
+        &gpu,
+        "pipelined host sum",
+        || piped.sum(&long[..]),
+        expect(want),
+    )
+    .points;
     eprintln!("fault injection: gpu-reduce: {points} failure points, 0 panics, 0 leaks");
 }

@@ -317,7 +317,7 @@ pub struct ScanOptions {
     pub block_size: Option<u32>,
     /// Where the look-back scan and the segmented scans keep their tiles.
     pub staging: TileStaging,
-    /// Whether host-to-host scans ([`Scan::scan`] of a host slice, [`Scan::scan_to_slice`];
+    /// Whether host-to-host scans (`Scan::scan` of a host slice, `Scan::scan_to_slice`;
     /// look-back algorithms) stream through the device in overlapped chunks
     /// (`gpu_core::Gpu::host_pipeline`); from 32 MiB of input on by default
     /// ([`gpu_core::Pipelining::Auto`]).

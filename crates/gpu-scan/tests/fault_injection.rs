@@ -4,7 +4,7 @@
 //! else allocates while memory is compared.
 
 use gpu_core::testing::{fail_every_call, gpu_or_skip};
-use gpu_core::Op;
+use gpu_core::{Op, Pipelining};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
 use ndarray::{Array2, Axis};
 
@@ -91,6 +91,24 @@ fn every_driver_call_of_every_scan_fails_cleanly() {
         &gpu,
         "segmented scan",
         || s.segmented_scan(values, &offsets[..], Op::Sum),
+        expect(want),
+    )
+    .points;
+    // Host to host through the pipeline's device ring: three chunks, so that failures land in
+    // the first, a middle and the last one, and in the drains.
+    let long: Vec<i32> = (0..(6usize << 20) + 5)
+        .map(|i| (i % 9) as i32 - 4)
+        .collect();
+    let want = cpu::scan(&long, Op::Sum, ScanKind::Inclusive).unwrap();
+    let piped = Scan::new(&gpu).pipelining(Pipelining::Always);
+    points += fail_every_call(
+        &gpu,
+        "pipelined host to host",
+        || {
+            let mut out = vec![0i32; long.len()];
+            piped.scan_to_slice(&long, &mut out, Op::Sum)?;
+            Ok(out)
+        },
         expect(want),
     )
     .points;
