@@ -119,20 +119,18 @@ mod gpu {
     use std::cell::RefCell;
 
     use gpu_conv1d::{Conv1d, Options, Real, Strategy};
-    use gpu_core::{DeviceArray, PinnedBuffer, Pipelining, Stream};
+    use gpu_core::{DeviceArray, Stream};
 
+    use super::super::host_io::{HostIo, PATHS};
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
     use super::VARIANT;
 
-    /// The signal on the device and the output array, shared by every width; page-locked
-    /// copies of the signal and room for the result, and a pageable result, for the
-    /// host-to-host rows.
+    /// The signal on the device and the output array, shared by every width, and the host
+    /// memory of the host-to-host rows.
     pub(super) struct Device<T: Real> {
         x: DeviceArray<T>,
         y: RefCell<DeviceArray<T>>,
-        pinned_in: PinnedBuffer<T>,
-        pinned_out: RefCell<PinnedBuffer<T>>,
-        pageable_out: RefCell<Vec<T>>,
+        host_io: HostIo<T>,
     }
 
     impl<T: Real> Device<T> {
@@ -148,9 +146,7 @@ mod gpu {
                 Ok(Device {
                     x: gpu.upload(host)?,
                     y: RefCell::new(gpu.alloc::<T>(n)?),
-                    pinned_in: gpu.pinned_from(host)?,
-                    pinned_out: RefCell::new(gpu.pinned::<T>(n)?),
-                    pageable_out: RefCell::new(vec![T::default(); n]),
+                    host_io: HostIo::new(&gpu, host, n)?,
                 })
             };
             match setup() {
@@ -241,24 +237,15 @@ mod gpu {
                 return Vec::new();
             };
             let mut cases = Vec::new();
-            for (name, p) in [
-                ("pipelined", Pipelining::Always),
-                ("one_shot", Pipelining::Never),
-            ] {
+            let h = &self.host_io;
+            for (name, p) in PATHS {
                 for pinned in [false, true] {
                     let conv = conv.clone().pipelining(p);
                     let variant = format!(
                         "{VARIANT}, host to host, {}",
                         if pinned { "pinned" } else { "pageable" }
                     );
-                    let run = move || -> gpu_core::Result<()> {
-                        if pinned {
-                            let mut out = self.pinned_out.borrow_mut();
-                            conv.run_to_slice(self.pinned_in.as_slice()?, out.as_mut_slice()?)
-                        } else {
-                            conv.run_to_slice(host, &mut self.pageable_out.borrow_mut())
-                        }
-                    };
+                    let run = move || h.run(host, pinned, |x, y| conv.run_to_slice(x, y));
                     let run2 = run.clone();
                     cases.push(
                         Case::new("conv1d", name, variant, d.name(), n)
@@ -273,14 +260,7 @@ mod gpu {
                                 if let Err(e) = run2() {
                                     return Verdict::error(&e);
                                 }
-                                if pinned {
-                                    match self.pinned_out.borrow().as_slice() {
-                                        Ok(v) => check::slices(v, reference),
-                                        Err(e) => Verdict::error(&e),
-                                    }
-                                } else {
-                                    check::slices(&self.pageable_out.borrow(), reference)
-                                }
+                                h.check(pinned, reference)
                             }),
                     );
                 }

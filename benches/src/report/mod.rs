@@ -11,6 +11,8 @@ pub mod check;
 pub mod config;
 pub mod conv1d;
 pub mod core;
+#[cfg(feature = "cuda")]
+pub mod host_io;
 pub mod output;
 pub mod peers;
 pub mod plots;

@@ -72,9 +72,10 @@ fn run<T: Element>(env: &mut Env, d: DType, n: usize) -> Vec<Row> {
 mod gpu {
     use std::cell::RefCell;
 
-    use gpu_core::{Element, Op, Pipelining, Stream};
+    use gpu_core::{Element, Op, Stream};
     use gpu_reduce::{Algorithm, Reduce, Workspace};
 
+    use super::super::host_io::PATHS;
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
 
     pub(super) fn run<T: Element>(
@@ -174,10 +175,7 @@ mod gpu {
         };
         let (gpu, pinned) = (&gpu, &pinned);
         let mut cases: Vec<Case<'_>> = Vec::new();
-        for (name, p) in [
-            ("pipelined", Pipelining::Always),
-            ("one_shot", Pipelining::Never),
-        ] {
+        for (name, p) in PATHS {
             for is_pinned in [false, true] {
                 let variant = format!(
                     "{}, from host, {}",

@@ -127,23 +127,16 @@ fn run<T: Element>(
 mod gpu {
     use std::cell::RefCell;
 
-    use gpu_core::{Element, Pipelining, Stream};
+    use gpu_core::{Element, Stream};
     use gpu_scan::{plan, Algorithm, Scan, ScanOptions, TileStaging};
 
+    use super::super::host_io::{HostIo, PATHS};
     use super::super::{check, classify, Case, DType, Env, Row, Verdict};
     use super::{HALF_ALGORITHMS, OP, SWEEP, VARIANT};
 
     const WITH_COPIES: &str = "inclusive sum, with copies";
     const HOST_PAGEABLE: &str = "inclusive sum, host to host, pageable";
     const HOST_PINNED: &str = "inclusive sum, host to host, pinned";
-
-    /// Host memory for the host-to-host rows: a pageable output and page-locked input and
-    /// output, made once per group.
-    struct HostIo<T: Element> {
-        pageable_out: RefCell<Vec<T>>,
-        pinned_in: gpu_core::PinnedBuffer<T>,
-        pinned_out: RefCell<gpu_core::PinnedBuffer<T>>,
-    }
 
     pub(super) fn run<T: Element>(
         env: &mut Env,
@@ -232,14 +225,7 @@ mod gpu {
         };
         let bytes = 2 * array as u64;
         let host_io = match sweep {
-            None => (|| -> gpu_core::Result<HostIo<T>> {
-                Ok(HostIo {
-                    pageable_out: RefCell::new(vec![T::default(); n]),
-                    pinned_in: gpu.pinned_from(host)?,
-                    pinned_out: RefCell::new(gpu.pinned::<T>(n)?),
-                })
-            })()
-            .ok(),
+            None => HostIo::new(gpu, host, n).ok(),
             Some(_) => None,
         };
         let host_io = &host_io;
@@ -300,25 +286,12 @@ mod gpu {
                 // beforehand) and page-locked (PinnedBuffers) memory: the host pipeline against
                 // the one-shot path (upload all, scan, download all), the default algorithm.
                 if let Some(h) = &host_io {
-                    for (name, p) in [
-                        ("pipelined", Pipelining::Always),
-                        ("one_shot", Pipelining::Never),
-                    ] {
+                    for (name, p) in PATHS {
                         for pinned in [false, true] {
                             let scan = Scan::new(gpu).pipelining(p);
                             let variant = if pinned { HOST_PINNED } else { HOST_PAGEABLE };
-                            let run = move || -> gpu_core::Result<()> {
-                                if pinned {
-                                    let mut out = h.pinned_out.borrow_mut();
-                                    scan.scan_to_slice(
-                                        h.pinned_in.as_slice()?,
-                                        out.as_mut_slice()?,
-                                        OP,
-                                    )
-                                } else {
-                                    scan.scan_to_slice(host, &mut h.pageable_out.borrow_mut(), OP)
-                                }
-                            };
+                            let run =
+                                move || h.run(host, pinned, |x, y| scan.scan_to_slice(x, y, OP));
                             let run2 = run.clone();
                             cases.push(
                                 Case::new("scan", name, variant, d.name(), n)
@@ -334,14 +307,7 @@ mod gpu {
                                         if let Err(e) = run2() {
                                             return Verdict::error(&e);
                                         }
-                                        if pinned {
-                                            match h.pinned_out.borrow().as_slice() {
-                                                Ok(v) => check::slices(v, reference),
-                                                Err(e) => Verdict::error(&e),
-                                            }
-                                        } else {
-                                            check::slices(&h.pageable_out.borrow(), reference)
-                                        }
+                                        h.check(pinned, reference)
                                     }),
                             );
                         }
