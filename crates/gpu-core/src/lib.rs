@@ -79,6 +79,8 @@ mod array_nd;
 #[cfg(feature = "cuda")]
 mod context;
 #[cfg(feature = "cuda")]
+mod copy_crew;
+#[cfg(feature = "cuda")]
 mod device;
 #[cfg(feature = "cuda")]
 pub mod driver;

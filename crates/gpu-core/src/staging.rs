@@ -1,14 +1,15 @@
 //! Large transfers between pageable host memory and the device, staged through two page-locked
 //! buffers: the host copies one chunk into a pinned buffer while the DMA engine moves the other,
 //! which beats the driver's own pageable path by a wide margin. The host side of each chunk is
-//! copied by the rayon pool, 256 KiB per task: one thread's memcpy (~8 GB/s on an H100 host) was
-//! the bound, well below the DMA engine's pinned rate.
+//! copied by a crew of rayon threads ([`with_crew`]): one thread's memcpy (~10 GB/s on an H100
+//! host) is well below the DMA engine's pinned rate.
 
 use std::ffi::c_void;
 
 use crate::driver::sys as cu;
 use crate::driver_code;
 
+use crate::copy_crew::{with_crew, Copy, Store};
 use crate::driver::check;
 use crate::error::Result;
 use crate::stream::Stream;
@@ -17,54 +18,6 @@ use crate::stream::Stream;
 pub(crate) const CHUNK: usize = 8 << 20;
 /// Transfers at least this large are staged; smaller ones go straight through the driver.
 pub(crate) const THRESHOLD: usize = 2 * CHUNK;
-/// Bytes one rayon task copies between pageable and pinned memory, unless
-/// `GPU_PRIMS_HOST_COPY_PIECE_KIB` sets it (for benchmarks, read once; not a stable interface):
-/// 32 tasks per 8 MiB chunk, so that every thread of a 16-core host can take part.
-const PIECE: usize = 256 << 10;
-
-fn piece() -> usize {
-    static CELL: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CELL.get_or_init(|| {
-        std::env::var("GPU_PRIMS_HOST_COPY_PIECE_KIB")
-            .ok()
-            .and_then(|k| k.parse::<usize>().ok())
-            .filter(|k| (4..=65536).contains(k))
-            .map_or(PIECE, |k| k << 10)
-    })
-}
-
-/// A raw host pointer that may cross to rayon's threads (read through `get`, so closures
-/// capture the wrapper and not the bare pointer).
-#[derive(Clone, Copy)]
-pub(crate) struct SharedPtr(pub(crate) *mut u8);
-// SAFETY: used only by `parallel_copy` and the host pipeline, whose tasks touch disjoint byte
-// ranges of memory their caller borrows for the call.
-unsafe impl Send for SharedPtr {}
-// SAFETY: as above.
-unsafe impl Sync for SharedPtr {}
-impl SharedPtr {
-    pub(crate) fn get(self) -> *mut u8 {
-        self.0
-    }
-}
-
-/// Copies `len` bytes from `src` to `dst` on the rayon pool, [`piece`] bytes per task.
-///
-/// # Safety
-/// `src` must be valid for reads and `dst` for writes of `len` bytes (`dst` may be
-/// uninitialised), the two ranges must not overlap, and nothing else may access them meanwhile.
-pub(crate) unsafe fn parallel_copy(src: *const u8, dst: *mut u8, len: usize) {
-    use rayon::prelude::*;
-    let (src, dst) = (SharedPtr(src as *mut u8), SharedPtr(dst));
-    let piece = piece();
-    (0..len.div_ceil(piece)).into_par_iter().for_each(|k| {
-        let offset = k * piece;
-        let n = piece.min(len - offset);
-        // SAFETY: [offset, offset + n) lies within both ranges (the caller's contract) and no
-        // other task touches it.
-        unsafe { std::ptr::copy_nonoverlapping(src.get().add(offset), dst.get().add(offset), n) };
-    });
-}
 
 /// Whether `len` bytes from `p` are page-locked host memory the DMA engines can use directly
 /// (both ends checked). Only a matter of speed: the driver copies pageable memory correctly
@@ -150,32 +103,43 @@ impl Staging {
 
     /// Copies `src` to device address `dst`, chunk by chunk, and waits for the last chunk.
     pub(crate) fn upload(&mut self, dst: u64, src: &[u8], stream: &Stream) -> Result<()> {
-        for (k, chunk) in src.chunks(CHUNK).enumerate() {
-            let slot = k % 2;
-            // The DMA that last read this slot (two chunks ago) must be done before refilling it.
-            // SAFETY: valid event (recorded or never recorded, which counts as complete).
-            check("cuEventSynchronize", unsafe {
-                driver_code!(cuEventSynchronize(self.done[slot]))
-            })?;
-            // SAFETY: the slot holds CHUNK ≥ chunk.len() bytes and no DMA reads it now; `chunk`
-            // is borrowed for the call.
-            unsafe { parallel_copy(chunk.as_ptr(), self.host[slot], chunk.len()) };
-            let offset = (k * CHUNK) as u64;
-            // SAFETY: pinned source of chunk.len() bytes, kept untouched until `done[slot]`
-            // fires; `dst + offset` lies inside the destination the caller sized for `src`.
-            check("cuMemcpyHtoDAsync", unsafe {
-                driver_code!(cuMemcpyHtoDAsync_v2(
-                    dst + offset,
-                    self.host[slot] as *const c_void,
-                    chunk.len(),
-                    stream.as_raw(),
-                ))
-            })?;
-            // SAFETY: valid event and stream.
-            check("cuEventRecord", unsafe {
-                driver_code!(cuEventRecord(self.done[slot], stream.as_raw()))
-            })?;
-        }
+        with_crew(|crew| {
+            for (k, chunk) in src.chunks(CHUNK).enumerate() {
+                let slot = k % 2;
+                // The DMA that last read this slot (two chunks ago) must be done before
+                // refilling it.
+                // SAFETY: valid event (recorded or never recorded, which counts as complete).
+                check("cuEventSynchronize", unsafe {
+                    driver_code!(cuEventSynchronize(self.done[slot]))
+                })?;
+                // SAFETY: the slot holds CHUNK ≥ chunk.len() bytes and no DMA reads it now;
+                // `chunk` is borrowed for the call.
+                unsafe {
+                    crew.copy(&[Copy {
+                        src: chunk.as_ptr(),
+                        dst: self.host[slot],
+                        len: chunk.len(),
+                        store: Store::Cached,
+                    }])
+                };
+                let offset = (k * CHUNK) as u64;
+                // SAFETY: pinned source of chunk.len() bytes, kept untouched until `done[slot]`
+                // fires; `dst + offset` lies inside the destination the caller sized for `src`.
+                check("cuMemcpyHtoDAsync", unsafe {
+                    driver_code!(cuMemcpyHtoDAsync_v2(
+                        dst + offset,
+                        self.host[slot] as *const c_void,
+                        chunk.len(),
+                        stream.as_raw(),
+                    ))
+                })?;
+                // SAFETY: valid event and stream.
+                check("cuEventRecord", unsafe {
+                    driver_code!(cuEventRecord(self.done[slot], stream.as_raw()))
+                })?;
+            }
+            Ok(())
+        })?;
         stream.synchronize()
     }
 
@@ -212,21 +176,29 @@ impl Staging {
             })
         };
         issue(0, self)?;
-        for k in 0..chunks {
-            if k + 1 < chunks {
-                issue(k + 1, self)?;
+        with_crew(|crew| {
+            for k in 0..chunks {
+                if k + 1 < chunks {
+                    issue(k + 1, self)?;
+                }
+                let slot = k % 2;
+                // SAFETY: valid event, recorded after chunk k's copy.
+                check("cuEventSynchronize", unsafe {
+                    driver_code!(cuEventSynchronize(self.done[slot]))
+                })?;
+                // SAFETY: chunk k's DMA has finished; `dst + k·CHUNK .. + len_of(k)` is within
+                // the `len` bytes the caller guarantees.
+                unsafe {
+                    crew.copy(&[Copy {
+                        src: self.host[slot],
+                        dst: dst.add(k * CHUNK),
+                        len: len_of(k),
+                        store: Store::Streaming,
+                    }])
+                };
             }
-            let slot = k % 2;
-            // SAFETY: valid event, recorded after chunk k's copy.
-            check("cuEventSynchronize", unsafe {
-                driver_code!(cuEventSynchronize(self.done[slot]))
-            })?;
-            let n = len_of(k);
-            // SAFETY: chunk k's DMA has finished; `dst + k·CHUNK .. + n` is within the `len`
-            // bytes the caller guarantees.
-            unsafe { parallel_copy(self.host[slot], dst.add(k * CHUNK), n) };
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }
 
