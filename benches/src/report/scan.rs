@@ -36,8 +36,8 @@ const VARIANT: &str = "inclusive sum";
 /// One group per (type, size), then one for the sweep (first type of `--types`).
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
-    // + 4: host to host, pipelined and one-shot, pageable and pinned.
-    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS + 4;
+    // + 4: host to host, pipelined and one-shot, pageable and pinned; + 2: rows along axis 1.
+    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS + 4 + 2;
     // f16/bf16: the look-back algorithms, the only ones built for them (both tile kinds), and
     // the scan into f32 results (the default and three block sizes).
     let per_gpu_half = 2 * HALF_ALGORITHMS.len() + TILE_ROWS + 4 + 4;
@@ -137,6 +137,9 @@ mod gpu {
     const WITH_COPIES: &str = "inclusive sum, with copies";
     const HOST_PAGEABLE: &str = "inclusive sum, host to host, pageable";
     const HOST_PINNED: &str = "inclusive sum, host to host, pinned";
+    const HOST_ROWS: &str = "inclusive sum along rows of 4096, host to new array, pageable";
+    /// Row length of the axis rows.
+    const ROW: usize = 4096;
 
     pub(super) fn run<T: Element>(
         env: &mut Env,
@@ -311,6 +314,44 @@ mod gpu {
                                     }),
                             );
                         }
+                    }
+                }
+                // Rows of 4096 scanned along axis 1 (`Scan::scan_axis`), from a pageable host
+                // array into a new one: chunks of whole rows through the pipeline against the
+                // one-shot path. Checked against the CPU's scan of each row.
+                if !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
+                    let rows = ndarray::ArrayView2::from_shape((n / ROW, ROW), host)
+                        .expect("n is a multiple of the row");
+                    for (name, p) in PATHS {
+                        let scan = Scan::new(gpu).pipelining(p);
+                        let scan2 = scan.clone();
+                        cases.push(
+                            Case::new("scan", name, HOST_ROWS, d.name(), n)
+                                .bytes(bytes, Some(array))
+                                .reps(5)
+                                .gpu(move |_: &Stream| {
+                                    scan.scan_axis(&rows, ndarray::Axis(1), OP).map(drop)
+                                })
+                                .check(move || {
+                                    let got = match scan2.scan_axis(&rows, ndarray::Axis(1), OP) {
+                                        Ok(a) => a,
+                                        Err(e) => return Verdict::error(&e),
+                                    };
+                                    let kind = gpu_scan::ScanKind::Inclusive;
+                                    match gpu_scan::cpu::par_scan_axis(
+                                        rows,
+                                        ndarray::Axis(1),
+                                        OP,
+                                        kind,
+                                    ) {
+                                        Ok(want) => match (got.as_slice(), want.as_slice()) {
+                                            (Some(g), Some(w)) => check::slices(g, w),
+                                            _ => Verdict::Unchecked("not in C order".into()),
+                                        },
+                                        Err(e) => Verdict::error(&e),
+                                    }
+                                }),
+                        );
                     }
                 }
             }

@@ -310,6 +310,56 @@ pub trait ShapedInput<T: Pod> {
     /// The input on `gpu` with its shape: borrowed if it already lives there, uploaded
     /// otherwise. Device data on another device is an error.
     fn stage_nd(&self, gpu: &Gpu) -> Result<StagedNd<'_, T>>;
+
+    /// The input's host memory when it is a host array laid out in C or Fortran order (the
+    /// host pipeline streams such arrays in memory order); `None` otherwise.
+    fn host_contiguous(&self) -> Option<HostNd<'_, T>> {
+        None
+    }
+}
+
+/// A host array in C or Fortran order: its elements in memory order, its shape, and its
+/// element strides (positive, computed from the shape: size-1 axes get the stride the order
+/// gives them).
+#[derive(Debug, Clone)]
+pub struct HostNd<'a, T> {
+    /// The elements, in memory order.
+    pub data: &'a [T],
+    /// The shape.
+    pub shape: Vec<usize>,
+    /// The strides in elements.
+    pub strides: Vec<isize>,
+    /// Whether the order is Fortran's (the first axis varies fastest).
+    pub fortran: bool,
+}
+
+impl<T> HostNd<'_, T> {
+    /// The axis whose stride is largest: the array is a sequence of slices along it (the first
+    /// axis in C order, the last in Fortran order; `None` for 0-D).
+    pub fn outer_axis(&self) -> Option<usize> {
+        let nd = self.shape.len();
+        match (nd, self.fortran) {
+            (0, _) => None,
+            (_, false) => Some(0),
+            (_, true) => Some(nd - 1),
+        }
+    }
+}
+
+/// Strides of `shape` in C order (`fortran` false) or Fortran order.
+fn order_strides(shape: &[usize], fortran: bool) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut step = 1isize;
+    let axes: Vec<usize> = if fortran {
+        (0..shape.len()).collect()
+    } else {
+        (0..shape.len()).rev().collect()
+    };
+    for a in axes {
+        strides[a] = step;
+        step = step.saturating_mul(shape[a].max(1) as isize);
+    }
+    strides
 }
 
 impl<T: Pod, S: Data<Elem = T>, D: Dimension> ShapedInput<T> for ArrayBase<S, D> {
@@ -320,6 +370,27 @@ impl<T: Pod, S: Data<Elem = T>, D: Dimension> ShapedInput<T> for ArrayBase<S, D>
             shape: a.shape,
             strides: a.strides,
             staged: Staged::uploaded(a.data),
+        })
+    }
+
+    fn host_contiguous(&self) -> Option<HostNd<'_, T>> {
+        let shape = self.shape().to_vec();
+        let fortran = if self.is_standard_layout() {
+            false
+        } else if self.t().is_standard_layout() {
+            true
+        } else {
+            return None;
+        };
+        // Standard layout (of the array or its transpose): positive strides, so the memory
+        // order slice starts at the first element.
+        let data = self.as_slice_memory_order()?;
+        let strides = order_strides(&shape, fortran);
+        Some(HostNd {
+            data,
+            shape,
+            strides,
+            fortran,
         })
     }
 }
@@ -345,5 +416,40 @@ impl<T: Pod> ShapedInput<T> for DeviceArray<T> {
             shape: vec![self.len()],
             strides: vec![1],
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{s, Array3, ShapeBuilder};
+
+    #[test]
+    fn host_contiguous_finds_c_and_fortran_order_only() {
+        let c = Array3::<u32>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 12 + j * 4 + k) as u32);
+        let h = ShapedInput::host_contiguous(&c).expect("C order");
+        assert_eq!(
+            (h.fortran, h.strides.as_slice(), h.outer_axis()),
+            (false, &[12isize, 4, 1][..], Some(0))
+        );
+        assert_eq!(h.data[5], c[[0, 1, 1]]);
+        let f =
+            Array3::<u32>::from_shape_fn((2, 3, 4).f(), |(i, j, k)| (i * 12 + j * 4 + k) as u32);
+        let h = ShapedInput::host_contiguous(&f).expect("Fortran order");
+        assert_eq!(
+            (h.fortran, h.strides.as_slice(), h.outer_axis()),
+            (true, &[1isize, 2, 6][..], Some(2))
+        );
+        assert_eq!(h.data[5], f[[1, 2, 0]]);
+        // A strided view, a permuted view and a reversed view are neither.
+        assert!(ShapedInput::host_contiguous(&c.slice(s![.., ..;2, ..])).is_none());
+        assert!(ShapedInput::host_contiguous(&c.view().permuted_axes([1, 0, 2])).is_none());
+        assert!(ShapedInput::host_contiguous(&c.slice(s![..;-1, .., ..])).is_none());
+        // Size-1 axes take the stride their order gives them.
+        let one = Array3::<u32>::zeros((1, 5, 1));
+        assert_eq!(
+            ShapedInput::host_contiguous(&one).unwrap().strides,
+            vec![5, 1, 1]
+        );
     }
 }

@@ -114,7 +114,7 @@ pub mod testing;
 mod timer;
 
 #[cfg(feature = "cuda")]
-pub use array_nd::{DeviceArrayD, ShapedInput, StagedNd};
+pub use array_nd::{DeviceArrayD, HostNd, ShapedInput, StagedNd};
 #[cfg(feature = "cuda")]
 pub use device::{DeviceProperties, Gpu};
 #[cfg(feature = "cuda")]

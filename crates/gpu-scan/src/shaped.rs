@@ -5,11 +5,13 @@
 
 #![allow(deprecated)] // Scanner is the engine Scan drives.
 
+use std::mem::MaybeUninit;
+
 use gpu_core::{
     axis_lanes, axis_lanes_pair, DeviceArray, DeviceArrayD, Element, Error, Input, LanePlan, Op,
     Pod, Result, SegmentOffsets, Segments, ShapedInput, StagedNd,
 };
-use ndarray::{ArrayD, Axis};
+use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
 
 use crate::gpu::{LaneKind, Scanner};
 use crate::{Scan, ScanKind, ScanMonoid};
@@ -106,10 +108,60 @@ impl Scan<'_> {
         Ok(out)
     }
 
+    /// The scan of a host array along `axis` through the host pipeline, into a new host array
+    /// of the input's order, where [`ScanOptions::pipelining`](crate::ScanOptions::pipelining)
+    /// takes it and it applies (see `Scanner::scan_axis_host_pipelined`); `None` otherwise.
+    fn axis_pipelined<T: Pod, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        suffix: &str,
+    ) -> Result<Option<ArrayD<T>>> {
+        let Some(host) = x.host_contiguous() else {
+            return Ok(None);
+        };
+        let options = self.scan_options();
+        if self.has_stream()
+            || !options.algorithm.is_gpu()
+            || !options.pipelining.applies(std::mem::size_of_val(host.data))
+        {
+            return Ok(None);
+        }
+        gpu_core::check_axis(axis.0, host.shape.len())?;
+        let kind = LaneKind {
+            suffix,
+            value_size: std::mem::size_of::<T>(),
+        };
+        let exclusive = self.exclusive_kind();
+        let mut out = Vec::<T>::with_capacity(host.data.len());
+        let spare: &mut [MaybeUninit<T>] = &mut out.spare_capacity_mut()[..host.data.len()];
+        if !self.with_scanner(|s, _| {
+            s.scan_axis_host_pipelined(&kind, &host, axis.0, exclusive, spare)
+        })? {
+            return Ok(None);
+        }
+        // SAFETY: the pipeline wrote every element of the spare capacity when it returned true;
+        // `T: Pod` accepts the bytes it copied.
+        unsafe { out.set_len(host.data.len()) };
+        let shape = IxDyn(&host.shape);
+        let array = if host.fortran {
+            ArrayD::from_shape_vec(shape.f(), out)
+        } else {
+            ArrayD::from_shape_vec(shape, out)
+        };
+        array
+            .map(Some)
+            .map_err(|e| Error::invalid("x", format!("result of shape {:?}: {e}", host.shape)))
+    }
+
     /// The scan with `op` of every lane of `x` along `axis` (inclusive or exclusive as this
     /// object is set), on the host: an array of `x`'s shape. `x` is any ndarray array or view
     /// (any layout and strides) or a [`DeviceArrayD`]. Same semantics as
-    /// [`cpu::scan_axis`](crate::cpu::scan_axis).
+    /// [`cpu::scan_axis`](crate::cpu::scan_axis). A host array in C or Fortran order scanned
+    /// along any axis but its outer memory axis streams through the host pipeline in chunks
+    /// of whole outer slices as [`ScanOptions::pipelining`](crate::ScanOptions::pipelining)
+    /// says (same results bit for bit: each chunk runs with the whole array's plan, checked
+    /// before it starts, or the call goes one-shot).
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {
@@ -129,7 +181,11 @@ impl Scan<'_> {
         axis: Axis,
         op: Op,
     ) -> Result<ArrayD<T>> {
-        self.axis_new(x, axis, &op_suffix::<T>(op)?)?.to_array()
+        let suffix = op_suffix::<T>(op)?;
+        if let Some(a) = self.axis_pipelined(x, axis, &suffix)? {
+            return Ok(a);
+        }
+        self.axis_new(x, axis, &suffix)?.to_array()
     }
 
     /// The cumulative sums along `axis` (PyTorch's `cumsum(dim)`, inclusive or exclusive as
@@ -150,6 +206,9 @@ impl Scan<'_> {
         x: &I,
         axis: Axis,
     ) -> Result<ArrayD<M>> {
+        if let Some(a) = self.axis_pipelined(x, axis, M::NAME)? {
+            return Ok(a);
+        }
         self.axis_new(x, axis, M::NAME)?.to_array()
     }
 

@@ -112,5 +112,17 @@ fn every_driver_call_of_every_scan_fails_cleanly() {
         expect(want),
     )
     .points;
+    // An axis scan of a host array through the pipeline: rows of 5000 i32, 419 per chunk,
+    // three chunks.
+    let rows = Array2::from_shape_fn((1000, 5000), |(i, j)| ((i * 7 + j) % 13) as i32 - 6);
+    let mut want = rows.clone();
+    want.accumulate_axis_inplace(Axis(1), |&prev, cur| *cur += prev);
+    points += fail_every_call(
+        &gpu,
+        "pipelined axis scan",
+        || piped.cumsum_axis(&rows, Axis(1)),
+        expect(want.into_dyn()),
+    )
+    .points;
     eprintln!("fault injection: gpu-scan: {points} failure points, 0 panics, 0 leaks");
 }

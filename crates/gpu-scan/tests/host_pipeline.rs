@@ -344,3 +344,111 @@ fn many_callers_at_once() {
         assert!(&scan.scan(x, Op::Sum).unwrap() == want);
     });
 }
+
+/// Whether `f` ran a host pipeline: its driver calls (on this thread) include the pipeline's
+/// three streams. Only countable with the `fault-injection` feature (the GPU bundle's tests
+/// have it); `None` without.
+fn ran_pipeline<R>(f: impl FnOnce() -> R) -> (R, Option<bool>) {
+    #[cfg(feature = "fault-injection")]
+    {
+        let (r, calls) = gpu_core::fault_injection::record(f);
+        let streams = calls
+            .iter()
+            .filter(|c| c.starts_with("cuStreamCreate"))
+            .count();
+        (r, Some(streams >= 3))
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    (f(), None)
+}
+
+/// Axis scans of host arrays in C and Fortran order, along every axis but the outer memory
+/// axis: chunks of whole outer slices through the pipeline (several chunks, the last one
+/// partial), the one-shot scan's bits for exact and float data and a monoid; along the outer
+/// axis (its lanes cross the chunks) the one-shot path.
+#[test]
+fn axis_scans_of_host_arrays() {
+    use gpu_core::Affine;
+    use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn array<T: Element>(shape: &[usize], fortran: bool, seed: u64) -> ArrayD<T> {
+        let n = shape.iter().product();
+        let data: Vec<T> = small_integers(n, seed);
+        let dim = IxDyn(shape);
+        if fortran {
+            ArrayD::from_shape_vec(dim.f(), data).unwrap()
+        } else {
+            ArrayD::from_shape_vec(dim, data).unwrap()
+        }
+    }
+    // (shape, Fortran order, axis, pipelined expected): rows of 5000 (419 per 8 MiB chunk of
+    // 4-byte values: 3 chunks), columns inside slices of 64 × 130, Fortran likewise.
+    let cases: [(&[usize], bool, usize, bool); 7] = [
+        (&[1000, 5000], false, 1, true),
+        (&[5000, 1000], true, 0, true),
+        (&[600, 64, 130], false, 1, true),
+        (&[600, 64, 130], false, 2, true),
+        (&[130, 64, 600], true, 0, true),
+        (&[130, 64, 600], true, 1, true),
+        (&[1000, 5000], false, 0, false),
+    ];
+    for (shape, fortran, axis, piped) in cases {
+        let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
+        for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+            let scan = Scan::new(&gpu).kind(kind);
+            let always = scan.clone().pipelining(Pipelining::Always);
+            let never = scan.clone().pipelining(Pipelining::Never);
+            let x = array::<i32>(shape, fortran, 5);
+            let (got, ran) = ran_pipeline(|| always.scan_axis(&x, Axis(axis), Op::Sum).unwrap());
+            if let Some(ran) = ran {
+                assert_eq!(ran, piped, "{ctx}: pipeline taken");
+            }
+            let want = cpu::scan_axis(x.view(), Axis(axis), Op::Sum, kind).unwrap();
+            assert_eq!(got, want, "{ctx} {kind:?}: i32 sum differs from the CPU");
+            assert_eq!(
+                got.is_standard_layout(),
+                !fortran || shape.len() < 2,
+                "{ctx}: order kept"
+            );
+            let x = array::<f32>(shape, fortran, 6);
+            let x = x.mapv(|v| v * 0.37 + 0.001);
+            let got = always.scan_axis(&x, Axis(axis), Op::Sum).unwrap();
+            let once = never.scan_axis(&x, Axis(axis), Op::Sum).unwrap();
+            assert!(
+                same_bits(
+                    got.as_slice_memory_order().unwrap(),
+                    once.as_slice_memory_order().unwrap()
+                ) && got == once,
+                "{ctx} {kind:?}: f32 sum differs from the one-shot scan"
+            );
+            let x = array::<u32>(shape, fortran, 7);
+            let got = always.scan_axis(&x, Axis(axis), Op::Max).unwrap();
+            let want = cpu::scan_axis(x.view(), Axis(axis), Op::Max, kind).unwrap();
+            assert_eq!(got, want, "{ctx} {kind:?}: u32 max differs from the CPU");
+        }
+        let a = array::<f32>(shape, fortran, 8).mapv(|v| Affine {
+            a: if v > 0.0 { 0.5f32 } else { -1.0 },
+            b: v,
+        });
+        let got = Scan::new(&gpu)
+            .pipelining(Pipelining::Always)
+            .scan_axis_monoid(&a, Axis(axis))
+            .unwrap();
+        let once = Scan::new(&gpu)
+            .pipelining(Pipelining::Never)
+            .scan_axis_monoid(&a, Axis(axis))
+            .unwrap();
+        assert!(
+            got == once,
+            "{ctx}: affine scan differs from the one-shot scan"
+        );
+    }
+    // Bad input keeps its error through the pipelined path.
+    let x = array::<i32>(&[1000, 5000], false, 9);
+    let e = Scan::new(&gpu)
+        .pipelining(Pipelining::Always)
+        .scan_axis(&x, Axis(2), Op::Sum)
+        .unwrap_err();
+    assert!(e.to_string().contains("axis"), "{e}");
+}

@@ -772,7 +772,38 @@ pub(crate) enum AxisChoice {
     Lanes(LanePlan),
 }
 
+/// What fixes the arithmetic of every lane of an axis scan: the pattern, its mapping, the
+/// splits per lane and the rows' tile (not how many tiles there are).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct LaneArithmetic {
+    pattern: u8,
+    access: LaneAccess,
+    tiling: LaneTiling,
+    splits: u32,
+    rows_tile: Option<(u32, usize)>,
+}
+
 impl AxisChoice {
+    /// The arithmetic this choice gives each lane: two launches with equal arithmetic compute
+    /// every lane bit for bit alike, however many lanes each holds.
+    pub(crate) fn arithmetic(&self) -> LaneArithmetic {
+        let (pattern, rows_tile) = match self {
+            AxisChoice::Packed(_) => (0, None),
+            AxisChoice::Interleaved(i) => (1, Some((i.rows.1.block, i.rows.1.shared_bytes))),
+            AxisChoice::Columns(_) => (2, None),
+            AxisChoice::Rows((_, t)) => (3, Some((t.block, t.shared_bytes))),
+            AxisChoice::Lanes(_) => (4, None),
+        };
+        let plan = self.plan();
+        LaneArithmetic {
+            pattern,
+            access: plan.access,
+            tiling: plan.tiling,
+            splits: plan.splits,
+            rows_tile,
+        }
+    }
+
     /// The plan that runs.
     pub(crate) fn plan(&self) -> LanePlan {
         match self {

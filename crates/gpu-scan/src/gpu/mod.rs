@@ -10,6 +10,7 @@ use gpu_core::{
 };
 use ndarray::{Array1, ArrayView1};
 
+mod axis_host;
 mod lanes;
 mod launch;
 
