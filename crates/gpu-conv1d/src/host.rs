@@ -69,7 +69,7 @@ impl<T: Real> Conv1d<'_, T> {
             return Ok(None); // before allocating the output
         }
         let n_out = self.output_len(x.len())?;
-        let mut out = Vec::<T>::with_capacity(n_out);
+        let mut out = gpu_core::host_output_vec::<T>(n_out);
         if !self.pipelined(x, out.spare_capacity_mut())? {
             return Ok(None);
         }

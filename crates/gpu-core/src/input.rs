@@ -144,7 +144,7 @@ impl<T: Pod> Staged<'_, T> {
     /// The elements, copied to the host (waits for the device).
     pub fn to_vec(&self) -> Result<Vec<T>> {
         self.gpu.bind()?;
-        let mut v = Vec::<T>::with_capacity(self.len);
+        let mut v = crate::host_output_vec::<T>(self.len);
         let bytes = self.len * std::mem::size_of::<T>();
         if bytes > 0 {
             let stream = self.gpu.stream();

@@ -59,6 +59,7 @@ pub use element::{Element, Pod};
 pub use error::{Error, Result};
 /// The 16-bit float element types (the `half` crate's).
 pub use half::{bf16, f16};
+pub use host_alloc::host_output_vec;
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
     axis_lanes, axis_lanes_pair, check_no_alias, segment_tile_bounds, AxisLanes, ColumnLanes,
@@ -88,6 +89,7 @@ pub mod driver;
 mod exit;
 #[cfg(feature = "cuda")]
 mod fill;
+mod host_alloc;
 #[cfg(feature = "cuda")]
 mod host_pipeline;
 #[cfg(feature = "cuda")]

@@ -300,7 +300,7 @@ impl<T: Pod> DeviceArray<T> {
 
     /// The contents as a `Vec`.
     pub fn to_vec(&self) -> Result<Vec<T>> {
-        let mut v = Vec::<T>::with_capacity(self.len);
+        let mut v = crate::host_output_vec::<T>(self.len);
         // SAFETY: the capacity holds `len` elements; they are initialised by the copy before
         // `set_len` exposes them, and `T: Pod` accepts whatever bytes were copied.
         unsafe {

@@ -268,7 +268,7 @@ impl<'s> Scan<'s> {
         if !self.takes_pipeline(host) {
             return Ok(None); // before allocating the output
         }
-        let mut out = Vec::<T>::with_capacity(host.len());
+        let mut out = gpu_core::host_output_vec::<T>(host.len());
         if !self.pipelined(host, out.spare_capacity_mut(), op)? {
             return Ok(None);
         }

@@ -133,7 +133,7 @@ impl Scan<'_> {
             value_size: std::mem::size_of::<T>(),
         };
         let exclusive = self.exclusive_kind();
-        let mut out = Vec::<T>::with_capacity(host.data.len());
+        let mut out = gpu_core::host_output_vec::<T>(host.data.len());
         let spare: &mut [MaybeUninit<T>] = &mut out.spare_capacity_mut()[..host.data.len()];
         if !self.with_scanner(|s, _| {
             s.scan_axis_host_pipelined(&kind, &host, axis.0, exclusive, spare)
