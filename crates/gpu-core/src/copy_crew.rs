@@ -58,7 +58,7 @@ impl SharedPtr {
 
 /// One copy of a batch: `len` bytes from `src` to `dst`.
 #[derive(Clone, Copy)]
-pub(crate) struct Copy {
+pub(crate) struct HostCopy {
     pub(crate) src: *const u8,
     pub(crate) dst: *mut u8,
     pub(crate) len: usize,
@@ -113,7 +113,7 @@ impl Crew<'_, '_> {
     /// Each copy's `src` must be valid for reads and `dst` for writes of `len` bytes (`dst` may
     /// be uninitialised) until this returns; no destination may overlap a source or another
     /// destination, and nothing else may access them meanwhile.
-    pub(crate) unsafe fn copy(&self, copies: &[Copy]) {
+    pub(crate) unsafe fn copy(&self, copies: &[HostCopy]) {
         let piece = piece();
         let mut pieces = Vec::new();
         for c in copies {
@@ -281,7 +281,7 @@ mod tests {
         with_crew(|crew| {
             // SAFETY: both ranges lie inside their vectors, which nothing else touches.
             unsafe {
-                crew.copy(&[Copy {
+                crew.copy(&[HostCopy {
                     src: src.as_ptr().add(offset),
                     dst: dst.as_mut_ptr().add(offset ^ 5),
                     len,
@@ -329,10 +329,10 @@ mod tests {
         let quarter = (1 << 20) / 4;
         with_crew(|crew| {
             for round in 0..8 {
-                let copies: Vec<Copy> = (0..2)
+                let copies: Vec<HostCopy> = (0..2)
                     .map(|h| {
                         let q = (round % 2) * 2 + h;
-                        Copy {
+                        HostCopy {
                             // SAFETY (of the adds): quarter q lies inside both vectors.
                             src: unsafe { src.as_ptr().add(q * quarter) } as *const u8,
                             dst: unsafe { dst.as_mut_ptr().add(q * quarter) } as *mut u8,
@@ -363,7 +363,7 @@ mod tests {
                 with_crew(|crew| {
                     // SAFETY: two vectors of this task.
                     unsafe {
-                        crew.copy(&[Copy {
+                        crew.copy(&[HostCopy {
                             src: src.as_ptr(),
                             dst: dst.as_mut_ptr(),
                             len: src.len(),

@@ -16,7 +16,7 @@ use std::mem::MaybeUninit;
 use std::ops::Range;
 use std::sync::TryLockError;
 
-use crate::copy_crew::{with_crew, Copy, SharedPtr, Store};
+use crate::copy_crew::{with_crew, HostCopy, SharedPtr, Store};
 use crate::device::Gpu;
 use crate::driver::check;
 use crate::driver::sys as cu;
@@ -511,7 +511,7 @@ impl Gpu {
         let out_ptr = SharedPtr(output.as_mut_ptr() as *mut u8);
         // Piece p's host copy-out, once its download has finished (its slot is then free for
         // piece p + SLOTS).
-        let drain = |p: usize, r: &Range<usize>| -> Result<Option<Copy>> {
+        let drain = |p: usize, r: &Range<usize>| -> Result<Option<HostCopy>> {
             let s = p % SLOTS;
             downloaded[s].synchronize()?;
             if pinned_out {
@@ -521,7 +521,7 @@ impl Gpu {
             // `out_ptr + r.start·size_out` .. `+ r.len()·size_out` lies inside `output`, which
             // this function borrows mutably (writing uninitialised memory is fine), and no DMA
             // writes it (pageable: the ring did).
-            Ok(Some(Copy {
+            Ok(Some(HostCopy {
                 src: ring.down[s],
                 dst: out_ptr.get().wrapping_add(r.start * size_out),
                 len: r.len() * size_out,
@@ -530,7 +530,7 @@ impl Gpu {
         };
         // Step k's host copy-in into its staging slot, once the upload that last read the slot
         // (step k − SLOTS) has finished.
-        let fill = |k: usize| -> Result<Option<Copy>> {
+        let fill = |k: usize| -> Result<Option<HostCopy>> {
             if pinned_in {
                 return Ok(None);
             }
@@ -539,7 +539,7 @@ impl Gpu {
             uploaded[s].synchronize()?;
             // The slot holds PIPELINE_CHUNK_BYTES ≥ r.len()·size_in bytes (chunk + halo checked
             // above) and no DMA reads it now; the source range lies inside `input`.
-            Ok(Some(Copy {
+            Ok(Some(HostCopy {
                 src: in_ptr.get().wrapping_add(r.start * size_in),
                 dst: ring.up[s],
                 len: r.len() * size_in,
@@ -555,7 +555,7 @@ impl Gpu {
                 // The host fills this step's slot and empties the oldest downloads still held
                 // (all but the last SLOTS − 1), the copies in one batch for the crew.
                 let keep = SLOTS - 1;
-                let mut copies: Vec<Copy> = fill(k)?.into_iter().collect();
+                let mut copies: Vec<HostCopy> = fill(k)?.into_iter().collect();
                 if pieces.len() > drained + keep {
                     let upto = pieces.len() - keep;
                     for (p, piece) in pieces.iter().enumerate().take(upto).skip(drained) {
@@ -670,7 +670,7 @@ impl Gpu {
                     while drained + SLOTS <= p {
                         let copy = drain(drained, &pieces[drained])?;
                         // SAFETY: as `drain` states.
-                        unsafe { crew.copy(&copy.into_iter().collect::<Vec<_>>()) };
+                        unsafe { crew.copy(copy.as_slice()) };
                         drained += 1;
                     }
                     let (offset, bytes) = (piece.start * size_out, piece.len() * size_out);

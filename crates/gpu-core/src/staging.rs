@@ -9,7 +9,7 @@ use std::ffi::c_void;
 use crate::driver::sys as cu;
 use crate::driver_code;
 
-use crate::copy_crew::{with_crew, Copy, Store};
+use crate::copy_crew::{with_crew, HostCopy, Store};
 use crate::driver::check;
 use crate::error::Result;
 use crate::stream::Stream;
@@ -101,6 +101,14 @@ impl Staging {
         }
     }
 
+    /// Waits for the last DMA recorded on `slot` (none recorded counts as done).
+    fn wait_slot(&self, slot: usize) -> Result<()> {
+        // SAFETY: an event made in `new`, recorded or never recorded.
+        check("cuEventSynchronize", unsafe {
+            driver_code!(cuEventSynchronize(self.done[slot]))
+        })
+    }
+
     /// Copies `src` to device address `dst`, chunk by chunk, and waits for the last chunk.
     pub(crate) fn upload(&mut self, dst: u64, src: &[u8], stream: &Stream) -> Result<()> {
         with_crew(|crew| {
@@ -108,14 +116,11 @@ impl Staging {
                 let slot = k % 2;
                 // The DMA that last read this slot (two chunks ago) must be done before
                 // refilling it.
-                // SAFETY: valid event (recorded or never recorded, which counts as complete).
-                check("cuEventSynchronize", unsafe {
-                    driver_code!(cuEventSynchronize(self.done[slot]))
-                })?;
+                self.wait_slot(slot)?;
                 // SAFETY: the slot holds CHUNK ≥ chunk.len() bytes and no DMA reads it now;
                 // `chunk` is borrowed for the call.
                 unsafe {
-                    crew.copy(&[Copy {
+                    crew.copy(&[HostCopy {
                         src: chunk.as_ptr(),
                         dst: self.host[slot],
                         len: chunk.len(),
@@ -182,14 +187,11 @@ impl Staging {
                     issue(k + 1, self)?;
                 }
                 let slot = k % 2;
-                // SAFETY: valid event, recorded after chunk k's copy.
-                check("cuEventSynchronize", unsafe {
-                    driver_code!(cuEventSynchronize(self.done[slot]))
-                })?;
+                self.wait_slot(slot)?;
                 // SAFETY: chunk k's DMA has finished; `dst + k·CHUNK .. + len_of(k)` is within
                 // the `len` bytes the caller guarantees.
                 unsafe {
-                    crew.copy(&[Copy {
+                    crew.copy(&[HostCopy {
                         src: self.host[slot],
                         dst: dst.add(k * CHUNK),
                         len: len_of(k),

@@ -67,10 +67,7 @@ impl Scanner {
                 }
             }
         }
-        // The scratch's last user is done before the pipeline's new work stream takes it, so
-        // the chunks' launches need no wait (and make the same driver calls on every run).
-        self.done.synchronize()?;
-        self.last_stream = None;
+        self.release_scratch()?;
         gpu.host_pipeline_rings(
             host.data,
             &mut ring_in,

@@ -314,6 +314,15 @@ impl Scanner {
         })
     }
 
+    /// Waits for the scratch's last user and forgets its stream, before work on a stream made
+    /// for one call (a host pipeline's): its launches then need no wait, and make the same
+    /// driver calls however the new stream's handle compares with the last one.
+    pub(super) fn release_scratch(&mut self) -> Result<()> {
+        self.done.synchronize()?;
+        self.last_stream = None;
+        Ok(())
+    }
+
     /// Runs `enqueue` after making sure the scratch is not still in use on another stream, and
     /// records completion.
     pub(super) fn in_order(
