@@ -352,6 +352,20 @@ impl<T> HostNd<'_, T> {
             (_, true) => Some(nd - 1),
         }
     }
+
+    /// The array seen in C order with `axis` followed: shape, strides and the axis, reversed
+    /// for Fortran order (axis `a` becomes `ndim − 1 − a`), so that the slices along axis 0 are
+    /// consecutive in memory and a row-major result of the reversed view is the Fortran-order
+    /// result of the array.
+    pub fn c_order_view(&self, axis: usize) -> (Vec<usize>, Vec<isize>, usize) {
+        let (mut shape, mut strides) = (self.shape.clone(), self.strides.clone());
+        if !self.fortran {
+            return (shape, strides, axis);
+        }
+        shape.reverse();
+        strides.reverse();
+        (shape, strides, self.shape.len().saturating_sub(1 + axis))
+    }
 }
 
 /// Strides of `shape` in C order (`fortran` false) or Fortran order.

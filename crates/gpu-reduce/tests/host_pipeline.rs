@@ -159,3 +159,129 @@ fn more_than_two_to_the_31_values() {
     assert_eq!(r.sum(&x).unwrap(), want);
     assert_eq!(r.max(&x).unwrap(), Some(6));
 }
+
+/// Kernel launches of `f` on this thread: a pipelined axis reduction launches once per chunk
+/// (or more), the one-shot one once per batch of lanes. Only countable with the
+/// `fault-injection` feature (the GPU bundle's tests have it); `None` without.
+fn launches<R>(f: impl FnOnce() -> R) -> (R, Option<usize>) {
+    #[cfg(feature = "fault-injection")]
+    {
+        let (r, calls) = gpu_core::fault_injection::record(f);
+        let n = calls
+            .iter()
+            .filter(|c| c.starts_with("cuLaunchKernel"))
+            .count();
+        (r, Some(n))
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    (f(), None)
+}
+
+/// Axis reductions of host arrays in C and Fortran order: along every axis but the outer
+/// memory axis, chunks of whole slices through the pipeline (several chunks, the last partial;
+/// packed rows, vector columns, strided columns and long rows), every operator equal to the CPU
+/// and the float sum to the one-shot bits; along the outer axis the one-shot path.
+#[test]
+fn axis_reductions_of_host_arrays() {
+    use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn array<T>(shape: &[usize], fortran: bool, f: impl Fn(u64) -> T) -> ArrayD<T> {
+        let mut rng = SplitMix64::new(shape.iter().product::<usize>() as u64);
+        let data: Vec<T> = (0..shape.iter().product())
+            .map(|_| f(rng.next_u64()))
+            .collect();
+        let dim = IxDyn(shape);
+        if fortran {
+            ArrayD::from_shape_vec(dim.f(), data).unwrap()
+        } else {
+            ArrayD::from_shape_vec(dim, data).unwrap()
+        }
+    }
+    // (shape, Fortran order, axis, chunks when pipelined: 0 for the one-shot path). 4-byte
+    // values, 2^21 per 8 MiB chunk.
+    let cases: [(&[usize], bool, usize, usize); 9] = [
+        (&[1000, 5000], false, 1, 3),   // rows of 5000: 419 per chunk
+        (&[5000, 1000], true, 0, 3),    // the same lanes in Fortran order
+        (&[1 << 20, 8], false, 1, 4),   // packed rows of 8
+        (&[600, 64, 128], false, 1, 3), // vector columns inside each slice
+        (&[600, 64, 130], false, 1, 3), // strided columns (130 is not a vector multiple)
+        (&[600, 64, 130], false, 2, 3), // short rows
+        (&[130, 64, 600], true, 0, 3),  // Fortran: contiguous lanes
+        (&[130, 64, 600], true, 1, 3),  // Fortran: strided lanes
+        (&[1000, 5000], false, 0, 0),   // the outer axis: one-shot
+    ];
+    let always = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    let never = Reduce::new(&gpu).pipelining(Pipelining::Never);
+    for (shape, fortran, axis, chunks) in cases {
+        let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
+        let ax = Axis(axis);
+        let x = array(shape, fortran, |r| r as u32);
+        for op in Op::ALL {
+            let (got, n) = launches(|| always.reduce_axis(&x, ax, op).unwrap());
+            if let Some(n) = n {
+                let piped = n >= chunks.max(3);
+                assert_eq!(piped, chunks > 0, "{ctx} {op}: {n} launches");
+            }
+            let want = cpu::reduce_axis(x.view(), ax, op).unwrap();
+            assert_eq!(got, want, "{ctx}: u32 {op} differs from the CPU");
+            assert_eq!(
+                got.is_standard_layout(),
+                !fortran || chunks == 0,
+                "{ctx}: result order"
+            );
+        }
+        assert_eq!(
+            always.argmin_axis(&x, ax).unwrap(),
+            cpu::argmin_axis(x.view(), ax).unwrap(),
+            "{ctx}: argmin"
+        );
+        assert_eq!(
+            always.argmax_axis(&x, ax).unwrap(),
+            cpu::argmax_axis(x.view(), ax).unwrap(),
+            "{ctx}: argmax"
+        );
+        let i = array(shape, fortran, |r| r as i32);
+        let wide = always.reduce_axis_wide(&i, ax, Op::Sum).unwrap();
+        assert_eq!(
+            wide,
+            never.reduce_axis_wide(&i, ax, Op::Sum).unwrap(),
+            "{ctx}: widening sum"
+        );
+        assert_eq!(
+            wide,
+            i.mapv(i64::from).sum_axis(ax),
+            "{ctx}: widening sum against ndarray's"
+        );
+        let f = array(shape, fortran, |r| (r % 2001) as f32 * 0.37 - 370.0);
+        let got = always.sum_axis(&f, ax).unwrap();
+        let once = never.sum_axis(&f, ax).unwrap();
+        let bits = |a: &ArrayD<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(
+            bits(&got),
+            bits(&once),
+            "{ctx}: f32 sum differs from one-shot"
+        );
+        let h = f.mapv(f16::from_f32);
+        let got = always.sum_axis(&h, ax).unwrap();
+        let once = never.sum_axis(&h, ax).unwrap();
+        assert_eq!(
+            bits(&got),
+            bits(&once),
+            "{ctx}: f16 sum differs from one-shot"
+        );
+        let m = array(shape, fortran, |r| {
+            let (a, b) = (r as u32 & 7, (r >> 8) as u32 & 7);
+            Mat2([1, a, b, 1u32.wrapping_add(a.wrapping_mul(b))])
+        });
+        assert_eq!(
+            always.reduce_axis_monoid(&m, ax).unwrap(),
+            never.reduce_axis_monoid(&m, ax).unwrap(),
+            "{ctx}: monoid"
+        );
+    }
+    // Bad input keeps its error through the pipelined path.
+    let x = array(&[1000, 5000], false, |r| r as u32);
+    let e = always.reduce_axis(&x, Axis(2), Op::Sum).unwrap_err();
+    assert!(e.to_string().contains("axis"), "{e}");
+}

@@ -1,5 +1,6 @@
 //! The GPU entry points: the [`Reduce`] builder, the inputs it accepts, and shortcuts.
 
+mod axis_host;
 mod engine;
 mod host;
 mod host_async;

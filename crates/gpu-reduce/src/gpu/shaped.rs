@@ -87,9 +87,64 @@ fn segment_tile_shared_bytes(tile: u32, items: u32, value_size: usize) -> u32 {
 }
 
 /// Where a shaped reduction writes: `count` results of `size` bytes at `ptr`.
-struct Out {
-    ptr: u64,
-    size: usize,
+pub(super) struct Out {
+    pub(super) ptr: u64,
+    pub(super) size: usize,
+}
+
+/// How an axis reduction maps its lanes onto the GPU: the kernel family and its plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AxisChoice {
+    /// `reduce_packed_*`: rows of one contiguous array, a few per warp.
+    Packed(LanePlan),
+    /// `reduce_columns_*` (or `_short`): lanes side by side in 16-byte vectors.
+    Columns(LanePlan, ColumnLanes),
+    /// `reduce_axis_*`: any lanes.
+    Lanes(LanePlan),
+}
+
+impl AxisChoice {
+    /// The plan that runs.
+    pub(super) fn plan(&self) -> LanePlan {
+        match *self {
+            AxisChoice::Packed(p) | AxisChoice::Columns(p, _) | AxisChoice::Lanes(p) => p,
+        }
+    }
+
+    /// This choice's arithmetic for other lanes `lb` at `input` (elements of `size` bytes):
+    /// the same kernel, mapping and splits per lane, the tiles counted for `lb`. `None` where
+    /// `lb`'s lanes are not laid out alike (another length, vector shape or alignment). Two
+    /// launches of one choice reduce every lane bit for bit alike, however many lanes each
+    /// holds: how a pipelined reduction of a host array by chunks of whole slices keeps the
+    /// one-shot results.
+    pub(super) fn for_lanes(&self, lb: &LaneBatches, input: u64, size: usize) -> Option<Self> {
+        match *self {
+            AxisChoice::Packed(p) => {
+                let q = LanePlan::packed_rows(lb, size).filter(|_| input % 16 == 0)?;
+                (q.access == p.access).then_some(AxisChoice::Packed(q))
+            }
+            AxisChoice::Columns(p, c) => {
+                let d = ColumnLanes::of(lb, size, c.tx).filter(|_| input % 16 == 0)?;
+                let alike = (d.groups, d.vrows, d.vrow_stride, d.rv)
+                    == (c.groups, c.vrows, c.vrow_stride, c.rv);
+                alike.then_some(AxisChoice::Columns(
+                    LanePlan {
+                        tiles: d.tiles(),
+                        ..p
+                    },
+                    d,
+                ))
+            }
+            AxisChoice::Lanes(p) => {
+                let q = LanePlan::new(&lb.lanes, 1, lane_items(AXIS_REDUCE_ITEMS));
+                let alike = (q.access, q.tiling) == (p.access, p.tiling);
+                alike.then_some(AxisChoice::Lanes(LanePlan {
+                    tiles: q.tiles,
+                    ..p
+                }))
+            }
+        }
+    }
 }
 
 impl Reduce<'_> {
@@ -119,6 +174,28 @@ impl Reduce<'_> {
         Ok((base, counters))
     }
 
+    /// How `desc` maps the lanes `lb` of the input at `input` onto the GPU: packed rows,
+    /// vector columns, or the general lane kernel.
+    pub(super) fn choose_axis(
+        &self,
+        input: u64,
+        lb: &LaneBatches,
+        desc: &Desc,
+    ) -> Result<AxisChoice> {
+        if let Some(plan) = Self::packed_plan(lb, desc, input) {
+            return Ok(AxisChoice::Packed(plan));
+        }
+        if let Some((plan, columns)) = self.columns_plan(lb, desc, input)? {
+            return Ok(AxisChoice::Columns(plan, columns));
+        }
+        let kernel = self.lane_kernel("axis", desc)?;
+        Ok(AxisChoice::Lanes(LanePlan::new(
+            &lb.lanes,
+            kernel.lane_target_blocks()?,
+            lane_items(AXIS_REDUCE_ITEMS),
+        )))
+    }
+
     /// Enqueues `desc` along the lanes `lb` of the input at `input` into `out` (row-major over
     /// the lanes), with the pooled or given workspace; returns the plan.
     fn enqueue_axis(
@@ -130,18 +207,33 @@ impl Reduce<'_> {
         ws: &mut Workspace,
         stream: &Stream,
     ) -> Result<LanePlan> {
-        if let Some(plan) = Self::packed_plan(lb, desc, input) {
-            return self.enqueue_packed(input, lb, desc, out, plan, stream);
-        }
-        if let Some((plan, columns)) = self.columns_plan(lb, desc, input)? {
-            return self.enqueue_columns(input, lb, desc, out, (plan, columns), ws, stream);
-        }
+        let choice = self.choose_axis(input, lb, desc)?;
+        self.enqueue_choice(&choice, input, lb, desc, out, ws, stream)
+    }
+
+    /// Enqueues `desc` along the lanes `lb` at `input` as `choice` maps them (from
+    /// [`choose_axis`](Self::choose_axis) for these lanes, or [`AxisChoice::for_lanes`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn enqueue_choice(
+        &self,
+        choice: &AxisChoice,
+        input: u64,
+        lb: &LaneBatches,
+        desc: &Desc,
+        out: &Out,
+        ws: &mut Workspace,
+        stream: &Stream,
+    ) -> Result<LanePlan> {
+        let plan = match *choice {
+            AxisChoice::Packed(plan) => {
+                return self.enqueue_packed(input, lb, desc, out, plan, stream)
+            }
+            AxisChoice::Columns(plan, columns) => {
+                return self.enqueue_columns(input, lb, desc, out, (plan, columns), ws, stream)
+            }
+            AxisChoice::Lanes(plan) => plan,
+        };
         let kernel = self.lane_kernel("axis", desc)?;
-        let plan = LanePlan::new(
-            &lb.lanes,
-            kernel.lane_target_blocks()?,
-            lane_items(AXIS_REDUCE_ITEMS),
-        );
         if lb.total_lanes() == 0 {
             return Ok(plan);
         }
@@ -477,6 +569,11 @@ impl Reduce<'_> {
         axis: Axis,
         desc: &Desc,
     ) -> Result<(ArrayD<V>, u64)> {
+        if let Some(host) = x.host_contiguous() {
+            if let Some(a) = self.axis_host_pipelined::<T, V>(&host, axis.0, desc)? {
+                return Ok((a, host.shape[axis.0] as u64));
+            }
+        }
         let (out, shape, len, _) = self.axis_device::<T, V, I>(x, axis, desc)?;
         Ok((to_array(out.to_vec()?, &shape)?, len))
     }
@@ -710,18 +807,7 @@ impl Reduce<'_> {
         let desc = desc_op::<T>(op)?;
         let lb = axis_lanes(shape, strides, axis.0)?;
         // Device allocations are 16-byte aligned: a packed array from its first element.
-        if let Some(plan) = Self::packed_plan(&lb, &desc, 0) {
-            return Ok(plan);
-        }
-        if let Some((plan, _)) = self.columns_plan(&lb, &desc, 0)? {
-            return Ok(plan);
-        }
-        let kernel = self.lane_kernel("axis", &desc)?;
-        Ok(LanePlan::new(
-            &lb.lanes,
-            kernel.lane_target_blocks()?,
-            lane_items(AXIS_REDUCE_ITEMS),
-        ))
+        Ok(self.choose_axis(0, &lb, &desc)?.plan())
     }
 
     // ---- Segments ------------------------------------------------------------------------

@@ -1,0 +1,181 @@
+//! Axis reductions of host arrays through the host pipeline. An array in C or Fortran order is
+//! a sequence of slices along its outer memory axis; a reduction along any other axis keeps
+//! every lane inside one slice. Chunks of whole slices upload into a device ring, each is
+//! reduced into its block of results (launched with the whole array's plan, so every lane gets
+//! the one-shot arithmetic), and the results download while the next chunks upload: no
+//! whole-array allocation on the device, whatever the array's size.
+
+use std::mem::MaybeUninit;
+
+use gpu_core::{
+    axis_lanes, HostNd, LaneBatches, Pod, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
+};
+use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+
+use super::engine::Desc;
+use super::shaped::{AxisChoice, Out};
+use super::workspace::with_pooled;
+use super::Reduce;
+
+/// How a host array's chunks are reduced: the lanes of `count` slices and the choice for them.
+struct ChunkPlan {
+    /// The array in C order (reversed for Fortran order), the axis followed.
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+    axis: usize,
+    /// Slices per chunk (the last chunk may hold fewer).
+    per_chunk: usize,
+    /// Elements of one slice, and results of one slice.
+    slice: usize,
+    results: usize,
+    /// The whole array's choice, in the C-order view.
+    whole: AxisChoice,
+}
+
+impl ChunkPlan {
+    /// The lanes of `count` slices.
+    fn lanes(&self, count: usize) -> Result<LaneBatches> {
+        let mut shape = self.shape.clone();
+        shape[0] = count;
+        axis_lanes(&shape, &self.strides, self.axis)
+    }
+}
+
+impl Reduce<'_> {
+    /// `desc` along `axis` of `host` through the host pipeline: `Some(array)` (in the input's
+    /// order) or `None` with nothing done where it does not apply: a stream is set, the input is
+    /// below the pipelining size, the axis is the outer memory axis (its lanes cross the
+    /// slices), one slice (or sixteen bytes' worth) exceeds a pipeline chunk, a chunk's lanes
+    /// would not take the whole array's arithmetic, or another pipeline holds the staging.
+    pub(super) fn axis_host_pipelined<T: Pod, V: Pod>(
+        &self,
+        host: &HostNd<'_, T>,
+        axis: usize,
+        desc: &Desc,
+    ) -> Result<Option<ArrayD<V>>> {
+        let total = host.data.len();
+        let size = std::mem::size_of::<T>();
+        if self.stream.is_some() || total == 0 || !self.pipelining.applies(total * size) {
+            return Ok(None);
+        }
+        gpu_core::check_axis(axis, host.shape.len())?;
+        self.settings().validate(desc.operation)?;
+        let Some(plan) = self.chunk_plan(host, axis, desc)? else {
+            return Ok(None);
+        };
+        let slices = plan.shape[0];
+        let chunk = plan.per_chunk * plan.slice;
+        let out_len = slices * plan.results;
+        // Every chunk length in every ring slot (their alignments differ) must take the
+        // whole array's choice.
+        let gpu = self.gpu.clone();
+        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let mut ring_out = gpu.alloc::<V>(PIPELINE_RING_SLOTS * plan.per_chunk * plan.results)?;
+        let last = slices % plan.per_chunk;
+        let mut choices = Vec::new();
+        for count in std::iter::once(plan.per_chunk).chain((last > 0).then_some(last)) {
+            let lanes = plan.lanes(count)?;
+            for s in 0..PIPELINE_RING_SLOTS {
+                let at = ring_in.device_ptr() + (s * chunk * size) as u64;
+                match plan.whole.for_lanes(&lanes, at, size) {
+                    Some(choice) => choices.push(((count, s), lanes.clone(), choice)),
+                    None => return Ok(None),
+                }
+            }
+        }
+        let mut out = gpu_core::host_output_vec::<V>(out_len);
+        let spare: &mut [MaybeUninit<V>] = &mut out.spare_capacity_mut()[..out_len];
+        let value_size = std::mem::size_of::<V>();
+        let ran = with_pooled(&gpu, |ws| {
+            gpu.host_pipeline_rings(
+                host.data,
+                &mut ring_in,
+                0,
+                spare,
+                &mut ring_out,
+                chunk,
+                |step, stream| {
+                    let count = step.range.len() / plan.slice;
+                    let slot = (step.range.start / chunk) % PIPELINE_RING_SLOTS;
+                    let (_, lanes, choice) = choices
+                        .iter()
+                        .find(|(key, _, _)| *key == (count, slot))
+                        .expect("every chunk length and slot was planned");
+                    let input = step.input.wrapping_add((step.range.start * size) as u64);
+                    let o = Out {
+                        ptr: step
+                            .output
+                            .wrapping_add((step.produced * value_size) as u64),
+                        size: value_size,
+                    };
+                    self.enqueue_choice(choice, input, lanes, desc, &o, ws, stream)?;
+                    Ok(step.produced..step.produced + count * plan.results)
+                },
+            )
+        })?;
+        if !ran {
+            return Ok(None);
+        }
+        // SAFETY: the pipeline wrote all `out_len` results when it returned true; `V: Pod`
+        // accepts the bytes it copied.
+        unsafe { out.set_len(out_len) };
+        let mut shape = host.shape.clone();
+        shape.remove(axis);
+        let array = if host.fortran {
+            ArrayD::from_shape_vec(IxDyn(&shape).f(), out)
+        } else {
+            ArrayD::from_shape_vec(IxDyn(&shape), out)
+        };
+        array
+            .map(Some)
+            .map_err(|e| gpu_core::Error::invalid("x", format!("result of shape {shape:?}: {e}")))
+    }
+
+    /// The chunking of `host` along `axis` and the whole array's choice, or `None` where the
+    /// pipeline does not apply (see [`axis_host_pipelined`](Self::axis_host_pipelined)).
+    fn chunk_plan<T: Pod>(
+        &self,
+        host: &HostNd<'_, T>,
+        axis: usize,
+        desc: &Desc,
+    ) -> Result<Option<ChunkPlan>> {
+        let (shape, strides, c_axis) = host.c_order_view(axis);
+        let (total, size) = (host.data.len(), std::mem::size_of::<T>());
+        let slices = shape[0];
+        if c_axis == 0 || slices < 2 {
+            return Ok(None);
+        }
+        let slice = total / slices;
+        // Whole slices per chunk, a multiple of what keeps every chunk 16-byte aligned in its
+        // slot (the packed and vector kernels need it).
+        let align = 16 / gcd(slice * size, 16);
+        let per_chunk = (PIPELINE_CHUNK_BYTES / (slice * size)).min(slices) / align * align;
+        if per_chunk == 0 {
+            return Ok(None);
+        }
+        // The one-shot launch's choice (a fresh device array, 16-byte aligned) must be the
+        // C-order view's: then every lane is reduced as the one-shot call reduces it.
+        let one_shot = self.choose_axis(0, &axis_lanes(&host.shape, &host.strides, axis)?, desc)?;
+        let whole = self.choose_axis(0, &axis_lanes(&shape, &strides, c_axis)?, desc)?;
+        if whole != one_shot {
+            return Ok(None);
+        }
+        Ok(Some(ChunkPlan {
+            results: slice / shape[c_axis],
+            shape,
+            strides,
+            axis: c_axis,
+            per_chunk,
+            slice,
+            whole,
+        }))
+    }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
