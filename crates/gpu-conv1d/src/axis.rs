@@ -4,7 +4,7 @@
 //! copied into that form on the device (one pass, coalesced: `DeviceArrayD::assign_staged`),
 //! and results are written straight into the output when its layout allows, copied otherwise.
 
-use ndarray::{ArrayD, Axis};
+use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
 
 use gpu_core::{check_axis, DeviceArrayD, Error, Result, ShapedInput, StagedNd};
 
@@ -69,6 +69,9 @@ impl<T: Real> Conv1d<'_, T> {
     /// # Ok(()) }
     /// ```
     pub fn run_axis<I: ShapedInput<T> + ?Sized>(&self, x: &I, axis: Axis) -> Result<ArrayD<T>> {
+        if let Some(a) = self.axis_rows_pipelined(x, axis)? {
+            return Ok(a);
+        }
         let staged = x.stage_nd(self.gpu())?;
         let shape = self.axis_output_shape(staged.shape(), axis)?;
         // The result in the rows' own layout: written in place, no copy.
@@ -79,6 +82,41 @@ impl<T: Real> Conv1d<'_, T> {
         self.axis_staged(&staged, axis, &mut out)?;
         self.run_stream_sync()?;
         out.to_array()
+    }
+
+    /// [`run_axis`](Conv1d::run_axis) of a host array in C order along its last axis, or in
+    /// Fortran order along its first (lanes that are rows one after the other), through the
+    /// host pipeline: the result in the input's order, or `None` where it does not apply.
+    fn axis_rows_pipelined<I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+    ) -> Result<Option<ArrayD<T>>> {
+        let Some(host) = x.host_contiguous() else {
+            return Ok(None);
+        };
+        let shape = self.axis_output_shape(&host.shape, axis)?;
+        let innermost = if host.fortran {
+            0
+        } else {
+            host.shape.len() - 1
+        };
+        let n = host.shape[axis.0];
+        if axis.0 != innermost || n == 0 {
+            return Ok(None);
+        }
+        let Some(out) = self.rows_host_pipelined(host.data, host.data.len() / n)? else {
+            return Ok(None);
+        };
+        let dim = IxDyn(&shape);
+        let array = if host.fortran {
+            ArrayD::from_shape_vec(dim.f(), out)
+        } else {
+            ArrayD::from_shape_vec(dim, out)
+        };
+        array
+            .map(Some)
+            .map_err(|e| Error::invalid("x", format!("result of shape {shape:?}: {e}")))
     }
 
     /// [`run_axis`](Conv1d::run_axis) into a device array of the result's shape

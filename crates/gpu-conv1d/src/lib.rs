@@ -110,6 +110,8 @@ mod host;
 mod host_async;
 #[cfg(feature = "cuda")]
 mod kernels;
+#[cfg(feature = "cuda")]
+mod rows_host;
 
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, output_len, tensor_min_width, Path, AUTO_BLOCK,

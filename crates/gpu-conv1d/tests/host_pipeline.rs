@@ -253,3 +253,137 @@ fn async_forms() {
     assert_eq!(same_bits(out.as_slice().unwrap(), &want), None);
     assert_eq!(same_bits(&pending.wait().unwrap(), &want), None);
 }
+
+/// Streams `f` creates on this thread: three for a pipeline; the one-shot path of 16 MiB or
+/// more makes six (its upload and download through the pipeline's ring). Only countable with
+/// the `fault-injection` feature (the GPU bundle's tests have it); `None` without.
+fn ran_pipeline<R>(f: impl FnOnce() -> R) -> (R, Option<bool>) {
+    #[cfg(feature = "fault-injection")]
+    {
+        let (r, calls) = gpu_core::fault_injection::record(f);
+        let streams = calls
+            .iter()
+            .filter(|c| c.starts_with("cuStreamCreate"))
+            .count();
+        assert!(streams == 3 || streams == 6, "{streams} streams");
+        (r, Some(streams == 3))
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    (f(), None)
+}
+
+/// Batches of rows from the host (`run_rows` of a C-order `Array2`, `run_axis` along the
+/// innermost memory axis in C and Fortran order) in chunks of whole rows: the one-shot results
+/// bit for bit, rows whose bytes are not a multiple of 16 (chunks rounded to keep alignment),
+/// every mode and boundary (`Wrap` included: a row never leaves its chunk), the kernels chosen
+/// explicitly, f32, f64 and f16; along another axis the one-shot path.
+#[test]
+fn rows_and_axes_of_host_arrays() {
+    use ndarray::{Array2, ArrayD, Axis, IxDyn, ShapeBuilder};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn rows<T: Real>(gpu: &Gpu, r: usize, n: usize, w: usize, options: Options, what: &str) {
+        let x = Array2::from_shape_vec((r, n), data::<T>(r * n, (r + n + w) as u64)).unwrap();
+        let mask: Vec<T> = data(w, w as u64 + 1);
+        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+        let once = conv
+            .clone()
+            .pipelining(Pipelining::Never)
+            .run_rows(x.view())
+            .unwrap();
+        let piped = conv.clone().pipelining(Pipelining::Always);
+        let (got, ran) = ran_pipeline(|| piped.run_rows(x.view()).unwrap());
+        let ctx = format!(
+            "{} {r} rows of {n}, w={w} {:?} {:?} {:?} ({what})",
+            T::NAME,
+            options.mode,
+            options.boundary,
+            options.strategy
+        );
+        if let Some(ran) = ran {
+            assert!(ran, "{ctx}: pipeline not taken");
+        }
+        let (g, o) = (got.as_slice().unwrap(), once.as_slice().unwrap());
+        if let Some(i) = same_bits(g, o) {
+            panic!("{ctx}: differs from one-shot at output {i}");
+        }
+        for row in [0, r / 2, r - 1] {
+            let x_row = x.row(row).to_vec();
+            let got_row = got.row(row).to_vec();
+            let r = check(
+                &got_row,
+                Operation::Correlation,
+                &x_row,
+                &mask,
+                options.mode,
+                options.boundary,
+                512,
+            );
+            if let Err(e) = r {
+                panic!("{ctx}, row {row}: {e}");
+            }
+        }
+    }
+    // 5001 f32 (20004 bytes): chunks of 416 rows, a multiple of 4 (five chunks).
+    for b in Boundary::ALL {
+        rows::<f32>(
+            &gpu,
+            2000,
+            5001,
+            31,
+            Options::new().boundary(b),
+            "boundaries",
+        );
+    }
+    for mode in [Mode::Valid, Mode::Full] {
+        rows::<f32>(&gpu, 1500, 4096, 127, Options::new().mode(mode), "modes");
+    }
+    for strategy in [
+        Strategy::TensorCore,
+        Strategy::Basic,
+        Strategy::TILED_HALO,
+        Strategy::RegisterTiled,
+    ] {
+        let w = if strategy == Strategy::RegisterTiled {
+            7
+        } else {
+            63
+        };
+        let options = Options::new().strategy(strategy).mode(Mode::Full);
+        rows::<f32>(&gpu, 1200, 7777, w, options, "strategies");
+    }
+    rows::<f16>(&gpu, 3000, 3001, 63, Options::new(), "f16");
+    rows::<f64>(&gpu, 1000, 2999, 9, Options::new(), "f64");
+    // N-D arrays (23 MiB) along their innermost memory axis, and along another (one-shot).
+    let conv = Conv1d::correlation(&gpu, &[0.5f32, -1.0, 2.0, 0.25], Options::new()).unwrap();
+    let always = conv.clone().pipelining(Pipelining::Always);
+    let never = conv.clone().pipelining(Pipelining::Never);
+    let cases: [(&[usize], bool, usize, bool); 4] = [
+        (&[64, 30, 3001], false, 2, true),
+        (&[3001, 30, 64], true, 0, true),
+        (&[64, 30, 3001], false, 1, false),
+        (&[3001, 30, 64], true, 2, false),
+    ];
+    for (shape, fortran, axis, piped) in cases {
+        let n: usize = shape.iter().product();
+        let dim = IxDyn(shape);
+        let v = data::<f32>(n, 99);
+        let x = if fortran {
+            ArrayD::from_shape_vec(dim.f(), v).unwrap()
+        } else {
+            ArrayD::from_shape_vec(dim, v).unwrap()
+        };
+        let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
+        let (got, ran) = ran_pipeline(|| always.run_axis(&x, Axis(axis)).unwrap());
+        if let Some(ran) = ran {
+            assert_eq!(ran, piped, "{ctx}: pipeline taken");
+        }
+        let once = never.run_axis(&x, Axis(axis)).unwrap();
+        assert_eq!(got.shape(), once.shape(), "{ctx}");
+        let bits = |a: &ArrayD<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&got), bits(&once), "{ctx}: differs from one-shot");
+        if piped {
+            assert_eq!(got.is_standard_layout(), !fortran, "{ctx}: result order");
+        }
+    }
+}

@@ -71,7 +71,9 @@ pub use lookback::StatusLayout;
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
 pub use pending::Pending;
-pub use pipelining::{Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES, PIPELINE_RING_SLOTS};
+pub use pipelining::{
+    aligned_count, Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES, PIPELINE_RING_SLOTS,
+};
 pub use shape::{check_axis, check_offsets};
 
 // The GPU side, bottom layer first: each module imports only from those above it here.

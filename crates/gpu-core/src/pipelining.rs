@@ -41,6 +41,24 @@ impl Pipelining {
     }
 }
 
+/// The fewest consecutive units of `unit_bytes` bytes (rows, slices) that together span a
+/// multiple of 16 bytes: chunks of a multiple of that many start every ring slot, and every
+/// chunk inside it, 16-byte aligned, as whole arrays are (1 for a `unit_bytes` of 0).
+///
+/// ```
+/// assert_eq!(gpu_core::aligned_count(4 * 5000), 1);
+/// assert_eq!(gpu_core::aligned_count(4 * 1001), 4);
+/// assert_eq!(gpu_core::aligned_count(8 * 3), 2);
+/// ```
+pub fn aligned_count(unit_bytes: usize) -> usize {
+    let low = unit_bytes.trailing_zeros().min(4);
+    if unit_bytes == 0 {
+        1
+    } else {
+        16 >> low
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,8 @@
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    axis_lanes, HostNd, LaneBatches, Pod, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
+    aligned_count, axis_lanes, HostNd, LaneBatches, Pod, Result, PIPELINE_CHUNK_BYTES,
+    PIPELINE_RING_SLOTS,
 };
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 
@@ -148,7 +149,7 @@ impl Reduce<'_> {
         let slice = total / slices;
         // Whole slices per chunk, a multiple of what keeps every chunk 16-byte aligned in its
         // slot (the packed and vector kernels need it).
-        let align = 16 / gcd(slice * size, 16);
+        let align = aligned_count(slice * size);
         let per_chunk = (PIPELINE_CHUNK_BYTES / (slice * size)).min(slices) / align * align;
         if per_chunk == 0 {
             return Ok(None);
@@ -169,13 +170,5 @@ impl Reduce<'_> {
             slice,
             whole,
         }))
-    }
-}
-
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }
