@@ -285,3 +285,97 @@ fn axis_reductions_of_host_arrays() {
     let e = always.reduce_axis(&x, Axis(2), Op::Sum).unwrap_err();
     assert!(e.to_string().contains("axis"), "{e}");
 }
+
+/// Offsets of segments over `n` values with lengths drawn from `lengths` (some empty).
+fn offsets_of(n: usize, lengths: std::ops::Range<u64>, seed: u64) -> Vec<u64> {
+    let mut rng = SplitMix64::new(seed);
+    let mut offsets = vec![0u64];
+    let mut at = 0u64;
+    while at < n as u64 {
+        let len = lengths.start + rng.next_u64() % (lengths.end - lengths.start);
+        at = (at + len).min(n as u64);
+        offsets.push(at);
+    }
+    offsets
+}
+
+/// Segmented reductions of host values: short segments (segment tiles) through the pipeline in
+/// chunks of whole tiles, the look-back joining them across chunks; long ones (the lane
+/// kernels) one-shot. Every operator equal to the CPU, float sums and monoids to the one-shot
+/// bits, arg indices within their segments, sizes around the chunk.
+#[test]
+fn segmented_reductions_of_host_values() {
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let c = PIPELINE_CHUNK_BYTES / 4;
+    // (values, segment lengths, pipelined)
+    let cases: [(usize, std::ops::Range<u64>, bool); 5] = [
+        (5 * c + 77, 0..9, true),
+        (4 * c - 1, 1..200, true),
+        (4 * c + 1, 0..3, true),
+        (3 * c, 1000..3000, false),
+        (1, 1..2, true),
+    ];
+    let always = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    let never = Reduce::new(&gpu).pipelining(Pipelining::Never);
+    for (n, lengths, piped) in cases {
+        let offsets = offsets_of(n, lengths.clone(), n as u64);
+        let ctx = format!("n={n} lengths {lengths:?}");
+        let x = ints(n, 7);
+        for op in Op::ALL {
+            let (got, launched) = launches(|| always.segmented_reduce(&x, &offsets, op).unwrap());
+            if let (Some(k), true) = (launched, n > 2 * c) {
+                assert_eq!(k >= 3, piped, "{ctx} {op}: {k} launches");
+            }
+            let want = cpu::segmented_reduce(&x, &offsets, op).unwrap();
+            assert_eq!(got, want, "{ctx}: u32 {op} differs from the CPU");
+        }
+        assert_eq!(
+            always.segmented_argmin(&x, &offsets).unwrap(),
+            cpu::segmented_argmin(&x, &offsets).unwrap(),
+            "{ctx}: argmin"
+        );
+        assert_eq!(
+            always.segmented_argmax(&x, &offsets).unwrap(),
+            cpu::segmented_argmax(&x, &offsets).unwrap(),
+            "{ctx}: argmax"
+        );
+        let i: Vec<i32> = x.iter().map(|&v| v as i32).collect();
+        assert_eq!(
+            always.segmented_reduce_wide(&i, &offsets, Op::Sum).unwrap(),
+            never.segmented_reduce_wide(&i, &offsets, Op::Sum).unwrap(),
+            "{ctx}: widening sum"
+        );
+        let f: Vec<f32> = typical(n, 9);
+        let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        assert_eq!(
+            bits(always.segmented_sum(&f, &offsets).unwrap()),
+            bits(never.segmented_sum(&f, &offsets).unwrap()),
+            "{ctx}: f32 sum differs from one-shot"
+        );
+        let h: Vec<f16> = f.iter().map(|&v| f16::from_f32(v)).collect();
+        assert_eq!(
+            bits(always.segmented_sum(&h, &offsets).unwrap()),
+            bits(never.segmented_sum(&h, &offsets).unwrap()),
+            "{ctx}: f16 sum differs from one-shot"
+        );
+        let m: Vec<Mat2<u32>> = x
+            .iter()
+            .map(|&r| {
+                let (a, b) = (r & 7, (r >> 8) & 7);
+                Mat2([1, a, b, 1u32.wrapping_add(a.wrapping_mul(b))])
+            })
+            .collect();
+        assert_eq!(
+            always.segmented_reduce_monoid(&m, &offsets).unwrap(),
+            never.segmented_reduce_monoid(&m, &offsets).unwrap(),
+            "{ctx}: monoid"
+        );
+    }
+    // Bad offsets keep their error through the pipelined path.
+    let x = ints(4 * c, 1);
+    let e = always
+        .segmented_sum(&x, &[0u64, 5, 3, (4 * c) as u64][..])
+        .unwrap_err();
+    assert!(e.to_string().contains("offsets"), "{e}");
+}

@@ -292,6 +292,43 @@ impl Scan<'_> {
         })
     }
 
+    /// The segmented scan of host `values` through the host pipeline into a new vector, where
+    /// [`pipelining`](Scan::pipelining) takes it; `None` with nothing done otherwise.
+    fn segments_pipelined<T: Pod, I: Input<T> + ?Sized>(
+        &self,
+        values: &I,
+        offsets: &(impl SegmentOffsets + ?Sized),
+        suffix: &str,
+    ) -> Result<Option<Vec<T>>> {
+        let Some(host) = values.host_slice() else {
+            return Ok(None);
+        };
+        let options = self.scan_options();
+        if self.has_stream()
+            || !options.algorithm.is_gpu()
+            || !options.pipelining.applies(std::mem::size_of_val(host))
+        {
+            return Ok(None);
+        }
+        let segments = offsets.segments(self.gpu(), host.len())?;
+        let kind = LaneKind {
+            suffix,
+            value_size: std::mem::size_of::<T>(),
+        };
+        let exclusive = self.exclusive_kind();
+        let mut out = gpu_core::host_output_vec::<T>(host.len());
+        let spare = &mut out.spare_capacity_mut()[..host.len()];
+        if !self.with_scanner(|s, _| {
+            s.segments_host_pipelined(&kind, host, &segments, exclusive, options.staging, spare)
+        })? {
+            return Ok(None);
+        }
+        // SAFETY: the pipeline wrote every element of the spare capacity when it returned true;
+        // `T: Pod` accepts the bytes it copied.
+        unsafe { out.set_len(host.len()) };
+        Ok(Some(out))
+    }
+
     /// A new device array with the segmented scan of `values`.
     fn segments_new<T: Pod, I: Input<T> + ?Sized>(
         &self,
@@ -299,6 +336,9 @@ impl Scan<'_> {
         offsets: &(impl SegmentOffsets + ?Sized),
         suffix: &str,
     ) -> Result<Vec<T>> {
+        if let Some(v) = self.segments_pipelined(values, offsets, suffix)? {
+            return Ok(v);
+        }
         let staged = values.stage(self.gpu())?;
         let out = self.gpu().alloc::<T>(staged.len())?;
         self.segments_run(

@@ -454,3 +454,93 @@ fn axis_scans_of_host_arrays() {
         .unwrap_err();
     assert!(e.to_string().contains("axis"), "{e}");
 }
+
+/// Offsets of segments over `n` values with lengths drawn from `lengths` (some empty).
+fn offsets_of(n: usize, lengths: std::ops::Range<u64>, seed: u64) -> Vec<u64> {
+    let mut rng = gpu_core::data::SplitMix64::new(seed);
+    let mut offsets = vec![0u64];
+    let mut at = 0u64;
+    while at < n as u64 {
+        let len = lengths.start + rng.next_u64() % (lengths.end - lengths.start);
+        at = (at + len).min(n as u64);
+        offsets.push(at);
+    }
+    offsets
+}
+
+/// Segmented scans of host values through the pipeline (chunks of whole tiles, the look-back
+/// continuing across chunks): the one-shot scan's bits and the CPU's values for short, medium,
+/// long and empty segments, sizes around the chunk, inclusive and exclusive, exact, float and
+/// monoid values, host offsets and a checked `Segments`.
+#[test]
+fn segmented_scans_of_host_values() {
+    use gpu_core::{Affine, Segments};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let c = PIPELINE_CHUNK_BYTES / 4;
+    let cases: [(usize, std::ops::Range<u64>); 6] = [
+        (5 * c + 77, 0..9),
+        (4 * c - 1, 1..2000),
+        (4 * c + 1, 1..2000),
+        (6 * c, (1 << 20)..(1 << 23)),
+        (3 * c + 5, 0..3),
+        (1, 1..2),
+    ];
+    for (n, lengths) in cases {
+        let offsets = offsets_of(n, lengths.clone(), n as u64);
+        let ctx = format!("n={n} lengths {lengths:?}");
+        for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+            let scan = Scan::new(&gpu).kind(kind);
+            let always = scan.clone().pipelining(Pipelining::Always);
+            let never = scan.clone().pipelining(Pipelining::Never);
+            let x: Vec<i32> = small_integers(n, 3);
+            let (got, ran) = ran_pipeline(|| always.segmented_scan(&x, &offsets, Op::Sum).unwrap());
+            if let (Some(ran), true) = (ran, n * 4 >= 16 << 20) {
+                assert!(ran, "{ctx}: pipeline not taken");
+            }
+            let want = cpu::segmented_scan(&x, &offsets, Op::Sum, kind).unwrap();
+            assert_eq!(got, want, "{ctx} {kind:?}: i32 sum differs from the CPU");
+            let x: Vec<u32> = small_integers(n, 4);
+            let checked = Segments::new(&gpu, &offsets, n).unwrap();
+            let got = always.segmented_scan(&x, &checked, Op::Max).unwrap();
+            let want = cpu::segmented_scan(&x, &offsets, Op::Max, kind).unwrap();
+            assert_eq!(got, want, "{ctx} {kind:?}: u32 max differs from the CPU");
+            let f: Vec<f32> = small_integers::<f32>(n, 5)
+                .iter()
+                .map(|v| v * 0.37 + 0.001)
+                .collect();
+            let got = always.segmented_scan(&f, &offsets, Op::Sum).unwrap();
+            let once = never.segmented_scan(&f, &offsets, Op::Sum).unwrap();
+            assert!(
+                same_bits(&got, &once),
+                "{ctx} {kind:?}: f32 sum differs from the one-shot scan"
+            );
+        }
+        let a: Vec<Affine<f32>> = small_integers::<f32>(n, 6)
+            .iter()
+            .map(|&v| Affine {
+                a: if v > 0.0 { 0.5 } else { -1.0 },
+                b: v,
+            })
+            .collect();
+        let got = Scan::new(&gpu)
+            .pipelining(Pipelining::Always)
+            .segmented_scan_monoid(&a, &offsets)
+            .unwrap();
+        let once = Scan::new(&gpu)
+            .pipelining(Pipelining::Never)
+            .segmented_scan_monoid(&a, &offsets)
+            .unwrap();
+        assert!(
+            got == once,
+            "{ctx}: affine scan differs from the one-shot scan"
+        );
+    }
+    // Bad offsets keep their error through the pipelined path.
+    let x = vec![1i32; 4 * c];
+    let e = Scan::new(&gpu)
+        .pipelining(Pipelining::Always)
+        .segmented_scan(&x, &[0u64, 5, 3, (4 * c) as u64][..], Op::Sum)
+        .unwrap_err();
+    assert!(e.to_string().contains("offsets"), "{e}");
+}

@@ -4,6 +4,7 @@ mod axis_host;
 mod engine;
 mod host;
 mod host_async;
+mod segments_host;
 mod shaped;
 mod workspace;
 

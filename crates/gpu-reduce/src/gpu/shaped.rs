@@ -92,6 +92,17 @@ pub(super) struct Out {
     pub(super) size: usize,
 }
 
+/// A planned segment-tiles reduction ([`Reduce::segment_tiles_begin`]): its kernel, bounds
+/// and zeroed status (counter, flags, aggregates, inclusives).
+pub(super) struct SegmentTilesRun {
+    kernel: Kernel,
+    tile: u32,
+    shared_bytes: u32,
+    st: gpu_core::SegmentTiles,
+    _bounds: std::sync::Arc<DeviceArray<u64>>,
+    status: [u64; 4],
+}
+
 /// How an axis reduction maps its lanes onto the GPU: the kernel family and its plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum AxisChoice {
@@ -400,7 +411,7 @@ impl Reduce<'_> {
 
     /// The plan of `desc` over `segments`: segment tiles unless the segments are very long on
     /// average (or there are no values), the lane kernels otherwise.
-    fn plan_segments(&self, segments: &Segments, desc: &Desc) -> Result<LanePlan> {
+    pub(super) fn plan_segments(&self, segments: &Segments, desc: &Desc) -> Result<LanePlan> {
         let len = segments.values_len() as u64;
         if len > 0 && segments.mean_len() < segment_tiles_max_mean() {
             let tile = SEGMENT_TILES_BLOCK * segment_tile_items(desc.value_size);
@@ -480,60 +491,100 @@ impl Reduce<'_> {
         ws: &mut Workspace,
         stream: &Stream,
     ) -> Result<LanePlan> {
+        ws.begin(stream)?;
+        let r = (|| {
+            let run = self.segment_tiles_begin(segments, desc, (plan, tile), ws, stream)?;
+            self.segment_tiles_launch(&run, input, out.ptr, plan.tiles, stream)
+        })();
+        ws.end(stream)?;
+        r.map(|()| plan)
+    }
+
+    /// Plans a segment-tiles reduction and zeroes its tile counter and status in `ws`'s
+    /// scratch on `stream` (inside a use of `ws` begun on that stream); the tiles then run in
+    /// one or more [`segment_tiles_launch`](Self::segment_tiles_launch) launches on it.
+    pub(super) fn segment_tiles_begin(
+        &self,
+        segments: &Segments,
+        desc: &Desc,
+        (plan, tile): (LanePlan, u32),
+        ws: &mut Workspace,
+        stream: &Stream,
+    ) -> Result<SegmentTilesRun> {
         let kernel = self
             .gpu
             .kernel(&REDUCE_PTX, &format!("reduce_segment_tiles_{}", desc.kind))?;
-        let grid = u32::try_from(plan.tiles)
+        self.segment_grid(plan.tiles, tile)?;
+        let layout = StatusLayout::new(plan.tiles, desc.value_size)?;
+        // The bounds stay cached in `segments` (and alive with it) for later calls.
+        let (st, bounds) = segments.tiles(tile as u64)?;
+        let shared_bytes =
+            segment_tile_shared_bytes(tile, segment_tile_items(desc.value_size), desc.value_size);
+        let base = ws.scratch(layout.total_bytes, stream)?;
+        ws.fill_bytes(base, layout.zero_bytes, 0, stream)?;
+        let at = |offset: usize| base + offset as u64;
+        Ok(SegmentTilesRun {
+            kernel,
+            tile,
+            shared_bytes,
+            st,
+            _bounds: bounds,
+            status: [
+                at(layout.counter),
+                layout.flags.map_or(0, at),
+                at(layout.aggregates),
+                at(layout.inclusives),
+            ],
+        })
+    }
+
+    /// One launch's grid of `tiles` tiles of `tile` values, or the error naming the limit.
+    fn segment_grid(&self, tiles: u64, tile: u32) -> Result<u32> {
+        u32::try_from(tiles)
             .ok()
             .filter(|&g| g <= self.gpu.properties().max_grid_x)
             .ok_or_else(|| {
                 Error::invalid(
                     "values",
-                    format!(
-                        "{} tiles of {tile} values exceed one launch's grid",
-                        plan.tiles
-                    ),
+                    format!("{tiles} tiles of {tile} values exceed one launch's grid"),
                 )
-            })?;
-        let layout = StatusLayout::new(plan.tiles, desc.value_size)?;
-        // The bounds stay cached in `segments` (and alive with it) for later calls.
-        let (st, _bounds) = segments.tiles(tile as u64)?;
-        let config = LaunchConfig::new(grid, SEGMENT_TILES_BLOCK).with_shared_bytes(
-            segment_tile_shared_bytes(tile, segment_tile_items(desc.value_size), desc.value_size),
-        );
-        ws.begin(stream)?;
-        let r = (|| {
-            let base = ws.scratch(layout.total_bytes, stream)?;
-            ws.fill_bytes(base, layout.zero_bytes, 0, stream)?;
-            let at = |offset: usize| base + offset as u64;
-            let (counter, flags, aggs, incs) = (
-                at(layout.counter),
-                layout.flags.map_or(0, at),
-                at(layout.aggregates),
-                at(layout.inclusives),
-            );
-            let out_ptr = out.ptr;
-            // SAFETY: reduce_segment_tiles_<kind>(const In* in, gp::SegmentTiles st, Out* out,
-            // u32* counter, u32* flags, void* aggs, void* incs) matches (u64, SegmentTiles,
-            // u64, u64, u64, u64, u64), SegmentTiles a #[repr(C)] copy of the CUDA struct. The
-            // offsets were checked against this input's length when `segments` was built, and
-            // the bounds computed from them for tiles of `tile` values = 256 threads × the
-            // kernel's items per thread (segment_tile_items mirrors gp::ScanTileShape); `out`
-            // holds one result per segment; the grid has one block per tile and the dynamic
-            // shared memory one accumulator per value of a tile; the scratch holds the counter
-            // and status of `tiles` tiles as StatusLayout lays them out, zeroed just before on
-            // the same stream.
-            unsafe {
-                kernel.launch(
-                    config,
-                    stream,
-                    &kernel_args![input, st, out_ptr, counter, flags, aggs, incs],
-                )?;
-            }
-            Ok(())
-        })();
-        ws.end(stream)?;
-        r.map(|()| plan)
+            })
+    }
+
+    /// Launches the next `tiles` tiles of `run` (the first ones, or those after the previous
+    /// launch's on the same stream) over the values at `input` (an address standing for value
+    /// 0) into the per-segment results at `out`.
+    pub(super) fn segment_tiles_launch(
+        &self,
+        run: &SegmentTilesRun,
+        input: u64,
+        out: u64,
+        tiles: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        let config = LaunchConfig::new(self.segment_grid(tiles, run.tile)?, SEGMENT_TILES_BLOCK)
+            .with_shared_bytes(run.shared_bytes);
+        let st = run.st;
+        let [counter, flags, aggs, incs] = run.status;
+        // SAFETY: reduce_segment_tiles_<kind>(const In* in, gp::SegmentTiles st, Out* out,
+        // u32* counter, u32* flags, void* aggs, void* incs) matches (u64, SegmentTiles,
+        // u64, u64, u64, u64, u64), SegmentTiles a #[repr(C)] copy of the CUDA struct. The
+        // offsets were checked against the values' length when the segments were built, and
+        // the bounds (alive in `run`) computed from them for tiles of `tile` values = 256
+        // threads × the kernel's items per thread (segment_tile_items mirrors
+        // gp::ScanTileShape); each block takes the next tile from the counter and reads only
+        // that tile's values, which the caller has placed at `input` + position (the whole
+        // array, or a pipeline chunk holding exactly this launch's tiles); `out` holds one
+        // result per segment; the dynamic shared memory holds one accumulator per value of a
+        // tile; the scratch holds the counter and status of all the run's tiles as
+        // StatusLayout lays them out, zeroed by `segment_tiles_begin` on this stream.
+        unsafe {
+            run.kernel.launch(
+                config,
+                stream,
+                &kernel_args![input, st, out, counter, flags, aggs, incs],
+            )
+        }
     }
 
     /// Runs `desc` along `axis` of `x` into a new device array of `V` (results in row-major
@@ -819,8 +870,19 @@ impl Reduce<'_> {
         desc: &Desc,
     ) -> Result<(Vec<V>, Segments)> {
         self.settings().validate(desc.operation)?;
+        let mut checked = None;
+        if let Some(host) = values.host_slice() {
+            let segments = offsets.segments(&self.gpu, host.len())?.into_owned();
+            if let Some(v) = self.segments_host_pipelined(host, &segments, desc)? {
+                return Ok((v, segments));
+            }
+            checked = Some(segments);
+        }
         let staged = values.stage(&self.gpu)?;
-        let segments = offsets.segments(&self.gpu, staged.len())?.into_owned();
+        let segments = match checked {
+            Some(s) => s,
+            None => offsets.segments(&self.gpu, staged.len())?.into_owned(),
+        };
         let out = self.gpu.alloc::<V>(segments.count())?;
         let stream = self.launch_stream();
         with_pooled(&self.gpu, |ws| {

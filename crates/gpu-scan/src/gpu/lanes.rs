@@ -652,7 +652,7 @@ impl Scanner {
     /// dynamic shared memory (0: register tiles). `staging` as for the flat scan: staged tiles
     /// (sum, prod, min and max of 4- and 8-byte values on GPUs with cp.async) for `Auto` where
     /// they run, an `InvalidArgument` for `Staged` where they do not.
-    fn segment_tiles_shape(
+    pub(super) fn segment_tiles_shape(
         &self,
         kind: &LaneKind<'_>,
         staging: TileStaging,
@@ -703,46 +703,104 @@ impl Scanner {
         staging: TileStaging,
         stream: &Stream,
     ) -> Result<LanePlan> {
+        let run = self.segments_begin(kind, segments, exclusive, staging, stream)?;
+        if run.plan.tiles > 0 {
+            self.segment_tiles(&run, input, output, run.plan.tiles, stream)?;
+        }
+        Ok(run.plan)
+    }
+
+    /// Plans a segmented scan and zeroes its tile counter and status on `stream`; the tiles
+    /// then run in one or more [`segment_tiles`](Self::segment_tiles) launches on that stream.
+    pub(crate) fn segments_begin(
+        &mut self,
+        kind: &LaneKind<'_>,
+        segments: &Segments,
+        exclusive: bool,
+        staging: TileStaging,
+        stream: &Stream,
+    ) -> Result<SegmentsRun> {
         let len = segments.values_len() as u64;
         let (block, tile, shared_bytes) = self.segment_tiles_shape(kind, staging)?;
         let plan = LanePlan::segment_tiles(len, tile);
-        if plan.tiles == 0 {
-            return Ok(plan);
-        }
-        let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes)?;
-        self.check_kernel(&kernel, block)?;
-        let grid = self.grid(plan.tiles)?;
-        let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
         // The bounds stay cached in `segments` (and alive with it) for later calls.
-        let (st, _bounds) = segments.tiles(tile as u64)?;
+        let (st, bounds) = segments.tiles(tile as u64)?;
+        let launch = if plan.tiles == 0 {
+            None
+        } else {
+            let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes)?;
+            self.check_kernel(&kernel, block)?;
+            self.grid(plan.tiles)?;
+            let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
+            Some((kernel, self.zeroed_status(&layout, stream)?))
+        };
+        Ok(SegmentsRun {
+            launch,
+            block,
+            shared_bytes,
+            plan,
+            st,
+            _bounds: bounds,
+            exclusive: exclusive as u32,
+        })
+    }
+
+    /// Launches the next `tiles` tiles of `run` (the first ones, or those after the previous
+    /// launch's on the same stream) over the values at `input` into `output`, both addresses
+    /// standing for value 0 (a pipeline's chunk may hold only the tiles launched).
+    pub(crate) fn segment_tiles(
+        &self,
+        run: &SegmentsRun,
+        input: u64,
+        output: u64,
+        tiles: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        let Some((kernel, status)) = &run.launch else {
+            return Ok(());
+        };
         let LookbackStatus {
             counter,
             flags,
             aggregates,
             inclusives,
-        } = self.zeroed_status(&layout, stream)?;
-        let exclusive = exclusive as u32;
+        } = *status;
+        let grid = self.grid(tiles)?;
+        let (st, exclusive) = (run.st, run.exclusive);
         // SAFETY: scan_segment_tiles[_staged]_<kind>(const T* in, SegmentTiles st, T* out, u32
         // exclusive, u32* counter, u32* flags, void* aggs, void* incs) matches (u64,
         // SegmentTiles, u64, u32, u64, u64, u64, u64), SegmentTiles a #[repr(C)] copy of the
-        // CUDA struct. The offsets were checked against the input's length when `segments` was
-        // built, and the bounds computed from them for tiles of `tile` = block × the kernel's
-        // items per thread (lookback_items mirrors gp::ScanTileShape, STAGED_BYTES_PER_THREAD
-        // gp::ScanStagedShape; at most 1024 threads, whose staged bitmask the kernel sizes);
-        // `output` holds as many values as the input (checked by the caller; it may be the
-        // input itself: a tile reads all its values before writing); one block per tile;
-        // staged kernels get the block · 128 bytes of dynamic shared memory they index
-        // (allowed above); the scratch holds the counter and status of that many tiles as
-        // StatusLayout lays them out, zeroed just before on the same stream.
+        // CUDA struct. The offsets were checked against the input's length when the segments
+        // were built, and the bounds (alive in `run`) computed from them for tiles of `tile` =
+        // block × the kernel's items per thread (lookback_items mirrors gp::ScanTileShape,
+        // STAGED_BYTES_PER_THREAD gp::ScanStagedShape; at most 1024 threads, whose staged
+        // bitmask the kernel sizes); each block takes the next tile from the counter and reads
+        // and writes only that tile's values, which the callers have placed at `input` /
+        // `output` + position (the whole arrays, or a pipeline chunk holding exactly the tiles
+        // of this launch; `output` may be `input`: a tile reads all its values before
+        // writing); staged kernels get the block · 128 bytes of dynamic shared memory they
+        // index (allowed when planned); the scratch holds the counter and status of all the
+        // run's tiles as StatusLayout lays them out, zeroed by `segments_begin` on this stream.
         unsafe {
             kernel.launch(
-                LaunchConfig::new(grid, block).with_shared_bytes(shared_bytes as u32),
+                LaunchConfig::new(grid, run.block).with_shared_bytes(run.shared_bytes as u32),
                 stream,
                 &kernel_args![input, st, output, exclusive, counter, flags, aggregates, inclusives],
-            )?;
+            )
         }
-        Ok(plan)
     }
+}
+
+/// A planned segmented scan ([`Scanner::segments_begin`]): its kernel, plan and zeroed status.
+pub(crate) struct SegmentsRun {
+    /// The kernel and its zeroed status; `None` when there are no tiles.
+    launch: Option<(gpu_core::Kernel, LookbackStatus)>,
+    block: u32,
+    shared_bytes: usize,
+    pub(crate) plan: LanePlan,
+    st: gpu_core::SegmentTiles,
+    _bounds: std::sync::Arc<gpu_core::DeviceArray<u64>>,
+    exclusive: u32,
 }
 
 /// A scan of interleaved lanes ([`Scanner::interleaved_plan`]): the K-wide vector kind and the

@@ -13,6 +13,7 @@ use ndarray::{Array1, ArrayView1};
 mod axis_host;
 mod lanes;
 mod launch;
+mod segments_host;
 
 pub(crate) use lanes::LaneKind;
 
