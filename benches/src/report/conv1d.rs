@@ -265,7 +265,49 @@ mod gpu {
                     );
                 }
             }
+            // Rows of 4096 from a pageable host array into a new one (`Conv1d::run_rows`):
+            // chunks of whole rows through the pipeline against the one-shot path, checked
+            // against the CPU's rows.
+            if !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
+                let rows = ndarray::ArrayView2::from_shape((n / ROW, ROW), host)
+                    .expect("n is a multiple of the row");
+                let variant = format!("{VARIANT} along rows of {ROW}, host to new array, pageable");
+                for (name, p) in PATHS {
+                    let (conv, conv2) = (conv.clone().pipelining(p), conv.clone().pipelining(p));
+                    cases.push(
+                        Case::new("conv1d", name, &variant, d.name(), n)
+                            .param("w", mask.len() as u64)
+                            .bytes(2 * array as u64, Some(array))
+                            .reps(5)
+                            .gpu(move |_: &Stream| conv.run_rows(rows).map(drop))
+                            .check(move || {
+                                let got = match conv2.run_rows(rows) {
+                                    Ok(a) => a,
+                                    Err(e) => return Verdict::error(&e),
+                                };
+                                let want = gpu_conv1d::cpu::apply_rows(
+                                    gpu_conv1d::Operation::Correlation,
+                                    rows,
+                                    mask,
+                                    gpu_conv1d::Mode::Same,
+                                    gpu_conv1d::Boundary::Zero,
+                                    true,
+                                );
+                                match want {
+                                    Ok(w) => match (got.as_slice(), w.as_slice()) {
+                                        (Some(g), Some(w)) => check::slices(g, w),
+                                        _ => Verdict::Unchecked("not in C order".into()),
+                                    },
+                                    Err(e) => Verdict::error(&e),
+                                }
+                            }),
+                    );
+                }
+            }
             env.run_cases(cases)
         }
     }
+
+    /// Row length of the rows from host memory.
+    const ROW: usize = 4096;
 }

@@ -138,8 +138,21 @@ mod gpu {
     const HOST_PAGEABLE: &str = "inclusive sum, host to host, pageable";
     const HOST_PINNED: &str = "inclusive sum, host to host, pinned";
     const HOST_ROWS: &str = "inclusive sum along rows of 4096, host to new array, pageable";
+    const HOST_SEGMENTS: &str = "inclusive sum in segments of 1-2000, host to new vector, pageable";
     /// Row length of the axis rows.
     const ROW: usize = 4096;
+
+    /// Offsets of segments of 1-2000 values over `n` (fixed seed: the same in every run).
+    fn segment_offsets(n: usize) -> Vec<u64> {
+        let mut rng = gpu_core::data::SplitMix64::new(2000);
+        let mut offsets = vec![0u64];
+        let mut at = 0u64;
+        while at < n as u64 {
+            at = (at + 1 + rng.next_u64() % 2000).min(n as u64);
+            offsets.push(at);
+        }
+        offsets
+    }
 
     pub(super) fn run<T: Element>(
         env: &mut Env,
@@ -236,6 +249,10 @@ mod gpu {
             Accumulated::new(gpu, host)
         } else {
             None
+        };
+        let segment_offsets = match sweep {
+            None => segment_offsets(n),
+            Some(_) => Vec::new(),
         };
         let mut cases = Vec::new();
         let algorithms: Vec<Algorithm> = if d.is_half() {
@@ -348,6 +365,35 @@ mod gpu {
                                             (Some(g), Some(w)) => check::slices(g, w),
                                             _ => Verdict::Unchecked("not in C order".into()),
                                         },
+                                        Err(e) => Verdict::error(&e),
+                                    }
+                                }),
+                        );
+                    }
+                }
+                // Segments of 1-2000 values (`Scan::segmented_scan`), from a pageable host
+                // vector into a new one: chunks of whole tiles through the pipeline against the
+                // one-shot path. Checked against the CPU's segmented scan.
+                if !d.is_half() && n >= 2 * ROW {
+                    let offsets = &segment_offsets[..];
+                    for (name, p) in PATHS {
+                        let (scan, scan2) =
+                            (Scan::new(gpu).pipelining(p), Scan::new(gpu).pipelining(p));
+                        cases.push(
+                            Case::new("scan", name, HOST_SEGMENTS, d.name(), n)
+                                .bytes(bytes, Some(array))
+                                .reps(5)
+                                .gpu(move |_: &Stream| {
+                                    scan.segmented_scan(host, offsets, OP).map(drop)
+                                })
+                                .check(move || {
+                                    let got = match scan2.segmented_scan(host, offsets, OP) {
+                                        Ok(v) => v,
+                                        Err(e) => return Verdict::error(&e),
+                                    };
+                                    let kind = gpu_scan::ScanKind::Inclusive;
+                                    match gpu_scan::cpu::segmented_scan(host, offsets, OP, kind) {
+                                        Ok(want) => check::slices(&got, &want),
                                         Err(e) => Verdict::error(&e),
                                     }
                                 }),

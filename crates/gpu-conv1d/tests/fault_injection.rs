@@ -4,7 +4,7 @@
 //! that nothing else allocates while memory is compared.
 
 use gpu_conv1d::{cpu, Boundary, Conv1d, Mode, Operation, Options, Strategy};
-use gpu_core::testing::{fail_every_call, gpu_or_skip};
+use gpu_core::testing::{fail_each_call_into, fail_every_call, gpu_or_skip};
 use ndarray::{Array2, Axis};
 
 /// Small dyadic values: every sum of products is exact in f32, in any order.
@@ -80,6 +80,25 @@ fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
             piped.run_to_slice(&long, &mut out)?;
             Ok(out)
         },
+        expect(want.clone()),
+    )
+    .points;
+    // What a failure leaves in the caller's slice: untouched before the first results come
+    // back, each element its result or untouched after.
+    fail_each_call_into("pipelined run_to_slice", f32::MAX, &want, |out| {
+        piped.run_to_slice(&long, out)
+    });
+    // Batches of rows through the pipeline: rows of 5003, three chunks.
+    let rows = Array2::from_shape_vec((1200, 5003), dyadic(1200 * 5003, 5)).unwrap();
+    let mut want = Array2::<f32>::zeros((1200, 5003));
+    for (mut out, row) in want.axis_iter_mut(Axis(0)).zip(rows.axis_iter(Axis(0))) {
+        let r = cpu::correlate(row.as_slice().unwrap(), &mask, Mode::Same, Boundary::Zero).unwrap();
+        out.assign(&ndarray::ArrayView1::from(&r));
+    }
+    points += fail_every_call(
+        &gpu,
+        "pipelined rows",
+        || piped.run_rows(rows.view()),
         expect(want),
     )
     .points;

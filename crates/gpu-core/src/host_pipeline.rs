@@ -119,7 +119,9 @@ impl Gpu {
     ///
     /// Returns `Ok(false)`, having done nothing, when another pipeline of this `Gpu` holds the
     /// staging buffers (the caller then takes its one-shot path: no waiting, no deadlock).
-    /// On an error the streams are drained first; `output` is then partly written.
+    /// On an error the streams are drained first. `output` is then untouched when the failure
+    /// came before the first download (every allocation and setup call); after it each element
+    /// holds what the work produced for it or is untouched.
     ///
     /// `input` and `output` have the same length, at most `device.len()`; `chunk` elements fit
     /// in [`PIPELINE_CHUNK_BYTES`]. [`host_pipeline_between`](Gpu::host_pipeline_between) is

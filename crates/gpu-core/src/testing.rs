@@ -361,6 +361,82 @@ pub fn fail_every_call<R>(
     report
 }
 
+/// The state a failed call leaves in a caller's output ([`fail_each_call_into`]): `op` writes
+/// `want.len()` results into the slice it is given (a host pipeline's `_to_slice` form). Runs
+/// `op` once recording its driver calls, then for every call `k` runs it again into a slice
+/// filled with `sentinel`, call `k` failing. On an error every element must hold its result or
+/// still the sentinel (no torn or stale values), and all of them the sentinel when the failed
+/// call came before the first download of results (`cuMemcpyDtoH*`): every allocation and
+/// setup failure, out of memory included, leaves the output untouched. A run that succeeds must
+/// give `want`. Panics listing every violation; returns the calls tried.
+#[cfg(feature = "fault-injection")]
+pub fn fail_each_call_into<T: Copy + PartialEq + std::fmt::Debug>(
+    what: &str,
+    sentinel: T,
+    want: &[T],
+    mut op: impl FnMut(&mut [T]) -> Result<()>,
+) -> usize {
+    use crate::fault_injection::{fail_call, record};
+    let mut out = vec![sentinel; want.len()];
+    let (r, calls) = record(|| op(&mut out));
+    r.unwrap_or_else(|e| panic!("{what}: the recorded run failed: {e}"));
+    assert!(out == want, "{what}: the recorded run is wrong");
+    let first_download = calls
+        .iter()
+        .position(|c| c.starts_with("cuMemcpyDtoH"))
+        .unwrap_or(calls.len());
+    let mut problems = Vec::new();
+    for k in 1..=calls.len() {
+        out.fill(sentinel);
+        let (r, _) = fail_call(k, crate::DriverCode::OUT_OF_MEMORY, || op(&mut out));
+        let at = format!(
+            "{what}: call {k} of {} ({}) failing",
+            calls.len(),
+            calls[k - 1]
+        );
+        match r {
+            Ok(()) if out != want => problems.push(format!("{at}: succeeded, wrong output")),
+            Ok(()) => {}
+            Err(_) => {
+                let torn = out
+                    .iter()
+                    .zip(want)
+                    .position(|(&o, &w)| o != w && o != sentinel);
+                if let Some(i) = torn {
+                    problems.push(format!(
+                        "{at}: element {i} is {:?}, neither its result {:?} nor untouched",
+                        out[i], want[i]
+                    ));
+                }
+                let written = out.iter().filter(|&&o| o != sentinel).count();
+                if k <= first_download + 1 && written > 0 {
+                    problems.push(format!(
+                        "{at}: before the first download, yet {written} elements written"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{what}: {} problem(s):\n{}",
+        problems.len(),
+        problems
+            .iter()
+            .take(25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    eprintln!(
+        "fault injection: {what}: {} calls, outputs untouched before call {} (the first \
+         download), each element its result or untouched after",
+        calls.len(),
+        first_download + 1
+    );
+    calls.len()
+}
+
 /// Holds the process's test-wide lock of the host pipeline tests: the tests of one binary share
 /// one `Gpu`, whose host pipeline declines (and the calls go one-shot) while another test holds
 /// it, which would make a test of the pipeline test nothing. Take it first in each such test.

@@ -98,5 +98,31 @@ fn every_driver_call_of_every_reduction_fails_cleanly() {
         expect(want),
     )
     .points;
+    // Row sums of a host array through the pipeline: rows of 5000, three chunks.
+    let rows = Array2::from_shape_fn((1000, 5000), |(i, j)| ((i * 7 + j) % 13) as i32 - 6);
+    let want = rows.sum_axis(Axis(1)).into_dyn();
+    points += fail_every_call(
+        &gpu,
+        "pipelined axis sum",
+        || piped.sum_axis(&rows, Axis(1)),
+        expect(want),
+    )
+    .points;
+    // Short segments of host values through the pipeline: three chunks of whole tiles.
+    let offsets: Vec<u64> = (0..long.len() as u64)
+        .step_by(5)
+        .chain(std::iter::once(long.len() as u64))
+        .collect();
+    let want: Vec<i32> = offsets
+        .windows(2)
+        .map(|w| long[w[0] as usize..w[1] as usize].iter().sum())
+        .collect();
+    points += fail_every_call(
+        &gpu,
+        "pipelined segmented sum",
+        || piped.segmented_sum(&long[..], &offsets[..]),
+        expect(want),
+    )
+    .points;
     eprintln!("fault injection: gpu-reduce: {points} failure points, 0 panics, 0 leaks");
 }

@@ -158,6 +158,19 @@ fn more_than_two_to_the_31_values() {
     let r = Reduce::new(&gpu).pipelining(Pipelining::Always);
     assert_eq!(r.sum(&x).unwrap(), want);
     assert_eq!(r.max(&x).unwrap(), Some(6));
+    // The same 8 GiB as (2^19 + 1) rows of 4096, summed along the rows through the ring.
+    drop(x);
+    let rows = (1usize << 19) + 1;
+    let x = ndarray::Array2::from_shape_fn((rows, 4096), |(i, j)| ((i + j) % 7) as u32);
+    let (got, launched) = launches(|| r.sum_axis(&x, ndarray::Axis(1)).unwrap());
+    if let Some(k) = launched {
+        assert!(k > 1000, "{k} launches: not pipelined");
+    }
+    assert_eq!(got.len(), rows);
+    for (i, row) in x.outer_iter().enumerate() {
+        let want = row.iter().fold(0u32, |a, &v| a.wrapping_add(v));
+        assert_eq!(got[i], want, "row {i}");
+    }
 }
 
 /// Kernel launches of `f` on this thread: a pipelined axis reduction launches once per chunk

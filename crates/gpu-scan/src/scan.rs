@@ -206,8 +206,10 @@ impl<'s> Scan<'s> {
     /// uploaded, scanned and downloaded at once, the same results bit for bit), otherwise
     /// uploaded, scanned and downloaded whole. Page-locked memory (a
     /// [`PinnedBuffer`](gpu_core::PinnedBuffer)'s slices) is read and written by the DMA
-    /// engines directly. Waits, like [`scan`](Scan::scan); `out` is left partly written when
-    /// it fails.
+    /// engines directly. Waits, like [`scan`](Scan::scan). On an error `out` is untouched when
+    /// the failure came before the first results came back (every allocation and setup
+    /// failure, out of memory included); after that (only a fault of the device itself stops
+    /// a pipeline there) each element holds its result or is untouched.
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {

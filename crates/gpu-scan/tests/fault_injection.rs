@@ -3,7 +3,7 @@
 //! by `scripts/gpu-bundle.sh` (`--features cuda,fault-injection`); one test, so that nothing
 //! else allocates while memory is compared.
 
-use gpu_core::testing::{fail_every_call, gpu_or_skip};
+use gpu_core::testing::{fail_each_call_into, fail_every_call, gpu_or_skip};
 use gpu_core::{Op, Pipelining};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
 use ndarray::{Array2, Axis};
@@ -124,5 +124,26 @@ fn every_driver_call_of_every_scan_fails_cleanly() {
         expect(want.into_dyn()),
     )
     .points;
+    // A segmented scan of host values through the pipeline: short segments, three chunks.
+    let offsets: Vec<u64> = (0..=long.len() as u64)
+        .step_by(7)
+        .chain(std::iter::once(long.len() as u64))
+        .collect();
+    let mut offsets = offsets;
+    offsets.dedup();
+    let want = cpu::segmented_scan(&long, &offsets, Op::Sum, ScanKind::Inclusive).unwrap();
+    points += fail_every_call(
+        &gpu,
+        "pipelined segmented scan",
+        || piped.segmented_scan(&long, &offsets[..], Op::Sum),
+        expect(want),
+    )
+    .points;
+    // What a failure leaves in the caller's slice: untouched before the first results come
+    // back, each element its result or untouched after.
+    let want = cpu::scan(&long, Op::Sum, ScanKind::Inclusive).unwrap();
+    fail_each_call_into("pipelined scan_to_slice", i32::MIN, &want, |out| {
+        piped.scan_to_slice(&long, out, Op::Sum)
+    });
     eprintln!("fault injection: gpu-scan: {points} failure points, 0 panics, 0 leaks");
 }

@@ -56,7 +56,10 @@ impl Reduce<'_> {
     ) -> Result<Option<ArrayD<V>>> {
         let total = host.data.len();
         let size = std::mem::size_of::<T>();
-        if self.stream.is_some() || total == 0 || !self.pipelining.applies(total * size) {
+        if self.stream.is_some()
+            || total == 0
+            || !self.pipelining.applies(std::mem::size_of_val(host.data))
+        {
             return Ok(None);
         }
         gpu_core::check_axis(axis, host.shape.len())?;

@@ -25,7 +25,10 @@ impl Reduce<'_> {
         desc: &Desc,
     ) -> Result<Option<Vec<V>>> {
         let (n, size) = (values.len(), std::mem::size_of::<T>());
-        if self.stream.is_some() || n == 0 || !self.pipelining.applies(n * size) {
+        if self.stream.is_some()
+            || n == 0
+            || !self.pipelining.applies(std::mem::size_of_val(values))
+        {
             return Ok(None);
         }
         let plan = self.plan_segments(segments, desc)?;
