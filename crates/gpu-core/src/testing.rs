@@ -295,7 +295,17 @@ pub fn fail_every_call<R>(
                 "{what}: call {k} of {} ({call}) failing with {code}",
                 calls.len()
             );
-            let (outcome, fired) = fail_call(k, code, || catch_unwind(AssertUnwindSafe(&mut op)));
+            let (mut outcome, mut fired) =
+                fail_call(k, code, || catch_unwind(AssertUnwindSafe(&mut op)));
+            if fired != Some(call) {
+                // The calls before this one differed from the recorded run's (seen once in
+                // hundreds of points of a pipelined scan, not reproduced): the point is tried
+                // once more, and said so; a second miss is a problem below.
+                eprintln!("{at}: the failure hit {fired:?}; trying the point again");
+                drop(outcome);
+                settle();
+                (outcome, fired) = fail_call(k, code, || catch_unwind(AssertUnwindSafe(&mut op)));
+            }
             match outcome {
                 Err(_) => problems.push(format!("{at}: panicked")),
                 Ok(Err(e)) => {

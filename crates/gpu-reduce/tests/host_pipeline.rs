@@ -238,9 +238,10 @@ fn axis_reductions_of_host_arrays() {
             }
             let want = cpu::reduce_axis(x.view(), ax, op).unwrap();
             assert_eq!(got, want, "{ctx}: u32 {op} differs from the CPU");
+            // (A 1-D result is in both orders.)
             assert_eq!(
                 got.is_standard_layout(),
-                !fortran || chunks == 0,
+                !fortran || chunks == 0 || got.ndim() < 2,
                 "{ctx}: result order"
             );
         }
