@@ -207,42 +207,46 @@ mod gpu {
                 );
             }
         }
-        // Sums along rows of 4096 of a pageable host array (`Reduce::sum_axis`): chunks of
-        // whole rows through the pipeline against the one-shot path, checked against the CPU's
-        // row sums.
+        // Sums along rows of 4096 of a pageable host array and down its columns
+        // (`Reduce::sum_axis` along axes 1 and 0): chunks of whole rows through the pipeline
+        // against the one-shot path, checked against the CPU's sums.
         if op == Op::Sum && !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
             let rows = ndarray::ArrayView2::from_shape((n / ROW, ROW), host)
                 .expect("n is a multiple of the row");
-            for (name, p) in PATHS {
-                let (r, r2) = (
-                    Reduce::new(gpu).pipelining(p),
-                    Reduce::new(gpu).pipelining(p),
-                );
-                cases.push(
-                    Case::new("reduce", name, HOST_ROWS, d.name(), n)
-                        .bytes(array as u64, Some(array))
-                        .reps(5)
-                        .gpu(move |_: &Stream| r.sum_axis(&rows, ndarray::Axis(1)).map(drop))
-                        .check(move || {
-                            let got = match r2.sum_axis(&rows, ndarray::Axis(1)) {
-                                Ok(a) => a,
-                                Err(e) => return Verdict::error(&e),
-                            };
-                            match gpu_reduce::cpu::par_reduce_axis(rows, ndarray::Axis(1), op) {
-                                Ok(want) => match (got.as_slice(), want.as_slice()) {
-                                    (Some(g), Some(w)) => check::slices(g, w),
-                                    _ => Verdict::Unchecked("not in C order".into()),
-                                },
-                                Err(e) => Verdict::error(&e),
-                            }
-                        }),
-                );
+            for (variant, axis) in [(HOST_ROWS, 1), (HOST_COLUMNS, 0)] {
+                let axis = ndarray::Axis(axis);
+                for (name, p) in PATHS {
+                    let (r, r2) = (
+                        Reduce::new(gpu).pipelining(p),
+                        Reduce::new(gpu).pipelining(p),
+                    );
+                    cases.push(
+                        Case::new("reduce", name, variant, d.name(), n)
+                            .bytes(array as u64, Some(array))
+                            .reps(5)
+                            .gpu(move |_: &Stream| r.sum_axis(&rows, axis).map(drop))
+                            .check(move || {
+                                let got = match r2.sum_axis(&rows, axis) {
+                                    Ok(a) => a,
+                                    Err(e) => return Verdict::error(&e),
+                                };
+                                match gpu_reduce::cpu::par_reduce_axis(rows, axis, op) {
+                                    Ok(want) => match (got.as_slice(), want.as_slice()) {
+                                        (Some(g), Some(w)) => check::slices(g, w),
+                                        _ => Verdict::Unchecked("not in C order".into()),
+                                    },
+                                    Err(e) => Verdict::error(&e),
+                                }
+                            }),
+                    );
+                }
             }
         }
         env.run_cases(cases)
     }
 
     const HOST_ROWS: &str = "sum along rows of 4096, from host, pageable";
+    const HOST_COLUMNS: &str = "sum down the columns of rows of 4096, from host, pageable";
     /// Row length of the axis rows.
     const ROW: usize = 4096;
 }

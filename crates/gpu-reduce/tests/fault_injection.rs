@@ -108,6 +108,15 @@ fn every_driver_call_of_every_reduction_fails_cleanly() {
         expect(want),
     )
     .points;
+    // Column sums (the outer axis): rows of partials per chunk, folded at the end.
+    let want = rows.sum_axis(Axis(0)).into_dyn();
+    points += fail_every_call(
+        &gpu,
+        "pipelined outer-axis sum",
+        || piped.sum_axis(&rows, Axis(0)),
+        expect(want),
+    )
+    .points;
     // Short segments of host values through the pipeline: three chunks of whole tiles.
     let offsets: Vec<u64> = (0..long.len() as u64)
         .step_by(5)

@@ -3,20 +3,23 @@
 //! every lane inside one slice. Chunks of whole slices upload into a device ring, each is
 //! reduced into its block of results (launched with the whole array's plan, so every lane gets
 //! the one-shot arithmetic), and the results download while the next chunks upload: no
-//! whole-array allocation on the device, whatever the array's size.
+//! whole-array allocation on the device, whatever the array's size. Along the outer axis each
+//! chunk of slices is reduced into a row of partials, and the partials are reduced along the
+//! chunks at the end, in chunk order, as the flat reduction folds its chunks' partials.
 
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    aligned_count, axis_lanes, HostNd, LaneBatches, Pod, Result, PIPELINE_CHUNK_BYTES,
+    aligned_count, axis_lanes, HostNd, LaneBatches, Pod, Result, Stream, PIPELINE_CHUNK_BYTES,
     PIPELINE_RING_SLOTS,
 };
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 
 use super::engine::Desc;
 use super::shaped::{AxisChoice, Out};
-use super::workspace::with_pooled;
+use super::workspace::{with_pooled, Workspace};
 use super::Reduce;
+use crate::algorithm::Operation;
 
 /// How a host array's chunks are reduced: the lanes of `count` slices and the choice for them.
 struct ChunkPlan {
@@ -45,9 +48,10 @@ impl ChunkPlan {
 impl Reduce<'_> {
     /// `desc` along `axis` of `host` through the host pipeline: `Some(array)` (in the input's
     /// order) or `None` with nothing done where it does not apply: a stream is set, the input is
-    /// below the pipelining size, the axis is the outer memory axis (its lanes cross the
-    /// slices), one slice (or sixteen bytes' worth) exceeds a pipeline chunk, a chunk's lanes
-    /// would not take the whole array's arithmetic, or another pipeline holds the staging.
+    /// below the pipelining size, one slice (or sixteen bytes' worth) exceeds a pipeline chunk,
+    /// a chunk's lanes would not take the whole array's arithmetic, or another pipeline holds
+    /// the staging. Along the outer memory axis (lanes crossing the slices):
+    /// [`outer_axis_pipelined`](Self::outer_axis_pipelined).
     pub(super) fn axis_host_pipelined<T: Pod, V: Pod>(
         &self,
         host: &HostNd<'_, T>,
@@ -64,6 +68,9 @@ impl Reduce<'_> {
         }
         gpu_core::check_axis(axis, host.shape.len())?;
         self.settings().validate(desc.operation)?;
+        if host.c_order_view(axis).2 == 0 {
+            return self.outer_axis_pipelined::<T, V>(host, axis, desc);
+        }
         let Some(plan) = self.chunk_plan(host, axis, desc)? else {
             return Ok(None);
         };
@@ -123,16 +130,98 @@ impl Reduce<'_> {
         // SAFETY: the pipeline wrote all `out_len` results when it returned true; `V: Pod`
         // accepts the bytes it copied.
         unsafe { out.set_len(out_len) };
-        let mut shape = host.shape.clone();
-        shape.remove(axis);
-        let array = if host.fortran {
-            ArrayD::from_shape_vec(IxDyn(&shape).f(), out)
-        } else {
-            ArrayD::from_shape_vec(IxDyn(&shape), out)
-        };
-        array
-            .map(Some)
-            .map_err(|e| gpu_core::Error::invalid("x", format!("result of shape {shape:?}: {e}")))
+        result_array(host, axis, out).map(Some)
+    }
+
+    /// `desc` along the outer memory axis of `host` (axis 0 of its C-order view): chunks of
+    /// whole slices each reduced into a row of partials (one per result) while the next
+    /// upload, then the rows of partials reduced along the chunks, in chunk order, by the same
+    /// algorithm over the partials' kind. Exact operators give the one-shot values; float sums
+    /// and products are associated by chunks (deterministic: when another pipeline holds the
+    /// staging, the same chunks are reduced from one upload). `None` for argmin and argmax
+    /// (a chunk's index is local to it), fewer than two slices, a slice (or sixteen bytes'
+    /// worth) over a chunk, or partials over [`OUTER_PARTIALS_MAX_BYTES`].
+    fn outer_axis_pipelined<T: Pod, V: Pod>(
+        &self,
+        host: &HostNd<'_, T>,
+        axis: usize,
+        desc: &Desc,
+    ) -> Result<Option<ArrayD<V>>> {
+        let (shape, strides, _) = host.c_order_view(axis);
+        let (total, size, value_size) = (
+            host.data.len(),
+            std::mem::size_of::<T>(),
+            std::mem::size_of::<V>(),
+        );
+        let slices = shape[0];
+        if matches!(desc.operation, Operation::ArgMin | Operation::ArgMax)
+            || desc.value_size != value_size
+            || slices < 2
+        {
+            return Ok(None);
+        }
+        let slice = total / slices;
+        let align = aligned_count(slice * size);
+        let per_chunk = (PIPELINE_CHUNK_BYTES / (slice * size)).min(slices) / align * align;
+        if per_chunk == 0 {
+            return Ok(None);
+        }
+        let chunks = slices.div_ceil(per_chunk);
+        if chunks * slice * value_size > OUTER_PARTIALS_MAX_BYTES {
+            return Ok(None);
+        }
+        let chunk = per_chunk * slice;
+        let gpu = &self.gpu;
+        let partials = gpu.alloc::<V>(chunks * slice)?;
+        let out = gpu.alloc::<V>(slice)?;
+        // Chunk k's slices (`range` of the input, at `at`) reduced along them into row k.
+        let chunk_reduction =
+            |ws: &mut Workspace, at: u64, range: std::ops::Range<usize>, s: &Stream| {
+                let mut chunk_shape = shape.clone();
+                chunk_shape[0] = range.len() / slice;
+                let lanes = axis_lanes(&chunk_shape, &strides, 0)?;
+                let row = Out {
+                    ptr: partials.device_ptr()
+                        + ((range.start / chunk) * slice * value_size) as u64,
+                    size: value_size,
+                };
+                self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
+            };
+        with_pooled(gpu, |ws| {
+            let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+            let ran = gpu.host_stream_in(host.data, &mut ring, chunk, |range, at, stream| {
+                chunk_reduction(&mut *ws, at, range, stream)
+            })?;
+            drop(ring);
+            let stream = gpu.stream();
+            let _staged; // kept alive until the stream has run (synchronised below)
+            if !ran {
+                let whole = gpu.upload(host.data)?;
+                for k in 0..chunks {
+                    let range = k * chunk..((k + 1) * chunk).min(total);
+                    let at = whole.device_ptr() + (range.start * size) as u64;
+                    chunk_reduction(&mut *ws, at, range, stream)?;
+                }
+                _staged = whole;
+            }
+            // The rows of partials, along the chunks (wide sums for widening sums, f32 for
+            // 16-bit sums, the monoid itself).
+            let fold = Desc {
+                operation: desc.operation,
+                kind: desc.partials_kind.clone(),
+                partials_kind: desc.partials_kind.clone(),
+                input_size: value_size,
+                value_size,
+            };
+            let lanes = axis_lanes(&[chunks, slice], &[slice as isize, 1], 0)?;
+            let o = Out {
+                ptr: out.device_ptr(),
+                size: value_size,
+            };
+            self.enqueue_axis(partials.device_ptr(), &lanes, &fold, &o, ws, stream)?;
+            stream.synchronize()
+        })?;
+        result_array(host, axis, out.to_vec()?).map(Some)
     }
 
     /// The chunking of `host` along `axis` and the whole array's choice, or `None` where the
@@ -174,4 +263,21 @@ impl Reduce<'_> {
             whole,
         }))
     }
+}
+
+/// Bytes of partials an outer-axis reduction may keep on the device (chunks × results);
+/// beyond, the one-shot path (whose device memory is the input) is taken.
+const OUTER_PARTIALS_MAX_BYTES: usize = 64 << 20;
+
+/// The results of `host` reduced along `axis`, in memory order of the C-order view, as an array
+/// of the result's shape in the input's order.
+fn result_array<T, V>(host: &HostNd<'_, T>, axis: usize, out: Vec<V>) -> Result<ArrayD<V>> {
+    let mut shape = host.shape.clone();
+    shape.remove(axis);
+    let array = if host.fortran {
+        ArrayD::from_shape_vec(IxDyn(&shape).f(), out)
+    } else {
+        ArrayD::from_shape_vec(IxDyn(&shape), out)
+    };
+    array.map_err(|e| gpu_core::Error::invalid("x", format!("result of shape {shape:?}: {e}")))
 }

@@ -209,7 +209,7 @@ impl Reduce<'_> {
 
     /// Enqueues `desc` along the lanes `lb` of the input at `input` into `out` (row-major over
     /// the lanes), with the pooled or given workspace; returns the plan.
-    fn enqueue_axis(
+    pub(super) fn enqueue_axis(
         &self,
         input: u64,
         lb: &LaneBatches,
