@@ -98,6 +98,7 @@ impl Reduce<'_> {
         let spare: &mut [MaybeUninit<V>] = &mut out.spare_capacity_mut()[..out_len];
         let value_size = std::mem::size_of::<V>();
         let ran = with_pooled(&gpu, |ws| {
+            ws.forget_stream()?;
             gpu.host_pipeline_rings(
                 host.data,
                 &mut ring_in,
@@ -188,6 +189,7 @@ impl Reduce<'_> {
                 self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
             };
         with_pooled(gpu, |ws| {
+            ws.forget_stream()?;
             let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
             let ran = gpu.host_stream_in(host.data, &mut ring, chunk, |range, at, stream| {
                 chunk_reduction(&mut *ws, at, range, stream)

@@ -48,6 +48,7 @@ impl Reduce<'_> {
             .enqueue(at, len as u64, partial(k), false)
         };
         workspace::with_pooled(gpu, |ws| {
+            ws.forget_stream()?;
             let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
             let ran = gpu.host_stream_in(host, &mut ring, chunk, |r, at, stream| {
                 chunk_reduction(&mut *ws, at, r.len(), r.start / chunk, stream)

@@ -45,6 +45,7 @@ impl Reduce<'_> {
         let out = gpu.alloc::<V>(segments.count())?;
         let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
         let ran = with_pooled(gpu, |ws| {
+            ws.forget_stream()?;
             let mut run: Option<SegmentTilesRun> = None;
             gpu.host_stream_in(values, &mut ring, chunk, |range, at, stream| {
                 ws.begin(stream)?;

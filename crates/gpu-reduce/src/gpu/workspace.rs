@@ -79,6 +79,15 @@ impl Workspace {
         Ok(())
     }
 
+    /// Waits for the last use and forgets its stream, before work on a stream made for one
+    /// call (a host pipeline's): the first `begin` on it then needs no wait, and the driver
+    /// calls do not depend on whether the new stream's handle equals a destroyed one's.
+    pub(crate) fn forget_stream(&mut self) -> Result<()> {
+        self.fence.synchronize()?;
+        self.last_stream = None;
+        Ok(())
+    }
+
     /// Marks the end of this use on `stream`.
     pub(crate) fn end(&mut self, stream: &Stream) -> Result<()> {
         self.fence.record(stream)?;
