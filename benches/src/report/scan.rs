@@ -142,18 +142,6 @@ mod gpu {
     /// Row length of the axis rows.
     const ROW: usize = 4096;
 
-    /// Offsets of segments of 1-2000 values over `n` (fixed seed: the same in every run).
-    fn segment_offsets(n: usize) -> Vec<u64> {
-        let mut rng = gpu_core::data::SplitMix64::new(2000);
-        let mut offsets = vec![0u64];
-        let mut at = 0u64;
-        while at < n as u64 {
-            at = (at + 1 + rng.next_u64() % 2000).min(n as u64);
-            offsets.push(at);
-        }
-        offsets
-    }
-
     pub(super) fn run<T: Element>(
         env: &mut Env,
         d: DType,
@@ -251,7 +239,8 @@ mod gpu {
             None
         };
         let segment_offsets = match sweep {
-            None => segment_offsets(n),
+            // Segments of 1-2000 values (a fixed seed: the same in every run).
+            None => gpu_core::data::offsets_over(n, 1..2001, 2000),
             Some(_) => Vec::new(),
         };
         let mut cases = Vec::new();

@@ -12,7 +12,7 @@ use std::mem::MaybeUninit;
 
 use common::{check, data};
 use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Real, Strategy};
-use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time};
+use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
 use gpu_core::{f16, Gpu, Pipelining, PIPELINE_CHUNK_BYTES};
 
 fn same_bits<T: Real>(a: &[T], b: &[T]) -> Option<usize> {
@@ -252,24 +252,6 @@ fn async_forms() {
     let (_, out) = conv.run_pinned_async(pinned_in, pinned_out).wait().unwrap();
     assert_eq!(same_bits(out.as_slice().unwrap(), &want), None);
     assert_eq!(same_bits(&pending.wait().unwrap(), &want), None);
-}
-
-/// Streams `f` creates on this thread: three for a pipeline; the one-shot path of 16 MiB or
-/// more makes six (its upload and download through the pipeline's ring). Only countable with
-/// the `fault-injection` feature (the GPU bundle's tests have it); `None` without.
-fn ran_pipeline<R>(f: impl FnOnce() -> R) -> (R, Option<bool>) {
-    #[cfg(feature = "fault-injection")]
-    {
-        let (r, calls) = gpu_core::fault_injection::record(f);
-        let streams = calls
-            .iter()
-            .filter(|c| c.starts_with("cuStreamCreate"))
-            .count();
-        assert!(streams == 3 || streams == 6, "{streams} streams");
-        (r, Some(streams == 3))
-    }
-    #[cfg(not(feature = "fault-injection"))]
-    (f(), None)
 }
 
 /// Batches of rows from the host (`run_rows` of a C-order `Array2`, `run_axis` along the

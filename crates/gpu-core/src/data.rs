@@ -95,6 +95,25 @@ pub fn offsets_with(n: usize, seed: u64, len: impl Fn(u64) -> u64) -> Vec<u64> {
     o
 }
 
+/// CSR offsets of segments covering exactly `values` values, their lengths drawn from
+/// `lengths` (empty segments where it starts at 0; the last one cut to fit).
+///
+/// ```
+/// let o = gpu_core::data::offsets_over(1000, 1..9, 3);
+/// assert_eq!((o[0], *o.last().unwrap()), (0, 1000));
+/// assert!(o.windows(2).all(|w| (1..9).contains(&(w[1] - w[0])) || w[1] == 1000));
+/// ```
+pub fn offsets_over(values: usize, lengths: std::ops::Range<u64>, seed: u64) -> Vec<u64> {
+    let mut r = SplitMix64::new(seed);
+    let (mut o, mut at) = (vec![0u64], 0u64);
+    let span = lengths.end.saturating_sub(lengths.start).max(1);
+    while at < values as u64 {
+        at = (at + lengths.start + r.next_u64() % span).min(values as u64);
+        o.push(at);
+    }
+    o
+}
+
 /// CSR offsets from quickcheck-drawn lengths: every `every % 16 + 1`-th segment long (up to
 /// 40 000 values, so segments cross many tiles and blocks), the others up to 16 (zeros
 /// included).

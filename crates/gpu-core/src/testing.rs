@@ -447,6 +447,37 @@ pub fn fail_each_call_into<T: Copy + PartialEq + std::fmt::Debug>(
     calls.len()
 }
 
+/// Runs `f` and counts its driver calls on this thread whose entry point starts with
+/// `prefix` (e.g. `cuLaunchKernel`): how tests see which path ran. `None` without the
+/// `fault-injection` feature, which records the calls.
+pub fn count_calls<R>(prefix: &str, f: impl FnOnce() -> R) -> (R, Option<usize>) {
+    #[cfg(feature = "fault-injection")]
+    {
+        let (r, calls) = crate::fault_injection::record(f);
+        let n = calls.iter().filter(|c| c.starts_with(prefix)).count();
+        (r, Some(n))
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    {
+        let _ = prefix;
+        (f(), None)
+    }
+}
+
+/// Runs `f` and tells whether it took one host pipeline: three streams made (a one-shot path
+/// of 16 MiB or more each way makes six, its upload and download through the pipeline's
+/// ring). Panics on another count. `None` without the `fault-injection` feature.
+pub fn ran_pipeline<R>(f: impl FnOnce() -> R) -> (R, Option<bool>) {
+    let (r, streams) = count_calls("cuStreamCreate", f);
+    if let Some(s) = streams {
+        assert!(
+            s == 3 || s == 6,
+            "{s} streams: neither one pipeline nor the one-shot ring"
+        );
+    }
+    (r, streams.map(|s| s == 3))
+}
+
 /// Holds the process's test-wide lock of the host pipeline tests: the tests of one binary share
 /// one `Gpu`, whose host pipeline declines (and the calls go one-shot) while another test holds
 /// it, which would make a test of the pipeline test nothing. Take it first in each such test.

@@ -6,8 +6,8 @@
 //! Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
 
-use gpu_core::data::{typical, SplitMix64};
-use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time};
+use gpu_core::data::{offsets_over, typical, SplitMix64};
+use gpu_core::testing::{count_calls, gpu_or_skip, one_pipeline_at_a_time};
 use gpu_core::{f16, Mat2, Op, Pipelining, PIPELINE_CHUNK_BYTES};
 use gpu_reduce::{cpu, Algorithm, Reduce};
 
@@ -162,7 +162,9 @@ fn more_than_two_to_the_31_values() {
     drop(x);
     let rows = (1usize << 19) + 1;
     let x = ndarray::Array2::from_shape_fn((rows, 4096), |(i, j)| ((i + j) % 7) as u32);
-    let (got, launched) = launches(|| r.sum_axis(&x, ndarray::Axis(1)).unwrap());
+    let (got, launched) = count_calls("cuLaunchKernel", || {
+        r.sum_axis(&x, ndarray::Axis(1)).unwrap()
+    });
     if let Some(k) = launched {
         assert!(k > 1000, "{k} launches: not pipelined");
     }
@@ -171,23 +173,6 @@ fn more_than_two_to_the_31_values() {
         let want = row.iter().fold(0u32, |a, &v| a.wrapping_add(v));
         assert_eq!(got[i], want, "row {i}");
     }
-}
-
-/// Kernel launches of `f` on this thread: a pipelined axis reduction launches once per chunk
-/// (or more), the one-shot one once per batch of lanes. Only countable with the
-/// `fault-injection` feature (the GPU bundle's tests have it); `None` without.
-fn launches<R>(f: impl FnOnce() -> R) -> (R, Option<usize>) {
-    #[cfg(feature = "fault-injection")]
-    {
-        let (r, calls) = gpu_core::fault_injection::record(f);
-        let n = calls
-            .iter()
-            .filter(|c| c.starts_with("cuLaunchKernel"))
-            .count();
-        (r, Some(n))
-    }
-    #[cfg(not(feature = "fault-injection"))]
-    (f(), None)
 }
 
 /// Axis reductions of host arrays in C and Fortran order: along every axis but the outer
@@ -240,7 +225,8 @@ fn axis_reductions_of_host_arrays() {
         let ax = Axis(axis);
         let x = array(shape, fortran, |r| r as u32);
         for op in Op::ALL {
-            let (got, n) = launches(|| always.reduce_axis(&x, ax, op).unwrap());
+            let (got, n) =
+                count_calls("cuLaunchKernel", || always.reduce_axis(&x, ax, op).unwrap());
             if let Some(n) = n {
                 let piped = n >= chunks.max(3);
                 assert_eq!(piped, chunks > 0, "{ctx} {op}: {n} launches");
@@ -361,19 +347,6 @@ fn axis_reductions_of_host_arrays() {
     assert!(e.to_string().contains("axis"), "{e}");
 }
 
-/// Offsets of segments over `n` values with lengths drawn from `lengths` (some empty).
-fn offsets_of(n: usize, lengths: std::ops::Range<u64>, seed: u64) -> Vec<u64> {
-    let mut rng = SplitMix64::new(seed);
-    let mut offsets = vec![0u64];
-    let mut at = 0u64;
-    while at < n as u64 {
-        let len = lengths.start + rng.next_u64() % (lengths.end - lengths.start);
-        at = (at + len).min(n as u64);
-        offsets.push(at);
-    }
-    offsets
-}
-
 /// Segmented reductions of host values: short segments (segment tiles) through the pipeline in
 /// chunks of whole tiles, the look-back joining them across chunks; long ones (the lane
 /// kernels) one-shot. Every operator equal to the CPU, float sums and monoids to the one-shot
@@ -394,11 +367,13 @@ fn segmented_reductions_of_host_values() {
     let always = Reduce::new(&gpu).pipelining(Pipelining::Always);
     let never = Reduce::new(&gpu).pipelining(Pipelining::Never);
     for (n, lengths, piped) in cases {
-        let offsets = offsets_of(n, lengths.clone(), n as u64);
+        let offsets = offsets_over(n, lengths.clone(), n as u64);
         let ctx = format!("n={n} lengths {lengths:?}");
         let x = ints(n, 7);
         for op in Op::ALL {
-            let (got, launched) = launches(|| always.segmented_reduce(&x, &offsets, op).unwrap());
+            let (got, launched) = count_calls("cuLaunchKernel", || {
+                always.segmented_reduce(&x, &offsets, op).unwrap()
+            });
             if let (Some(k), true) = (launched, n > 2 * c) {
                 assert_eq!(k >= 3, piped, "{ctx} {op}: {k} launches");
             }

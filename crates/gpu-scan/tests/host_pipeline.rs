@@ -10,7 +10,8 @@ mod common;
 use std::mem::MaybeUninit;
 
 use common::{same_bits, small_integers};
-use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time};
+use gpu_core::data::offsets_over;
+use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
 use gpu_core::{f16, Element, Gpu, Op, Pipelining, PIPELINE_CHUNK_BYTES};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
 
@@ -345,25 +346,6 @@ fn many_callers_at_once() {
     });
 }
 
-/// Whether `f` ran as one host pipeline: its driver calls (on this thread) create three
-/// streams, those of one pipeline. The one-shot path of an array of 16 MiB or more makes two
-/// (its upload and its download go through the pipeline's ring: six streams). Only countable
-/// with the `fault-injection` feature (the GPU bundle's tests have it); `None` without.
-fn ran_pipeline<R>(f: impl FnOnce() -> R) -> (R, Option<bool>) {
-    #[cfg(feature = "fault-injection")]
-    {
-        let (r, calls) = gpu_core::fault_injection::record(f);
-        let streams = calls
-            .iter()
-            .filter(|c| c.starts_with("cuStreamCreate"))
-            .count();
-        assert!(streams == 3 || streams == 6, "{streams} streams");
-        (r, Some(streams == 3))
-    }
-    #[cfg(not(feature = "fault-injection"))]
-    (f(), None)
-}
-
 /// Axis scans of host arrays in C and Fortran order, along every axis but the outer memory
 /// axis: chunks of whole outer slices through the pipeline (several chunks, the last one
 /// partial), the one-shot scan's bits for exact and float data and a monoid; along the outer
@@ -455,19 +437,6 @@ fn axis_scans_of_host_arrays() {
     assert!(e.to_string().contains("axis"), "{e}");
 }
 
-/// Offsets of segments over `n` values with lengths drawn from `lengths` (some empty).
-fn offsets_of(n: usize, lengths: std::ops::Range<u64>, seed: u64) -> Vec<u64> {
-    let mut rng = gpu_core::data::SplitMix64::new(seed);
-    let mut offsets = vec![0u64];
-    let mut at = 0u64;
-    while at < n as u64 {
-        let len = lengths.start + rng.next_u64() % (lengths.end - lengths.start);
-        at = (at + len).min(n as u64);
-        offsets.push(at);
-    }
-    offsets
-}
-
 /// Segmented scans of host values through the pipeline (chunks of whole tiles, the look-back
 /// continuing across chunks): the one-shot scan's bits and the CPU's values for short, medium,
 /// long and empty segments, sizes around the chunk, inclusive and exclusive, exact, float and
@@ -487,7 +456,7 @@ fn segmented_scans_of_host_values() {
         (1, 1..2),
     ];
     for (n, lengths) in cases {
-        let offsets = offsets_of(n, lengths.clone(), n as u64);
+        let offsets = offsets_over(n, lengths.clone(), n as u64);
         let ctx = format!("n={n} lengths {lengths:?}");
         for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
             let scan = Scan::new(&gpu).kind(kind);
