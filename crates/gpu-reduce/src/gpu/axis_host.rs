@@ -8,6 +8,7 @@
 //! chunks at the end, in chunk order, as the flat reduction folds its chunks' partials.
 
 use std::mem::MaybeUninit;
+use std::ops::Range;
 
 use gpu_core::{
     aligned_count, axis_lanes, HostNd, LaneBatches, Pod, Result, Stream, PIPELINE_CHUNK_BYTES,
@@ -20,6 +21,10 @@ use super::shaped::{AxisChoice, Out};
 use super::workspace::{with_pooled, Workspace};
 use super::Reduce;
 use crate::algorithm::Operation;
+
+/// A host array seen in C order: shape, strides and the axis followed
+/// ([`HostNd::c_order_view`]).
+type View = (Vec<usize>, Vec<isize>, usize);
 
 /// How a host array's chunks are reduced: the lanes of `count` slices and the choice for them.
 struct ChunkPlan {
@@ -68,10 +73,11 @@ impl Reduce<'_> {
         }
         gpu_core::check_axis(axis, host.shape.len())?;
         self.settings().validate(desc.operation)?;
-        if host.c_order_view(axis).2 == 0 {
-            return self.outer_axis_pipelined::<T, V>(host, axis, desc);
+        let view = host.c_order_view(axis);
+        if view.2 == 0 {
+            return self.outer_axis_pipelined::<T, V>(host, axis, view, desc);
         }
-        let Some(plan) = self.chunk_plan(host, axis, desc)? else {
+        let Some(plan) = self.chunk_plan(host, axis, view, desc)? else {
             return Ok(None);
         };
         let slices = plan.shape[0];
@@ -146,9 +152,9 @@ impl Reduce<'_> {
         &self,
         host: &HostNd<'_, T>,
         axis: usize,
+        (shape, strides, _): View,
         desc: &Desc,
     ) -> Result<Option<ArrayD<V>>> {
-        let (shape, strides, _) = host.c_order_view(axis);
         let (total, size, value_size) = (
             host.data.len(),
             std::mem::size_of::<T>(),
@@ -176,51 +182,26 @@ impl Reduce<'_> {
         let partials = gpu.alloc::<V>(chunks * slice)?;
         let out = gpu.alloc::<V>(slice)?;
         // Chunk k's slices (`range` of the input, at `at`) reduced along them into row k.
-        let chunk_reduction =
-            |ws: &mut Workspace, at: u64, range: std::ops::Range<usize>, s: &Stream| {
-                let mut chunk_shape = shape.clone();
-                chunk_shape[0] = range.len() / slice;
-                let lanes = axis_lanes(&chunk_shape, &strides, 0)?;
-                let row = Out {
-                    ptr: partials.device_ptr()
-                        + ((range.start / chunk) * slice * value_size) as u64,
-                    size: value_size,
-                };
-                self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
+        let chunk_reduction = |ws: &mut Workspace, at: u64, range: Range<usize>, s: &Stream| {
+            let mut chunk_shape = shape.clone();
+            chunk_shape[0] = range.len() / slice;
+            let lanes = axis_lanes(&chunk_shape, &strides, 0)?;
+            let row = Out {
+                ptr: partials.device_ptr() + ((range.start / chunk) * slice * value_size) as u64,
+                size: value_size,
             };
+            self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
+        };
         with_pooled(gpu, |ws| {
-            ws.forget_stream()?;
-            let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
-            let ran = gpu.host_stream_in(host.data, &mut ring, chunk, |range, at, stream| {
-                chunk_reduction(&mut *ws, at, range, stream)
-            })?;
-            drop(ring);
-            let stream = gpu.stream();
-            let _staged; // kept alive until the stream has run (synchronised below)
-            if !ran {
-                let whole = gpu.upload(host.data)?;
-                for k in 0..chunks {
-                    let range = k * chunk..((k + 1) * chunk).min(total);
-                    let at = whole.device_ptr() + (range.start * size) as u64;
-                    chunk_reduction(&mut *ws, at, range, stream)?;
-                }
-                _staged = whole;
-            }
-            // The rows of partials, along the chunks (wide sums for widening sums, f32 for
-            // 16-bit sums, the monoid itself).
-            let fold = Desc {
-                operation: desc.operation,
-                kind: desc.partials_kind.clone(),
-                partials_kind: desc.partials_kind.clone(),
-                input_size: value_size,
-                value_size,
-            };
+            let _staged = self.reduce_chunks(ws, host.data, chunk, chunk_reduction)?;
+            // The rows of partials, reduced along the chunks.
             let lanes = axis_lanes(&[chunks, slice], &[slice as isize, 1], 0)?;
             let o = Out {
                 ptr: out.device_ptr(),
                 size: value_size,
             };
-            self.enqueue_axis(partials.device_ptr(), &lanes, &fold, &o, ws, stream)?;
+            let stream = gpu.stream();
+            self.enqueue_axis(partials.device_ptr(), &lanes, &desc.fold(), &o, ws, stream)?;
             stream.synchronize()
         })?;
         result_array(host, axis, out.to_vec()?).map(Some)
@@ -232,12 +213,12 @@ impl Reduce<'_> {
         &self,
         host: &HostNd<'_, T>,
         axis: usize,
+        (shape, strides, c_axis): View,
         desc: &Desc,
     ) -> Result<Option<ChunkPlan>> {
-        let (shape, strides, c_axis) = host.c_order_view(axis);
         let (total, size) = (host.data.len(), std::mem::size_of::<T>());
         let slices = shape[0];
-        if c_axis == 0 || slices < 2 {
+        if slices < 2 {
             return Ok(None);
         }
         let slice = total / slices;

@@ -27,6 +27,20 @@ pub(crate) struct Desc {
     pub value_size: usize,
 }
 
+impl Desc {
+    /// The reduction of this one's partials (in chunk order): the same operation over the
+    /// partials' kind (wide sums for widening sums, f32 for 16-bit sums, the monoid itself).
+    pub(crate) fn fold(&self) -> Desc {
+        Desc {
+            operation: self.operation,
+            kind: self.partials_kind.clone(),
+            partials_kind: self.partials_kind.clone(),
+            input_size: self.value_size,
+            value_size: self.value_size,
+        }
+    }
+}
+
 /// The caller's choices.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Settings {

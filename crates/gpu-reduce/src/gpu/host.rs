@@ -9,7 +9,9 @@
 //! reduction of the same data in a device array. argmin and argmax take the one-shot path (their partial indices are local to
 //! a chunk).
 
-use gpu_core::{Pod, Result, Stream, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
+use std::ops::Range;
+
+use gpu_core::{DeviceArray, Pod, Result, Stream, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
 use super::engine::{Desc, Engine};
 use super::{workspace, Reduce, Workspace};
@@ -21,6 +23,40 @@ impl Reduce<'_> {
         self.stream.is_none()
             && self.pipelining.applies(bytes)
             && !matches!(desc.operation, Operation::ArgMin | Operation::ArgMax)
+    }
+
+    /// Runs `reduce(ws, address, range, stream)` over each chunk of `chunk` elements of `host`
+    /// in order: through the upload-only host pipeline (everything has run when this returns),
+    /// or, when another pipeline of the device holds it, over the whole input uploaded at once
+    /// in the same chunks on the device's stream, returning that upload to keep alive until
+    /// the stream has run. Each chunk sits 16-byte aligned alike either way, so the same
+    /// launches run and the values are the same bit for bit.
+    pub(super) fn reduce_chunks<T: Pod>(
+        &self,
+        ws: &mut Workspace,
+        host: &[T],
+        chunk: usize,
+        mut reduce: impl FnMut(&mut Workspace, u64, Range<usize>, &Stream) -> Result<()>,
+    ) -> Result<Option<DeviceArray<T>>> {
+        let gpu = &self.gpu;
+        // The pipeline's streams are new: forget the last one so the calls do not depend on
+        // whether a new handle equals a destroyed one.
+        ws.forget_stream()?;
+        let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        if gpu.host_stream_in(host, &mut ring, chunk, |range, at, stream| {
+            reduce(&mut *ws, at, range, stream)
+        })? {
+            return Ok(None);
+        }
+        drop(ring);
+        let whole = gpu.upload(host)?;
+        let size = std::mem::size_of::<T>();
+        for start in (0..host.len()).step_by(chunk.max(1)) {
+            let range = start..(start + chunk).min(host.len());
+            let at = whole.device_ptr() + (start * size) as u64;
+            reduce(&mut *ws, at, range, gpu.stream())?;
+        }
+        Ok(Some(whole))
     }
 
     /// The reduction `desc` of `host` (not empty) by chunks: through the host pipeline, or,
@@ -48,34 +84,11 @@ impl Reduce<'_> {
             .enqueue(at, len as u64, partial(k), false)
         };
         workspace::with_pooled(gpu, |ws| {
-            ws.forget_stream()?;
-            let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
-            let ran = gpu.host_stream_in(host, &mut ring, chunk, |r, at, stream| {
-                chunk_reduction(&mut *ws, at, r.len(), r.start / chunk, stream)
+            let _staged = self.reduce_chunks(ws, host, chunk, |ws, at, range, s| {
+                chunk_reduction(ws, at, range.len(), range.start / chunk, s)
             })?;
-            drop(ring);
             let stream = gpu.stream();
-            let _staged; // kept alive until the stream has run (synchronised below)
-            if !ran {
-                let whole = gpu.upload(host)?;
-                let size = std::mem::size_of::<T>();
-                for k in 0..chunks {
-                    let start = k * chunk;
-                    let len = chunk.min(host.len() - start);
-                    let at = whole.device_ptr() + (start * size) as u64;
-                    chunk_reduction(&mut *ws, at, len, k, stream)?;
-                }
-                _staged = whole;
-            }
-            // The partials, in chunk order, folded by the same algorithm over the partials'
-            // kind (wide sums for widening sums, f32 for 16-bit sums, the monoid itself).
-            let fold = Desc {
-                operation: desc.operation,
-                kind: desc.partials_kind.clone(),
-                partials_kind: desc.partials_kind.clone(),
-                input_size: desc.value_size,
-                value_size: desc.value_size,
-            };
+            let fold = desc.fold();
             let out = ws.result_ptr();
             ws.poison_bytes(out, desc.value_size, stream)?;
             Engine {
