@@ -347,21 +347,22 @@ fn axis_reductions_of_host_arrays() {
     assert!(e.to_string().contains("axis"), "{e}");
 }
 
-/// Segmented reductions of host values: short segments (segment tiles) through the pipeline in
-/// chunks of whole tiles, the look-back joining them across chunks; long ones (the lane
-/// kernels) one-shot. Every operator equal to the CPU, float sums and monoids to the one-shot
-/// bits, arg indices within their segments, sizes around the chunk.
+/// Segmented reductions of host values: segment tiles at every length (short, medium and
+/// segments of millions of values) through the pipeline in chunks of whole tiles, the look-back
+/// joining them across chunks. Every operator equal to the CPU, float sums and monoids to the
+/// one-shot bits, arg indices within their segments, sizes around the chunk.
 #[test]
 fn segmented_reductions_of_host_values() {
     let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let c = PIPELINE_CHUNK_BYTES / 4;
     // (values, segment lengths, pipelined)
-    let cases: [(usize, std::ops::Range<u64>, bool); 5] = [
+    let cases: [(usize, std::ops::Range<u64>, bool); 6] = [
         (5 * c + 77, 0..9, true),
         (4 * c - 1, 1..200, true),
         (4 * c + 1, 0..3, true),
-        (3 * c, 1000..3000, false),
+        (3 * c, 1000..3000, true),
+        (3 * c + 5, 1 << 20..1 << 21, true),
         (1, 1..2, true),
     ];
     let always = Reduce::new(&gpu).pipelining(Pipelining::Always);

@@ -340,6 +340,15 @@ fn check_segments<T: Element>(gpu: &Gpu) {
                 "{} {name} {op:?}",
                 T::NAME
             );
+            // Device values: the lane kernels where segments are long on average (host values
+            // take segment tiles at every length).
+            assert_eq!(
+                r.segmented_reduce(&gpu.upload(&v).unwrap(), &segs, op)
+                    .unwrap(),
+                want,
+                "{} {name} {op:?} from the device",
+                T::NAME
+            );
         }
         let v = exact::<T>(n, Op::Sum, 17);
         let want: Vec<Option<T>> = offsets
@@ -353,6 +362,15 @@ fn check_segments<T: Element>(gpu: &Gpu) {
         );
         assert_eq!(
             r.segmented_argmax(&v, &segs).unwrap(),
+            cpu::segmented_argmax(&v, &offsets).unwrap()
+        );
+        let d = gpu.upload(&v).unwrap();
+        assert_eq!(
+            r.segmented_argmin(&d, &segs).unwrap(),
+            cpu::segmented_argmin(&v, &offsets).unwrap()
+        );
+        assert_eq!(
+            r.segmented_argmax(&d, &segs).unwrap(),
             cpu::segmented_argmax(&v, &offsets).unwrap()
         );
     }
@@ -572,14 +590,21 @@ fn lanes_sanitize_every_mapping() {
         let is_tiles = matches!(plan.access, LaneAccess::SegmentTiles { .. });
         assert_eq!(is_tiles, tiles, "{plan}");
         assert!(tiles || plan.splits > 1, "{plan}");
-        assert_eq!(
+        // Device values, which take that plan (host values take segment tiles at every
+        // length); host values too.
+        let d = gpu.upload(&v).unwrap();
+        for got in [
+            r.segmented_sum(&d, &segs).unwrap(),
             r.segmented_sum(&v, &segs).unwrap(),
-            cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap()
-        );
-        assert_eq!(
+        ] {
+            assert_eq!(got, cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap());
+        }
+        for got in [
+            r.segmented_argmin(&d, &segs).unwrap(),
             r.segmented_argmin(&v, &segs).unwrap(),
-            cpu::segmented_argmin(&v, &offsets).unwrap()
-        );
+        ] {
+            assert_eq!(got, cpu::segmented_argmin(&v, &offsets).unwrap());
+        }
     }
 }
 
@@ -903,7 +928,7 @@ fn segment_tiles_unaligned_inputs_and_the_long_segment_plan() {
         "{plan}"
     );
     assert_eq!(
-        r.segmented_sum(&v, &segs).unwrap(),
+        r.segmented_sum(&gpu.upload(&v).unwrap(), &segs).unwrap(),
         cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap()
     );
 }

@@ -116,6 +116,7 @@ impl Scan<'_> {
         x: &I,
         axis: Axis,
         suffix: &str,
+        exact: bool,
     ) -> Result<Option<ArrayD<T>>> {
         let Some(host) = x.host_contiguous() else {
             return Ok(None);
@@ -136,7 +137,7 @@ impl Scan<'_> {
         let mut out = gpu_core::host_output_vec::<T>(host.data.len());
         let spare: &mut [MaybeUninit<T>] = &mut out.spare_capacity_mut()[..host.data.len()];
         if !self.with_scanner(|s, _| {
-            s.scan_axis_host_pipelined(&kind, &host, axis.0, exclusive, spare)
+            s.scan_axis_host_pipelined(&kind, &host, axis.0, exclusive, exact, spare)
         })? {
             return Ok(None);
         }
@@ -161,7 +162,9 @@ impl Scan<'_> {
     /// along any axis but its outer memory axis streams through the host pipeline in chunks
     /// of whole outer slices as [`ScanOptions::pipelining`](crate::ScanOptions::pipelining)
     /// says (same results bit for bit: each chunk runs with the whole array's plan, checked
-    /// before it starts, or the call goes one-shot).
+    /// before it starts, or the call goes one-shot). Along the outer memory axis (axis 0 of a
+    /// C-order array) integer scans stream too, each lane's running value carried from chunk
+    /// to chunk on the device; float scans there go one-shot (chunks would regroup the sums).
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {
@@ -182,7 +185,7 @@ impl Scan<'_> {
         op: Op,
     ) -> Result<ArrayD<T>> {
         let suffix = op_suffix::<T>(op)?;
-        if let Some(a) = self.axis_pipelined(x, axis, &suffix)? {
+        if let Some(a) = self.axis_pipelined(x, axis, &suffix, !T::IS_FLOAT)? {
             return Ok(a);
         }
         self.axis_new(x, axis, &suffix)?.to_array()
@@ -206,7 +209,7 @@ impl Scan<'_> {
         x: &I,
         axis: Axis,
     ) -> Result<ArrayD<M>> {
-        if let Some(a) = self.axis_pipelined(x, axis, M::NAME)? {
+        if let Some(a) = self.axis_pipelined(x, axis, M::NAME, M::EXACT)? {
             return Ok(a);
         }
         self.axis_new(x, axis, M::NAME)?.to_array()

@@ -124,6 +124,21 @@ fn every_driver_call_of_every_scan_fails_cleanly() {
         expect(want.into_dyn()),
     )
     .points;
+    // Along the outer axis (the running value of each of 5000 lanes carried between the three
+    // chunks), exclusive.
+    let mut want = Array2::zeros(rows.dim());
+    for i in 1..rows.nrows() {
+        let next = &want.row(i - 1) + &rows.row(i - 1);
+        want.row_mut(i).assign(&next);
+    }
+    let excl = piped.clone().kind(ScanKind::Exclusive);
+    points += fail_every_call(
+        &gpu,
+        "pipelined outer-axis scan",
+        || excl.cumsum_axis(&rows, Axis(0)),
+        expect(want.into_dyn()),
+    )
+    .points;
     // A segmented scan of host values through the pipeline: short segments, three chunks.
     let offsets: Vec<u64> = (0..=long.len() as u64)
         .step_by(7)

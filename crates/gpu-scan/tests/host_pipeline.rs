@@ -346,10 +346,12 @@ fn many_callers_at_once() {
     });
 }
 
-/// Axis scans of host arrays in C and Fortran order, along every axis but the outer memory
-/// axis: chunks of whole outer slices through the pipeline (several chunks, the last one
-/// partial), the one-shot scan's bits for exact and float data and a monoid; along the outer
-/// axis (its lanes cross the chunks) the one-shot path.
+/// Axis scans of host arrays in C and Fortran order, along every axis: chunks of whole outer
+/// slices through the pipeline (several chunks, the last one partial), the one-shot scan's bits
+/// for exact and float data and a monoid. Along the outer axis (its lanes cross the chunks)
+/// exact scans carry each lane's running value from chunk to chunk (few long lanes, split
+/// inside a chunk, and many short ones; a slice of exactly one chunk) and float scans go
+/// one-shot.
 #[test]
 fn axis_scans_of_host_arrays() {
     use gpu_core::Affine;
@@ -366,18 +368,26 @@ fn axis_scans_of_host_arrays() {
             ArrayD::from_shape_vec(dim, data).unwrap()
         }
     }
-    // (shape, Fortran order, axis, pipelined expected): rows of 5000 (419 per 8 MiB chunk of
-    // 4-byte values: 3 chunks), columns inside slices of 64 × 130, Fortran likewise.
-    let cases: [(&[usize], bool, usize, bool); 7] = [
-        (&[1000, 5000], false, 1, true),
-        (&[5000, 1000], true, 0, true),
-        (&[600, 64, 130], false, 1, true),
-        (&[600, 64, 130], false, 2, true),
-        (&[130, 64, 600], true, 0, true),
-        (&[130, 64, 600], true, 1, true),
-        (&[1000, 5000], false, 0, false),
+    // (shape, Fortran order, axis, pipelined expected for exact / for float scans): rows of
+    // 5000 (419 per 8 MiB chunk of 4-byte values: 3 chunks), columns inside slices of
+    // 64 × 130, Fortran likewise; then the outer axis: 1000 rows of 5000 lanes, 600000 rows
+    // of 8 lanes (3 chunks of 262144 rows), slices of exactly one chunk (2^21 values of 4
+    // bytes), 3-D C and Fortran.
+    type Case = (&'static [usize], bool, usize, bool, bool);
+    let cases: [Case; 11] = [
+        (&[1000, 5000], false, 1, true, true),
+        (&[5000, 1000], true, 0, true, true),
+        (&[600, 64, 130], false, 1, true, true),
+        (&[600, 64, 130], false, 2, true, true),
+        (&[130, 64, 600], true, 0, true, true),
+        (&[130, 64, 600], true, 1, true, true),
+        (&[1000, 5000], false, 0, true, false),
+        (&[600000, 8], false, 0, true, false),
+        (&[3, 1 << 21], false, 0, true, false),
+        (&[600, 64, 130], false, 0, true, false),
+        (&[130, 64, 600], true, 2, true, false),
     ];
-    for (shape, fortran, axis, piped) in cases {
+    for (shape, fortran, axis, piped, piped_float) in cases {
         let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
         for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
             let scan = Scan::new(&gpu).kind(kind);
@@ -397,7 +407,10 @@ fn axis_scans_of_host_arrays() {
             );
             let x = array::<f32>(shape, fortran, 6);
             let x = x.mapv(|v| v * 0.37 + 0.001);
-            let got = always.scan_axis(&x, Axis(axis), Op::Sum).unwrap();
+            let (got, ran) = ran_pipeline(|| always.scan_axis(&x, Axis(axis), Op::Sum).unwrap());
+            if let Some(ran) = ran {
+                assert_eq!(ran, piped_float, "{ctx}: pipeline taken for f32");
+            }
             let once = never.scan_axis(&x, Axis(axis), Op::Sum).unwrap();
             assert!(
                 same_bits(
@@ -410,7 +423,34 @@ fn axis_scans_of_host_arrays() {
             let got = always.scan_axis(&x, Axis(axis), Op::Max).unwrap();
             let want = cpu::scan_axis(x.view(), Axis(axis), Op::Max, kind).unwrap();
             assert_eq!(got, want, "{ctx} {kind:?}: u32 max differs from the CPU");
+            let x = array::<i64>(shape, fortran, 8).mapv(|v| v * 1_000_000_007);
+            let got = always.scan_axis(&x, Axis(axis), Op::Sum).unwrap();
+            let want = cpu::scan_axis(x.view(), Axis(axis), Op::Sum, kind).unwrap();
+            assert_eq!(got, want, "{ctx} {kind:?}: i64 sum differs from the CPU");
         }
+        // An exact (integer) affine monoid: pipelined wherever the i32 sum is.
+        let a = array::<i32>(shape, fortran, 10).mapv(|v| Affine {
+            a: if v > 0 { 1i32 } else { -1 },
+            b: v,
+        });
+        let (got, ran) = ran_pipeline(|| {
+            Scan::new(&gpu)
+                .pipelining(Pipelining::Always)
+                .scan_axis_monoid(&a, Axis(axis))
+                .unwrap()
+        });
+        if let Some(ran) = ran {
+            assert_eq!(ran, piped, "{ctx}: pipeline taken for Affine<i32>");
+        }
+        let once = Scan::new(&gpu)
+            .pipelining(Pipelining::Never)
+            .scan_axis_monoid(&a, Axis(axis))
+            .unwrap();
+        assert!(
+            got == once,
+            "{ctx}: Affine<i32> scan differs from the one-shot scan"
+        );
+        // A float affine monoid: the one-shot scan's values wherever it streams.
         let a = array::<f32>(shape, fortran, 8).mapv(|v| Affine {
             a: if v > 0.0 { 0.5f32 } else { -1.0 },
             b: v,

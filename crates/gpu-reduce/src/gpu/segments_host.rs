@@ -3,8 +3,8 @@
 //! tiles taken from a counter and joined by a look-back, so chunks of whole tiles of the whole
 //! array's plan upload into a device ring and are reduced by one launch each, the counter and
 //! status zeroed once: the tiles and every combination are those of the one-shot launch, and
-//! the results equal its bits. Long segments (the lane kernels, a segment per thread group)
-//! take the one-shot path.
+//! the results equal its bits. Host values take segment tiles at every segment length (see
+//! `Reduce::plan_segments`), so long segments stream too.
 
 use gpu_core::{LaneAccess, Pod, Result, Segments, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
@@ -16,8 +16,7 @@ use super::Reduce;
 impl Reduce<'_> {
     /// `desc` over each of `segments` of the host `values` through the host pipeline:
     /// `Some(results)` or `None` with nothing done where it does not apply (a stream is set,
-    /// below the pipelining size, segments long enough for the lane kernels, or another
-    /// pipeline holds the staging).
+    /// below the pipelining size, or another pipeline holds the staging).
     pub(super) fn segments_host_pipelined<T: Pod, V: Pod>(
         &self,
         values: &[T],
@@ -31,7 +30,7 @@ impl Reduce<'_> {
         {
             return Ok(None);
         }
-        let plan = self.plan_segments(segments, desc)?;
+        let plan = self.plan_segments(segments, desc, true)?;
         let LaneAccess::SegmentTiles { tile } = plan.access else {
             return Ok(None);
         };

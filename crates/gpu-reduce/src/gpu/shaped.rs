@@ -410,10 +410,18 @@ impl Reduce<'_> {
     }
 
     /// The plan of `desc` over `segments`: segment tiles unless the segments are very long on
-    /// average (or there are no values), the lane kernels otherwise.
-    pub(super) fn plan_segments(&self, segments: &Segments, desc: &Desc) -> Result<LanePlan> {
+    /// average (or there are no values), the lane kernels otherwise. `host_values`: the values
+    /// come from host memory, where segment tiles are taken at every length: the host pipeline
+    /// streams whole tiles, and its one-shot fallback (small inputs, a busy staging) must give
+    /// the same float bits, while the link, not the kernel, sets the speed.
+    pub(super) fn plan_segments(
+        &self,
+        segments: &Segments,
+        desc: &Desc,
+        host_values: bool,
+    ) -> Result<LanePlan> {
         let len = segments.values_len() as u64;
-        if len > 0 && segments.mean_len() < segment_tiles_max_mean() {
+        if len > 0 && (host_values || segments.mean_len() < segment_tiles_max_mean()) {
             let tile = SEGMENT_TILES_BLOCK * segment_tile_items(desc.value_size);
             return Ok(LanePlan::segment_tiles(len, tile));
         }
@@ -426,17 +434,20 @@ impl Reduce<'_> {
         ))
     }
 
-    /// Enqueues `desc` over `segments` of the values at `input` into `out`.
+    /// Enqueues `desc` over `segments` of the values at `input` (uploaded from host memory:
+    /// `host_values`, see [`plan_segments`](Self::plan_segments)) into `out`.
+    #[allow(clippy::too_many_arguments)]
     fn enqueue_segments(
         &self,
         input: u64,
         segments: &Segments,
         desc: &Desc,
+        host_values: bool,
         out: &Out,
         ws: &mut Workspace,
         stream: &Stream,
     ) -> Result<LanePlan> {
-        let plan = self.plan_segments(segments, desc)?;
+        let plan = self.plan_segments(segments, desc, host_values)?;
         if let LaneAccess::SegmentTiles { tile } = plan.access {
             return self.enqueue_segment_tiles(
                 input,
@@ -890,7 +901,8 @@ impl Reduce<'_> {
                 ptr: out.device_ptr(),
                 size: std::mem::size_of::<V>(),
             };
-            self.enqueue_segments(staged.device_ptr(), &segments, desc, &o, ws, stream)?;
+            let host = staged.is_uploaded();
+            self.enqueue_segments(staged.device_ptr(), &segments, desc, host, &o, ws, stream)?;
             stream.synchronize()
         })?;
         Ok((out.to_vec()?, segments))
@@ -1064,7 +1076,9 @@ impl Reduce<'_> {
             ptr: out.device_ptr(),
             size: std::mem::size_of::<T::Accumulator>(),
         };
-        let plan = self.enqueue_segments(staged.device_ptr(), &segments, &desc, &o, ws, stream)?;
+        let host = staged.is_uploaded();
+        let plan =
+            self.enqueue_segments(staged.device_ptr(), &segments, &desc, host, &o, ws, stream)?;
         if self.stream.is_none() || staged.is_uploaded() {
             stream.synchronize()?;
         }
@@ -1073,7 +1087,7 @@ impl Reduce<'_> {
 
     /// The plan a segmented reduction over `segments` would run.
     pub fn segments_plan<T: Element>(&self, segments: &Segments, op: Op) -> Result<LanePlan> {
-        self.plan_segments(segments, &desc_op::<T>(op)?)
+        self.plan_segments(segments, &desc_op::<T>(op)?, false)
     }
 }
 

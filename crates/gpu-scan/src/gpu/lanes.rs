@@ -499,12 +499,16 @@ impl Scanner {
         Ok(plan)
     }
 
+    /// Turns the `splits × count` split totals at `totals` into each split's seed, in place:
+    /// their exclusive scan along the splits, from `carry[lane]` (`count` values) or, with
+    /// `carry` 0, the identity.
     fn seed_splits(
         &mut self,
         kind: &LaneKind<'_>,
         totals: u64,
         count: u64,
         splits: u32,
+        carry: u64,
         stream: &Stream,
     ) -> Result<()> {
         let lanes = AxisLanes {
@@ -517,12 +521,12 @@ impl Scanner {
         };
         let kernel = self.lane_kernel("axis", kind)?;
         let plan = self.axis_plan(kind, &lanes)?.without_splits();
-        let (tiling, seeds, exclusive): (LaneTiling, u64, u32) = (plan.tiling, 0, 1);
+        let (tiling, seeds, exclusive): (LaneTiling, u64, u32) = (plan.tiling, carry, 1);
         // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
         // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64, AxisLanes,
         // u64, AxisLanes, LaneTiling, u64, u32); the lanes address splits × count values of
         // the totals scratch (alive in this scanner), scanned in place (each element read and
-        // written by one thread); null seeds with a one-split grid.
+        // written by one thread); one-split grid, seeds null or the caller's `count` values.
         unsafe {
             kernel.launch_2d(
                 LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
@@ -594,8 +598,31 @@ impl Scanner {
             }
             AxisChoice::Lanes(plan) => plan,
         };
+        self.enqueue_lanes(
+            kind, input, in_lb, output, out_lb, plan, exclusive, 0, stream,
+        )?;
+        Ok(plan)
+    }
+
+    /// Enqueues the generic lane scan of `plan` (splits seeded by a totals pass) of every lane
+    /// of `in_lb` into `out_lb`, lane `l` of each batch starting from `carry[l]` (`count`
+    /// values on the device, read before anything of this launch writes) or, with `carry` 0,
+    /// from the identity.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn enqueue_lanes(
+        &mut self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        in_lb: &LaneBatches,
+        output: u64,
+        out_lb: &LaneBatches,
+        plan: LanePlan,
+        exclusive: bool,
+        carry: u64,
+        stream: &Stream,
+    ) -> Result<()> {
         if in_lb.total_lanes() == 0 || in_lb.lanes.len == 0 {
-            return Ok(plan);
+            return Ok(());
         }
         let count = in_lb.lanes.count;
         let totals = if plan.splits > 1 {
@@ -627,25 +654,66 @@ impl Scanner {
                         &kernel_args![src, in_lanes, tiling, totals],
                     )?;
                 }
-                self.seed_splits(kind, totals, count, plan.splits, stream)?;
+                self.seed_splits(kind, totals, count, plan.splits, carry, stream)?;
             }
+            let seeds = if plan.splits > 1 { totals } else { carry };
             // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
             // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64,
             // AxisLanes, u64, AxisLanes, LaneTiling, u64, u32). Input and output lanes come
             // from one merge of the same shape (lane l is the same index in both) and lie
             // inside their arrays; the output does not alias (checked strides) unless it is
-            // the input itself, lane for lane; seeds hold splits × count values or are null
-            // with one split.
+            // the input itself, lane for lane; seeds hold splits × count values (the seeded
+            // totals), or `count` values (the caller's carry) or are null with one split.
             unsafe {
                 scan.launch_2d(
                     config,
                     plan.splits,
                     stream,
-                    &kernel_args![src, in_lanes, dst, out_lanes, tiling, totals, exclusive],
+                    &kernel_args![src, in_lanes, dst, out_lanes, tiling, seeds, exclusive],
                 )?;
             }
         }
-        Ok(plan)
+        Ok(())
+    }
+
+    /// Enqueues `out[l] = seeds[l] ⊕ input[l]` for `count` contiguous values (`seeds` 0: a
+    /// copy): lanes of one element scanned from their seeds. Carries a running value per lane
+    /// from one chunk of an array to the next.
+    pub(crate) fn enqueue_lane_step(
+        &mut self,
+        kind: &LaneKind<'_>,
+        input: u64,
+        seeds: u64,
+        output: u64,
+        count: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        if count == 0 {
+            return Ok(());
+        }
+        let lanes = AxisLanes {
+            count,
+            inner: count,
+            len: 1,
+            outer_stride: 0,
+            inner_stride: 1,
+            axis_stride: 1,
+        };
+        let kernel = self.lane_kernel("axis", kind)?;
+        let plan = self.axis_plan(kind, &lanes)?.without_splits();
+        let (tiling, exclusive): (LaneTiling, u32) = (plan.tiling, 0);
+        // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
+        // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64, AxisLanes,
+        // u64, AxisLanes, LaneTiling, u64, u32); the caller gives `count` values at `input`,
+        // at `seeds` (or null) and at `output`, the output apart from both; one-split grid.
+        unsafe {
+            kernel.launch_2d(
+                LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
+                1,
+                stream,
+                &kernel_args![input, lanes, output, lanes, tiling, seeds, exclusive],
+            )
+        }
     }
 
     /// The segment tiles of a scan of `kind`: threads per block, values per tile and the
