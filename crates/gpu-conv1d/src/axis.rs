@@ -13,7 +13,7 @@ use crate::{Path, Real};
 
 /// The axes of `strides` in memory order, largest stride first, with `axis` moved last: the
 /// order in which the lanes become packed rows.
-fn rows_order(strides: &[isize], axis: usize) -> Vec<usize> {
+pub(crate) fn rows_order(strides: &[isize], axis: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..strides.len()).filter(|&d| d != axis).collect();
     order.sort_by_key(|&d| std::cmp::Reverse(strides[d].unsigned_abs()));
     order.push(axis);
@@ -22,7 +22,7 @@ fn rows_order(strides: &[isize], axis: usize) -> Vec<usize> {
 
 /// Strides (in the original axis order) of the dense row-major layout of `shape` taken in
 /// `order` (outermost first).
-fn packed_strides(shape: &[usize], order: &[usize]) -> Vec<isize> {
+pub(crate) fn packed_strides(shape: &[usize], order: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
     let mut s = 1isize;
     for &d in order.iter().rev() {
@@ -84,9 +84,11 @@ impl<T: Real> Conv1d<'_, T> {
         out.to_array()
     }
 
-    /// [`run_axis`](Conv1d::run_axis) of a host array in C order along its last axis, or in
-    /// Fortran order along its first (lanes that are rows one after the other), through the
-    /// host pipeline: the result in the input's order, or `None` where it does not apply.
+    /// [`run_axis`](Conv1d::run_axis) of a host array in C or Fortran order through the host
+    /// pipeline: along the innermost memory axis (the last in C order, the first in Fortran
+    /// order: lanes that are rows one after the other) or a middle one (chunks of whole outer
+    /// slices gathered into rows on the device, `slices_host.rs`). The result in the input's
+    /// order, or `None` where it does not apply (the outer memory axis among others).
     fn axis_rows_pipelined<I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
@@ -102,10 +104,25 @@ impl<T: Real> Conv1d<'_, T> {
             host.shape.len() - 1
         };
         let n = host.shape[axis.0];
-        if axis.0 != innermost || n == 0 {
+        if n == 0 {
             return Ok(None);
         }
-        let Some(out) = self.rows_host_pipelined(host.data, host.data.len() / n)? else {
+        let out = if axis.0 == innermost {
+            self.rows_host_pipelined(host.data, host.data.len() / n)?
+        } else {
+            let len = shape.iter().product();
+            let mut out = gpu_core::host_output_vec::<T>(len);
+            let spare = &mut out.spare_capacity_mut()[..len];
+            if self.axis_slices_pipelined(&host, axis.0, spare)? {
+                // SAFETY: the pipeline wrote all `len` elements of the spare capacity when it
+                // returned true; `T: Pod` accepts the bytes it copied.
+                unsafe { out.set_len(len) };
+                Some(out)
+            } else {
+                None
+            }
+        };
+        let Some(out) = out else {
             return Ok(None);
         };
         let dim = IxDyn(&shape);

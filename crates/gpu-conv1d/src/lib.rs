@@ -112,6 +112,8 @@ mod host_async;
 mod kernels;
 #[cfg(feature = "cuda")]
 mod rows_host;
+#[cfg(feature = "cuda")]
+mod slices_host;
 
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, output_len, tensor_min_width, Path, AUTO_BLOCK,

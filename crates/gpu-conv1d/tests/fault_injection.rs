@@ -102,5 +102,21 @@ fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
         expect(want),
     )
     .points;
+    // Along the middle axis of a 3-D array through the pipeline (slices of 37 × 1001, the
+    // lanes gathered into rows on the device): three chunks.
+    let x = ndarray::Array3::from_shape_vec((150, 37, 1001), dyadic(150 * 37 * 1001, 6)).unwrap();
+    let mut want = ndarray::Array3::<f32>::zeros((150, 37, 1001));
+    for (mut out, lane) in want.lanes_mut(Axis(1)).into_iter().zip(x.lanes(Axis(1))) {
+        let lane = lane.to_vec();
+        let r = cpu::correlate(&lane, &mask, Mode::Same, Boundary::Zero).unwrap();
+        out.assign(&ndarray::ArrayView1::from(&r));
+    }
+    points += fail_every_call(
+        &gpu,
+        "pipelined middle axis",
+        || piped.run_axis(&x, Axis(1)),
+        expect(want.into_dyn()),
+    )
+    .points;
     eprintln!("fault injection: gpu-conv1d: {points} failure points, 0 panics, 0 leaks");
 }

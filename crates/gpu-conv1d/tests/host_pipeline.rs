@@ -258,7 +258,9 @@ fn async_forms() {
 /// innermost memory axis in C and Fortran order) in chunks of whole rows: the one-shot results
 /// bit for bit, rows whose bytes are not a multiple of 16 (chunks rounded to keep alignment),
 /// every mode and boundary (`Wrap` included: a row never leaves its chunk), the kernels chosen
-/// explicitly, f32, f64 and f16; along another axis the one-shot path.
+/// explicitly, f32, f64 and f16; along a middle axis chunks of whole outer slices gathered
+/// into rows on the device (the same checks, lanes whose bytes are not a multiple of 16); along
+/// the outer axis the one-shot path.
 #[test]
 fn rows_and_axes_of_host_arrays() {
     use ndarray::{Array2, ArrayD, Axis, IxDyn, ShapeBuilder};
@@ -336,36 +338,89 @@ fn rows_and_axes_of_host_arrays() {
     }
     rows::<f16>(&gpu, 3000, 3001, 63, Options::new(), "f16");
     rows::<f64>(&gpu, 1000, 2999, 9, Options::new(), "f64");
-    // N-D arrays (23 MiB) along their innermost memory axis, and along another (one-shot).
-    let conv = Conv1d::correlation(&gpu, &[0.5f32, -1.0, 2.0, 0.25], Options::new()).unwrap();
-    let always = conv.clone().pipelining(Pipelining::Always);
-    let never = conv.clone().pipelining(Pipelining::Never);
-    let cases: [(&[usize], bool, usize, bool); 4] = [
-        (&[64, 30, 3001], false, 2, true),
-        (&[3001, 30, 64], true, 0, true),
-        (&[64, 30, 3001], false, 1, false),
-        (&[3001, 30, 64], true, 2, false),
-    ];
-    for (shape, fortran, axis, piped) in cases {
+    // N-D arrays along their innermost memory axis (rows), a middle one (chunks of whole outer
+    // slices gathered into rows on the device) and the outer one (one-shot).
+    fn axes<T: Real>(
+        gpu: &Gpu,
+        (shape, fortran, axis, piped): (&[usize], bool, usize, bool),
+        w: usize,
+        options: Options,
+    ) {
+        let mask: Vec<T> = data(w, w as u64 + 5);
+        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+        let always = conv.clone().pipelining(Pipelining::Always);
+        let never = conv.clone().pipelining(Pipelining::Never);
         let n: usize = shape.iter().product();
         let dim = IxDyn(shape);
-        let v = data::<f32>(n, 99);
+        let v = data::<T>(n, 99);
         let x = if fortran {
             ArrayD::from_shape_vec(dim.f(), v).unwrap()
         } else {
             ArrayD::from_shape_vec(dim, v).unwrap()
         };
-        let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
+        let ctx = format!(
+            "{} shape {shape:?} fortran {fortran} axis {axis} w={w} {:?} {:?} {:?}",
+            T::NAME,
+            options.mode,
+            options.boundary,
+            options.strategy
+        );
         let (got, ran) = ran_pipeline(|| always.run_axis(&x, Axis(axis)).unwrap());
         if let Some(ran) = ran {
             assert_eq!(ran, piped, "{ctx}: pipeline taken");
         }
         let once = never.run_axis(&x, Axis(axis)).unwrap();
         assert_eq!(got.shape(), once.shape(), "{ctx}");
-        let bits = |a: &ArrayD<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&got), bits(&once), "{ctx}: differs from one-shot");
+        let (g, o): (Vec<T>, Vec<T>) = (
+            got.iter().copied().collect(),
+            once.iter().copied().collect(),
+        );
+        if let Some(i) = same_bits(&g, &o) {
+            panic!("{ctx}: differs from one-shot at output {i} (logical order)");
+        }
         if piped {
             assert_eq!(got.is_standard_layout(), !fortran, "{ctx}: result order");
         }
+        // One lane against the CPU reference.
+        let lane: Vec<T> = x.lanes(Axis(axis)).into_iter().nth(7).unwrap().to_vec();
+        let got_lane: Vec<T> = got.lanes(Axis(axis)).into_iter().nth(7).unwrap().to_vec();
+        let r = check(
+            &got_lane,
+            Operation::Correlation,
+            &lane,
+            &mask,
+            options.mode,
+            options.boundary,
+            512,
+        );
+        if let Err(e) = r {
+            panic!("{ctx}, lane 7: {e}");
+        }
     }
+    let (d, full) = (Options::new(), Options::new().mode(Mode::Full));
+    // 23 MiB of f32: rows of 3001 (the innermost axis), slices of 30 × 3001 (middle axis).
+    for case in [
+        (&[64, 30, 3001][..], false, 2, true),
+        (&[3001, 30, 64], true, 0, true),
+        (&[64, 30, 3001], false, 1, true),
+        (&[3001, 30, 64], true, 1, true),
+        (&[64, 30, 3001], false, 0, false),
+        (&[3001, 30, 64], true, 2, false),
+    ] {
+        axes::<f32>(&gpu, case, 4, d);
+    }
+    // Lanes of 37 f32 (148 bytes: chunks of a multiple of 4 rows' worth of slices), every
+    // mode and boundary, the kernels chosen explicitly, 4-D arrays, f16 and f64.
+    let odd = (&[200, 37, 1001][..], false, 1, true);
+    for b in Boundary::ALL {
+        axes::<f32>(&gpu, odd, 31, full.boundary(b));
+    }
+    axes::<f32>(&gpu, odd, 5, Options::new().mode(Mode::Valid));
+    axes::<f32>(&gpu, odd, 63, full.strategy(Strategy::TensorCore));
+    axes::<f32>(&gpu, odd, 7, d.strategy(Strategy::RegisterTiled));
+    axes::<f32>(&gpu, (&[40, 6, 50, 300], false, 1, true), 9, d);
+    axes::<f32>(&gpu, (&[40, 6, 50, 300], false, 2, true), 9, full);
+    axes::<f32>(&gpu, (&[300, 50, 6, 40], true, 2, true), 9, d);
+    axes::<f16>(&gpu, (&[300, 37, 1001], false, 1, true), 15, d);
+    axes::<f64>(&gpu, (&[100, 37, 1001], false, 1, true), 15, full);
 }

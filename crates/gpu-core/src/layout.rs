@@ -63,6 +63,39 @@ fn merged_axes(shape: &[usize], src: &[isize], dst: &[isize]) -> Vec<(u64, i64, 
     merged
 }
 
+/// Enqueues on `stream` the copy of an array of `shape` at device address `src` (element
+/// `src_strides`) into the array of the same shape at `dst` (`dst_strides`): the layout copy
+/// [`DeviceArrayD::assign_staged`] runs (one coalesced pass; elements of 1, 2, 4, 8 or 16
+/// bytes), for memory the caller addresses itself, such as a slot of a host pipeline's ring
+/// ([`PipelineStep`](crate::PipelineStep)). Returns without waiting.
+///
+/// # Safety
+/// Every index of `shape` must land, under both stride sets, inside memory of `gpu`'s context
+/// that stays allocated until the stream has run the copy, and no destination element may
+/// overlap a source element.
+pub unsafe fn enqueue_layout_copy_at<T: Pod>(
+    gpu: &Gpu,
+    src: u64,
+    src_strides: &[isize],
+    dst: u64,
+    dst_strides: &[isize],
+    shape: &[usize],
+    stream: &Stream,
+) -> Result<()> {
+    if src_strides.len() != shape.len() || dst_strides.len() != shape.len() {
+        return Err(Error::invalid(
+            "strides",
+            format!(
+                "{} and {} strides for {} dimensions",
+                src_strides.len(),
+                dst_strides.len(),
+                shape.len()
+            ),
+        ));
+    }
+    enqueue_layout_copy::<T>(gpu, src, src_strides, dst, dst_strides, shape, stream)
+}
+
 /// Enqueues on `stream` the copy of the elements of an array of `shape` at `src` (element
 /// `strides`) into the array of the same shape at `dst` (`dst_strides`), both of `T` in
 /// `gpu`'s memory and not overlapping. The caller guarantees every index lands inside both

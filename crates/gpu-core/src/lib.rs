@@ -128,8 +128,9 @@ pub use fill::KERNELS;
 #[cfg(feature = "cuda")]
 pub use host_pipeline::PipelineStep;
 #[cfg(feature = "cuda")]
-#[cfg(feature = "cuda")]
 pub use input::{DeviceSlice, Input, Staged};
+#[cfg(feature = "cuda")]
+pub use layout::enqueue_layout_copy_at;
 #[cfg(feature = "cuda")]
 pub use memory::{DeviceArray, PinnedBuffer};
 #[cfg(feature = "cuda")]
