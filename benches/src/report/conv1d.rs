@@ -304,10 +304,57 @@ mod gpu {
                     );
                 }
             }
+            // Along the middle axis of a pageable host array of (n / 2^14) × 256 × 64 (a batch
+            // of 64-channel signals of 256 samples, C order: `Conv1d::run_axis` along axis 1)
+            // into a new one: chunks of whole outer slices gathered into rows on the device,
+            // against the one-shot path, checked against the CPU.
+            if !d.is_half() && n % (MIDDLE * 64) == 0 && n >= 2 * MIDDLE * 64 {
+                let x = ndarray::ArrayView3::from_shape((n / (MIDDLE * 64), MIDDLE, 64), host)
+                    .expect("n is a multiple of the slice");
+                let variant = format!(
+                    "{VARIANT} along the middle axis of slices of {MIDDLE} × 64, host to new array, pageable"
+                );
+                let axis = ndarray::Axis(1);
+                for (name, p) in PATHS {
+                    let (conv, conv2) = (conv.clone().pipelining(p), conv.clone().pipelining(p));
+                    cases.push(
+                        Case::new("conv1d", name, &variant, d.name(), n)
+                            .param("w", mask.len() as u64)
+                            .bytes(2 * array as u64, Some(array))
+                            .reps(5)
+                            .gpu(move |_: &Stream| conv.run_axis(&x, axis).map(drop))
+                            .check(move || {
+                                let got = match conv2.run_axis(&x, axis) {
+                                    Ok(a) => a,
+                                    Err(e) => return Verdict::error(&e),
+                                };
+                                let want = gpu_conv1d::cpu::apply_axis(
+                                    gpu_conv1d::Operation::Correlation,
+                                    x,
+                                    axis,
+                                    mask,
+                                    gpu_conv1d::Mode::Same,
+                                    gpu_conv1d::Boundary::Zero,
+                                    true,
+                                );
+                                match want {
+                                    Ok(w) => {
+                                        let g: Vec<_> = got.iter().copied().collect();
+                                        let w: Vec<_> = w.iter().copied().collect();
+                                        check::slices(&g, &w)
+                                    }
+                                    Err(e) => Verdict::error(&e),
+                                }
+                            }),
+                    );
+                }
+            }
             env.run_cases(cases)
         }
     }
 
+    /// Lane length along the middle axis of the 3-D arrays from host memory.
+    const MIDDLE: usize = 256;
     /// Row length of the rows from host memory.
     const ROW: usize = 4096;
 }

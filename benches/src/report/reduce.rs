@@ -174,6 +174,8 @@ mod gpu {
             }
         };
         let (gpu, pinned) = (&gpu, &pinned);
+        // Segments of 1000-3000 values for the host rows below (a fixed seed).
+        let long_segments = gpu_core::data::offsets_over(n, 1000..3001, 3000);
         let mut cases: Vec<Case<'_>> = Vec::new();
         for (name, p) in PATHS {
             for is_pinned in [false, true] {
@@ -242,9 +244,38 @@ mod gpu {
                 }
             }
         }
+        // Sums over segments of 1000-3000 values of a pageable host vector
+        // (`Reduce::segmented_sum`: segment tiles at every length for host values), through the
+        // pipeline against the one-shot path, checked against the CPU.
+        if op == Op::Sum && !d.is_half() && n >= 2 * ROW {
+            let offsets = &long_segments[..];
+            for (name, p) in PATHS {
+                let (r, r2) = (
+                    Reduce::new(gpu).pipelining(p),
+                    Reduce::new(gpu).pipelining(p),
+                );
+                cases.push(
+                    Case::new("reduce", name, HOST_LONG_SEGMENTS, d.name(), n)
+                        .bytes(array as u64, Some(array))
+                        .reps(5)
+                        .gpu(move |_: &Stream| r.segmented_sum(host, offsets).map(drop))
+                        .check(move || {
+                            let got = match r2.segmented_sum(host, offsets) {
+                                Ok(v) => v,
+                                Err(e) => return Verdict::error(&e),
+                            };
+                            match gpu_reduce::cpu::segmented_reduce(host, offsets, op) {
+                                Ok(want) => check::slices(&got, &want),
+                                Err(e) => Verdict::error(&e),
+                            }
+                        }),
+                );
+            }
+        }
         env.run_cases(cases)
     }
 
+    const HOST_LONG_SEGMENTS: &str = "sum in segments of 1000-3000, from host, pageable";
     const HOST_ROWS: &str = "sum along rows of 4096, from host, pageable";
     const HOST_COLUMNS: &str = "sum down the columns of rows of 4096, from host, pageable";
     /// Row length of the axis rows.

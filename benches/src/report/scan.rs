@@ -139,6 +139,8 @@ mod gpu {
     const HOST_PINNED: &str = "inclusive sum, host to host, pinned";
     const HOST_ROWS: &str = "inclusive sum along rows of 4096, host to new array, pageable";
     const HOST_SEGMENTS: &str = "inclusive sum in segments of 1-2000, host to new vector, pageable";
+    const HOST_COLUMNS: &str =
+        "inclusive sum down the columns of rows of 4096, host to new array, pageable";
     /// Row length of the axis rows.
     const ROW: usize = 4096;
 
@@ -324,32 +326,34 @@ mod gpu {
                 }
                 // Rows of 4096 scanned along axis 1 (`Scan::scan_axis`), from a pageable host
                 // array into a new one: chunks of whole rows through the pipeline against the
-                // one-shot path. Checked against the CPU's scan of each row.
+                // one-shot path; for the integers also down the columns (axis 0: each lane's
+                // running value carried between chunks). Checked against the CPU's scan.
+                let mut axes = vec![(1usize, HOST_ROWS)];
+                if !T::IS_FLOAT {
+                    axes.push((0, HOST_COLUMNS));
+                }
                 if !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
                     let rows = ndarray::ArrayView2::from_shape((n / ROW, ROW), host)
                         .expect("n is a multiple of the row");
-                    for (name, p) in PATHS {
+                    for ((name, p), (axis, what)) in PATHS
+                        .into_iter()
+                        .flat_map(|path| axes.iter().map(move |&a| (path, a)))
+                    {
+                        let axis = ndarray::Axis(axis);
                         let scan = Scan::new(gpu).pipelining(p);
                         let scan2 = scan.clone();
                         cases.push(
-                            Case::new("scan", name, HOST_ROWS, d.name(), n)
+                            Case::new("scan", name, what, d.name(), n)
                                 .bytes(bytes, Some(array))
                                 .reps(5)
-                                .gpu(move |_: &Stream| {
-                                    scan.scan_axis(&rows, ndarray::Axis(1), OP).map(drop)
-                                })
+                                .gpu(move |_: &Stream| scan.scan_axis(&rows, axis, OP).map(drop))
                                 .check(move || {
-                                    let got = match scan2.scan_axis(&rows, ndarray::Axis(1), OP) {
+                                    let got = match scan2.scan_axis(&rows, axis, OP) {
                                         Ok(a) => a,
                                         Err(e) => return Verdict::error(&e),
                                     };
                                     let kind = gpu_scan::ScanKind::Inclusive;
-                                    match gpu_scan::cpu::par_scan_axis(
-                                        rows,
-                                        ndarray::Axis(1),
-                                        OP,
-                                        kind,
-                                    ) {
+                                    match gpu_scan::cpu::par_scan_axis(rows, axis, OP, kind) {
                                         Ok(want) => match (got.as_slice(), want.as_slice()) {
                                             (Some(g), Some(w)) => check::slices(g, w),
                                             _ => Verdict::Unchecked("not in C order".into()),
