@@ -55,7 +55,11 @@ impl<T: Real> Conv1d<'_, T> {
     /// shape with that axis's length replaced by the mode's output length. `x` is any ndarray
     /// array or view (any layout, strides of any sign) or a [`DeviceArrayD`]. Lane for lane
     /// the same as [`run`](Conv1d::run) of the lane, and as
-    /// [`cpu::apply_axis`](crate::cpu::apply_axis).
+    /// [`cpu::apply_axis`](crate::cpu::apply_axis). A host array in C or Fortran order
+    /// streams through the host pipeline as [`pipelining`](Conv1d::pipelining) says, along its
+    /// innermost memory axis (chunks of whole rows) or a middle one (chunks of whole outer
+    /// slices, gathered into rows on the device), with the one-shot call's results bit for
+    /// bit; along the outer memory axis it goes one-shot.
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {

@@ -428,7 +428,11 @@ fn axis_scans_of_host_arrays() {
             let want = cpu::scan_axis(x.view(), Axis(axis), Op::Sum, kind).unwrap();
             assert_eq!(got, want, "{ctx} {kind:?}: i64 sum differs from the CPU");
         }
-        // An exact (integer) affine monoid: pipelined wherever the i32 sum is.
+        // An exact (integer) affine monoid: pipelined wherever the i32 sum is, unless one of
+        // its slices (8-byte values) exceeds a chunk.
+        let slice: usize =
+            shape.iter().product::<usize>() / shape[if fortran { shape.len() - 1 } else { 0 }];
+        let piped = piped && slice * 8 <= PIPELINE_CHUNK_BYTES;
         let a = array::<i32>(shape, fortran, 10).mapv(|v| Affine {
             a: if v > 0 { 1i32 } else { -1 },
             b: v,
