@@ -215,7 +215,7 @@ fn axis_reductions_of_host_arrays() {
         (&[1000, 5000], false, 0, 3),
         (&[5000, 1000], true, 1, 3),
         (&[1500, 30, 100], false, 0, 3), // 699 slices of 3000 per chunk, the last 102
-        (&[9, 1 << 21], false, 0, 0),    // 9 chunks of one slice: 72 MiB of partials, one-shot
+        (&[9, 1 << 21], false, 0, 9),    // 9 chunks of one slice: 72 MiB of rows, folded at 64
     ];
     let always = Reduce::new(&gpu).pipelining(Pipelining::Always);
     let never = Reduce::new(&gpu).pipelining(Pipelining::Never);

@@ -145,9 +145,12 @@ impl Reduce<'_> {
     /// upload, then the rows of partials reduced along the chunks, in chunk order, by the same
     /// algorithm over the partials' kind. Exact operators give the one-shot values; float sums
     /// and products are associated by chunks (deterministic: when another pipeline holds the
-    /// staging, the same chunks are reduced from one upload). `None` for argmin and argmax
-    /// (a chunk's index is local to it), fewer than two slices, a slice (or sixteen bytes'
-    /// worth) over a chunk, or partials over [`OUTER_PARTIALS_MAX_BYTES`].
+    /// staging, the same chunks are reduced from one upload). At most
+    /// [`OUTER_PARTIALS_MAX_BYTES`] of rows are kept: when they are full, they are reduced
+    /// into the first row (the same order, so exact operators keep the one-shot values, and
+    /// floats a grouping fixed by the shape). `None` for argmin and argmax (a chunk's index is
+    /// local to it), fewer than two slices, a slice (or sixteen bytes' worth) over a chunk, or
+    /// a row of partials over half the bound.
     fn outer_axis_pipelined<T: Pod, V: Pod>(
         &self,
         host: &HostNd<'_, T>,
@@ -174,34 +177,60 @@ impl Reduce<'_> {
             return Ok(None);
         }
         let chunks = slices.div_ceil(per_chunk);
-        if chunks * slice * value_size > OUTER_PARTIALS_MAX_BYTES {
+        let rows = (OUTER_PARTIALS_MAX_BYTES / (slice * value_size)).min(chunks);
+        if rows < 2 {
             return Ok(None);
         }
         let chunk = per_chunk * slice;
         let gpu = &self.gpu;
-        let partials = gpu.alloc::<V>(chunks * slice)?;
+        let partials = gpu.alloc::<V>(rows * slice)?;
         let out = gpu.alloc::<V>(slice)?;
-        // Chunk k's slices (`range` of the input, at `at`) reduced along them into row k.
+        // Rows `0..count` of partials reduced along them into `to` (`slice` values), in order.
+        let fold = |count: usize, to: u64, ws: &mut Workspace, s: &Stream| {
+            let lanes = axis_lanes(&[count, slice], &[slice as isize, 1], 0)?;
+            let o = Out {
+                ptr: to,
+                size: value_size,
+            };
+            self.enqueue_axis(partials.device_ptr(), &lanes, &desc.fold(), &o, ws, s)
+                .map(drop)
+        };
+        // Chunk k's slices (`range` of the input, at `at`) reduced along them into the next
+        // row; full rows first folded into row 0 (through `out`, which no launch reads yet).
+        let next = std::cell::Cell::new(0usize);
         let chunk_reduction = |ws: &mut Workspace, at: u64, range: Range<usize>, s: &Stream| {
+            if next.get() == rows {
+                fold(rows, out.device_ptr(), ws, s)?;
+                // SAFETY: `out` and row 0 of `partials` each hold `slice` values of V, distinct
+                // allocations alive until the stream has run (both outlive with_pooled's wait).
+                unsafe {
+                    gpu_core::enqueue_layout_copy_at::<V>(
+                        gpu,
+                        out.device_ptr(),
+                        &[1],
+                        partials.device_ptr(),
+                        &[1],
+                        &[slice],
+                        s,
+                    )?;
+                }
+                next.set(1);
+            }
             let mut chunk_shape = shape.clone();
             chunk_shape[0] = range.len() / slice;
             let lanes = axis_lanes(&chunk_shape, &strides, 0)?;
             let row = Out {
-                ptr: partials.device_ptr() + ((range.start / chunk) * slice * value_size) as u64,
+                ptr: partials.device_ptr() + (next.get() * slice * value_size) as u64,
                 size: value_size,
             };
+            next.set(next.get() + 1);
             self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
         };
         with_pooled(gpu, |ws| {
             let _staged = self.reduce_chunks(ws, host.data, chunk, chunk_reduction)?;
-            // The rows of partials, reduced along the chunks.
-            let lanes = axis_lanes(&[chunks, slice], &[slice as isize, 1], 0)?;
-            let o = Out {
-                ptr: out.device_ptr(),
-                size: value_size,
-            };
+            // The rows of partials left, reduced along the chunks.
             let stream = gpu.stream();
-            self.enqueue_axis(partials.device_ptr(), &lanes, &desc.fold(), &o, ws, stream)?;
+            fold(next.get(), out.device_ptr(), ws, stream)?;
             stream.synchronize()
         })?;
         result_array(host, axis, out.to_vec()?).map(Some)
@@ -248,8 +277,8 @@ impl Reduce<'_> {
     }
 }
 
-/// Bytes of partials an outer-axis reduction may keep on the device (chunks × results);
-/// beyond, the one-shot path (whose device memory is the input) is taken.
+/// Bytes of partials an outer-axis reduction keeps on the device (rows of results, one per
+/// chunk, folded into the first row when full).
 const OUTER_PARTIALS_MAX_BYTES: usize = 64 << 20;
 
 /// The results of `host` reduced along `axis`, in memory order of the C-order view, as an array
