@@ -1,0 +1,141 @@
+//! The communicator: how the ranks holding the shards exchange what the sharded algorithms
+//! need. One trait, two transports: [`InProcess`] (every rank driven by this process: several
+//! devices, or several shards of one device) and NCCL (not built yet: docs/dist.md).
+
+use std::ops::Range;
+
+use gpu_core::{Error, Pod, Result};
+
+/// What the sharded algorithms ask of a transport. A process drives the ranks
+/// [`local_ranks`](Communicator::local_ranks) of [`ranks`](Communicator::ranks) in all; a
+/// sharded array of this process holds exactly those ranks' shards.
+pub trait Communicator: Send + Sync {
+    /// The number of ranks (shards) in the communicator.
+    fn ranks(&self) -> usize;
+
+    /// The ranks this process drives, in rank order.
+    fn local_ranks(&self) -> Range<usize>;
+
+    /// All-gather: `local[i]` is the contribution of local rank `local_ranks().start + i`,
+    /// every rank's of the same length; returns every rank's contribution, concatenated in rank
+    /// order, on every rank. An error if `local` has not one entry per local rank or the
+    /// lengths differ.
+    fn all_gather(&self, local: &[Vec<u8>]) -> Result<Vec<u8>>;
+}
+
+/// The transport for ranks all driven by this process (no NCCL needed): an exchange is a
+/// copy in host memory, which is where the sharded algorithms keep what they exchange (one
+/// partial value per shard).
+///
+/// ```
+/// use gpu_dist::{Communicator, InProcess};
+/// let comm = InProcess::new(3);
+/// assert_eq!(comm.local_ranks(), 0..3);
+/// let all = comm.all_gather(&[vec![1u8], vec![2], vec![3]]).unwrap();
+/// assert_eq!(all, [1, 2, 3]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InProcess {
+    ranks: usize,
+}
+
+impl InProcess {
+    /// A communicator of `ranks` ranks, all local.
+    pub fn new(ranks: usize) -> Self {
+        Self { ranks }
+    }
+}
+
+impl Communicator for InProcess {
+    fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    fn local_ranks(&self) -> Range<usize> {
+        0..self.ranks
+    }
+
+    fn all_gather(&self, local: &[Vec<u8>]) -> Result<Vec<u8>> {
+        check_contributions(self, local)?;
+        Ok(local.concat())
+    }
+}
+
+/// Checks that `local` holds one contribution per local rank of `comm`, all of one length.
+pub(crate) fn check_contributions(comm: &dyn Communicator, local: &[Vec<u8>]) -> Result<()> {
+    let expected = comm.local_ranks().len();
+    if local.len() != expected {
+        return Err(Error::invalid(
+            "local",
+            format!("{} contributions for {expected} local ranks", local.len()),
+        ));
+    }
+    if let Some(first) = local.first() {
+        if let Some(bad) = local.iter().position(|c| c.len() != first.len()) {
+            return Err(Error::invalid(
+                "local",
+                format!(
+                    "contribution {bad} holds {} bytes, contribution 0 {}",
+                    local[bad].len(),
+                    first.len()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// All-gathers one plain value per local rank of `comm`: every rank's value, in rank order.
+///
+/// ```
+/// use gpu_dist::{all_gather_values, InProcess};
+/// assert_eq!(all_gather_values(&InProcess::new(2), &[1.5f64, -2.0]).unwrap(), [1.5, -2.0]);
+/// ```
+pub fn all_gather_values<T: Pod>(comm: &dyn Communicator, local: &[T]) -> Result<Vec<T>> {
+    let bytes: Vec<Vec<u8>> = local.iter().map(|v| value_bytes(v)).collect();
+    let all = comm.all_gather(&bytes)?;
+    let size = std::mem::size_of::<T>();
+    if all.len() != comm.ranks() * size {
+        return Err(Error::invalid(
+            "comm",
+            format!(
+                "the all-gather returned {} bytes for {} ranks of {size}",
+                all.len(),
+                comm.ranks()
+            ),
+        ));
+    }
+    Ok(all
+        .chunks_exact(size)
+        // SAFETY: each chunk holds size_of::<T>() bytes written from a T (value_bytes) by
+        // this crate's code on some rank; T: Pod accepts any bytes; read_unaligned because a
+        // Vec<u8> gives no alignment for T.
+        .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr() as *const T) })
+        .collect())
+}
+
+/// The bytes of one plain value.
+fn value_bytes<T: Pod>(v: &T) -> Vec<u8> {
+    // SAFETY: T: Pod has no padding (every byte initialised) and `v` is a live reference to
+    // size_of::<T>() bytes.
+    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
+        .to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_gather_checks_its_contributions() {
+        let comm = InProcess::new(2);
+        assert!(comm.all_gather(&[vec![1u8]]).is_err());
+        assert!(comm.all_gather(&[vec![1u8], vec![2, 3]]).is_err());
+        let v = all_gather_values(&comm, &[1.5f64, -2.0]).unwrap();
+        assert_eq!(v, [1.5, -2.0]);
+        assert_eq!(
+            all_gather_values::<u32>(&InProcess::new(0), &[]).unwrap(),
+            []
+        );
+    }
+}

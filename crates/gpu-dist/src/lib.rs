@@ -1,0 +1,58 @@
+//! # gpu-dist
+//!
+//! Arrays split in shards across devices, and the workspace's primitives run over the shards
+//! as over the concatenated data. A device may hold several shards: that is how the sharded
+//! algorithms run (and are tested) on one GPU, and how a user tries them on a laptop.
+//!
+//! ```no_run
+//! # #[cfg(feature = "cuda")]
+//! # fn main() -> gpu_core::Result<()> {
+//! use gpu_core::{Gpu, Op};
+//! use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce};
+//!
+//! let gpu = Gpu::default_device()?;
+//! let x: Vec<i64> = (1..=1000).collect();
+//! // Four shards on one GPU (on a machine with four GPUs: one per device).
+//! let devices = vec![gpu.clone(); 4];
+//! let a = ShardedArray::from_host(&devices, &x, ShardLayout::even(x.len(), 4)?)?;
+//! let comm = InProcess::new(4);
+//! assert_eq!(ShardedReduce::new(&comm).reduce(&a, Op::Sum)?, 500_500);
+//! assert_eq!(a.to_vec()?, x);
+//! # Ok(()) }
+//! # #[cfg(not(feature = "cuda"))] fn main() {}
+//! ```
+//!
+//! ## What exists
+//! - [`ShardLayout`]: an even split or given counts (empty shards allowed), and which shard
+//!   holds an element.
+//! - [`Communicator`], the one trait the sharded algorithms talk through, and its in-process
+//!   transport [`InProcess`] (every rank driven by this process).
+//! - `ShardedArray` (feature `cuda`): shards uploaded from a host slice or taken from
+//!   per-device arrays, gathered back, every transfer one thread per shard.
+//! - `ShardedReduce` (feature `cuda`): every reduction of gpu-reduce (each operator, widening,
+//!   `Mat2`/`Affine` monoids in sequence order, min/max, argmin/argmax with the single-GPU
+//!   tie and NaN rules). Each shard reduces locally with gpu-reduce's default algorithm; the
+//!   partials are all-gathered and [combined in rank order](combine), so exact operators give
+//!   the single-GPU value, ordered monoids keep their order, and float sums are grouped by
+//!   shards: the same bits on every run and every rank for a given layout.
+//!
+//! Not built yet (docs/dist.md in the repository): the NCCL transport, the sharded scan and
+//! convolution, arrays generated on the devices.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(missing_docs)]
+
+pub mod combine;
+mod comm;
+mod layout;
+#[cfg(feature = "cuda")]
+mod reduce;
+#[cfg(feature = "cuda")]
+mod sharded;
+
+pub use comm::{all_gather_values, Communicator, InProcess};
+pub use layout::ShardLayout;
+#[cfg(feature = "cuda")]
+pub use reduce::ShardedReduce;
+#[cfg(feature = "cuda")]
+pub use sharded::ShardedArray;

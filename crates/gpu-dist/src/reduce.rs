@@ -1,0 +1,179 @@
+//! Sharded reductions: each shard reduced on its own device by gpu-reduce's default
+//! algorithm, the per-shard partials all-gathered through the communicator and combined in rank
+//! order on every rank. Exact operators give the single-GPU value; float sums are grouped by
+//! shards (run-to-run identical for a given layout, whatever the transport).
+
+use gpu_core::{Element, Error, Op, Pod, Result};
+use gpu_reduce::{DeviceMonoid, Reduce, Widen};
+
+use crate::combine::{arg_pick, fold_in_rank_order};
+use crate::comm::all_gather_values;
+use crate::sharded::on_each_shard;
+use crate::{Communicator, ShardedArray};
+
+/// Reductions of [`ShardedArray`]s over a [`Communicator`] (the same names as
+/// [`gpu_reduce::Reduce`]); every rank gets the result.
+///
+/// ```no_run
+/// # fn main() -> gpu_core::Result<()> {
+/// use gpu_core::Gpu;
+/// use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce};
+/// let gpu = Gpu::default_device()?;
+/// let x: Vec<f32> = (0..1000).map(|i| (i % 7) as f32).collect();
+/// let a = ShardedArray::from_host(&vec![gpu; 3], &x, ShardLayout::even(x.len(), 3)?)?;
+/// let comm = InProcess::new(3);
+/// let r = ShardedReduce::new(&comm);
+/// assert_eq!(r.max(&a)?, Some(6.0));
+/// assert_eq!(r.argmax(&a)?, Some(6));
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Copy)]
+pub struct ShardedReduce<'c> {
+    comm: &'c dyn Communicator,
+}
+
+impl<'c> ShardedReduce<'c> {
+    /// Reductions whose shards exchange their partials through `comm`.
+    pub fn new(comm: &'c dyn Communicator) -> Self {
+        Self { comm }
+    }
+
+    /// Checks that `x` holds exactly this process's shards of a layout of `comm.ranks()`.
+    fn check<T: Pod>(&self, x: &ShardedArray<T>) -> Result<()> {
+        let (ranks, local) = (self.comm.ranks(), self.comm.local_ranks());
+        if x.layout().shards() != ranks || x.shards().len() != local.len() {
+            return Err(Error::invalid(
+                "x",
+                format!(
+                    "{} shards here of a layout of {}, for a communicator of {ranks} ranks ({} local)",
+                    x.shards().len(),
+                    x.layout().shards(),
+                    local.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `partial(shard)` of each of this process's shards, on a thread each, in rank order.
+    fn local<T: Pod, P: Send>(
+        &self,
+        x: &ShardedArray<T>,
+        partial: impl Fn(&gpu_core::DeviceArray<T>) -> Result<P> + Sync,
+    ) -> Result<Vec<P>> {
+        self.check(x)?;
+        on_each_shard(x.shards().len(), |s| partial(&x.shards()[s]))
+    }
+
+    /// Every rank's partial, in rank order: [`local`](Self::local), all-gathered.
+    fn partials<T: Pod, P: Pod>(
+        &self,
+        x: &ShardedArray<T>,
+        partial: impl Fn(&gpu_core::DeviceArray<T>) -> Result<P> + Sync,
+    ) -> Result<Vec<P>> {
+        let local = self.local(x, partial)?;
+        all_gather_values(self.comm, &local)
+    }
+
+    /// `op` over all elements (as [`Reduce::reduce`]: the identity when empty; f32 for the
+    /// 16-bit floats).
+    pub fn reduce<T: Element>(&self, x: &ShardedArray<T>, op: Op) -> Result<T::Accumulator> {
+        let parts = self.partials(x, |shard| Reduce::new(shard.gpu()).reduce(shard, op))?;
+        let identity = op.identity::<T::Accumulator>()?;
+        Ok(fold_in_rank_order(parts, |a, b| T::Accumulator::combine(op, a, b)).unwrap_or(identity))
+    }
+
+    /// The sum of all elements.
+    pub fn sum<T: Element>(&self, x: &ShardedArray<T>) -> Result<T::Accumulator> {
+        self.reduce(x, Op::Sum)
+    }
+
+    /// The product of all elements.
+    pub fn product<T: Element>(&self, x: &ShardedArray<T>) -> Result<T::Accumulator> {
+        self.reduce(x, Op::Product)
+    }
+
+    /// `op` accumulated in the wider type (as [`Reduce::reduce_wide`]).
+    pub fn reduce_wide<T: Widen>(&self, x: &ShardedArray<T>, op: Op) -> Result<T::Wide> {
+        let parts = self.partials(x, |shard| Reduce::new(shard.gpu()).reduce_wide(shard, op))?;
+        let identity = op.identity::<T::Wide>()?;
+        Ok(fold_in_rank_order(parts, |a, b| T::Wide::combine(op, a, b)).unwrap_or(identity))
+    }
+
+    /// The monoid product of all elements in sequence order (shards in rank order).
+    pub fn reduce_monoid<M: DeviceMonoid>(&self, x: &ShardedArray<M>) -> Result<M> {
+        let parts = self.partials(x, |shard| Reduce::new(shard.gpu()).reduce_monoid(shard))?;
+        Ok(fold_in_rank_order(parts, M::combine).unwrap_or_else(M::identity))
+    }
+
+    /// The smallest element (NaN if there is one), `None` when empty.
+    pub fn min<T: Element>(&self, x: &ShardedArray<T>) -> Result<Option<T>> {
+        self.extreme(x, Op::Min)
+    }
+
+    /// The largest element (NaN if there is one), `None` when empty.
+    pub fn max<T: Element>(&self, x: &ShardedArray<T>) -> Result<Option<T>> {
+        self.extreme(x, Op::Max)
+    }
+
+    fn extreme<T: Element>(&self, x: &ShardedArray<T>, op: Op) -> Result<Option<T>> {
+        // Empty shards give the identity, which every other value beats.
+        let identity = T::identity(op).ok_or_else(|| {
+            Error::invalid("op", format!("{op:?} has no identity for {}", T::NAME))
+        })?;
+        let parts = self.partials(x, |shard| {
+            let r = Reduce::new(shard.gpu());
+            let v = if op == Op::Min {
+                r.min(shard)?
+            } else {
+                r.max(shard)?
+            };
+            Ok(v.unwrap_or(identity))
+        })?;
+        if x.is_empty() {
+            return Ok(None);
+        }
+        Ok(fold_in_rank_order(parts, |a, b| T::combine(op, a, b)))
+    }
+
+    /// The index (in the concatenated data) of the first smallest element, or of the first
+    /// NaN; `None` when empty.
+    pub fn argmin<T: Element>(&self, x: &ShardedArray<T>) -> Result<Option<usize>> {
+        self.arg(x, true)
+    }
+
+    /// The index of the first largest element, or of the first NaN; `None` when empty.
+    pub fn argmax<T: Element>(&self, x: &ShardedArray<T>) -> Result<Option<usize>> {
+        self.arg(x, false)
+    }
+
+    fn arg<T: Element>(&self, x: &ShardedArray<T>, smaller: bool) -> Result<Option<usize>> {
+        // Each shard's winner: its value (the shard's min or max, NaN when the winner is a NaN)
+        // and its local index (u64::MAX for an empty shard), gathered apart (T has no room for
+        // an index beside it).
+        let local = self.local(x, |shard| {
+            let r = Reduce::new(shard.gpu());
+            let (index, value) = if smaller {
+                (r.argmin(shard)?, r.min(shard)?)
+            } else {
+                (r.argmax(shard)?, r.max(shard)?)
+            };
+            Ok((
+                index.map_or(u64::MAX, |i| i as u64),
+                value.unwrap_or_default(),
+            ))
+        })?;
+        let (indices, values): (Vec<u64>, Vec<T>) = local.into_iter().unzip();
+        let (indices, values) = (
+            all_gather_values(self.comm, &indices)?,
+            all_gather_values(self.comm, &values)?,
+        );
+        let candidates = indices
+            .into_iter()
+            .zip(values)
+            .enumerate()
+            .filter(|(_, (i, _))| *i != u64::MAX)
+            .map(|(s, (i, v))| (v, x.layout().range(s).start + i as usize, v.is_nan()));
+        Ok(fold_in_rank_order(candidates, |a, b| arg_pick(a, b, smaller)).map(|(_, i, _)| i))
+    }
+}

@@ -1,0 +1,190 @@
+//! Sharded reductions on the GPU through the in-process transport: 1, 2, 3, 7 and 16 shards
+//! of one device (empty shards and shards of one element included), every type and operator,
+//! against the CPU reference of the concatenated data; bad input; past 2^31 elements.
+
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{bf16, f16, Element, Gpu, Mat2, Monoid, Op};
+use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce};
+use gpu_reduce::cpu;
+
+const SHARDS: [usize; 5] = [1, 2, 3, 7, 16];
+const SIZES: [usize; 7] = [0, 1, 31, 33, 1000, 4097, (1 << 20) + 5];
+
+/// Small integers (exact under every operator in every type).
+fn values<T: Element>(n: usize, seed: u64) -> Vec<T> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            T::from_f64((x % 5) as f64)
+        })
+        .collect()
+}
+
+/// The layouts tested for `n` elements over `shards`: even, and one with empty shards and a
+/// shard of one element where there are enough shards.
+fn layouts(n: usize, shards: usize) -> Vec<ShardLayout> {
+    let mut v = vec![ShardLayout::even(n, shards).unwrap()];
+    if shards >= 3 && n >= 1 {
+        let mut counts = vec![0usize; shards];
+        counts[1] = 1;
+        counts[shards - 1] = n - 1;
+        v.push(ShardLayout::from_counts(&counts).unwrap());
+    }
+    v
+}
+
+fn check_type<T: Element>(gpu: &Gpu, ops: &[Op]) {
+    for n in SIZES {
+        for shards in SHARDS {
+            for layout in layouts(n, shards) {
+                let x: Vec<T> = values(n, n as u64 + shards as u64);
+                let devices = vec![gpu.clone(); shards];
+                let a = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+                let ctx = format!(
+                    "{} n={n} {:?}",
+                    T::NAME,
+                    layout.counts().collect::<Vec<_>>()
+                );
+                assert_eq!(a.to_vec().unwrap(), x, "{ctx}: gathered back");
+                let comm = InProcess::new(shards);
+                let r = ShardedReduce::new(&comm);
+                for &op in ops {
+                    let want = cpu::reduce(&x, op).unwrap();
+                    assert_eq!(r.reduce(&a, op).unwrap(), want, "{ctx} {op:?}");
+                }
+                assert_eq!(r.min(&a).unwrap(), cpu::min(&x), "{ctx} min");
+                assert_eq!(r.max(&a).unwrap(), cpu::max(&x), "{ctx} max");
+                assert_eq!(r.argmin(&a).unwrap(), cpu::argmin(&x), "{ctx} argmin");
+                assert_eq!(r.argmax(&a).unwrap(), cpu::argmax(&x), "{ctx} argmax");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_type_operator_and_shard_count() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let all = [
+        Op::Sum,
+        Op::Product,
+        Op::Min,
+        Op::Max,
+        Op::BitAnd,
+        Op::BitOr,
+        Op::BitXor,
+    ];
+    let float = [Op::Sum, Op::Product, Op::Min, Op::Max];
+    check_type::<i32>(&gpu, &all);
+    check_type::<u32>(&gpu, &all);
+    check_type::<i64>(&gpu, &all);
+    check_type::<u64>(&gpu, &all);
+    check_type::<f32>(&gpu, &float);
+    check_type::<f64>(&gpu, &float);
+    check_type::<f16>(&gpu, &float);
+    check_type::<bf16>(&gpu, &float);
+}
+
+/// Ties across shards keep the first index; the first NaN wins; widening sums and ordered
+/// monoids keep their meaning; float sums are the same bits run to run.
+#[test]
+fn ties_nans_widening_and_monoids() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let comm = InProcess::new(7);
+    let r = ShardedReduce::new(&comm);
+    let devices = vec![gpu.clone(); 7];
+    let mut x = vec![3.0f32; 700];
+    x[150] = 1.0;
+    x[420] = 1.0; // the same minimum in a later shard
+    x[600] = 9.0;
+    let a = ShardedArray::from_host(&devices, &x, ShardLayout::even(700, 7).unwrap()).unwrap();
+    assert_eq!(r.argmin(&a).unwrap(), Some(150));
+    assert_eq!(r.argmax(&a).unwrap(), Some(600));
+    x[333] = f32::NAN;
+    x[555] = f32::NAN;
+    let a = ShardedArray::from_host(&devices, &x, ShardLayout::even(700, 7).unwrap()).unwrap();
+    assert_eq!(r.argmin(&a).unwrap(), Some(333));
+    assert_eq!(r.argmax(&a).unwrap(), Some(333));
+    assert!(r.min(&a).unwrap().unwrap().is_nan());
+    // Widening: i32 values whose sum overflows i32.
+    let big = vec![i32::MAX; 1000];
+    let a = ShardedArray::from_host(&devices, &big, ShardLayout::even(1000, 7).unwrap()).unwrap();
+    assert_eq!(r.reduce_wide(&a, Op::Sum).unwrap(), i32::MAX as i64 * 1000);
+    // An ordered monoid: the product of 2 × 2 matrices in sequence order.
+    let m: Vec<Mat2<u64>> = (0..5000u64).map(|i| Mat2([i % 3, 1, 1, i % 2])).collect();
+    let want = m
+        .iter()
+        .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b));
+    let a = ShardedArray::from_host(&devices, &m, ShardLayout::even(5000, 7).unwrap()).unwrap();
+    assert_eq!(r.reduce_monoid(&a).unwrap(), want);
+    // Float sums: close to the f64 sum, and the same bits every run.
+    let f: Vec<f32> = (0..100_000)
+        .map(|i| ((i * 37) % 1001) as f32 * 0.013 - 6.0)
+        .collect();
+    let a = ShardedArray::from_host(&devices, &f, ShardLayout::even(f.len(), 7).unwrap()).unwrap();
+    let s = r.sum(&a).unwrap();
+    let want: f64 = f.iter().map(|&v| v as f64).sum();
+    let scale: f64 = f.iter().map(|&v| (v as f64).abs()).sum();
+    assert!((s as f64 - want).abs() <= scale * 1e-6, "{s} vs {want}");
+    for _ in 0..5 {
+        assert_eq!(
+            r.sum(&a).unwrap().to_bits(),
+            s.to_bits(),
+            "not run-to-run identical"
+        );
+    }
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let x = vec![1i32; 10];
+    let e = ShardedArray::from_host(
+        std::slice::from_ref(&gpu),
+        &x,
+        ShardLayout::even(10, 2).unwrap(),
+    );
+    assert!(e.err().unwrap().to_string().contains("devices"));
+    let e = ShardedArray::from_host(
+        std::slice::from_ref(&gpu),
+        &x,
+        ShardLayout::even(9, 1).unwrap(),
+    );
+    assert!(e.err().unwrap().to_string().contains("data"));
+    let a = ShardedArray::from_host(
+        &[gpu.clone(), gpu.clone()],
+        &x,
+        ShardLayout::even(10, 2).unwrap(),
+    )
+    .unwrap();
+    let e = ShardedReduce::new(&InProcess::new(3))
+        .sum(&a)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("communicator of 3 ranks"), "{e}");
+    // Shards from per-device arrays: the layout follows their lengths.
+    let parts = vec![gpu.upload(&x[..4]).unwrap(), gpu.upload(&x[4..]).unwrap()];
+    let b = ShardedArray::from_shards(parts).unwrap();
+    assert_eq!(b.layout().counts().collect::<Vec<_>>(), [4, 6]);
+    assert_eq!(ShardedReduce::new(&InProcess::new(2)).sum(&b).unwrap(), 10);
+}
+
+/// More than 2^31 elements over 3 shards: global indices past 2^31 and a total past u32.
+#[test]
+fn past_two_to_the_31() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1usize << 31) + 5;
+    let mut x = vec![f16::ZERO; n];
+    x[n - 2] = f16::from_f32(2.0);
+    x[7] = f16::from_f32(-1.0);
+    let a = ShardedArray::from_host(&vec![gpu.clone(); 3], &x, ShardLayout::even(n, 3).unwrap())
+        .unwrap();
+    drop(x);
+    let comm = InProcess::new(3);
+    let r = ShardedReduce::new(&comm);
+    assert_eq!(r.argmax(&a).unwrap(), Some(n - 2));
+    assert_eq!(r.argmin(&a).unwrap(), Some(7));
+    assert_eq!(r.sum(&a).unwrap(), 1.0);
+}
