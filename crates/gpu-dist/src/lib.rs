@@ -35,8 +35,11 @@
 //!   partials are all-gathered and [combined in rank order](combine), so exact operators give
 //!   the single-GPU value, ordered monoids keep their order, and float sums are grouped by
 //!   shards: the same bits on every run and every rank for a given layout.
+//! - `ShardedScan` (feature `cuda`): inclusive and exclusive scans of every operator and the
+//!   `Mat2`/`Affine` monoids: each shard's total, the totals scanned in rank order, each shard
+//!   scanned from its offset (gpu-scan's `scan_from_into`).
 //!
-//! Not built yet (docs/dist.md in the repository): the NCCL transport, the sharded scan and
+//! Not built yet (docs/dist.md in the repository): the NCCL transport, the sharded
 //! convolution, arrays generated on the devices.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -48,11 +51,15 @@ mod layout;
 #[cfg(feature = "cuda")]
 mod reduce;
 #[cfg(feature = "cuda")]
+mod scan;
+#[cfg(feature = "cuda")]
 mod sharded;
 
 pub use comm::{all_gather_values, Communicator, InProcess};
 pub use layout::ShardLayout;
 #[cfg(feature = "cuda")]
 pub use reduce::ShardedReduce;
+#[cfg(feature = "cuda")]
+pub use scan::ShardedScan;
 #[cfg(feature = "cuda")]
 pub use sharded::ShardedArray;

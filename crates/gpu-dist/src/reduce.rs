@@ -38,30 +38,13 @@ impl<'c> ShardedReduce<'c> {
         Self { comm }
     }
 
-    /// Checks that `x` holds exactly this process's shards of a layout of `comm.ranks()`.
-    fn check<T: Pod>(&self, x: &ShardedArray<T>) -> Result<()> {
-        let (ranks, local) = (self.comm.ranks(), self.comm.local_ranks());
-        if x.layout().shards() != ranks || x.shards().len() != local.len() {
-            return Err(Error::invalid(
-                "x",
-                format!(
-                    "{} shards here of a layout of {}, for a communicator of {ranks} ranks ({} local)",
-                    x.shards().len(),
-                    x.layout().shards(),
-                    local.len()
-                ),
-            ));
-        }
-        Ok(())
-    }
-
     /// `partial(shard)` of each of this process's shards, on a thread each, in rank order.
     fn local<T: Pod, P: Send>(
         &self,
         x: &ShardedArray<T>,
         partial: impl Fn(&gpu_core::DeviceArray<T>) -> Result<P> + Sync,
     ) -> Result<Vec<P>> {
-        self.check(x)?;
+        check_shards(self.comm, x)?;
         on_each_shard(x.shards().len(), |s| partial(&x.shards()[s]))
     }
 
@@ -176,4 +159,21 @@ impl<'c> ShardedReduce<'c> {
             .map(|(s, (i, v))| (v, x.layout().range(s).start + i as usize, v.is_nan()));
         Ok(fold_in_rank_order(candidates, |a, b| arg_pick(a, b, smaller)).map(|(_, i, _)| i))
     }
+}
+
+/// Checks that `x` holds exactly this process's shards of a layout of `comm.ranks()` shards.
+pub(crate) fn check_shards<T: Pod>(comm: &dyn Communicator, x: &ShardedArray<T>) -> Result<()> {
+    let (ranks, local) = (comm.ranks(), comm.local_ranks());
+    if x.layout().shards() != ranks || x.shards().len() != local.len() {
+        return Err(Error::invalid(
+            "x",
+            format!(
+                "{} shards here of a layout of {}, for a communicator of {ranks} ranks ({} local)",
+                x.shards().len(),
+                x.layout().shards(),
+                local.len()
+            ),
+        ));
+    }
+    Ok(())
 }

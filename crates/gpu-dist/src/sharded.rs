@@ -86,6 +86,14 @@ impl<T: Pod> ShardedArray<T> {
     }
 }
 
+impl<T: Pod> std::fmt::Debug for ShardedArray<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShardedArray")
+            .field("counts", &self.layout.counts().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
 /// A zeroed `T` (every `Pod` accepts the all-zero bytes).
 fn zero<T: Pod>() -> T {
     // SAFETY: T: Pod: every bit pattern, all zeros included, is a value.

@@ -1,11 +1,13 @@
-//! Sharded reductions on the GPU through the in-process transport: 1, 2, 3, 7 and 16 shards
-//! of one device (empty shards and shards of one element included), every type and operator,
-//! against the CPU reference of the concatenated data; bad input; past 2^31 elements.
+//! Sharded reductions and scans on the GPU through the in-process transport: 1, 2, 3, 7 and 16
+//! shards of one device (empty shards and shards of one element included), every type and
+//! operator, against the CPU reference of the concatenated data; bad input; past 2^31
+//! elements.
 
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{bf16, f16, Element, Gpu, Mat2, Monoid, Op};
-use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce};
+use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce, ShardedScan};
 use gpu_reduce::cpu;
+use gpu_scan::ScanKind;
 
 const SHARDS: [usize; 5] = [1, 2, 3, 7, 16];
 const SIZES: [usize; 7] = [0, 1, 31, 33, 1000, 4097, (1 << 20) + 5];
@@ -187,4 +189,97 @@ fn past_two_to_the_31() {
     assert_eq!(r.argmax(&a).unwrap(), Some(n - 2));
     assert_eq!(r.argmin(&a).unwrap(), Some(7));
     assert_eq!(r.sum(&a).unwrap(), 1.0);
+}
+
+fn check_scans<T: Element>(gpu: &Gpu, ops: &[Op]) {
+    for n in SIZES {
+        for shards in SHARDS {
+            for layout in layouts(n, shards) {
+                let x: Vec<T> = values(n, n as u64 * 3 + shards as u64);
+                let devices = vec![gpu.clone(); shards];
+                let a = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+                let comm = InProcess::new(shards);
+                let ctx = format!(
+                    "{} n={n} {:?}",
+                    T::NAME,
+                    layout.counts().collect::<Vec<_>>()
+                );
+                for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+                    let s = ShardedScan::new(&comm).kind(kind);
+                    for &op in ops {
+                        let got = s.scan(&a, op).unwrap();
+                        assert_eq!(got.layout(), a.layout(), "{ctx}: layout kept");
+                        let want = gpu_scan::cpu::scan(&x, op, kind).unwrap();
+                        let got = got.to_vec().unwrap();
+                        if T::IS_FLOAT && matches!(op, Op::Sum | Op::Product) {
+                            // Small integers: sums exact below 2^24; products of 0-4 overflow
+                            // to inf or stay 0 alike in any grouping.
+                            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                                let (g, w) = (g.to_f64(), w.to_f64());
+                                let ok = g == w || (g - w).abs() <= 1e-6 * w.abs();
+                                assert!(ok, "{ctx} {kind:?} {op:?}: [{i}] {g} vs {w}");
+                            }
+                        } else {
+                            assert_eq!(got, want, "{ctx} {kind:?} {op:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn scans_of_every_type_operator_and_shard_count() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let all = [
+        Op::Sum,
+        Op::Product,
+        Op::Min,
+        Op::Max,
+        Op::BitAnd,
+        Op::BitOr,
+        Op::BitXor,
+    ];
+    let float = [Op::Sum, Op::Min, Op::Max];
+    check_scans::<i32>(&gpu, &all);
+    check_scans::<u32>(&gpu, &all);
+    check_scans::<i64>(&gpu, &all);
+    check_scans::<u64>(&gpu, &all);
+    check_scans::<f32>(&gpu, &float);
+    check_scans::<f64>(&gpu, &float);
+}
+
+/// Ordered monoids keep sequence order across shards; 16-bit floats are a clear error.
+#[test]
+fn scans_of_monoids_and_bad_types() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let comm = InProcess::new(7);
+    let devices = vec![gpu.clone(); 7];
+    let m: Vec<Mat2<u64>> = (0..5000u64).map(|i| Mat2([i % 3, 1, 1, i % 2])).collect();
+    let a = ShardedArray::from_host(&devices, &m, ShardLayout::even(5000, 7).unwrap()).unwrap();
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let got = ShardedScan::new(&comm).kind(kind).scan_monoid(&a).unwrap();
+        let mut acc = Mat2::identity();
+        let want: Vec<Mat2<u64>> = m
+            .iter()
+            .map(|&v| {
+                let before = acc;
+                acc = Monoid::combine(acc, v);
+                if kind == ScanKind::Inclusive {
+                    acc
+                } else {
+                    before
+                }
+            })
+            .collect();
+        assert_eq!(got.to_vec().unwrap(), want, "{kind:?}");
+    }
+    let h = vec![f16::ONE; 100];
+    let a = ShardedArray::from_host(&devices, &h, ShardLayout::even(100, 7).unwrap()).unwrap();
+    let e = ShardedScan::new(&comm)
+        .scan(&a, Op::Sum)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("f16"), "{e}");
 }

@@ -103,6 +103,8 @@ mod kernels;
 #[cfg(feature = "cuda")]
 mod scan;
 #[cfg(feature = "cuda")]
+mod seeded;
+#[cfg(feature = "cuda")]
 mod shaped;
 #[cfg(feature = "cuda")]
 pub use device_scan::DeviceScan;

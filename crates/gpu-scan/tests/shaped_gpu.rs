@@ -981,3 +981,75 @@ fn segment_tiles_unaligned_inputs_and_repeatable_floats() {
         .fold(0f64, f64::max);
     assert!(worst < 1e-4, "relative error {worst}");
 }
+
+fn check_scan_from<T: Element>(gpu: &Gpu) {
+    for n in [0usize, 1, 31, 33, 255, 257, 4097, (1 << 20) + 5] {
+        for op in ops_for::<T>() {
+            let x: Vec<T> = exact(n, op, n as u64 + 41);
+            let seed = exact::<T>(1, op, 7)[0];
+            for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+                let mut out = gpu.alloc::<T>(n).unwrap();
+                Scan::new(gpu)
+                    .kind(kind)
+                    .scan_from_into(&x, &mut out, op, seed)
+                    .unwrap();
+                // The CPU scan of the input with the seed in front, less the seed's own slot.
+                let mut with_seed = vec![seed];
+                with_seed.extend_from_slice(&x);
+                let want = cpu::scan(&with_seed, op, ScanKind::Inclusive).unwrap();
+                let want = match kind {
+                    ScanKind::Inclusive => want[1..].to_vec(),
+                    ScanKind::Exclusive => want[..n].to_vec(),
+                };
+                assert_eq!(
+                    out.to_vec().unwrap(),
+                    want,
+                    "{} n={n} {op:?} {kind:?}",
+                    T::NAME
+                );
+            }
+        }
+    }
+}
+
+/// Scans continued from a seed (one lane of the lane kernels, split across the device):
+/// every type and operator against the CPU scan with the seed in front, inclusive and
+/// exclusive, sizes from 0 past 2^20; a monoid in sequence order; bad output lengths.
+#[test]
+fn scans_from_a_seed() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_scan_from::<i32>(&gpu);
+    check_scan_from::<u32>(&gpu);
+    check_scan_from::<i64>(&gpu);
+    check_scan_from::<u64>(&gpu);
+    check_scan_from::<f32>(&gpu);
+    check_scan_from::<f64>(&gpu);
+    let m: Vec<Mat2<u32>> = (0..100_000u32)
+        .map(|i| Mat2([i % 3, 1, 1, i % 2]))
+        .collect();
+    let seed = Mat2([2u32, 1, 0, 1]);
+    let mut out = gpu.alloc::<Mat2<u32>>(m.len()).unwrap();
+    Scan::new(&gpu)
+        .scan_monoid_from_into(&m, &mut out, seed)
+        .unwrap();
+    let mut acc = seed;
+    let want: Vec<Mat2<u32>> = m
+        .iter()
+        .map(|&v| {
+            acc = Monoid::combine(acc, v);
+            acc
+        })
+        .collect();
+    assert_eq!(out.to_vec().unwrap(), want);
+    let mut short = gpu.alloc::<i32>(3).unwrap();
+    let e = Scan::new(&gpu)
+        .scan_from_into(&[1i32, 2, 3, 4], &mut short, Op::Sum, 0)
+        .unwrap_err();
+    assert!(e.to_string().contains("out"), "{e}");
+    let h = vec![gpu_core::f16::ONE; 4];
+    let mut hout = gpu.alloc::<gpu_core::f16>(4).unwrap();
+    let e = Scan::new(&gpu)
+        .scan_from_into(&h, &mut hout, Op::Sum, gpu_core::f16::ONE)
+        .unwrap_err();
+    assert!(e.to_string().contains("f16"), "{e}");
+}

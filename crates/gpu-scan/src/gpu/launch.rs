@@ -325,7 +325,7 @@ impl Scanner {
 
     /// Runs `enqueue` after making sure the scratch is not still in use on another stream, and
     /// records completion.
-    pub(super) fn in_order(
+    pub(crate) fn in_order(
         &mut self,
         stream: &Stream,
         enqueue: impl FnOnce(&mut Self) -> Result<()>,
