@@ -67,14 +67,19 @@ impl<'c> ShardedScan<'c> {
             ));
         }
         let identity = op.identity::<T>()?;
-        let totals = on_each_shard(x.shards().len(), |s| {
-            let shard = &x.shards()[s];
-            Ok(T::from_accumulator(
-                Reduce::new(shard.gpu()).reduce(shard, op)?,
-            ))
-        })?;
-        let totals = all_gather_values(self.comm, &totals)?;
-        let offsets = exclusive_offsets(&totals, identity, |a, b| T::combine(op, a, b));
+        // One rank needs no totals: its offset is the identity.
+        let offsets = if self.comm.ranks() == 1 {
+            vec![identity]
+        } else {
+            let totals = on_each_shard(x.shards().len(), |s| {
+                let shard = &x.shards()[s];
+                Ok(T::from_accumulator(
+                    Reduce::new(shard.gpu()).reduce(shard, op)?,
+                ))
+            })?;
+            let totals = all_gather_values(self.comm, &totals)?;
+            exclusive_offsets(&totals, identity, |a, b| T::combine(op, a, b))
+        };
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
             let scan = Scan::new(shard.gpu()).kind(self.kind);
@@ -92,12 +97,16 @@ impl<'c> ShardedScan<'c> {
         x: &ShardedArray<M>,
     ) -> Result<ShardedArray<M>> {
         check_shards(self.comm, x)?;
-        let totals = on_each_shard(x.shards().len(), |s| {
-            let shard = &x.shards()[s];
-            Reduce::new(shard.gpu()).reduce_monoid(shard)
-        })?;
-        let totals = all_gather_values(self.comm, &totals)?;
-        let offsets = exclusive_offsets(&totals, M::identity(), M::combine);
+        let offsets = if self.comm.ranks() == 1 {
+            vec![M::identity()]
+        } else {
+            let totals = on_each_shard(x.shards().len(), |s| {
+                let shard = &x.shards()[s];
+                Reduce::new(shard.gpu()).reduce_monoid(shard)
+            })?;
+            let totals = all_gather_values(self.comm, &totals)?;
+            exclusive_offsets(&totals, M::identity(), M::combine)
+        };
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
             let scan = Scan::new(shard.gpu()).kind(self.kind);

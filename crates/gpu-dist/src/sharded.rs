@@ -100,12 +100,16 @@ fn zero<T: Pod>() -> T {
     unsafe { std::mem::zeroed() }
 }
 
-/// Runs `work(s)` for every shard `s` on a thread of its own; the results in rank order, or
-/// the first error in rank order.
+/// Runs `work(s)` for every shard `s` on a thread of its own (a single shard on the calling
+/// thread); the results in rank order, or the first error in rank order.
 pub(crate) fn on_each_shard<R: Send>(
     shards: usize,
     work: impl Fn(usize) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
+    // One shard: on this thread (a thread's start costs more than a small reduction).
+    if shards == 1 {
+        return Ok(vec![work(0)?]);
+    }
     let work = &work;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..shards).map(|s| scope.spawn(move || work(s))).collect();
