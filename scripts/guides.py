@@ -19,6 +19,7 @@ GUIDES = {
     "gpu-scan": ["scan.md"],
     "gpu-conv1d": ["conv1d.md"],
     "gpu-sync": ["sync.md"],
+    "gpu-dist": ["dist.md"],
 }
 LINK = re.compile(r"(!?)\[([^\]]*)\]\((?!https?:|#|mailto:)([^)\s]+)\)")
 

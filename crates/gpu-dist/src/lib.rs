@@ -39,11 +39,16 @@
 //!   `Mat2`/`Affine` monoids: each shard's total, the totals scanned in rank order, each shard
 //!   scanned from its offset (gpu-scan's `scan_from_into`).
 //!
-//! Not built yet (docs/dist.md in the repository): the NCCL transport, the sharded
+//! Not built yet (see the [guide]): the NCCL transport, the sharded
 //! convolution, arrays generated on the devices.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
+
+/// The crate's guide (docs/dist.md: each sharded algorithm, its guarantees, measured tables and
+/// what is still to build), reproduced from the repository so that it travels with the crate.
+#[doc = include_str!("../GUIDE.md")]
+pub mod guide {}
 
 pub mod combine;
 mod comm;
