@@ -73,6 +73,8 @@ impl DriverCode {
     pub const OUT_OF_MEMORY: DriverCode = DriverCode(2);
     /// `CUDA_ERROR_NOT_FOUND`.
     pub const NOT_FOUND: DriverCode = DriverCode(500);
+    /// `CUDA_ERROR_NOT_READY` (work still running: a query's answer, not a failure).
+    pub const NOT_READY: DriverCode = DriverCode(600);
 
     /// `Ok` on `CUDA_SUCCESS`, else the typed error ([`Error::driver`]) naming `call`
     /// (a trailing `_v2` of the entry point's symbol is dropped).

@@ -65,6 +65,18 @@ pub enum Error {
         /// Bytes the driver reported free at the time.
         free: usize,
     },
+    /// The ranks of a multi-GPU communicator could not agree (gpu-dist): a collective or the
+    /// communicator's setup failed, or `timed_out` because a rank did not answer in time (the
+    /// communicator was aborted: make a new one).
+    #[error("communication `{call}` failed{}: {error}", if *timed_out { " (timed out)" } else { "" })]
+    Communication {
+        /// The library call, e.g. `ncclAllGather`.
+        call: &'static str,
+        /// What the library said, and the remedy where there is one.
+        error: String,
+        /// Whether the wait for the other ranks ran past its timeout.
+        timed_out: bool,
+    },
     /// A kernel's module (PTX, or a cubin) was rejected by the driver, or its embedded image
     /// is unreadable. Other kernels are unaffected.
     #[error("kernel module `{module}` failed to load ({error}); JIT log:\n{log}")]

@@ -62,6 +62,17 @@ impl Stream {
         })
     }
 
+    /// Whether all work enqueued on this stream has finished, without blocking (for waits
+    /// that poll, with a timeout, for instance).
+    pub fn is_done(&self) -> Result<bool> {
+        // SAFETY: valid stream handle.
+        let code = unsafe { driver_code!(cuStreamQuery(self.raw)) };
+        if code == crate::DriverCode::NOT_READY {
+            return Ok(false);
+        }
+        check("cuStreamQuery", code).map(|()| true)
+    }
+
     /// Makes later work on this stream wait (on the device, without blocking the host) until
     /// the work before `event`'s last record has finished.
     pub fn wait(&self, event: &Event) -> Result<()> {

@@ -53,6 +53,8 @@ pub mod guide {}
 pub mod combine;
 mod comm;
 mod layout;
+#[cfg(feature = "nccl")]
+mod nccl;
 #[cfg(feature = "cuda")]
 mod reduce;
 #[cfg(feature = "cuda")]
@@ -62,6 +64,8 @@ mod sharded;
 
 pub use comm::{all_gather_values, Communicator, InProcess};
 pub use layout::ShardLayout;
+#[cfg(feature = "nccl")]
+pub use nccl::{Nccl, NcclId, DEFAULT_TIMEOUT, NCCL_ID_VAR};
 #[cfg(feature = "cuda")]
 pub use reduce::ShardedReduce;
 #[cfg(feature = "cuda")]

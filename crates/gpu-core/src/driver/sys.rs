@@ -72,6 +72,7 @@ extern "C" {
     ) -> CUresult;
     pub fn cuStreamCreate(phStream: *mut CUstream, Flags: c_uint) -> CUresult;
     pub fn cuStreamSynchronize(h_stream: CUstream) -> CUresult;
+    pub fn cuStreamQuery(h_stream: CUstream) -> CUresult;
     pub fn cuStreamWaitEvent(h_stream: CUstream, h_event: CUevent, Flags: c_uint) -> CUresult;
     pub fn cuPointerGetAttribute(
         data: *mut c_void,

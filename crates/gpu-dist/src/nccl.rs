@@ -1,0 +1,432 @@
+//! The NCCL transport: a [`Communicator`] over NCCL communicators, reached through cudarc's
+//! `nccl` module with the library loaded at run time (NCCL 2.28 or later, `libnccl.so` on the
+//! loader's path). Communicators are made non-blocking, so that every wait (the setup, each
+//! collective) polls with a timeout and aborts the communicator instead of hanging when a rank
+//! never answers.
+
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use cudarc::nccl::sys;
+use gpu_core::{DeviceArray, Error, Gpu, Result};
+
+use crate::comm::check_contributions;
+use crate::Communicator;
+
+/// The environment variable [`Nccl::join_from_env`] reads the unique id from (as
+/// [`NcclId::to_hex`] writes it), as a launcher passes it to each process.
+pub const NCCL_ID_VAR: &str = "GPU_DIST_NCCL_ID";
+
+/// How long a wait for the other ranks may take unless set otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What to install when the library is missing.
+const MISSING: &str = "libnccl.so was not found: install NCCL 2.28 or later (the `libnccl2` \
+     system package, or the `nvidia-nccl-cu12` / `nvidia-nccl-cu13` Python package with a \
+     `libnccl.so` link to its libnccl.so.2 in a directory on LD_LIBRARY_PATH)";
+
+/// Checks that the library can be loaded (cudarc would panic on its first call otherwise).
+fn check_library() -> Result<()> {
+    // SAFETY: loads (and drops) the library by name; no symbol is called.
+    if unsafe { sys::is_culib_present() } {
+        Ok(())
+    } else {
+        Err(Error::Communication {
+            call: "dlopen(libnccl.so)",
+            error: MISSING.into(),
+            timed_out: false,
+        })
+    }
+}
+
+/// The error for NCCL call `call` returning `code`.
+fn nccl_error(call: &'static str, code: sys::ncclResult_t, timed_out: bool) -> Error {
+    Error::Communication {
+        call,
+        error: format!("{code:?}"),
+        timed_out,
+    }
+}
+
+/// `Ok` for success (and, for a non-blocking communicator, `ncclInProgress`).
+fn check(call: &'static str, code: sys::ncclResult_t) -> Result<()> {
+    match code {
+        sys::ncclResult_t::ncclSuccess | sys::ncclResult_t::ncclInProgress => Ok(()),
+        code => Err(nccl_error(call, code, false)),
+    }
+}
+
+/// The identity of one NCCL communicator: made by one process ([`NcclId::new`]) and passed
+/// to every rank (an argument, or the [`NCCL_ID_VAR`] environment variable as hex).
+#[derive(Clone, Copy)]
+pub struct NcclId(sys::ncclUniqueId);
+
+impl NcclId {
+    /// A new unique id (NCCL's bootstrap: it names this host's listening socket).
+    pub fn new() -> Result<Self> {
+        check_library()?;
+        let mut id = sys::ncclUniqueId { internal: [0; 128] };
+        // SAFETY: `id` is a valid ncclUniqueId to write.
+        check("ncclGetUniqueId", unsafe { sys::ncclGetUniqueId(&mut id) })?;
+        Ok(Self(id))
+    }
+
+    /// The id as 256 hexadecimal digits.
+    pub fn to_hex(&self) -> String {
+        self.0
+            .internal
+            .iter()
+            .map(|&b| format!("{:02x}", b as u8))
+            .collect()
+    }
+
+    /// The id from [`to_hex`](Self::to_hex)'s text; an `InvalidArgument` for anything else.
+    pub fn from_hex(text: &str) -> Result<Self> {
+        let text = text.trim();
+        let bad = |why: &str| Error::invalid("id", format!("not an NCCL unique id ({why})"));
+        if text.len() != 256 {
+            return Err(bad(&format!(
+                "{} characters, 256 hex digits expected",
+                text.len()
+            )));
+        }
+        let mut id = sys::ncclUniqueId { internal: [0; 128] };
+        for (i, pair) in text.as_bytes().chunks(2).enumerate() {
+            let digits = std::str::from_utf8(pair).map_err(|_| bad("not ASCII"))?;
+            let b = u8::from_str_radix(digits, 16).map_err(|_| bad("not hexadecimal"))?;
+            id.internal[i] = b as std::ffi::c_char;
+        }
+        Ok(Self(id))
+    }
+}
+
+impl std::fmt::Debug for NcclId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NcclId({}…)", &self.to_hex()[..16])
+    }
+}
+
+/// One local rank: its device and its NCCL communicator.
+struct LocalRank {
+    gpu: Gpu,
+    comm: sys::ncclComm_t,
+}
+
+/// A [`Communicator`] over NCCL: the ranks `first..first + local` of `ranks`, one device each
+/// (NCCL allows one rank per device and communicator). Every wait polls with the timeout
+/// and aborts the communicator when it runs out.
+pub struct Nccl {
+    ranks: usize,
+    first: usize,
+    local: Vec<LocalRank>,
+    timeout: Duration,
+}
+
+// SAFETY: NCCL communicators may be used from any thread, one call at a time per
+// communicator; `Nccl`'s methods take `&self` but run each collective under `&self` only from
+// `all_gather`, which callers (the sharded algorithms) call once at a time per communicator:
+// the Mutex below serialises them.
+unsafe impl Send for Nccl {}
+// SAFETY: as above; `all_gather` holds `CALLS` for its whole exchange.
+unsafe impl Sync for Nccl {}
+
+/// Serialises this process's collectives (NCCL communicators are not reentrant).
+static CALLS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+impl Nccl {
+    /// One process driving one rank on each of `devices` (distinct devices), with a new id.
+    pub fn in_process(devices: &[Gpu]) -> Result<Self> {
+        let id = NcclId::new()?;
+        Self::join_ranks(devices, &id, 0, devices.len(), DEFAULT_TIMEOUT)
+    }
+
+    /// Joins as rank `rank` of `ranks` on `gpu`, with the id every rank was given.
+    pub fn join(gpu: &Gpu, id: &NcclId, rank: usize, ranks: usize) -> Result<Self> {
+        Self::join_ranks(std::slice::from_ref(gpu), id, rank, ranks, DEFAULT_TIMEOUT)
+    }
+
+    /// [`join`](Self::join) with the id read from [`NCCL_ID_VAR`], as a launched process does.
+    pub fn join_from_env(gpu: &Gpu, rank: usize, ranks: usize) -> Result<Self> {
+        let text = std::env::var(NCCL_ID_VAR).map_err(|_| {
+            Error::invalid(
+                "id",
+                format!("{NCCL_ID_VAR} is not set (NcclId::to_hex of the id)"),
+            )
+        })?;
+        Self::join(gpu, &NcclId::from_hex(&text)?, rank, ranks)
+    }
+
+    /// Joins ranks `first..first + devices.len()` of `ranks` (one per device), waiting at most
+    /// `timeout` for the others.
+    pub fn join_ranks(
+        devices: &[Gpu],
+        id: &NcclId,
+        first: usize,
+        ranks: usize,
+        timeout: Duration,
+    ) -> Result<Self> {
+        check_library()?;
+        if devices.is_empty() || first + devices.len() > ranks || ranks > i32::MAX as usize {
+            return Err(Error::invalid(
+                "ranks",
+                format!("ranks {first}..{} of {ranks}", first + devices.len()),
+            ));
+        }
+        for (i, a) in devices.iter().enumerate() {
+            if devices[..i].iter().any(|b| b.same_device(a)) {
+                return Err(Error::invalid(
+                    "devices",
+                    "NCCL takes one rank per device: use InProcess for several shards of one device",
+                ));
+            }
+        }
+        let mut this = Self {
+            ranks,
+            first,
+            local: Vec::with_capacity(devices.len()),
+            timeout,
+        };
+        // Several local ranks join in one group (their inits wait for each other).
+        let grouped = devices.len() > 1;
+        if grouped {
+            check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
+        }
+        let mut started = Ok(());
+        for (i, gpu) in devices.iter().enumerate() {
+            if let Err(e) = gpu.bind() {
+                started = Err(e);
+                break;
+            }
+            let mut config = config();
+            let mut comm: sys::ncclComm_t = std::ptr::null_mut();
+            // SAFETY: `comm` and `config` are valid to write and read; the id is by value;
+            // the device is current on this thread (bind above).
+            let code = unsafe {
+                sys::ncclCommInitRankConfig(
+                    &mut comm,
+                    ranks as i32,
+                    id.0,
+                    (first + i) as i32,
+                    &mut config,
+                )
+            };
+            if let Err(e) = check("ncclCommInitRankConfig", code) {
+                started = Err(e);
+                break;
+            }
+            this.local.push(LocalRank {
+                gpu: gpu.clone(),
+                comm,
+            });
+        }
+        if grouped {
+            // SAFETY: closes the group opened above.
+            let code = unsafe { sys::ncclGroupEnd() };
+            if started.is_ok() {
+                started = check("ncclGroupEnd", code);
+            }
+        }
+        started?;
+        this.wait_ready("ncclCommInitRankConfig")?;
+        Ok(this)
+    }
+
+    /// Polls every local communicator until none is in progress; on an error or past the
+    /// timeout, aborts them all (dropping `self` then frees nothing more).
+    fn wait_ready(&mut self, call: &'static str) -> Result<()> {
+        let start = Instant::now();
+        loop {
+            let mut pending = false;
+            for r in &self.local {
+                let mut state = sys::ncclResult_t::ncclSuccess;
+                // SAFETY: a live communicator made by ncclCommInitRankConfig; `state` valid.
+                let code = unsafe { sys::ncclCommGetAsyncError(r.comm, &mut state) };
+                let failed = check("ncclCommGetAsyncError", code).err().or(match state {
+                    sys::ncclResult_t::ncclSuccess => None,
+                    sys::ncclResult_t::ncclInProgress => {
+                        pending = true;
+                        None
+                    }
+                    s => Some(nccl_error(call, s, false)),
+                });
+                if let Some(e) = failed {
+                    self.abort();
+                    return Err(e);
+                }
+            }
+            if !pending {
+                return Ok(());
+            }
+            if start.elapsed() > self.timeout {
+                self.abort();
+                return Err(Error::Communication {
+                    call,
+                    error: format!(
+                        "no answer from the other ranks within {:?} (is every rank running?)",
+                        self.timeout
+                    ),
+                    timed_out: true,
+                });
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
+    /// Aborts and forgets every local communicator.
+    fn abort(&mut self) {
+        for r in self.local.drain(..) {
+            let _ = r.gpu.bind();
+            // SAFETY: a live communicator, not used again (drained).
+            unsafe { sys::ncclCommAbort(r.comm) };
+        }
+    }
+
+    /// Waits for `gpu`'s stream with the timeout, checking the communicators meanwhile.
+    fn wait_stream(&mut self, gpu: &Gpu, call: &'static str) -> Result<()> {
+        let start = Instant::now();
+        while !gpu.stream().is_done()? {
+            self.wait_ready(call)?;
+            if start.elapsed() > self.timeout {
+                self.abort();
+                return Err(Error::Communication {
+                    call,
+                    error: format!("the collective did not finish within {:?}", self.timeout),
+                    timed_out: true,
+                });
+            }
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        Ok(())
+    }
+}
+
+/// A non-blocking communicator's configuration (NCCL_CONFIG_INITIALIZER of NCCL 2.28, then
+/// `blocking = 0`).
+fn config() -> sys::ncclConfig_t {
+    const UNDEF: i32 = i32::MIN;
+    sys::ncclConfig_t {
+        size: std::mem::size_of::<sys::ncclConfig_t>(),
+        magic: 0xcafe_beef,
+        version: 2 * 10_000 + 28 * 100 + 3,
+        blocking: 0,
+        cgaClusterSize: UNDEF,
+        minCTAs: UNDEF,
+        maxCTAs: UNDEF,
+        netName: std::ptr::null(),
+        splitShare: UNDEF,
+        trafficClass: UNDEF,
+        commName: std::ptr::null(),
+        collnetEnable: UNDEF,
+        CTAPolicy: UNDEF,
+        shrinkShare: UNDEF,
+        nvlsCTAs: UNDEF,
+        nChannelsPerNetPeer: UNDEF,
+        nvlinkCentricSched: UNDEF,
+    }
+}
+
+impl Drop for Nccl {
+    fn drop(&mut self) {
+        for r in self.local.drain(..) {
+            let _ = r.gpu.bind();
+            // SAFETY: a live communicator, destroyed once (drained); non-blocking destroy may
+            // return ncclInProgress, after which NCCL finishes it on its own.
+            unsafe { sys::ncclCommDestroy(r.comm) };
+        }
+    }
+}
+
+impl Communicator for Nccl {
+    fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    fn local_ranks(&self) -> Range<usize> {
+        self.first..self.first + self.local.len()
+    }
+
+    fn all_gather(&self, local: &[Vec<u8>]) -> Result<Vec<u8>> {
+        check_contributions(self, local)?;
+        let len = local.first().map_or(0, Vec::len);
+        if len == 0 || self.local.is_empty() {
+            return Ok(Vec::new());
+        }
+        let _serial = CALLS.lock().unwrap_or_else(|p| p.into_inner());
+        // SAFETY-free copy of the handles: the communicators stay owned by `self`.
+        let mut this = Nccl {
+            ranks: self.ranks,
+            first: self.first,
+            local: self
+                .local
+                .iter()
+                .map(|r| LocalRank {
+                    gpu: r.gpu.clone(),
+                    comm: r.comm,
+                })
+                .collect(),
+            timeout: self.timeout,
+        };
+        let result = this.all_gather_bytes(local, len);
+        // The handles belong to `self`: forget them (no destroy) unless the exchange aborted
+        // them (then `this.local` is empty and `self`'s are dead: later calls fail cleanly).
+        this.local.clear();
+        result
+    }
+}
+
+impl Nccl {
+    fn all_gather_bytes(&mut self, local: &[Vec<u8>], len: usize) -> Result<Vec<u8>> {
+        let total = len * self.ranks;
+        let mut sends: Vec<DeviceArray<u8>> = Vec::new();
+        let mut recvs: Vec<DeviceArray<u8>> = Vec::new();
+        for (r, bytes) in self.local.iter().zip(local) {
+            sends.push(r.gpu.upload(bytes)?);
+            recvs.push(r.gpu.alloc::<u8>(total)?);
+        }
+        let grouped = self.local.len() > 1;
+        if grouped {
+            check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
+        }
+        let mut issued = Ok(());
+        for ((r, send), recv) in self.local.iter().zip(&sends).zip(&recvs) {
+            if let Err(e) = r.gpu.bind() {
+                issued = Err(e);
+                break;
+            }
+            // SAFETY: `send` holds `len` bytes and `recv` ranks · len bytes on this rank's
+            // device, alive until the stream has run (waited for below); the stream is the
+            // device's own (cust's CUstream and cudarc's cudaStream_t are the same handle).
+            let code = unsafe {
+                sys::ncclAllGather(
+                    send.device_ptr() as *const std::ffi::c_void,
+                    recv.device_ptr() as *mut std::ffi::c_void,
+                    len,
+                    sys::ncclDataType_t::ncclUint8,
+                    r.comm,
+                    r.gpu.stream().as_raw() as sys::cudaStream_t,
+                )
+            };
+            if let Err(e) = check("ncclAllGather", code) {
+                issued = Err(e);
+                break;
+            }
+        }
+        if grouped {
+            // SAFETY: closes the group opened above.
+            let code = unsafe { sys::ncclGroupEnd() };
+            if issued.is_ok() {
+                issued = check("ncclGroupEnd", code);
+            }
+        }
+        if let Err(e) = issued {
+            self.abort();
+            return Err(e);
+        }
+        self.wait_ready("ncclAllGather")?;
+        let gpus: Vec<Gpu> = self.local.iter().map(|r| r.gpu.clone()).collect();
+        for gpu in &gpus {
+            self.wait_stream(gpu, "ncclAllGather")?;
+        }
+        recvs[0].to_vec()
+    }
+}
