@@ -2,10 +2,12 @@
 //! unless `--log2 k`), the sharded sum and inclusive scan with one shard, with 8 shards on one
 //! GPU, and with one shard per GPU where there are several, each beside the plain primitive
 //! over the same total data on one GPU (timed in the same run; medians of 7 after 2 warm-ups,
-//! host clock around calls that wait for their result).
+//! host clock around calls that wait for their result). Built with the `nccl` feature, also the
+//! one-shard sum and scan through a one-rank NCCL communicator beside the in-process transport.
 //!
 //! ```text
 //! cargo run --release -p gpu-prims-benches --features cuda --bin dist -- [--log2 K]
+//! cargo run --release -p gpu-prims-benches --features nccl --bin dist -- [--log2 K]
 //! ```
 
 #[cfg(feature = "cuda")]
@@ -101,6 +103,30 @@ fn run() -> gpu_core::Result<()> {
                 "| {what} | {shards} | {distinct} | {s:.3} | {p:.3} | {:.3} |",
                 s / p
             );
+        }
+    }
+    #[cfg(feature = "nccl")]
+    {
+        // One shard through a one-rank NCCL communicator against the in-process transport.
+        use gpu_dist::Nccl;
+        let host: Vec<f32> = (0..per_shard).map(|i| (i % 1000) as f32 * 0.001).collect();
+        let a = ShardedArray::from_host(
+            std::slice::from_ref(&first),
+            &host,
+            ShardLayout::even(per_shard, 1)?,
+        )?;
+        let nccl = Nccl::in_process(std::slice::from_ref(&first))?;
+        let local = InProcess::new(1);
+        println!();
+        println!("| operation | transport | ms | NCCL / in-process |");
+        println!("| --- | --- | ---: | ---: |");
+        let n_sum = median(&mut || ShardedReduce::new(&nccl).sum(&a).map(drop))?;
+        let l_sum = median(&mut || ShardedReduce::new(&local).sum(&a).map(drop))?;
+        let n_scan = median(&mut || ShardedScan::new(&nccl).scan(&a, Op::Sum).map(drop))?;
+        let l_scan = median(&mut || ShardedScan::new(&local).scan(&a, Op::Sum).map(drop))?;
+        for (what, n, l) in [("sum", n_sum, l_sum), ("inclusive scan", n_scan, l_scan)] {
+            println!("| {what} | in-process | {l:.3} | |");
+            println!("| {what} | NCCL, one rank | {n:.3} | {:.3} |", n / l);
         }
     }
     Ok(())

@@ -25,8 +25,9 @@
 //! ## What exists
 //! - [`ShardLayout`]: an even split or given counts (empty shards allowed), and which shard
 //!   holds an element.
-//! - [`Communicator`], the one trait the sharded algorithms talk through, and its in-process
-//!   transport [`InProcess`] (every rank driven by this process).
+//! - [`Communicator`], the one trait the sharded algorithms talk through, and its transports:
+//!   [`InProcess`] (every rank driven by this process) and `Nccl` (feature `nccl`: NCCL through
+//!   cudarc, loaded at run time, non-blocking with a timeout).
 //! - `ShardedArray` (feature `cuda`): shards uploaded from a host slice or taken from
 //!   per-device arrays, gathered back, every transfer one thread per shard.
 //! - `ShardedReduce` (feature `cuda`): every reduction of gpu-reduce (each operator, widening,
@@ -39,8 +40,8 @@
 //!   `Mat2`/`Affine` monoids: each shard's total, the totals scanned in rank order, each shard
 //!   scanned from its offset (gpu-scan's `scan_from_into`).
 //!
-//! Not built yet (see the [guide]): the NCCL transport, the sharded
-//! convolution, arrays generated on the devices.
+//! Not built yet (see the [guide]): the sharded convolution, device-side exchanges, arrays
+//! generated on the devices.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
