@@ -3,6 +3,7 @@
 //! operator, against the CPU reference of the concatenated data; bad input; past 2^31
 //! elements.
 
+use gpu_core::data::ops_for;
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{bf16, f16, Element, Gpu, Mat2, Monoid, Op};
 use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce, ShardedScan};
@@ -38,7 +39,7 @@ fn layouts(n: usize, shards: usize) -> Vec<ShardLayout> {
     v
 }
 
-fn check_type<T: Element>(gpu: &Gpu, ops: &[Op]) {
+fn check_type<T: Element>(gpu: &Gpu) {
     for n in SIZES {
         for shards in SHARDS {
             for layout in layouts(n, shards) {
@@ -53,7 +54,7 @@ fn check_type<T: Element>(gpu: &Gpu, ops: &[Op]) {
                 assert_eq!(a.to_vec().unwrap(), x, "{ctx}: gathered back");
                 let comm = InProcess::new(shards);
                 let r = ShardedReduce::new(&comm);
-                for &op in ops {
+                for op in ops_for::<T>() {
                     let want = cpu::reduce(&x, op).unwrap();
                     assert_eq!(r.reduce(&a, op).unwrap(), want, "{ctx} {op:?}");
                 }
@@ -69,24 +70,14 @@ fn check_type<T: Element>(gpu: &Gpu, ops: &[Op]) {
 #[test]
 fn every_type_operator_and_shard_count() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let all = [
-        Op::Sum,
-        Op::Product,
-        Op::Min,
-        Op::Max,
-        Op::BitAnd,
-        Op::BitOr,
-        Op::BitXor,
-    ];
-    let float = [Op::Sum, Op::Product, Op::Min, Op::Max];
-    check_type::<i32>(&gpu, &all);
-    check_type::<u32>(&gpu, &all);
-    check_type::<i64>(&gpu, &all);
-    check_type::<u64>(&gpu, &all);
-    check_type::<f32>(&gpu, &float);
-    check_type::<f64>(&gpu, &float);
-    check_type::<f16>(&gpu, &float);
-    check_type::<bf16>(&gpu, &float);
+    check_type::<i32>(&gpu);
+    check_type::<u32>(&gpu);
+    check_type::<i64>(&gpu);
+    check_type::<u64>(&gpu);
+    check_type::<f32>(&gpu);
+    check_type::<f64>(&gpu);
+    check_type::<f16>(&gpu);
+    check_type::<bf16>(&gpu);
 }
 
 /// Ties across shards keep the first index; the first NaN wins; widening sums and ordered
@@ -191,7 +182,7 @@ fn past_two_to_the_31() {
     assert_eq!(r.sum(&a).unwrap(), 1.0);
 }
 
-fn check_scans<T: Element>(gpu: &Gpu, ops: &[Op]) {
+fn check_scans<T: Element>(gpu: &Gpu) {
     for n in SIZES {
         for shards in SHARDS {
             for layout in layouts(n, shards) {
@@ -206,7 +197,7 @@ fn check_scans<T: Element>(gpu: &Gpu, ops: &[Op]) {
                 );
                 for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
                     let s = ShardedScan::new(&comm).kind(kind);
-                    for &op in ops {
+                    for op in ops_for::<T>() {
                         let got = s.scan(&a, op).unwrap();
                         assert_eq!(got.layout(), a.layout(), "{ctx}: layout kept");
                         let want = gpu_scan::cpu::scan(&x, op, kind).unwrap();
@@ -232,22 +223,12 @@ fn check_scans<T: Element>(gpu: &Gpu, ops: &[Op]) {
 #[test]
 fn scans_of_every_type_operator_and_shard_count() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let all = [
-        Op::Sum,
-        Op::Product,
-        Op::Min,
-        Op::Max,
-        Op::BitAnd,
-        Op::BitOr,
-        Op::BitXor,
-    ];
-    let float = [Op::Sum, Op::Min, Op::Max];
-    check_scans::<i32>(&gpu, &all);
-    check_scans::<u32>(&gpu, &all);
-    check_scans::<i64>(&gpu, &all);
-    check_scans::<u64>(&gpu, &all);
-    check_scans::<f32>(&gpu, &float);
-    check_scans::<f64>(&gpu, &float);
+    check_scans::<i32>(&gpu);
+    check_scans::<u32>(&gpu);
+    check_scans::<i64>(&gpu);
+    check_scans::<u64>(&gpu);
+    check_scans::<f32>(&gpu);
+    check_scans::<f64>(&gpu);
 }
 
 /// Ordered monoids keep sequence order across shards; 16-bit floats are a clear error.
