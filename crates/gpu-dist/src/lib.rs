@@ -40,8 +40,12 @@
 //!   `Mat2`/`Affine` monoids: each shard's total, the totals scanned in rank order, each shard
 //!   scanned from its offset (gpu-scan's `scan_from_into`).
 //!
-//! Not built yet (see the [guide]): the sharded convolution, device-side exchanges, arrays
-//! generated on the devices.
+//! - `ShardedConv1d` (feature `cuda`): correlation and convolution in every mode and boundary;
+//!   each shard's window (its own elements, its neighbours' halos, the boundary's ghosts:
+//!   [`halo::ConvGeometry`]) gathered on its device and convolved there in `valid` mode.
+//!
+//! Not built yet (see the [guide]): device-side exchanges over NCCL (the convolution needs
+//! every rank in one process), arrays generated on the devices.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
@@ -53,6 +57,9 @@ pub mod guide {}
 
 pub mod combine;
 mod comm;
+#[cfg(feature = "cuda")]
+mod conv1d;
+pub mod halo;
 mod layout;
 #[cfg(feature = "nccl")]
 mod nccl;
@@ -64,6 +71,8 @@ mod scan;
 mod sharded;
 
 pub use comm::{all_gather_values, Communicator, InProcess};
+#[cfg(feature = "cuda")]
+pub use conv1d::ShardedConv1d;
 pub use layout::ShardLayout;
 #[cfg(feature = "nccl")]
 pub use nccl::{Nccl, NcclId, DEFAULT_TIMEOUT, NCCL_ID_VAR};

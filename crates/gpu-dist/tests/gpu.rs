@@ -264,3 +264,92 @@ fn scans_of_monoids_and_bad_types() {
         .to_string();
     assert!(e.contains("f16"), "{e}");
 }
+
+/// Dyadic values (multiples of 1/8 in -1..1): every sum of up to 128 products exact in f32.
+fn dyadic<T: gpu_conv1d::Real>(n: usize, seed: u64) -> Vec<T> {
+    values::<f64>(n, seed)
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| T::from_f64((v + (i % 3) as f64 - 3.0) / 8.0))
+        .collect()
+}
+
+/// Sharded correlations and convolutions against the CPU reference of the concatenated
+/// signal, exactly (dyadic data): 1, 3, 7 and 16 shards (empty shards and one-element shards
+/// included), every mode and boundary (wrap across the ends), masks wider than the shards.
+#[test]
+fn convolutions_of_every_mode_boundary_and_shard_count() {
+    use gpu_conv1d::{cpu as conv_cpu, Boundary, Mode, Operation, Options};
+    use gpu_dist::ShardedConv1d;
+    let Some(gpu) = gpu_or_skip() else { return };
+    for n in [1usize, 33, 4097, 100_003] {
+        for shards in [1usize, 3, 7, 16] {
+            for layout in layouts(n, shards) {
+                let x: Vec<f32> = dyadic(n, n as u64 + shards as u64);
+                let devices = vec![gpu.clone(); shards];
+                let a = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+                let comm = InProcess::new(shards);
+                for w in [1usize, 4, 31, 127] {
+                    let mask: Vec<f32> = dyadic(w, w as u64 + 99);
+                    for mode in [Mode::Full, Mode::Same, Mode::Valid] {
+                        for b in Boundary::ALL {
+                            let ctx = format!(
+                                "n={n} {:?} w={w} {mode:?} {b:?}",
+                                layout.counts().collect::<Vec<_>>()
+                            );
+                            let options = Options::new().mode(mode).boundary(b);
+                            let op = if w == 4 {
+                                Operation::Convolution
+                            } else {
+                                Operation::Correlation
+                            };
+                            let c = ShardedConv1d::new(&comm, op, &mask, options);
+                            let want = match op {
+                                Operation::Correlation => conv_cpu::correlate(&x, &mask, mode, b),
+                                Operation::Convolution => conv_cpu::convolve(&x, &mask, mode, b),
+                            };
+                            match (c.run(&a), want) {
+                                (Ok(got), Ok(want)) => {
+                                    assert_eq!(got.layout(), c.geometry(&a).unwrap().output());
+                                    assert_eq!(got.to_vec().unwrap(), want, "{ctx}");
+                                }
+                                (Err(e), Err(_)) => {
+                                    assert!(mode == Mode::Valid && n < w, "{ctx}: {e}");
+                                }
+                                (got, want) => panic!("{ctx}: {:?} vs {:?}", got.err(), want.err()),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // f64 and f16 once each.
+    let x: Vec<f64> = dyadic(5003, 1);
+    let mask: Vec<f64> = dyadic(9, 2);
+    let a = ShardedArray::from_host(
+        &vec![gpu.clone(); 5],
+        &x,
+        ShardLayout::even(5003, 5).unwrap(),
+    )
+    .unwrap();
+    let comm = InProcess::new(5);
+    let got = ShardedConv1d::correlation(&comm, &mask, Options::new().boundary(Boundary::Wrap))
+        .run(&a)
+        .unwrap();
+    let want = conv_cpu::correlate(&x, &mask, Mode::Same, Boundary::Wrap).unwrap();
+    assert_eq!(got.to_vec().unwrap(), want, "f64");
+    let h: Vec<f16> = dyadic(5003, 3);
+    let hm: Vec<f16> = dyadic(9, 4);
+    let a = ShardedArray::from_host(
+        &vec![gpu.clone(); 5],
+        &h,
+        ShardLayout::even(5003, 5).unwrap(),
+    )
+    .unwrap();
+    let got = ShardedConv1d::correlation(&comm, &hm, Options::new().mode(Mode::Full))
+        .run(&a)
+        .unwrap();
+    let want = conv_cpu::correlate(&h, &hm, Mode::Full, Boundary::Zero).unwrap();
+    assert_eq!(got.to_vec().unwrap(), want, "f16");
+}
