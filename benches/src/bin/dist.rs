@@ -1,6 +1,7 @@
 //! The weak-scaling table of gpu-dist on whatever GPUs are present: per shard 2^k f32 (k = 28
-//! unless `--log2 k`), the sharded sum and inclusive scan with one shard, with 8 shards on one
-//! GPU, and with one shard per GPU where there are several, each beside the plain primitive
+//! unless `--log2 k`), the sharded sum, inclusive scan and correlation (width 31) with one
+//! shard, with 8 shards on one GPU, and with one shard per GPU where there are several, each
+//! beside the plain primitive
 //! over the same total data on one GPU (timed in the same run; medians of 7 after 2 warm-ups,
 //! host clock around calls that wait for their result). Built with the `nccl` feature, also the
 //! one-shard sum and scan through a one-rank NCCL communicator beside the in-process transport.
@@ -28,8 +29,11 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 fn run() -> gpu_core::Result<()> {
+    use gpu_conv1d::{Conv1d, Options};
     use gpu_core::{Gpu, Op};
-    use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce, ShardedScan};
+    use gpu_dist::{
+        InProcess, ShardLayout, ShardedArray, ShardedConv1d, ShardedReduce, ShardedScan,
+    };
     use gpu_reduce::Reduce;
     use gpu_scan::Scan;
     use std::time::Instant;
@@ -87,6 +91,12 @@ fn run() -> gpu_core::Result<()> {
         let comm = InProcess::new(shards);
         let sharded_sum = median(&mut || ShardedReduce::new(&comm).sum(&a).map(drop))?;
         let sharded_scan = median(&mut || ShardedScan::new(&comm).scan(&a, Op::Sum).map(drop))?;
+        let mask: Vec<f32> = (0..31).map(|i| (i as f32 - 15.0) / 32.0).collect();
+        let sharded_conv = median(&mut || {
+            ShardedConv1d::correlation(&comm, &mask, Options::new())
+                .run(&a)
+                .map(drop)
+        })?;
         drop(a);
         let plain = first.upload(&host)?;
         drop(host);
@@ -95,9 +105,15 @@ fn run() -> gpu_core::Result<()> {
             let mut out = first.alloc::<f32>(total)?;
             Scan::new(&first).scan_into(&plain, &mut out, Op::Sum)
         })?;
+        let conv = Conv1d::correlation(&first, &mask, Options::new())?;
+        let plain_conv = median(&mut || {
+            let mut out = first.alloc::<f32>(total)?;
+            conv.run_into(&plain, &mut out)
+        })?;
         for (what, s, p) in [
             ("sum", sharded_sum, plain_sum),
             ("inclusive scan", sharded_scan, plain_scan),
+            ("correlation, same, zero, w 31", sharded_conv, plain_conv),
         ] {
             println!(
                 "| {what} | {shards} | {distinct} | {s:.3} | {p:.3} | {:.3} |",

@@ -333,6 +333,47 @@ impl<T: Pod> DeviceArray<T> {
         })
     }
 
+    /// Copies elements `range` of `src` (an array of the same device) into this array from
+    /// element `at`, on `stream`; an `InvalidArgument` when either range runs past its array or
+    /// the devices differ. A plain device-to-device copy at the copy engines' speed.
+    pub fn copy_range_from(
+        &mut self,
+        at: usize,
+        src: &DeviceArray<T>,
+        range: std::ops::Range<usize>,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.gpu.check_same_device(&src.gpu, "src")?;
+        let len = range.end.saturating_sub(range.start);
+        if range.start > range.end || range.end > src.len {
+            return Err(Error::invalid(
+                "range",
+                format!("{range:?} of a source of {} elements", src.len),
+            ));
+        }
+        if !matches!(at.checked_add(len), Some(end) if end <= self.len) {
+            return Err(Error::invalid(
+                "at",
+                format!("{len} elements from {at} in an array of {}", self.len),
+            ));
+        }
+        if len == 0 {
+            return Ok(());
+        }
+        self.gpu.bind()?;
+        let size = std::mem::size_of::<T>();
+        // SAFETY: both ranges lie inside their allocations (checked above); distinct arrays
+        // (`&mut self` vs `&src`), so they do not overlap.
+        check("cuMemcpyDtoDAsync", unsafe {
+            driver_code!(cuMemcpyDtoDAsync_v2(
+                self.ptr + (at * size) as u64,
+                src.ptr + (range.start * size) as u64,
+                len * size,
+                stream.as_raw()
+            ))
+        })
+    }
+
     /// A new device array with the same contents (waits for the copy).
     pub fn try_clone(&self) -> Result<DeviceArray<T>> {
         let mut c = self.gpu.alloc::<T>(self.len)?;

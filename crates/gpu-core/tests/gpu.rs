@@ -257,3 +257,30 @@ fn gpu_length_beyond_2_pow_31() {
     );
     assert_eq!(all[1 << 31], 1u32 << 31);
 }
+
+/// `copy_range_from`: a range of one array into another at an offset (the rest untouched),
+/// empty ranges, and ranges past either end as clear errors.
+#[test]
+fn gpu_copy_range_from() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let src = gpu.upload(&(0..100u32).collect::<Vec<_>>()).unwrap();
+    let mut dst = gpu.zeros::<u32>(50).unwrap();
+    let s = gpu.stream();
+    dst.copy_range_from(10, &src, 90..100, s).unwrap();
+    dst.copy_range_from(0, &src, 5..5, s).unwrap();
+    s.synchronize().unwrap();
+    let got = dst.to_vec().unwrap();
+    let mut want = vec![0u32; 50];
+    want[10..20].copy_from_slice(&(90..100).collect::<Vec<_>>());
+    assert_eq!(got, want);
+    let e = dst
+        .copy_range_from(45, &src, 0..10, s)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at"), "{e}");
+    let e = dst
+        .copy_range_from(0, &src, 95..105, s)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("range"), "{e}");
+}

@@ -1,11 +1,11 @@
 //! The sharded convolution: each shard's window (its outputs' inputs: its own elements, its
 //! neighbours' halos, the boundary's ghosts, per `halo::ConvGeometry`) gathered on its device,
-//! then convolved there in `valid` mode, which reads nothing past the window. Halo pieces from
-//! the same device are device-to-device copies; from another device they pass through the
-//! host (halos are at most `w − 1` elements per side).
+//! then convolved there in `valid` mode, which reads nothing past the window. Pieces from the
+//! same device are device-to-device copies (`DeviceArray::copy_range_from`); from another
+//! device they pass through the host (halos are at most `w − 1` elements per side).
 
 use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Real};
-use gpu_core::{enqueue_layout_copy_at, DeviceArray, DeviceSlice, Error, Input, Result};
+use gpu_core::{DeviceArray, DeviceSlice, Error, Input, Result};
 
 use crate::halo::ConvGeometry;
 use crate::reduce::check_shards;
@@ -82,6 +82,13 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             ));
         }
         let g = self.geometry(x)?;
+        // One shard is the whole signal: the plain convolution, in place, as on one GPU.
+        if let [shard] = x.shards() {
+            let conv = Conv1d::new(shard.gpu(), self.operation, &self.mask, self.options)?;
+            let mut out = shard.gpu().alloc::<T>(g.output().total())?;
+            conv.run_into(shard, &mut out)?;
+            return ShardedArray::from_shards(vec![out]);
+        }
         let boundary = self.options.boundary;
         let outs = on_each_shard(x.shards().len(), |s| self.shard(x, &g, s, boundary))?;
         ShardedArray::from_shards(outs)
@@ -102,41 +109,25 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             return Ok(out);
         }
         let (len, pieces) = g.window(s, boundary);
-        let window = gpu.zeros::<T>(len)?;
-        let size = std::mem::size_of::<T>() as u64;
+        let mut window = gpu.zeros::<T>(len)?;
         let stream = gpu.stream();
-        // Pieces from other devices, staged here first (kept alive until the wait below).
-        let mut staged: Vec<DeviceArray<T>> = Vec::new();
         for p in &pieces {
             let src = &x.shards()[p.shard];
-            let from = if src.gpu().same_device(gpu) {
-                src.device_ptr() + p.start as u64 * size
+            let range = p.start..p.start + p.len;
+            if src.gpu().same_device(gpu) {
+                window.copy_range_from(p.at, src, range, stream)?;
             } else {
-                let slice = DeviceSlice::new(src, p.start..p.start + p.len)?;
-                let host = slice.stage(src.gpu())?.to_vec()?;
-                staged.push(gpu.upload(&host)?);
-                staged.last().expect("pushed").device_ptr()
-            };
-            // SAFETY: `from` addresses p.len elements (inside the source shard, checked by the
-            // geometry, or a staged copy of them) and window[p.at..p.at + p.len] lies inside
-            // the window (positions below its length); distinct allocations, alive until the
-            // stream has run (the conv below waits on the same stream).
-            unsafe {
-                enqueue_layout_copy_at::<T>(
-                    gpu,
-                    from,
-                    &[1],
-                    window.device_ptr() + p.at as u64 * size,
-                    &[1],
-                    &[p.len],
-                    stream,
-                )?;
+                // Another device's halo: through the host (at most w − 1 elements).
+                let host = DeviceSlice::new(src, range)?.stage(src.gpu())?.to_vec()?;
+                let staged = gpu.upload(&host)?;
+                window.copy_range_from(p.at, &staged, 0..p.len, stream)?;
+                // The copy must finish before `staged` is freed (cuMemFree would wait anyway).
+                stream.synchronize()?;
             }
         }
         let valid = self.options.mode(Mode::Valid).boundary(Boundary::Zero);
         let conv = Conv1d::new(gpu, self.operation, &self.mask, valid)?;
         conv.run_into(&window, &mut out)?;
-        drop(staged);
         Ok(out)
     }
 }
