@@ -266,91 +266,82 @@ mod gpu {
                 }
             }
             // Rows of 4096 from a pageable host array into a new one (`Conv1d::run_rows`):
-            // chunks of whole rows through the pipeline against the one-shot path, checked
-            // against the CPU's rows.
+            // chunks of whole rows through the pipeline against the one-shot path. Then along
+            // the middle axis of (n / 2^14) × 256 × 64 (a batch of 64-channel signals of 256
+            // samples, C order: `Conv1d::run_axis` along axis 1): chunks of whole outer slices
+            // gathered into rows on the device. Both checked against the CPU.
+            let axis = ndarray::Axis(1);
             if !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
                 let rows = ndarray::ArrayView2::from_shape((n / ROW, ROW), host)
                     .expect("n is a multiple of the row");
                 let variant = format!("{VARIANT} along rows of {ROW}, host to new array, pageable");
                 for (name, p) in PATHS {
-                    let (conv, conv2) = (conv.clone().pipelining(p), conv.clone().pipelining(p));
-                    cases.push(
-                        Case::new("conv1d", name, &variant, d.name(), n)
-                            .param("w", mask.len() as u64)
-                            .bytes(2 * array as u64, Some(array))
-                            .reps(5)
-                            .gpu(move |_: &Stream| conv.run_rows(rows).map(drop))
-                            .check(move || {
-                                let got = match conv2.run_rows(rows) {
-                                    Ok(a) => a,
-                                    Err(e) => return Verdict::error(&e),
-                                };
-                                let want = gpu_conv1d::cpu::apply_rows(
-                                    gpu_conv1d::Operation::Correlation,
-                                    rows,
-                                    mask,
-                                    gpu_conv1d::Mode::Same,
-                                    gpu_conv1d::Boundary::Zero,
-                                    true,
-                                );
-                                match want {
-                                    Ok(w) => match (got.as_slice(), w.as_slice()) {
-                                        (Some(g), Some(w)) => check::slices(g, w),
-                                        _ => Verdict::Unchecked("not in C order".into()),
-                                    },
-                                    Err(e) => Verdict::error(&e),
-                                }
-                            }),
-                    );
+                    let c = conv.clone().pipelining(p);
+                    let run = move || c.run_rows(rows).map(|a| a.into_dyn());
+                    let want = move || same_zero_along(rows.into_dyn(), axis, mask);
+                    let case = Case::new("conv1d", name, &variant, d.name(), n);
+                    cases.push(host_to_new_array(case, mask.len(), array, run, want));
                 }
             }
-            // Along the middle axis of a pageable host array of (n / 2^14) × 256 × 64 (a batch
-            // of 64-channel signals of 256 samples, C order: `Conv1d::run_axis` along axis 1)
-            // into a new one: chunks of whole outer slices gathered into rows on the device,
-            // against the one-shot path, checked against the CPU.
             if !d.is_half() && n % (MIDDLE * 64) == 0 && n >= 2 * MIDDLE * 64 {
                 let x = ndarray::ArrayView3::from_shape((n / (MIDDLE * 64), MIDDLE, 64), host)
                     .expect("n is a multiple of the slice");
                 let variant = format!(
                     "{VARIANT} along the middle axis of slices of {MIDDLE} × 64, host to new array, pageable"
                 );
-                let axis = ndarray::Axis(1);
                 for (name, p) in PATHS {
-                    let (conv, conv2) = (conv.clone().pipelining(p), conv.clone().pipelining(p));
-                    cases.push(
-                        Case::new("conv1d", name, &variant, d.name(), n)
-                            .param("w", mask.len() as u64)
-                            .bytes(2 * array as u64, Some(array))
-                            .reps(5)
-                            .gpu(move |_: &Stream| conv.run_axis(&x, axis).map(drop))
-                            .check(move || {
-                                let got = match conv2.run_axis(&x, axis) {
-                                    Ok(a) => a,
-                                    Err(e) => return Verdict::error(&e),
-                                };
-                                let want = gpu_conv1d::cpu::apply_axis(
-                                    gpu_conv1d::Operation::Correlation,
-                                    x,
-                                    axis,
-                                    mask,
-                                    gpu_conv1d::Mode::Same,
-                                    gpu_conv1d::Boundary::Zero,
-                                    true,
-                                );
-                                match want {
-                                    Ok(w) => {
-                                        let g: Vec<_> = got.iter().copied().collect();
-                                        let w: Vec<_> = w.iter().copied().collect();
-                                        check::slices(&g, &w)
-                                    }
-                                    Err(e) => Verdict::error(&e),
-                                }
-                            }),
-                    );
+                    let c = conv.clone().pipelining(p);
+                    let run = move || c.run_axis(&x, axis);
+                    let want = move || same_zero_along(x.into_dyn(), axis, mask);
+                    let case = Case::new("conv1d", name, &variant, d.name(), n);
+                    cases.push(host_to_new_array(case, mask.len(), array, run, want));
                 }
             }
             env.run_cases(cases)
         }
+    }
+
+    /// The CPU's `same`, zero-ghost correlation of `x` along `axis` with `mask`.
+    fn same_zero_along<T: Real>(
+        x: ndarray::ArrayViewD<'_, T>,
+        axis: ndarray::Axis,
+        mask: &[T],
+    ) -> gpu_core::Result<ndarray::ArrayD<T>> {
+        gpu_conv1d::cpu::apply_axis(
+            gpu_conv1d::Operation::Correlation,
+            x,
+            axis,
+            mask,
+            gpu_conv1d::Mode::Same,
+            gpu_conv1d::Boundary::Zero,
+            true,
+        )
+    }
+
+    /// `case` of a host array convolved into a new one by `run` (a mask of `w` taps over
+    /// `array` bytes), timed five times and checked against `want` element by element in
+    /// logical order.
+    fn host_to_new_array<'a, T: Real>(
+        case: Case<'a>,
+        w: usize,
+        array: usize,
+        run: impl Fn() -> gpu_core::Result<ndarray::ArrayD<T>> + 'a,
+        want: impl Fn() -> gpu_core::Result<ndarray::ArrayD<T>> + 'a,
+    ) -> Case<'a> {
+        let run = std::rc::Rc::new(run);
+        let timed = run.clone();
+        case.param("w", w as u64)
+            .bytes(2 * array as u64, Some(array))
+            .reps(5)
+            .gpu(move |_: &Stream| timed().map(drop))
+            .check(move || match (run(), want()) {
+                (Ok(got), Ok(want)) => {
+                    let g: Vec<T> = got.iter().copied().collect();
+                    let w: Vec<T> = want.iter().copied().collect();
+                    check::slices(&g, &w)
+                }
+                (Err(e), _) | (_, Err(e)) => Verdict::error(&e),
+            })
     }
 
     /// Lane length along the middle axis of the 3-D arrays from host memory.

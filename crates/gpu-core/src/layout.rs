@@ -1,10 +1,13 @@
 //! Copies between N-D layouts on the device (`kernels/include/gpu_prims/layout_copy.cuh`): a
 //! row-major copy of a transposed or reversed view, or results written into an output of
 //! another layout. Axes contiguous on both sides are merged first, so most copies are 1-D
-//! (the rows kernel) or a transpose (the tiles kernel).
+//! (the copy engine when both sides are contiguous, else the rows kernel) or a transpose (the
+//! tiles kernel).
 
 use crate::array_nd::{DeviceArrayD, ShapedInput, StagedNd};
 use crate::device::Gpu;
+use crate::driver::check;
+use crate::driver_code;
 use crate::error::{Error, Result};
 use crate::fill::CORE_PTX;
 use crate::launch::{grid_for, LaunchConfig};
@@ -128,6 +131,21 @@ pub(crate) fn enqueue_layout_copy<T: Pod>(
     let mut axes = merged_axes(shape, src_strides, dst_strides);
     if axes.is_empty() {
         axes.push((1, 1, 1));
+    }
+    // Contiguous on both sides: the copy engine (the rows kernel walks one row per block, so a
+    // single long row would run on one block).
+    if let [(n, 1, 1)] = axes[..] {
+        gpu.bind()?;
+        // SAFETY: the caller guarantees both arrays hold these n elements from `src` and `dst`
+        // and do not overlap.
+        return check("cuMemcpyDtoDAsync", unsafe {
+            driver_code!(cuMemcpyDtoDAsync_v2(
+                dst,
+                src,
+                n as usize * std::mem::size_of::<T>(),
+                stream.as_raw()
+            ))
+        });
     }
     if axes.len() > MAX_DIMS {
         return Err(Error::invalid(

@@ -5,6 +5,7 @@
 //! never answers.
 
 use std::ops::Range;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use cudarc::nccl::sys;
@@ -112,26 +113,26 @@ struct LocalRank {
     comm: sys::ncclComm_t,
 }
 
-/// A [`Communicator`] over NCCL: the ranks `first..first + local` of `ranks`, one device each
-/// (NCCL allows one rank per device and communicator). Every wait polls with the timeout
-/// and aborts the communicator when it runs out.
-pub struct Nccl {
-    ranks: usize,
-    first: usize,
+/// This process's communicators (emptied when they are aborted) and the wait's timeout.
+struct Comms {
     local: Vec<LocalRank>,
     timeout: Duration,
 }
 
-// SAFETY: NCCL communicators may be used from any thread, one call at a time per
-// communicator; `Nccl`'s methods take `&self` but run each collective under `&self` only from
-// `all_gather`, which callers (the sharded algorithms) call once at a time per communicator:
-// the Mutex below serialises them.
-unsafe impl Send for Nccl {}
-// SAFETY: as above; `all_gather` holds `CALLS` for its whole exchange.
-unsafe impl Sync for Nccl {}
+// SAFETY: NCCL communicators may be used from any thread, one call at a time each: `Comms` is
+// only reached through the Mutex of its `Nccl`.
+unsafe impl Send for Comms {}
 
-/// Serialises this process's collectives (NCCL communicators are not reentrant).
-static CALLS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// A [`Communicator`] over NCCL: the ranks `first..first + count` of `ranks`, one device each
+/// (NCCL allows one rank per device and communicator). Every wait polls with the timeout
+/// and aborts the communicators when it runs out (later exchanges then fail cleanly); one
+/// exchange runs at a time (NCCL communicators are not reentrant).
+pub struct Nccl {
+    ranks: usize,
+    first: usize,
+    count: usize,
+    comms: Mutex<Comms>,
+}
 
 impl Nccl {
     /// One process driving one rank on each of `devices` (distinct devices), with a new id.
@@ -180,15 +181,14 @@ impl Nccl {
                 ));
             }
         }
-        let mut this = Self {
-            ranks,
-            first,
+        let mut this = Comms {
             local: Vec::with_capacity(devices.len()),
             timeout,
         };
         // Several local ranks join in one group (their inits wait for each other).
         let grouped = devices.len() > 1;
         if grouped {
+            // SAFETY: no arguments; the group is closed below on every path.
             check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
         }
         let mut started = Ok(());
@@ -226,11 +226,21 @@ impl Nccl {
                 started = check("ncclGroupEnd", code);
             }
         }
-        started?;
+        if let Err(e) = started {
+            this.abort();
+            return Err(e);
+        }
         this.wait_ready("ncclCommInitRankConfig")?;
-        Ok(this)
+        Ok(Self {
+            ranks,
+            first,
+            count: devices.len(),
+            comms: Mutex::new(this),
+        })
     }
+}
 
+impl Comms {
     /// Polls every local communicator until none is in progress; on an error or past the
     /// timeout, aborts them all (dropping `self` then frees nothing more).
     fn wait_ready(&mut self, call: &'static str) -> Result<()> {
@@ -335,12 +345,13 @@ fn config() -> sys::ncclConfig_t {
     }
 }
 
-impl Drop for Nccl {
+impl Drop for Comms {
     fn drop(&mut self) {
         for r in self.local.drain(..) {
             let _ = r.gpu.bind();
-            // SAFETY: a live communicator, destroyed once (drained); non-blocking destroy may
-            // return ncclInProgress, after which NCCL finishes it on its own.
+            // SAFETY: a live communicator (aborted ones were drained), destroyed once;
+            // non-blocking destroy may return ncclInProgress, after which NCCL finishes it on
+            // its own.
             unsafe { sys::ncclCommDestroy(r.comm) };
         }
     }
@@ -352,41 +363,30 @@ impl Communicator for Nccl {
     }
 
     fn local_ranks(&self) -> Range<usize> {
-        self.first..self.first + self.local.len()
+        self.first..self.first + self.count
     }
 
     fn all_gather(&self, local: &[Vec<u8>]) -> Result<Vec<u8>> {
         check_contributions(self, local)?;
         let len = local.first().map_or(0, Vec::len);
-        if len == 0 || self.local.is_empty() {
+        if len == 0 {
             return Ok(Vec::new());
         }
-        let _serial = CALLS.lock().unwrap_or_else(|p| p.into_inner());
-        // SAFETY-free copy of the handles: the communicators stay owned by `self`.
-        let mut this = Nccl {
-            ranks: self.ranks,
-            first: self.first,
-            local: self
-                .local
-                .iter()
-                .map(|r| LocalRank {
-                    gpu: r.gpu.clone(),
-                    comm: r.comm,
-                })
-                .collect(),
-            timeout: self.timeout,
-        };
-        let result = this.all_gather_bytes(local, len);
-        // The handles belong to `self`: forget them (no destroy) unless the exchange aborted
-        // them (then `this.local` is empty and `self`'s are dead: later calls fail cleanly).
-        this.local.clear();
-        result
+        let mut comms = self.comms.lock().unwrap_or_else(|p| p.into_inner());
+        if comms.local.is_empty() {
+            return Err(Error::Communication {
+                call: "ncclAllGather",
+                error: "the communicator was aborted by an earlier failure: make a new one".into(),
+                timed_out: false,
+            });
+        }
+        comms.all_gather_bytes(local, len, self.ranks)
     }
 }
 
-impl Nccl {
-    fn all_gather_bytes(&mut self, local: &[Vec<u8>], len: usize) -> Result<Vec<u8>> {
-        let total = len * self.ranks;
+impl Comms {
+    fn all_gather_bytes(&mut self, local: &[Vec<u8>], len: usize, ranks: usize) -> Result<Vec<u8>> {
+        let total = len * ranks;
         let mut sends: Vec<DeviceArray<u8>> = Vec::new();
         let mut recvs: Vec<DeviceArray<u8>> = Vec::new();
         for (r, bytes) in self.local.iter().zip(local) {
@@ -395,6 +395,7 @@ impl Nccl {
         }
         let grouped = self.local.len() > 1;
         if grouped {
+            // SAFETY: no arguments; the group is closed below on every path.
             check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
         }
         let mut issued = Ok(());

@@ -3,7 +3,7 @@
 //! order on every rank. Exact operators give the single-GPU value; float sums are grouped by
 //! shards (run-to-run identical for a given layout, whatever the transport).
 
-use gpu_core::{Element, Error, Op, Pod, Result};
+use gpu_core::{DeviceSlice, Element, Error, Input, Op, Pod, Result};
 use gpu_reduce::{DeviceMonoid, Reduce, Widen};
 
 use crate::combine::{arg_pick, fold_in_rank_order};
@@ -131,20 +131,22 @@ impl<'c> ShardedReduce<'c> {
     }
 
     fn arg<T: Element>(&self, x: &ShardedArray<T>, smaller: bool) -> Result<Option<usize>> {
-        // Each shard's winner: its value (the shard's min or max, NaN when the winner is a NaN)
-        // and its local index (u64::MAX for an empty shard), gathered apart (T has no room for
-        // an index beside it).
+        // Each shard's winner: its local index (u64::MAX for an empty shard) and the element
+        // there, read back alone, gathered apart (T has no room for an index beside it).
         let local = self.local(x, |shard| {
             let r = Reduce::new(shard.gpu());
-            let (index, value) = if smaller {
-                (r.argmin(shard)?, r.min(shard)?)
+            let index = if smaller {
+                r.argmin(shard)?
             } else {
-                (r.argmax(shard)?, r.max(shard)?)
+                r.argmax(shard)?
             };
-            Ok((
-                index.map_or(u64::MAX, |i| i as u64),
-                value.unwrap_or_default(),
-            ))
+            Ok(match index {
+                Some(i) => {
+                    let at = DeviceSlice::new(shard, i..i + 1)?;
+                    (i as u64, at.stage(shard.gpu())?.to_vec()?[0])
+                }
+                None => (u64::MAX, T::default()),
+            })
         })?;
         let (indices, values): (Vec<u64>, Vec<T>) = local.into_iter().unzip();
         let (indices, values) = (

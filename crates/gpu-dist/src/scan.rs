@@ -66,20 +66,16 @@ impl<'c> ShardedScan<'c> {
                 ),
             ));
         }
-        let identity = op.identity::<T>()?;
-        // One rank needs no totals: its offset is the identity.
-        let offsets = if self.comm.ranks() == 1 {
-            vec![identity]
-        } else {
-            let totals = on_each_shard(x.shards().len(), |s| {
-                let shard = &x.shards()[s];
+        let offsets = self.offsets(
+            x,
+            op.identity::<T>()?,
+            |shard| {
                 Ok(T::from_accumulator(
                     Reduce::new(shard.gpu()).reduce(shard, op)?,
                 ))
-            })?;
-            let totals = all_gather_values(self.comm, &totals)?;
-            exclusive_offsets(&totals, identity, |a, b| T::combine(op, a, b))
-        };
+            },
+            |a, b| T::combine(op, a, b),
+        )?;
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
             let scan = Scan::new(shard.gpu()).kind(self.kind);
@@ -97,16 +93,12 @@ impl<'c> ShardedScan<'c> {
         x: &ShardedArray<M>,
     ) -> Result<ShardedArray<M>> {
         check_shards(self.comm, x)?;
-        let offsets = if self.comm.ranks() == 1 {
-            vec![M::identity()]
-        } else {
-            let totals = on_each_shard(x.shards().len(), |s| {
-                let shard = &x.shards()[s];
-                Reduce::new(shard.gpu()).reduce_monoid(shard)
-            })?;
-            let totals = all_gather_values(self.comm, &totals)?;
-            exclusive_offsets(&totals, M::identity(), M::combine)
-        };
+        let offsets = self.offsets(
+            x,
+            M::identity(),
+            |shard| Reduce::new(shard.gpu()).reduce_monoid(shard),
+            M::combine,
+        )?;
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
             let scan = Scan::new(shard.gpu()).kind(self.kind);
@@ -116,6 +108,23 @@ impl<'c> ShardedScan<'c> {
                 scan.scan_monoid_from_into(shard, out, offsets[first + s])
             }
         })
+    }
+
+    /// Every rank's offset, in rank order: the exclusive scan from `identity` of the shards'
+    /// totals (`total(shard)` on a thread each, all-gathered). One rank needs no totals.
+    fn offsets<T: gpu_core::Pod, P: gpu_core::Pod>(
+        &self,
+        x: &ShardedArray<T>,
+        identity: P,
+        total: impl Fn(&DeviceArray<T>) -> Result<P> + Sync,
+        combine: impl Fn(P, P) -> P,
+    ) -> Result<Vec<P>> {
+        if self.comm.ranks() == 1 {
+            return Ok(vec![identity]);
+        }
+        let totals = on_each_shard(x.shards().len(), |s| total(&x.shards()[s]))?;
+        let totals = all_gather_values(self.comm, &totals)?;
+        Ok(exclusive_offsets(&totals, identity, combine))
     }
 
     /// A new array of `x`'s layout on its shards' devices, each shard written by
