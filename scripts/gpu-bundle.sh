@@ -48,12 +48,14 @@ mkdir -p "$WORK"
 
 # Tests get the `fault-injection` feature too (its tests need it; it costs a thread-local check
 # per driver call when nothing is armed); benches and bins are built without it.
-log "cargo test --workspace --release --features cuda,fault-injection --no-run"
-cargo test --workspace --release --features cuda,fault-injection --no-run --message-format=json >"$WORK/tests.json"
+# gpu-dist's NCCL transport (libnccl loaded at run time) is built into its tests and the
+# `dist` command.
+log "cargo test --workspace --release --features cuda,fault-injection,gpu-dist/nccl --no-run"
+cargo test --workspace --release --features cuda,fault-injection,gpu-dist/nccl --no-run --message-format=json >"$WORK/tests.json"
 log "cargo bench --workspace --features cuda --no-run"
 cargo bench --workspace --features cuda --no-run --message-format=json >"$WORK/benches.json"
-log "cargo build --workspace --release --features cuda --bins"
-cargo build --workspace --release --features cuda --bins --message-format=json >"$WORK/bins.json"
+log "cargo build --workspace --release --features cuda,gpu-prims-benches/nccl --bins"
+cargo build --workspace --release --features cuda,gpu-prims-benches/nccl --bins --message-format=json >"$WORK/bins.json"
 cargo metadata --format-version 1 --no-deps >"$WORK/metadata.json"
 
 rm -rf "$BUNDLE"
@@ -135,6 +137,7 @@ cat >"$BUNDLE/run-tests.sh" <<'RUNNER'
 # Env: OUT=dir          -> each binary's output goes to $OUT/tests/<name>.log
 #      TEST_THREADS=N   -> --test-threads=N (default: libtest's default, tests run in parallel)
 #      TEST_TIMEOUT=s   -> kill a binary after s seconds (counts as 1 failed)
+#      TEST_BINS="a b"  -> run only the named binaries
 # A binary without a libtest "test result:" line, or exiting non-zero with no failed test counted,
 # counts as 1 failed. Last line: "N passed, M failed"; exit status 1 if M > 0.
 set -uo pipefail
@@ -149,6 +152,7 @@ shopt -s nullglob
 for bin in tests/*; do
   [ -f "$bin" ] && [ -x "$bin" ] || continue
   name="$(basename "$bin")"
+  if [ -n "${TEST_BINS:-}" ] && [[ " $TEST_BINS " != *" $name "* ]]; then continue; fi
   logf="$logdir/$name.log"
   nbins=$((nbins + 1))
   start=$SECONDS

@@ -20,6 +20,16 @@
 #   first-call first-call latency in fresh processes (CUDA_CACHE_DISABLE=1; cubins and PTX)
 #              and the kernel bytes each crate embeds; rows are written as they are measured
 #              (`preload` from PTX with no JIT cache alone takes ~190 s on an H100)
+#   tests-split  the tests step with the binaries dealt out over every GPU (one group per GPU,
+#              run side by side; gpu-dist's binaries left to dist-tests); never beside timings
+#   dist-tests gpu-dist's test binaries with every GPU visible, GPU_PRIMS_REQUIRE_GPUS set to
+#              their count (multi-GPU tests fail rather than skip)
+#   dist-weak  the weak-scaling table (`dist --weak`, DIST_LOG2 default 30) and PyTorch's peer
+#              (scripts/peers_dist.py)
+#   dist-huge  an array of 0.75 of each GPU's memory per GPU made, reduced, scanned and checked
+# NCCL: where no libnccl.so is on the loader's path, the nvidia-nccl Python package's
+# libnccl.so.2 is linked as libnccl.so in a temporary directory put on LD_LIBRARY_PATH.
+# NCCL_NVLS_ENABLE=0 is kept (set when unset): NVLink multicast stays off.
 # The tests step prints its wall time; run it as `CUDA_CACHE_DISABLE=1 scripts/gpu-run.sh tests`
 # for the fresh-machine figure, with GPU_PRIMS_KERNEL_IMAGES=ptx to test the PTX path.
 # Logs and results are packed into $OUT/results.tar.gz (the device tool returns few files).
@@ -27,6 +37,16 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -d gpu-bundle ] || tar xJf gpu-carry/bundle.tar.xz
 RES="$(mktemp -d)"
+export NCCL_NVLS_ENABLE="${NCCL_NVLS_ENABLE:-0}"
+if ! ldconfig -p 2>/dev/null | grep -q 'libnccl\.so '; then
+  nccl2="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null)"
+  if [ -n "$nccl2" ] && [ -f "$nccl2" ]; then
+    mkdir -p /tmp/nccl-lib && ln -sf "$nccl2" /tmp/nccl-lib/libnccl.so
+    export LD_LIBRARY_PATH="/tmp/nccl-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "libnccl.so: $nccl2 (the nvidia-nccl Python package)"
+  fi
+fi
+NGPU="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')"
 trap 'tar -C "$RES" -czf "${OUT:-/tmp}/results.tar.gz" . ' EXIT
 status=0
 for step in "$@"; do
@@ -36,6 +56,30 @@ for step in "$@"; do
       OUT="$RES" TEST_TIMEOUT="${TEST_TIMEOUT:-300}" gpu-bundle/run-tests.sh ${TEST_FILTER:-} 2>&1 | tee "$RES/tests-summary.txt" | tail -n 40
       echo "tests wall time: $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}") s (CUDA_CACHE_DISABLE=${CUDA_CACHE_DISABLE:-unset}, GPU_PRIMS_KERNEL_IMAGES=${GPU_PRIMS_KERNEL_IMAGES:-unset})" | tee -a "$RES/tests-summary.txt"
       grep -q " 0 failed$" "$RES/tests-summary.txt" || status=1 ;;
+    tests-split)
+      t0=$(date +%s.%N)
+      bins="$(ls gpu-bundle/tests | grep -v '^gpu-dist__')"
+      for g in $(seq 0 $((NGPU - 1))); do
+        group="$(echo "$bins" | awk -v n="$NGPU" -v g="$g" 'NR % n == g' | tr '\n' ' ')"
+        ( CUDA_VISIBLE_DEVICES=$g OUT="$RES/split$g" TEST_BINS="$group" TEST_TIMEOUT="${TEST_TIMEOUT:-300}" \
+            gpu-bundle/run-tests.sh ${TEST_FILTER:-} >"$RES/split$g.txt" 2>&1 ) &
+      done
+      wait
+      cat "$RES"/split*.txt | grep -v -E '^\(|passed, .* failed$' | tee "$RES/tests-summary.txt" | tail -n 60
+      cat "$RES"/split*.txt | awk '/ passed, .* failed$/ {p += $1; f += $3} END {printf "%d passed, %d failed\n", p, f}' | tee -a "$RES/tests-summary.txt"
+      echo "tests-split wall time: $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}") s over $NGPU GPUs" | tee -a "$RES/tests-summary.txt"
+      grep -q " 0 failed$" "$RES/tests-summary.txt" || status=1 ;;
+    dist-tests)
+      OUT="$RES/dist" TEST_BINS="$(ls gpu-bundle/tests | grep '^gpu-dist__' | tr '\n' ' ')" \
+        GPU_PRIMS_REQUIRE_GPUS="$NGPU" TEST_TIMEOUT="${TEST_TIMEOUT:-300}" \
+        gpu-bundle/run-tests.sh --nocapture ${TEST_FILTER:-} 2>&1 | tee "$RES/dist-tests.txt" | tail -n 30
+      grep -h -E "^(one process|[0-9]+ processes|rank 0: error)" "$RES"/dist/tests/*.log 2>/dev/null
+      grep -q " 0 failed$" "$RES/dist-tests.txt" || status=1 ;;
+    dist-weak)
+      timeout "${DIST_TIMEOUT:-300}" gpu-bundle/bin/dist --weak --log2 "${DIST_LOG2:-30}" 2>&1 | tee "$RES/dist-weak.md" || status=1
+      timeout "${DIST_TIMEOUT:-300}" python3 scripts/peers_dist.py --log2 "${DIST_LOG2:-30}" 2>"$RES/peers-dist.log" | tee "$RES/peers-dist.md" || { echo "peers_dist.py failed:"; tail -n 20 "$RES/peers-dist.log"; } ;;
+    dist-huge)
+      timeout "${DIST_TIMEOUT:-300}" gpu-bundle/bin/dist --huge 2>&1 | tee "$RES/dist-huge.txt" || status=1 ;;
     first-call)
       mkdir -p "$RES/first-call"
       timeout "${FIRST_CALL_TIMEOUT:-600}" gpu-bundle/bin/first-call --out "$RES/first-call" 2>&1 | tail -n 40 || status=1 ;;

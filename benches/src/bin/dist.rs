@@ -6,9 +6,20 @@
 //! host clock around calls that wait for their result). Built with the `nccl` feature, also the
 //! one-shard sum and scan through a one-rank NCCL communicator beside the in-process transport.
 //!
+//!
+//! `--weak` instead: weak scaling over 1, 2, 4, … of the visible GPUs (one shard each, per-GPU
+//! size 2^k, default k = 30, data generated on the devices), sum, inclusive scan and
+//! correlation (w 31) through the in-process transport (and NCCL with the `nccl` feature),
+//! each GPU count's throughput over one GPU's, beside a device-to-device copy of one shard.
+//!
+//! `--huge [--fraction F]` instead: a u32 array of F (default 0.75) of each GPU's memory per
+//! GPU over every GPU (1.5× one GPU's memory on two, 3× on four), generated on the devices,
+//! reduced, scanned in place and checked (sums in closed form, samples at every shard's ends).
+//!
 //! ```text
 //! cargo run --release -p gpu-prims-benches --features cuda --bin dist -- [--log2 K]
-//! cargo run --release -p gpu-prims-benches --features nccl --bin dist -- [--log2 K]
+//! cargo run --release -p gpu-prims-benches --features nccl --bin dist -- --weak [--log2 K]
+//! cargo run --release -p gpu-prims-benches --features cuda --bin dist -- --huge
 //! ```
 
 #[cfg(feature = "cuda")]
@@ -45,8 +56,25 @@ fn run() -> gpu_core::Result<()> {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(28);
-    let per_shard = 1usize << log2;
     let gpus: Vec<Gpu> = (0..Gpu::count()?).map(Gpu::new).collect::<Result<_, _>>()?;
+    if args.iter().any(|a| a == "--weak") {
+        let log2 = if args.iter().any(|a| a == "--log2") {
+            log2
+        } else {
+            30
+        };
+        return weak(&gpus, 1usize << log2);
+    }
+    if args.iter().any(|a| a == "--huge") {
+        let fraction: f64 = args
+            .iter()
+            .position(|a| a == "--fraction")
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.75);
+        return huge(&gpus, fraction);
+    }
+    let per_shard = 1usize << log2;
     let first = gpus
         .first()
         .cloned()
@@ -145,5 +173,173 @@ fn run() -> gpu_core::Result<()> {
             println!("| {what} | NCCL, one rank | {n:.3} | {:.3} |", n / l);
         }
     }
+    Ok(())
+}
+
+/// Median of 7 timed calls after 2 warm-ups, in ms (host clock; every call waits).
+#[cfg(feature = "cuda")]
+fn median_ms(f: &mut dyn FnMut() -> gpu_core::Result<()>) -> gpu_core::Result<f64> {
+    for _ in 0..2 {
+        f()?;
+    }
+    let mut t = Vec::new();
+    for _ in 0..7 {
+        let start = std::time::Instant::now();
+        f()?;
+        t.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    t.sort_by(f64::total_cmp);
+    Ok(t[3])
+}
+
+/// The weak-scaling table: 1, 2, 4, … GPUs, `per_gpu` f32 each.
+#[cfg(feature = "cuda")]
+fn weak(gpus: &[gpu_core::Gpu], per_gpu: usize) -> gpu_core::Result<()> {
+    use gpu_conv1d::Options;
+    use gpu_core::Op;
+    use gpu_dist::{
+        Communicator, InProcess, ShardLayout, ShardedArray, ShardedConv1d, ShardedReduce,
+        ShardedScan,
+    };
+    let first = gpus
+        .first()
+        .ok_or_else(|| gpu_core::Error::invalid("gpus", "none"))?;
+    let copy = {
+        let a = first.zeros::<f32>(per_gpu)?;
+        let mut b = first.alloc::<f32>(per_gpu)?;
+        median_ms(&mut || {
+            b.copy_range_from(0, &a, 0..per_gpu, first.stream())?;
+            first.stream().synchronize()
+        })?
+    };
+    println!(
+        "# gpu-dist weak scaling: {} x {}, {per_gpu} f32 per GPU; device-to-device copy of one \
+         shard on GPU 0: {copy:.3} ms",
+        gpus.len(),
+        first.properties().name
+    );
+    println!("| operation | transport | GPUs | ms | G elements/s | throughput / one GPU's |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: |");
+    let mask: Vec<f32> = (0..31).map(|i| (i as f32 - 15.0) / 32.0).collect();
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |k| Some(k * 2))
+        .take_while(|&k| k <= gpus.len())
+        .collect();
+    if !counts.contains(&gpus.len()) {
+        counts.push(gpus.len());
+    }
+    let mut base: std::collections::HashMap<(String, &str), f64> = Default::default();
+    for k in counts {
+        let devices = &gpus[..k];
+        let layout = ShardLayout::even(k * per_gpu, k)?;
+        let a = ShardedArray::<f32>::generate(devices, layout, 0, |gpu, range| {
+            gpu.iota::<f32>(range.len())
+        })?;
+        let local = InProcess::new(k);
+        #[cfg(feature = "nccl")]
+        let nccl = gpu_dist::Nccl::in_process(devices)?;
+        #[allow(unused_mut)] // NCCL joins it with the `nccl` feature
+        let mut transports: Vec<(&str, &dyn Communicator)> = vec![("in-process", &local)];
+        #[cfg(feature = "nccl")]
+        transports.push(("NCCL", &nccl));
+        for (name, comm) in transports {
+            let rows = [
+                (
+                    "sum",
+                    median_ms(&mut || ShardedReduce::new(comm).sum(&a).map(drop))?,
+                ),
+                (
+                    "inclusive scan",
+                    median_ms(&mut || ShardedScan::new(comm).scan(&a, Op::Sum).map(drop))?,
+                ),
+                (
+                    "correlation, same, w 31",
+                    median_ms(&mut || {
+                        ShardedConv1d::correlation(comm, &mask, Options::new())
+                            .run(&a)
+                            .map(drop)
+                    })?,
+                ),
+            ];
+            for (what, ms) in rows {
+                let one = *base.entry((what.to_string(), name)).or_insert(ms);
+                let rate = (k * per_gpu) as f64 / ms / 1e6;
+                println!(
+                    "| {what} | {name} | {k} | {ms:.3} | {rate:.1} | {:.2} |",
+                    k as f64 * one / ms
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An array of `fraction` of each GPU's memory per GPU over every GPU: made, reduced,
+/// scanned in place and checked.
+#[cfg(feature = "cuda")]
+fn huge(gpus: &[gpu_core::Gpu], fraction: f64) -> gpu_core::Result<()> {
+    use gpu_core::{DeviceSlice, Error, Input, Op};
+    use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedReduce, ShardedScan};
+    use std::time::Instant;
+    let one = gpus
+        .iter()
+        .map(|g| g.properties().total_memory)
+        .min()
+        .ok_or_else(|| Error::invalid("gpus", "none"))?;
+    let per_gpu = ((one as f64 * fraction) as usize / 4) & !1023;
+    let n = per_gpu * gpus.len();
+    println!(
+        "# huge: {n} u32 ({:.1} GiB, {:.2}x one GPU's {:.1} GiB) over {} GPUs",
+        (n * 4) as f64 / (1u64 << 30) as f64,
+        (n * 4) as f64 / one as f64,
+        one as f64 / (1u64 << 30) as f64,
+        gpus.len()
+    );
+    let comm = InProcess::new(gpus.len());
+    let t = Instant::now();
+    let mut a = ShardedArray::filled(gpus, ShardLayout::even(n, gpus.len())?, 0, 1u32)?;
+    println!("filled with ones in {:.2?}", t.elapsed());
+    let r = ShardedReduce::new(&comm);
+    let t = Instant::now();
+    let total = r.reduce_wide(&a, Op::Sum)?;
+    println!("sum (u64 accumulation) = {total} in {:.2?}", t.elapsed());
+    let t = Instant::now();
+    ShardedScan::new(&comm).scan_in_place(&mut a, Op::Sum)?;
+    println!("inclusive scan in place in {:.2?}", t.elapsed());
+    // Element i is now (i + 1) mod 2^32: check each shard's first and last 4096 elements.
+    let mut checked = 0usize;
+    for (s, shard) in a.shards().iter().enumerate() {
+        let range = a.layout().range(s);
+        let k = 4096.min(shard.len());
+        for local in [0..k, shard.len() - k..shard.len()] {
+            let got = DeviceSlice::new(shard, local.clone())?
+                .stage(shard.gpu())?
+                .to_vec()?;
+            for (j, v) in local.clone().zip(got) {
+                let want = ((range.start + j + 1) as u64 & 0xffff_ffff) as u32;
+                if v != want {
+                    return Err(Error::invalid(
+                        "scan",
+                        format!("element {} is {v}, {want} expected", range.start + j),
+                    ));
+                }
+                checked += 1;
+            }
+        }
+    }
+    // The wrapping sum of the scan: n(n + 1)/2 mod 2^32.
+    let t = Instant::now();
+    let sum = r.sum(&a)?;
+    let want = ((n as u128 * (n as u128 + 1) / 2) & 0xffff_ffff) as u32;
+    println!(
+        "sum of the scan (u32, wrapping) = {sum} in {:.2?}",
+        t.elapsed()
+    );
+    if total != n as u64 || sum != want {
+        return Err(Error::invalid(
+            "huge",
+            format!("sum {total} (want {n}), sum of the scan {sum} (want {want})"),
+        ));
+    }
+    println!("huge: ok ({checked} sampled elements and both sums exact)");
     Ok(())
 }

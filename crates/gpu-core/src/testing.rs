@@ -61,6 +61,37 @@ pub fn gpu_or_skip() -> Option<Gpu> {
     }
 }
 
+/// The variable naming how many GPUs multi-GPU tests must find: with
+/// `GPU_PRIMS_REQUIRE_GPUS=N`, a test needing `k ≤ N` GPUs fails where fewer are present
+/// instead of skipping.
+pub const REQUIRE_GPUS_VAR: &str = "GPU_PRIMS_REQUIRE_GPUS";
+
+/// Every visible GPU when there are at least `min`, or `None` after printing `SKIPPED <test>`
+/// (a panic when [`REQUIRE_GPUS_VAR`] asks for `min` or more, or, for `min` = 1, with
+/// `GPU_PRIMS_REQUIRE_GPU=1`).
+pub fn gpus_or_skip(min: usize) -> Option<Vec<Gpu>> {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("<unnamed test>")
+        .to_string();
+    let found = Gpu::count().and_then(|n| (0..n).map(Gpu::new).collect::<Result<Vec<_>>>());
+    let why = match found {
+        Ok(gpus) if gpus.len() >= min => return Some(gpus),
+        Ok(gpus) => format!("needs {min} GPUs, {} here", gpus.len()),
+        Err(e) => e.to_string(),
+    };
+    let required = std::env::var(REQUIRE_GPUS_VAR)
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0);
+    if required >= min || (min <= 1 && gpu_required()) {
+        panic!("{REQUIRE_GPUS_VAR}={required} but {test} {why}");
+    }
+    let line = format!("SKIPPED {test}: {why}\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    None
+}
+
 /// Runs test `test` of the current test binary in a child process (ignored tests included,
 /// output not captured), with `env` set (`None`: removed). Returns whether it passed and its
 /// stdout and stderr. For what must happen in a process of its own: a context lost on purpose,

@@ -114,6 +114,24 @@ pub fn all_gather_values<T: Pod>(comm: &dyn Communicator, local: &[T]) -> Result
         .collect())
 }
 
+/// The bytes of plain values, in order.
+pub(crate) fn slice_bytes<T: Pod>(v: &[T]) -> Vec<u8> {
+    // SAFETY: T: Pod has no padding (every byte initialised) and `v` is a live slice of
+    // size_of_val(v) bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+        .to_vec()
+}
+
+/// The plain values whose bytes are `bytes` (whole values only; a trailing part is dropped).
+pub(crate) fn values_from_bytes<T: Pod>(bytes: &[u8]) -> Vec<T> {
+    bytes
+        .chunks_exact(std::mem::size_of::<T>())
+        // SAFETY: each chunk holds size_of::<T>() bytes; T: Pod accepts any bytes;
+        // read_unaligned because a byte buffer gives no alignment for T.
+        .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr() as *const T) })
+        .collect()
+}
+
 /// The bytes of one plain value.
 fn value_bytes<T: Pod>(v: &T) -> Vec<u8> {
     // SAFETY: T: Pod has no padding (every byte initialised) and `v` is a live reference to

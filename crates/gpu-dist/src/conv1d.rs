@@ -1,13 +1,16 @@
-//! The sharded convolution: each shard's window (its outputs' inputs: its own elements, its
-//! neighbours' halos, the boundary's ghosts, per `halo::ConvGeometry`) gathered on its device,
-//! then convolved there in `valid` mode, which reads nothing past the window. Pieces from the
-//! same device are device-to-device copies (`DeviceArray::copy_range_from`); from another
-//! device they pass through the host (halos are at most `w − 1` elements per side).
+//! The sharded convolution: each shard's outputs computed on its device. A shard long enough
+//! runs the plain `same`-mode convolution over its own elements (one pass, in place of the
+//! output) and recomputes the outputs at its two edges from small windows (its neighbours'
+//! halos, the boundary's ghosts: `halo::ConvGeometry`); a short shard, or one at the end of a
+//! `full`/`valid` signal, convolves its whole window in `valid` mode. Halo pieces from the same
+//! device are device-to-device copies; from another device of this process they pass through
+//! the host; ranks of other processes all-gather their first and last `w − 1` elements.
 
-use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Real};
-use gpu_core::{DeviceArray, DeviceSlice, Error, Input, Result};
+use gpu_conv1d::{Conv1d, Mode, Operation, Options, Real};
+use gpu_core::{DeviceArray, DeviceSlice, Error, Gpu, Input, Result};
 
-use crate::halo::ConvGeometry;
+use crate::comm::{slice_bytes, values_from_bytes};
+use crate::halo::{clip, ConvGeometry, Piece};
 use crate::reduce::check_shards;
 use crate::sharded::on_each_shard;
 use crate::{Communicator, ShardedArray};
@@ -15,8 +18,8 @@ use crate::{Communicator, ShardedArray};
 /// Correlations and convolutions of [`ShardedArray`]s, as
 /// [`gpu_conv1d::Conv1d`] of the concatenated signal: every mode and boundary (wrap across the
 /// ends included, halos wider than a shard included). The output is sharded by
-/// [`ConvGeometry::output`] (as the input in `same` mode). Every rank must be in this process
-/// (the in-process transport): the device-side halo exchange over NCCL is not built yet.
+/// [`ConvGeometry::output`] (as the input in `same` mode). Ranks in other processes (NCCL)
+/// send their halos through the communicator's all-gather.
 ///
 /// ```no_run
 /// # fn main() -> gpu_core::Result<()> {
@@ -36,6 +39,67 @@ pub struct ShardedConv1d<'c, T: Real> {
     operation: Operation,
     mask: Vec<T>,
     options: Options,
+}
+
+/// Every rank's first and last `h` elements (fewer for a shorter shard, zero-padded), in rank
+/// order: what ranks of other processes contribute to this process's windows.
+struct Edges<T> {
+    h: usize,
+    values: Vec<T>,
+}
+
+impl<T: Real> Edges<T> {
+    /// Each local shard's edges, all-gathered (every rank calls this).
+    fn gather(comm: &dyn Communicator, x: &ShardedArray<T>, h: usize) -> Result<Self> {
+        let local = on_each_shard(x.shards().len(), |i| {
+            let shard = &x.shards()[i];
+            let k = h.min(shard.len());
+            let mut mine = vec![T::default(); 2 * h];
+            let head = DeviceSlice::new(shard, 0..k)?
+                .stage(shard.gpu())?
+                .to_vec()?;
+            let tail = DeviceSlice::new(shard, shard.len() - k..shard.len())?
+                .stage(shard.gpu())?
+                .to_vec()?;
+            mine[..k].copy_from_slice(&head);
+            mine[h..h + k].copy_from_slice(&tail);
+            Ok(slice_bytes(&mine))
+        })?;
+        let values = values_from_bytes::<T>(&comm.all_gather(&local)?);
+        if values.len() != 2 * h * comm.ranks() {
+            return Err(Error::invalid(
+                "comm",
+                format!(
+                    "the halo all-gather returned {} values for {} ranks of {}",
+                    values.len(),
+                    comm.ranks(),
+                    2 * h
+                ),
+            ));
+        }
+        Ok(Self { h, values })
+    }
+
+    /// The elements of piece `p` (of a shard of `count` elements), from its rank's edges.
+    fn piece(&self, p: &Piece, count: usize) -> Result<&[T]> {
+        let k = self.h.min(count);
+        let base = 2 * self.h * p.shard;
+        let (lo, hi) = (p.start, p.start + p.len);
+        if hi <= k {
+            Ok(&self.values[base + lo..base + hi])
+        } else if lo >= count - k {
+            let at = base + self.h + (lo - (count - k));
+            Ok(&self.values[at..at + p.len])
+        } else {
+            Err(Error::invalid(
+                "halo",
+                format!(
+                    "elements {lo}..{hi} of rank {} lie beyond its {k}-element edges",
+                    p.shard
+                ),
+            ))
+        }
+    }
 }
 
 impl<'c, T: Real> ShardedConv1d<'c, T> {
@@ -71,63 +135,120 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
     }
 
     /// The result over the concatenated signal, sharded by the geometry's output layout on
-    /// the input shards' devices.
+    /// the input shards' devices (this process's ranks of it).
     pub fn run(&self, x: &ShardedArray<T>) -> Result<ShardedArray<T>> {
         check_shards(self.comm, x)?;
-        if self.comm.local_ranks().len() != self.comm.ranks() {
-            return Err(Error::invalid(
-                "comm",
-                "the sharded convolution needs every rank in this process (the halo exchange \
-                 over NCCL is not built yet)",
-            ));
-        }
         let g = self.geometry(x)?;
-        // One shard is the whole signal: the plain convolution, in place, as on one GPU.
-        if let [shard] = x.shards() {
+        // Ranks of other processes: every rank's edges, gathered by all of them.
+        let edges = if self.comm.local_ranks().len() != self.comm.ranks() {
+            Some(Edges::gather(self.comm, x, self.mask.len() - 1)?)
+        } else {
+            None
+        };
+        // One shard is the whole signal: the plain convolution, as on one GPU.
+        if let ([shard], 1) = (x.shards(), x.layout().shards()) {
             let conv = Conv1d::new(shard.gpu(), self.operation, &self.mask, self.options)?;
             let mut out = shard.gpu().alloc::<T>(g.output().total())?;
             conv.run_into(shard, &mut out)?;
-            return ShardedArray::from_shards(vec![out]);
+            return x.local_result(g.output().clone(), vec![out]);
         }
-        let boundary = self.options.boundary;
-        let outs = on_each_shard(x.shards().len(), |s| self.shard(x, &g, s, boundary))?;
-        ShardedArray::from_shards(outs)
+        let outs = on_each_shard(x.shards().len(), |i| self.shard(x, &g, i, edges.as_ref()))?;
+        x.local_result(g.output().clone(), outs)
     }
 
-    /// Shard `s`'s outputs: its window gathered, then convolved in `valid` mode.
+    /// The outputs of this process's shard `i`.
     fn shard(
         &self,
         x: &ShardedArray<T>,
         g: &ConvGeometry,
-        s: usize,
-        boundary: Boundary,
+        i: usize,
+        edges: Option<&Edges<T>>,
     ) -> Result<DeviceArray<T>> {
-        let gpu = x.shards()[s].gpu();
-        let n_out = g.output().range(s).len();
-        let mut out = gpu.alloc::<T>(n_out)?;
-        if n_out == 0 {
+        let s = x.local_ranks().start + i;
+        let shard = &x.shards()[i];
+        let gpu = shard.gpu();
+        let outs = g.output().range(s);
+        let mut out = gpu.alloc::<T>(outs.len())?;
+        if outs.is_empty() {
             return Ok(out);
         }
-        let (len, pieces) = g.window(s, boundary);
+        let w = self.mask.len();
+        let (len, pieces) = g.window(s, self.options.boundary);
+        let input = x.layout().range(s);
+        let count = input.len();
+        let valid = Conv1d::new(gpu, self.operation, &self.mask, self.valid_options())?;
+        // The window starts `l` elements before the shard, as the `same` convolution of the
+        // shard alone reads: then that convolution is right everywhere but at the edges.
+        let same_off = Mode::Same.offset(w);
+        let window_start = outs.start as i64 + self.options.mode.offset(w);
+        let l = (-same_off) as usize;
+        let r = w - 1 - l;
+        if outs.len() == count && window_start == input.start as i64 + same_off && count >= 2 * w {
+            let same = self
+                .options
+                .mode(Mode::Same)
+                .boundary(gpu_conv1d::Boundary::Zero);
+            Conv1d::new(gpu, self.operation, &self.mask, same)?.run_into(shard, &mut out)?;
+            for (lo, hi, o) in [(0, l + w - 1, 0), (count - r, len, count - r)] {
+                if hi - lo < w {
+                    continue; // no outputs at this edge
+                }
+                let part = self.window(x, edges, gpu, &clip(&pieces, lo, hi), hi - lo)?;
+                let mut y = gpu.alloc::<T>(hi - lo + 1 - w)?;
+                valid.run_into(&part, &mut y)?;
+                out.copy_range_from(o, &y, 0..y.len(), gpu.stream())?;
+                // `y` is freed on return: the copy must have run.
+                gpu.stream().synchronize()?;
+            }
+            return Ok(out);
+        }
+        let window = self.window(x, edges, gpu, &pieces, len)?;
+        valid.run_into(&window, &mut out)?;
+        Ok(out)
+    }
+
+    /// `valid` mode, zero boundary: a window holds every input its outputs read.
+    fn valid_options(&self) -> Options {
+        self.options
+            .mode(Mode::Valid)
+            .boundary(gpu_conv1d::Boundary::Zero)
+    }
+
+    /// A window of `len` elements on `gpu`, zero but for `pieces`.
+    fn window(
+        &self,
+        x: &ShardedArray<T>,
+        edges: Option<&Edges<T>>,
+        gpu: &Gpu,
+        pieces: &[Piece],
+        len: usize,
+    ) -> Result<DeviceArray<T>> {
         let mut window = gpu.zeros::<T>(len)?;
         let stream = gpu.stream();
-        for p in &pieces {
-            let src = &x.shards()[p.shard];
+        let local = x.local_ranks();
+        for p in pieces {
             let range = p.start..p.start + p.len;
-            if src.gpu().same_device(gpu) {
-                window.copy_range_from(p.at, src, range, stream)?;
-            } else {
-                // Another device's halo: through the host (at most w − 1 elements).
+            if local.contains(&p.shard) {
+                let src = &x.shards()[p.shard - local.start];
+                if src.gpu().same_device(gpu) {
+                    window.copy_range_from(p.at, src, range, stream)?;
+                    continue;
+                }
+                // Another device of this process: through the host (at most w − 1 elements).
                 let host = DeviceSlice::new(src, range)?.stage(src.gpu())?.to_vec()?;
                 let staged = gpu.upload(&host)?;
                 window.copy_range_from(p.at, &staged, 0..p.len, stream)?;
-                // The copy must finish before `staged` is freed (cuMemFree would wait anyway).
+                stream.synchronize()?;
+            } else {
+                let edges = edges.ok_or_else(|| {
+                    Error::invalid("comm", "a halo of another process without its edges")
+                })?;
+                let count = x.layout().range(p.shard).len();
+                let staged = gpu.upload(edges.piece(p, count)?)?;
+                window.copy_range_from(p.at, &staged, 0..p.len, stream)?;
                 stream.synchronize()?;
             }
         }
-        let valid = self.options.mode(Mode::Valid).boundary(Boundary::Zero);
-        let conv = Conv1d::new(gpu, self.operation, &self.mask, valid)?;
-        conv.run_into(&window, &mut out)?;
-        Ok(out)
+        Ok(window)
     }
 }

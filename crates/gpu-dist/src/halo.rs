@@ -89,26 +89,56 @@ impl ConvGeometry {
         let len = outs.len() + self.w - 1;
         let first = outs.start as i64 + self.off;
         let mut pieces: Vec<Piece> = Vec::new();
-        for at in 0..len {
-            let Some(i) = boundary.index(first + at as i64, n) else {
-                continue;
-            };
-            let s = self.input.shard_of(i).expect("an index inside the signal");
-            let start = i - self.input.range(s).start;
-            match pieces.last_mut() {
-                Some(p) if p.shard == s && p.start + p.len == start && p.at + p.len == at => {
-                    p.len += 1
+        let mut push = |s: usize, start: usize, run: usize, at: usize| match pieces.last_mut() {
+            Some(p) if p.shard == s && p.start + p.len == start && p.at + p.len == at => {
+                p.len += run
+            }
+            _ => pieces.push(Piece {
+                shard: s,
+                start,
+                len: run,
+                at,
+            }),
+        };
+        let mut at = 0usize;
+        while at < len {
+            let g = first + at as i64;
+            if (0..n as i64).contains(&g) {
+                // Inside the signal: one piece to the end of the shard or of the window.
+                let i = g as usize;
+                let s = self.input.shard_of(i).expect("an index inside the signal");
+                let range = self.input.range(s);
+                let run = (range.end - i).min(len - at);
+                push(s, i - range.start, run, at);
+                at += run;
+            } else {
+                // A ghost (at most w − 1 of them per side): the boundary rule, element by element.
+                if let Some(i) = boundary.index(g, n) {
+                    let s = self.input.shard_of(i).expect("an index inside the signal");
+                    push(s, i - self.input.range(s).start, 1, at);
                 }
-                _ => pieces.push(Piece {
-                    shard: s,
-                    start,
-                    len: 1,
-                    at,
-                }),
+                at += 1;
             }
         }
         (len, pieces)
     }
+}
+
+/// The pieces of `pieces` (a window's) that cover window positions `lo..hi`, cut to that
+/// span and placed relative to `lo`: the pieces of a part of a window.
+pub fn clip(pieces: &[Piece], lo: usize, hi: usize) -> Vec<Piece> {
+    pieces
+        .iter()
+        .filter_map(|p| {
+            let (a, b) = (p.at.max(lo), (p.at + p.len).min(hi));
+            (a < b).then(|| Piece {
+                shard: p.shard,
+                start: p.start + (a - p.at),
+                len: b - a,
+                at: a - lo,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -155,6 +185,14 @@ mod tests {
                                 .map(|k| b.index(first + k as i64, n).map_or(0, |i| x[i]))
                                 .collect();
                             assert_eq!(got, want, "{counts:?} w={w} {mode:?} {b:?} shard {s}");
+                            // Any part of the window, from the clipped pieces.
+                            let (lo, hi) = (len / 3, len - len / 4);
+                            let mut part = vec![0i64; hi - lo];
+                            for p in clip(&pieces, lo, hi) {
+                                let src = &x[input.range(p.shard)][p.start..p.start + p.len];
+                                part[p.at..p.at + p.len].copy_from_slice(src);
+                            }
+                            assert_eq!(part, want[lo..hi], "{counts:?} w={w} clipped");
                             assert!(len == 0 || len == outs.len() + w - 1);
                         }
                     }

@@ -166,14 +166,14 @@ impl<'c> ShardedReduce<'c> {
 /// Checks that `x` holds exactly this process's shards of a layout of `comm.ranks()` shards.
 pub(crate) fn check_shards<T: Pod>(comm: &dyn Communicator, x: &ShardedArray<T>) -> Result<()> {
     let (ranks, local) = (comm.ranks(), comm.local_ranks());
-    if x.layout().shards() != ranks || x.shards().len() != local.len() {
+    if x.layout().shards() != ranks || x.local_ranks() != local {
         return Err(Error::invalid(
             "x",
             format!(
-                "{} shards here of a layout of {}, for a communicator of {ranks} ranks ({} local)",
-                x.shards().len(),
+                "ranks {:?} here of a layout of {} shards, for a communicator of {ranks} ranks \
+                 whose ranks {local:?} are in this process",
+                x.local_ranks(),
                 x.layout().shards(),
-                local.len()
             ),
         ));
     }

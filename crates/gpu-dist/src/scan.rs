@@ -10,7 +10,7 @@ use gpu_scan::{Scan, ScanKind, ScanMonoid};
 use crate::combine::exclusive_offsets;
 use crate::comm::all_gather_values;
 use crate::reduce::check_shards;
-use crate::sharded::on_each_shard;
+use crate::sharded::{on_each_shard, on_each_shard_mut};
 use crate::{Communicator, ShardedArray};
 
 /// Scans of [`ShardedArray`]s over a [`Communicator`]: the result is sharded as the input.
@@ -87,6 +87,53 @@ impl<'c> ShardedScan<'c> {
         })
     }
 
+    /// [`scan`](Self::scan) in place: each shard replaced by its part of the scan, with no
+    /// second copy of the data (an array filling most of its devices' memory).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, Op};
+    /// use gpu_dist::{InProcess, ShardLayout, ShardedArray, ShardedScan};
+    /// let gpu = Gpu::default_device()?;
+    /// let mut a = ShardedArray::filled(&vec![gpu; 2], ShardLayout::even(6, 2)?, 0, 1u32)?;
+    /// ShardedScan::new(&InProcess::new(2)).scan_in_place(&mut a, Op::Sum)?;
+    /// assert_eq!(a.to_vec()?, [1, 2, 3, 4, 5, 6]);
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_in_place<T: Element>(&self, x: &mut ShardedArray<T>, op: Op) -> Result<()> {
+        check_shards(self.comm, x)?;
+        if T::computes_wider() {
+            return Err(Error::invalid(
+                "T",
+                format!(
+                    "no sharded {} scans yet (gpu-scan has no seeded 16-bit scans)",
+                    T::NAME
+                ),
+            ));
+        }
+        let offsets = self.offsets(
+            x,
+            op.identity::<T>()?,
+            |shard| {
+                Ok(T::from_accumulator(
+                    Reduce::new(shard.gpu()).reduce(shard, op)?,
+                ))
+            },
+            |a, b| T::combine(op, a, b),
+        )?;
+        let first = self.comm.local_ranks().start;
+        let kind = self.kind;
+        on_each_shard_mut(x.shards_mut(), |s, shard| {
+            let gpu = shard.gpu().clone();
+            let scan = Scan::new(&gpu).kind(kind);
+            if first + s == 0 {
+                scan.scan_in_place(shard, op)
+            } else {
+                scan.scan_from_in_place(shard, op, offsets[first + s])
+            }
+        })
+    }
+
     /// The scan of `Mat2`/`Affine` values in sequence order (shards in rank order).
     pub fn scan_monoid<M: ScanMonoid + DeviceMonoid>(
         &self,
@@ -140,6 +187,6 @@ impl<'c> ShardedScan<'c> {
             scan(s, shard, &mut out)?;
             Ok(out)
         })?;
-        ShardedArray::from_shards(outs)
+        x.local_result(x.layout().clone(), outs)
     }
 }

@@ -1,6 +1,8 @@
 //! A flat array split into shards across devices (a device may hold several shards), in rank
 //! order: shard `s` is elements `layout.range(s)` of the concatenated data.
 
+use std::ops::Range;
+
 use gpu_core::{DeviceArray, Error, Gpu, Pod, Result};
 
 use crate::ShardLayout;
@@ -8,8 +10,12 @@ use crate::ShardLayout;
 /// An array held as shards on devices, each a [`DeviceArray`] on its own device, in rank
 /// order. Moving data in and out runs one thread per shard, so the shards' transfers overlap
 /// (each device's copy engines, or one device's several streams).
+///
+/// A process may hold only some ranks' shards (one process per GPU over NCCL): the array then
+/// knows the whole layout and holds ranks [`local_ranks`](Self::local_ranks) of it.
 pub struct ShardedArray<T: Pod> {
     layout: ShardLayout,
+    first: usize,
     shards: Vec<DeviceArray<T>>,
 }
 
@@ -18,16 +24,15 @@ impl<T: Pod> ShardedArray<T> {
     /// device may appear several times) and uploads the shards, in parallel.
     pub fn from_host(devices: &[Gpu], data: &[T], layout: ShardLayout) -> Result<Self> {
         layout.check_total("data", data.len())?;
-        if devices.len() != layout.shards() {
-            return Err(Error::invalid(
-                "devices",
-                format!("{} devices for {} shards", devices.len(), layout.shards()),
-            ));
-        }
+        check_devices(devices, layout.shards())?;
         let shards = on_each_shard(layout.shards(), |s| {
             devices[s].upload(&data[layout.range(s)])
         })?;
-        Ok(Self { layout, shards })
+        Ok(Self {
+            layout,
+            first: 0,
+            shards,
+        })
     }
 
     /// The array made of `shards`, in rank order, as they are (no copy): the layout follows
@@ -35,7 +40,101 @@ impl<T: Pod> ShardedArray<T> {
     pub fn from_shards(shards: Vec<DeviceArray<T>>) -> Result<Self> {
         let counts: Vec<usize> = shards.iter().map(DeviceArray::len).collect();
         let layout = ShardLayout::from_counts(&counts)?;
-        Ok(Self { layout, shards })
+        Ok(Self {
+            layout,
+            first: 0,
+            shards,
+        })
+    }
+
+    /// This process's part of an array split by `layout`: `shards` are ranks `first..first +
+    /// shards.len()`, each as long as the layout says (no copy). A process of a multi-process
+    /// communicator holds its own ranks' shards this way.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::Gpu;
+    /// use gpu_dist::{ShardLayout, ShardedArray};
+    /// let gpu = Gpu::default_device()?;
+    /// let layout = ShardLayout::even(10, 2)?; // 5 + 5
+    /// // Rank 1's process: elements 5..10 only.
+    /// let x: Vec<u32> = (5..10).collect();
+    /// let a = ShardedArray::from_local_shards(layout, 1, vec![gpu.upload(&x)?])?;
+    /// assert_eq!((a.local_ranks(), a.local_range()), (1..2, 5..10));
+    /// # Ok(()) }
+    /// ```
+    pub fn from_local_shards(
+        layout: ShardLayout,
+        first: usize,
+        shards: Vec<DeviceArray<T>>,
+    ) -> Result<Self> {
+        check_local(&layout, first, shards.len())?;
+        for (i, shard) in shards.iter().enumerate() {
+            let want = layout.range(first + i).len();
+            if shard.len() != want {
+                return Err(Error::invalid(
+                    "shards",
+                    format!(
+                        "shard of rank {} holds {} elements, the layout {want}",
+                        first + i,
+                        shard.len()
+                    ),
+                ));
+            }
+        }
+        Ok(Self {
+            layout,
+            first,
+            shards,
+        })
+    }
+
+    /// Ranks `first..first + devices.len()` of `layout`, each shard made on its device by
+    /// `make(gpu, range)` (`range`: the shard's elements of the whole array), in parallel:
+    /// data generated where it lives, never passing through the host.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::Gpu;
+    /// use gpu_dist::{ShardLayout, ShardedArray};
+    /// let gpu = Gpu::default_device()?;
+    /// let layout = ShardLayout::even(1 << 20, 4)?;
+    /// let a = ShardedArray::<f32>::generate(&vec![gpu; 4], layout, 0, |gpu, range| {
+    ///     gpu.iota::<f32>(range.len()) // 0, 1, 2, … in each shard
+    /// })?;
+    /// assert_eq!(a.len(), 1 << 20);
+    /// # Ok(()) }
+    /// ```
+    pub fn generate(
+        devices: &[Gpu],
+        layout: ShardLayout,
+        first: usize,
+        make: impl Fn(&Gpu, Range<usize>) -> Result<DeviceArray<T>> + Sync,
+    ) -> Result<Self> {
+        check_local(&layout, first, devices.len())?;
+        let shards = on_each_shard(devices.len(), |i| {
+            let range = layout.range(first + i);
+            let want = range.len();
+            let shard = make(&devices[i], range)?;
+            if shard.len() != want || !shard.gpu().same_device(&devices[i]) {
+                return Err(Error::invalid(
+                    "make",
+                    format!(
+                        "made {} elements on device {} for rank {}: {want} on device {} expected",
+                        shard.len(),
+                        shard.gpu().properties().ordinal,
+                        first + i,
+                        devices[i].properties().ordinal
+                    ),
+                ));
+            }
+            Ok(shard)
+        })?;
+        Ok(Self {
+            layout,
+            first,
+            shards,
+        })
     }
 
     /// How the elements are split.
@@ -43,7 +142,7 @@ impl<T: Pod> ShardedArray<T> {
         &self.layout
     }
 
-    /// The number of elements in all shards.
+    /// The number of elements in all shards (of every process).
     pub fn len(&self) -> usize {
         self.layout.total()
     }
@@ -53,9 +152,29 @@ impl<T: Pod> ShardedArray<T> {
         self.len() == 0
     }
 
-    /// The shards, in rank order.
+    /// The ranks whose shards this process holds (all of them unless made by
+    /// [`from_local_shards`](Self::from_local_shards) or [`generate`](Self::generate)).
+    pub fn local_ranks(&self) -> Range<usize> {
+        self.first..self.first + self.shards.len()
+    }
+
+    /// The elements of the whole array that this process's shards hold.
+    pub fn local_range(&self) -> Range<usize> {
+        let r = self.local_ranks();
+        if r.is_empty() {
+            return 0..0;
+        }
+        self.layout.range(r.start).start..self.layout.range(r.end - 1).end
+    }
+
+    /// This process's shards, in rank order (rank `local_ranks().start + i` is shard `i`).
     pub fn shards(&self) -> &[DeviceArray<T>] {
         &self.shards
+    }
+
+    /// This process's shards, mutably (their lengths cannot change).
+    pub(crate) fn shards_mut(&mut self) -> &mut [DeviceArray<T>] {
+        &mut self.shards
     }
 
     /// The shards back, in rank order.
@@ -63,14 +182,42 @@ impl<T: Pod> ShardedArray<T> {
         self.shards
     }
 
-    /// The concatenated data on the host (the shards downloaded in parallel).
+    /// An array of `layout` holding this process's ranks of it as `shards` (a sharded
+    /// algorithm's result).
+    pub(crate) fn local_result(
+        &self,
+        layout: ShardLayout,
+        shards: Vec<DeviceArray<T>>,
+    ) -> Result<Self> {
+        Self::from_local_shards(layout, self.first, shards)
+    }
+
+    /// The whole array on the host (the shards downloaded in parallel); an error when this
+    /// process holds only some of the shards ([`local_to_vec`](Self::local_to_vec) then).
     pub fn to_vec(&self) -> Result<Vec<T>> {
-        let mut out = gpu_core::host_output_vec::<T>(self.len());
-        out.resize(self.len(), zero());
+        if self.shards.len() != self.layout.shards() {
+            return Err(Error::invalid(
+                "self",
+                format!(
+                    "this process holds ranks {:?} of {}: local_to_vec gives their elements",
+                    self.local_ranks(),
+                    self.layout.shards()
+                ),
+            ));
+        }
+        self.local_to_vec()
+    }
+
+    /// This process's elements ([`local_range`](Self::local_range) of the whole array) on the
+    /// host, the shards downloaded in parallel.
+    pub fn local_to_vec(&self) -> Result<Vec<T>> {
+        let n = self.local_range().len();
+        let mut out = gpu_core::host_output_vec::<T>(n);
+        out.resize(n, zero());
         let mut parts: Vec<&mut [T]> = Vec::with_capacity(self.shards.len());
         let mut rest = &mut out[..];
-        for count in self.layout.counts() {
-            let (part, tail) = rest.split_at_mut(count);
+        for shard in &self.shards {
+            let (part, tail) = rest.split_at_mut(shard.len());
             parts.push(part);
             rest = tail;
         }
@@ -86,10 +233,53 @@ impl<T: Pod> ShardedArray<T> {
     }
 }
 
+impl<T: gpu_core::Element> ShardedArray<T> {
+    /// Ranks `first..first + devices.len()` of `layout`, every element `value`, set on the
+    /// devices.
+    pub fn filled(devices: &[Gpu], layout: ShardLayout, first: usize, value: T) -> Result<Self> {
+        Self::generate(devices, layout, first, |gpu, range| {
+            let mut a = gpu.alloc::<T>(range.len())?;
+            a.fill(value, gpu.stream())?;
+            gpu.stream().synchronize()?;
+            Ok(a)
+        })
+    }
+}
+
+/// Checks one device per shard.
+fn check_devices(devices: &[Gpu], shards: usize) -> Result<()> {
+    if devices.len() != shards {
+        return Err(Error::invalid(
+            "devices",
+            format!("{} devices for {shards} shards", devices.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that ranks `first..first + count` lie in `layout`.
+fn check_local(layout: &ShardLayout, first: usize, count: usize) -> Result<()> {
+    if first
+        .checked_add(count)
+        .map_or(true, |end| end > layout.shards())
+    {
+        return Err(Error::invalid(
+            "first",
+            format!(
+                "ranks {first}..{} of a layout of {} shards",
+                first.saturating_add(count),
+                layout.shards()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl<T: Pod> std::fmt::Debug for ShardedArray<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ShardedArray")
             .field("counts", &self.layout.counts().collect::<Vec<_>>())
+            .field("local_ranks", &self.local_ranks())
             .finish_non_exhaustive()
     }
 }
@@ -114,6 +304,26 @@ pub(crate) fn on_each_shard<R: Send>(
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..shards).map(|s| scope.spawn(move || work(s))).collect();
         join_in_rank_order(handles)
+    })
+}
+
+/// Runs `work(s, shard)` for every shard of `shards` on a thread of its own (one shard on the
+/// calling thread); the first error in rank order.
+pub(crate) fn on_each_shard_mut<T: Pod>(
+    shards: &mut [DeviceArray<T>],
+    work: impl Fn(usize, &mut DeviceArray<T>) -> Result<()> + Sync,
+) -> Result<()> {
+    if let [only] = shards {
+        return work(0, only);
+    }
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = shards
+            .iter_mut()
+            .enumerate()
+            .map(|(s, shard)| scope.spawn(move || work(s, shard)))
+            .collect();
+        join_in_rank_order(handles).map(drop)
     })
 }
 

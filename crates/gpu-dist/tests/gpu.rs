@@ -353,3 +353,232 @@ fn convolutions_of_every_mode_boundary_and_shard_count() {
     let want = conv_cpu::correlate(&h, &hm, Mode::Full, Boundary::Zero).unwrap();
     assert_eq!(got.to_vec().unwrap(), want, "f16");
 }
+
+/// A communicator whose ranks are threads of this process, each acting as a process that
+/// drives one rank: the multi-process paths (arrays holding one rank's shard, halos through
+/// the all-gather) without NCCL, on one GPU.
+struct ThreadRank {
+    rank: usize,
+    ranks: usize,
+    exchange: std::sync::Arc<Exchange>,
+}
+
+struct Exchange {
+    slots: std::sync::Mutex<Vec<Vec<u8>>>,
+    barrier: std::sync::Barrier,
+}
+
+impl gpu_dist::Communicator for ThreadRank {
+    fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    fn local_ranks(&self) -> std::ops::Range<usize> {
+        self.rank..self.rank + 1
+    }
+
+    fn all_gather(&self, local: &[Vec<u8>]) -> gpu_core::Result<Vec<u8>> {
+        assert_eq!(local.len(), 1);
+        self.exchange.slots.lock().unwrap()[self.rank] = local[0].clone();
+        self.exchange.barrier.wait();
+        let all = self.exchange.slots.lock().unwrap().concat();
+        // Nobody writes the next round's slot before everyone has read this one.
+        self.exchange.barrier.wait();
+        Ok(all)
+    }
+}
+
+/// What rank `rank` of `comm` checks of its own part of every sharded algorithm, against the
+/// CPU reference of the whole data (`devices[rank % len]` holds its shard).
+fn check_one_rank(comm: &dyn gpu_dist::Communicator, gpu: &Gpu, n: usize) {
+    use gpu_conv1d::{cpu as conv_cpu, Boundary, Mode, Options};
+    use gpu_dist::ShardedConv1d;
+    let (rank, ranks) = (comm.local_ranks().start, comm.ranks());
+    let layout = ShardLayout::even(n, ranks).unwrap();
+    let own = layout.range(rank);
+    let ctx = format!("rank {rank} of {ranks}, n={n}");
+    let x: Vec<i64> = values(n, 5);
+    let a = ShardedArray::from_local_shards(
+        layout.clone(),
+        rank,
+        vec![gpu.upload(&x[own.clone()]).unwrap()],
+    )
+    .unwrap();
+    assert_eq!(
+        (a.local_ranks(), a.local_range()),
+        (rank..rank + 1, own.clone())
+    );
+    assert_eq!(a.local_to_vec().unwrap(), x[own.clone()], "{ctx}");
+    if ranks > 1 {
+        assert!(a.to_vec().is_err(), "{ctx}: to_vec of a part");
+    }
+    let r = ShardedReduce::new(comm);
+    assert_eq!(r.sum(&a).unwrap(), x.iter().sum::<i64>(), "{ctx} sum");
+    assert_eq!(r.argmax(&a).unwrap(), cpu::argmax(&x), "{ctx} argmax");
+    assert_eq!(r.min(&a).unwrap(), cpu::min(&x), "{ctx} min");
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let want = gpu_scan::cpu::scan(&x, Op::Sum, kind).unwrap();
+        let s = ShardedScan::new(comm).kind(kind);
+        let got = s.scan(&a, Op::Sum).unwrap();
+        assert_eq!(
+            got.local_to_vec().unwrap(),
+            want[own.clone()],
+            "{ctx} {kind:?}"
+        );
+        let mut b = ShardedArray::from_local_shards(
+            layout.clone(),
+            rank,
+            vec![gpu.upload(&x[own.clone()]).unwrap()],
+        )
+        .unwrap();
+        s.scan_in_place(&mut b, Op::Max).unwrap();
+        let want = gpu_scan::cpu::scan(&x, Op::Max, kind).unwrap();
+        assert_eq!(
+            b.local_to_vec().unwrap(),
+            want[own.clone()],
+            "{ctx} {kind:?} in place"
+        );
+    }
+    let f: Vec<f32> = dyadic(n, 6);
+    let fa =
+        ShardedArray::from_local_shards(layout, rank, vec![gpu.upload(&f[own]).unwrap()]).unwrap();
+    for w in [1usize, 5, 31] {
+        let mask: Vec<f32> = dyadic(w, w as u64);
+        for (mode, b) in [
+            (Mode::Same, Boundary::Wrap),
+            (Mode::Full, Boundary::Zero),
+            (Mode::Valid, Boundary::Zero),
+            (Mode::Same, Boundary::Reflect),
+        ] {
+            let c = ShardedConv1d::correlation(comm, &mask, Options::new().mode(mode).boundary(b));
+            match conv_cpu::correlate(&f, &mask, mode, b) {
+                Ok(want) => {
+                    let got = c.run(&fa).unwrap();
+                    let mine = got.layout().range(rank);
+                    assert_eq!(
+                        got.local_to_vec().unwrap(),
+                        want[mine],
+                        "{ctx} w={w} {mode:?} {b:?}"
+                    );
+                }
+                Err(_) => assert!(c.run(&fa).is_err(), "{ctx} w={w} {mode:?}"),
+            }
+        }
+    }
+}
+
+/// Each rank held by its own "process" (a thread with a communicator of one local rank):
+/// arrays of one rank's shard, results compared on each rank's part; shards shorter than
+/// the halos.
+#[test]
+fn ranks_of_separate_processes() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let devices = gpu_core::testing::gpus_or_skip(1).unwrap_or_else(|| vec![gpu.clone()]);
+    for ranks in [1usize, 2, 3, 5] {
+        for n in [37usize, 100_003] {
+            let exchange = std::sync::Arc::new(Exchange {
+                slots: std::sync::Mutex::new(vec![Vec::new(); ranks]),
+                barrier: std::sync::Barrier::new(ranks),
+            });
+            std::thread::scope(|scope| {
+                for rank in 0..ranks {
+                    let comm = ThreadRank {
+                        rank,
+                        ranks,
+                        exchange: exchange.clone(),
+                    };
+                    let gpu = devices[rank % devices.len()].clone();
+                    scope.spawn(move || check_one_rank(&comm, &gpu, n));
+                }
+            });
+        }
+    }
+}
+
+/// One shard per visible GPU and two (shards on the same device and on others side by
+/// side): every algorithm against the CPU; the in-place scan against the scan.
+#[test]
+fn shards_over_every_device() {
+    use gpu_conv1d::{cpu as conv_cpu, Boundary, Mode, Options};
+    use gpu_dist::ShardedConv1d;
+    let Some(gpus) = gpu_core::testing::gpus_or_skip(1) else {
+        return;
+    };
+    for per in [1usize, 2] {
+        let devices: Vec<Gpu> = (0..per * gpus.len())
+            .map(|s| gpus[s % gpus.len()].clone())
+            .collect();
+        let shards = devices.len();
+        let n = 1_000_003;
+        let ctx = format!("{shards} shards over {} GPUs", gpus.len());
+        let layout = ShardLayout::even(n, shards).unwrap();
+        let comm = InProcess::new(shards);
+        let x: Vec<i32> = values(n, 11);
+        let a = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+        assert_eq!(a.to_vec().unwrap(), x, "{ctx}");
+        let r = ShardedReduce::new(&comm);
+        assert_eq!(
+            r.reduce_wide(&a, Op::Sum).unwrap(),
+            x.iter().map(|&v| v as i64).sum::<i64>()
+        );
+        assert_eq!(r.argmax(&a).unwrap(), cpu::argmax(&x), "{ctx}");
+        let want = gpu_scan::cpu::scan(&x, Op::Sum, ScanKind::Inclusive).unwrap();
+        let got = ShardedScan::new(&comm).scan(&a, Op::Sum).unwrap();
+        assert_eq!(got.to_vec().unwrap(), want, "{ctx} scan");
+        let mut b = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+        ShardedScan::new(&comm)
+            .scan_in_place(&mut b, Op::Sum)
+            .unwrap();
+        assert_eq!(b.to_vec().unwrap(), want, "{ctx} scan in place");
+        let f: Vec<f32> = dyadic(n, 12);
+        let fa = ShardedArray::from_host(&devices, &f, layout).unwrap();
+        for b in [Boundary::Zero, Boundary::Wrap, Boundary::Nearest] {
+            let mask: Vec<f32> = dyadic(31, 13);
+            let got = ShardedConv1d::correlation(&comm, &mask, Options::new().boundary(b))
+                .run(&fa)
+                .unwrap();
+            let want = conv_cpu::correlate(&f, &mask, Mode::Same, b).unwrap();
+            assert_eq!(got.to_vec().unwrap(), want, "{ctx} conv {b:?}");
+        }
+    }
+}
+
+/// Arrays made on the devices (filled, generated), one process's part, and their errors.
+#[test]
+fn generated_filled_and_partial_arrays() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let devices = vec![gpu.clone(); 3];
+    let layout = ShardLayout::from_counts(&[4, 0, 5]).unwrap();
+    let a = ShardedArray::filled(&devices, layout.clone(), 0, 7i32).unwrap();
+    assert_eq!(a.to_vec().unwrap(), vec![7; 9]);
+    let g = ShardedArray::<u32>::generate(&devices, layout.clone(), 0, |gpu, range| {
+        gpu.upload(&range.map(|i| i as u32 * 10).collect::<Vec<_>>())
+    })
+    .unwrap();
+    assert_eq!(
+        g.to_vec().unwrap(),
+        (0..9).map(|i| i * 10).collect::<Vec<u32>>()
+    );
+    // Ranks 1..3 only.
+    let part = ShardedArray::filled(&devices[..2], layout.clone(), 1, 2.5f64).unwrap();
+    assert_eq!((part.local_ranks(), part.local_range()), (1..3, 4..9));
+    assert_eq!(part.local_to_vec().unwrap(), vec![2.5; 5]);
+    let e = part.to_vec().unwrap_err().to_string();
+    assert!(e.contains("local_to_vec"), "{e}");
+    let e = ShardedReduce::new(&InProcess::new(3))
+        .sum(&part)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("ranks 1..3"), "{e}");
+    // A shard of the wrong length, ranks past the layout, a generator that lies.
+    let e =
+        ShardedArray::from_local_shards(layout.clone(), 0, vec![gpu.upload(&[1u8; 3]).unwrap()])
+            .unwrap_err()
+            .to_string();
+    assert!(e.contains("layout 4"), "{e}");
+    assert!(ShardedArray::<u32>::filled(&devices, layout.clone(), 1, 0).is_err());
+    let e = ShardedArray::<u8>::generate(&devices[..1], layout, 0, |gpu, _| gpu.zeros::<u8>(1))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("expected"), "{e}");
+}

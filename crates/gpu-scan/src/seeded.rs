@@ -51,6 +51,47 @@ impl Scan<'_> {
         self.lane_from_into(x, out, M::NAME, seed)
     }
 
+    /// [`scan_from_into`](Scan::scan_from_into) in place: `data` replaced by its scan
+    /// continued from `seed` (the sharded scan of an array too large for a second copy).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{Gpu, Op};
+    /// let gpu = Gpu::default_device()?;
+    /// let mut x = gpu.upload(&[1i64, 2, 3])?;
+    /// gpu_scan::Scan::new(&gpu).scan_from_in_place(&mut x, Op::Sum, 100)?;
+    /// assert_eq!(x.to_vec()?, [101, 103, 106]);
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_from_in_place<T: Element>(
+        &self,
+        data: &mut DeviceArray<T>,
+        op: Op,
+        seed: T,
+    ) -> Result<()> {
+        crate::check_op_shaped::<T>(op)?;
+        self.gpu().check_same_device(data.gpu(), "data")?;
+        let p = data.device_ptr();
+        self.lane_from(
+            p,
+            p,
+            data.len(),
+            &format!("{}_{}", op.name(), T::NAME),
+            seed,
+        )
+    }
+
+    /// [`scan_monoid_from_into`](Scan::scan_monoid_from_into) in place.
+    pub fn scan_monoid_from_in_place<M: ScanMonoid>(
+        &self,
+        data: &mut DeviceArray<M>,
+        seed: M,
+    ) -> Result<()> {
+        self.gpu().check_same_device(data.gpu(), "data")?;
+        let p = data.device_ptr();
+        self.lane_from(p, p, data.len(), M::NAME, seed)
+    }
+
     fn lane_from_into<T: Pod>(
         &self,
         x: &(impl Input<T> + ?Sized),
@@ -67,6 +108,19 @@ impl Scan<'_> {
                 format!("holds {} values for an input of {n}", out.len()),
             ));
         }
+        self.lane_from(staged.device_ptr(), out.device_ptr(), n, suffix, seed)
+    }
+
+    /// The seeded scan of the `n` values at `input` into `output`: distinct arrays of `n`
+    /// values on this device, or the same one (the lane kernel scans a lane in place).
+    fn lane_from<T: Pod>(
+        &self,
+        input: u64,
+        output: u64,
+        n: usize,
+        suffix: &str,
+        seed: T,
+    ) -> Result<()> {
         if n == 0 {
             return Ok(());
         }
@@ -87,7 +141,6 @@ impl Scan<'_> {
             value_size: std::mem::size_of::<T>(),
         };
         let exclusive = self.scan_options().kind == ScanKind::Exclusive;
-        let (input, output) = (staged.device_ptr(), out.device_ptr());
         self.with_scanner(|s, stream| {
             let plan = s.axis_plan(&kind, &lanes.lanes)?;
             s.in_order(stream, |s| {

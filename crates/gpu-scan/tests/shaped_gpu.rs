@@ -1007,6 +1007,18 @@ fn check_scan_from<T: Element>(gpu: &Gpu) {
                     "{} n={n} {op:?} {kind:?}",
                     T::NAME
                 );
+                // In place: the same values.
+                let mut data = gpu.upload(&x).unwrap();
+                Scan::new(gpu)
+                    .kind(kind)
+                    .scan_from_in_place(&mut data, op, seed)
+                    .unwrap();
+                assert_eq!(
+                    data.to_vec().unwrap(),
+                    want,
+                    "{} n={n} {op:?} {kind:?} in place",
+                    T::NAME
+                );
             }
         }
     }
@@ -1041,6 +1053,11 @@ fn scans_from_a_seed() {
         })
         .collect();
     assert_eq!(out.to_vec().unwrap(), want);
+    let mut data = gpu.upload(&m).unwrap();
+    Scan::new(&gpu)
+        .scan_monoid_from_in_place(&mut data, seed)
+        .unwrap();
+    assert_eq!(data.to_vec().unwrap(), want, "monoid in place");
     let mut short = gpu.alloc::<i32>(3).unwrap();
     let e = Scan::new(&gpu)
         .scan_from_into(&[1i32, 2, 3, 4], &mut short, Op::Sum, 0)
