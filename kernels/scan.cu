@@ -185,6 +185,24 @@ SCAN_DETERMINISTIC_ENTRY(mat2, gp::Mat2Product, f64, gp::f64)
 SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f32, gp::f32)
 SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
 
+// ---- Seeded: the flat scan continued from a value (scan_from_into, sharded scans) --------------
+// scan_lookback_seeded_<op>_<type>(in, out, n, exclusive, counter, flags, aggs, incs, seed):
+// scan_lookback's arguments, then `seed` (the value itself, read by the first tile).
+// Always the fixed-order look-back (float results run-independent; exact operators lose
+// nothing).
+#define SCAN_SEEDED_ENTRY(opname, OpT, tname, T)                                               \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_lookback_seeded_##opname##_##tname(                                               \
+            const OpT<T>::value_type* in, OpT<T>::value_type* out, gp::u64 n,                  \
+            gp::u32 exclusive, gp::u32* counter, gp::u32* flags, void* aggs, void* incs,       \
+            const OpT<T>::value_type seed) {                                                   \
+        gp::ScanRegisterTile<OpT<T>> tile;                                                     \
+        gp::lookback_scan_seeded<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs,    \
+                                               incs, tile, &seed);                             \
+    }
+GP_FOR_EACH_OP_TYPE(SCAN_SEEDED_ENTRY)
+GP_FOR_EACH_MONOID_TYPE(SCAN_SEEDED_ENTRY)
+
 // ---- 16-bit floats ----------------------------------------------------------------------------
 // Scanned in f32 by the converting register tile (gpu_prims/scan_tile.cuh), written as the
 // element type or as f32: scan_lookback_[det_]<op>_<h>_to_<out>, sum with both look-backs,

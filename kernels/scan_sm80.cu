@@ -77,6 +77,19 @@ SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f64, gp::f64)
 // results: warp-striped staged tiles (ScanStagedConvertTile, 80 values per thread, blockDim.x ·
 // 192 bytes), whose stores stay coalesced at 4 bytes per value. bf16 rounds with cvt.rn.bf16.f32
 // here (one instruction on sm_80+).
+// The staged flat scan continued from `seed` (scan_lookback_seeded's arguments; fixed-order).
+#define SCAN_STAGED_SEEDED_ENTRY(opname, OpT, tname, T)                                        \
+    extern "C" __global__ void __launch_bounds__(1024)                                         \
+        scan_lookback_staged_seeded_##opname##_##tname(                                        \
+            const OpT<T>::value_type* in, OpT<T>::value_type* out, gp::u64 n,                  \
+            gp::u32 exclusive, gp::u32* counter, gp::u32* flags, void* aggs, void* incs,       \
+            const OpT<T>::value_type seed) {                                                   \
+        gp::ScanStagedTile<OpT<T>> tile = staged_tile<OpT<T>>();                               \
+        gp::lookback_scan_seeded<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs,    \
+                                               incs, tile, &seed);                             \
+    }
+GP_FOR_EACH_OP_TYPE(SCAN_STAGED_SEEDED_ENTRY)
+
 template <class Op, class In, class Out> struct HalfStagedTile {
     typedef gp::ScanRunTile<Op, In, Out> type;
 };

@@ -1,6 +1,6 @@
 //! The communicator: how the ranks holding the shards exchange what the sharded algorithms
 //! need. One trait, two transports: [`InProcess`] (every rank driven by this process: several
-//! devices, or several shards of one device) and NCCL (not built yet: docs/dist.md).
+//! devices, or several shards of one device) and NCCL (`Nccl`, feature `nccl`).
 
 use std::ops::Range;
 

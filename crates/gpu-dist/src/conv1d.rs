@@ -12,7 +12,7 @@ use gpu_core::{DeviceArray, DeviceSlice, Error, Gpu, Input, Result};
 use crate::comm::{slice_bytes, values_from_bytes};
 use crate::halo::{clip, ConvGeometry, Piece};
 use crate::reduce::check_shards;
-use crate::sharded::on_each_shard;
+use crate::sharded::{on_each_shard, on_each_shard_mut, PerDevice};
 use crate::{Communicator, ShardedArray};
 
 /// Correlations and convolutions of [`ShardedArray`]s, as
@@ -39,6 +39,8 @@ pub struct ShardedConv1d<'c, T: Real> {
     operation: Operation,
     mask: Vec<T>,
     options: Options,
+    /// Each device's convolution (its mask uploaded once).
+    convs: PerDevice<Conv1d<'static, T>>,
 }
 
 /// Every rank's first and last `h` elements (fewer for a shorter shard, zero-padded), in rank
@@ -125,7 +127,15 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             operation,
             mask: mask.to_vec(),
             options,
+            convs: PerDevice::new(),
         }
+    }
+
+    /// The convolution on `gpu` with this one's options (builders give the other modes).
+    fn conv(&self, gpu: &Gpu) -> Result<Conv1d<'static, T>> {
+        self.convs.get(gpu, || {
+            Conv1d::new(gpu, self.operation, &self.mask, self.options)
+        })
     }
 
     /// The geometry of this convolution over `x`'s layout (its output layout, each shard's
@@ -137,8 +147,17 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
     /// The result over the concatenated signal, sharded by the geometry's output layout on
     /// the input shards' devices (this process's ranks of it).
     pub fn run(&self, x: &ShardedArray<T>) -> Result<ShardedArray<T>> {
+        let mut out = x.alloc_with(self.geometry(x)?.output().clone())?;
+        self.run_into(x, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`run`](Self::run) into `out`, an array of the geometry's output layout holding `x`'s
+    /// ranks on the same devices: no allocation per call.
+    pub fn run_into(&self, x: &ShardedArray<T>, out: &mut ShardedArray<T>) -> Result<()> {
         check_shards(self.comm, x)?;
         let g = self.geometry(x)?;
+        x.check_output(out, g.output())?;
         // Ranks of other processes: every rank's edges, gathered by all of them.
         let edges = if self.comm.local_ranks().len() != self.comm.ranks() {
             Some(Edges::gather(self.comm, x, self.mask.len() - 1)?)
@@ -147,13 +166,13 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
         };
         // One shard is the whole signal: the plain convolution, as on one GPU.
         if let ([shard], 1) = (x.shards(), x.layout().shards()) {
-            let conv = Conv1d::new(shard.gpu(), self.operation, &self.mask, self.options)?;
-            let mut out = shard.gpu().alloc::<T>(g.output().total())?;
-            conv.run_into(shard, &mut out)?;
-            return x.local_result(g.output().clone(), vec![out]);
+            return self
+                .conv(shard.gpu())?
+                .run_into(shard, &mut out.shards_mut()[0]);
         }
-        let outs = on_each_shard(x.shards().len(), |i| self.shard(x, &g, i, edges.as_ref()))?;
-        x.local_result(g.output().clone(), outs)
+        on_each_shard_mut(out.shards_mut(), |i, out| {
+            self.shard(x, &g, i, edges.as_ref(), out)
+        })
     }
 
     /// The outputs of this process's shard `i`.
@@ -163,20 +182,25 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
         g: &ConvGeometry,
         i: usize,
         edges: Option<&Edges<T>>,
-    ) -> Result<DeviceArray<T>> {
+        out: &mut DeviceArray<T>,
+    ) -> Result<()> {
         let s = x.local_ranks().start + i;
         let shard = &x.shards()[i];
         let gpu = shard.gpu();
         let outs = g.output().range(s);
-        let mut out = gpu.alloc::<T>(outs.len())?;
         if outs.is_empty() {
-            return Ok(out);
+            return Ok(());
         }
         let w = self.mask.len();
         let (len, pieces) = g.window(s, self.options.boundary);
         let input = x.layout().range(s);
         let count = input.len();
-        let valid = Conv1d::new(gpu, self.operation, &self.mask, self.valid_options())?;
+        let conv = self.conv(gpu)?;
+        // `valid` mode, zero boundary: a window holds every input its outputs read.
+        let valid = conv
+            .clone()
+            .mode(Mode::Valid)
+            .boundary(gpu_conv1d::Boundary::Zero);
         // The window starts `l` elements before the shard, as the `same` convolution of the
         // shard alone reads: then that convolution is right everywhere but at the edges.
         let same_off = Mode::Same.offset(w);
@@ -184,11 +208,8 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
         let l = (-same_off) as usize;
         let r = w - 1 - l;
         if outs.len() == count && window_start == input.start as i64 + same_off && count >= 2 * w {
-            let same = self
-                .options
-                .mode(Mode::Same)
-                .boundary(gpu_conv1d::Boundary::Zero);
-            Conv1d::new(gpu, self.operation, &self.mask, same)?.run_into(shard, &mut out)?;
+            let same = conv.mode(Mode::Same).boundary(gpu_conv1d::Boundary::Zero);
+            same.run_into(shard, out)?;
             for (lo, hi, o) in [(0, l + w - 1, 0), (count - r, len, count - r)] {
                 if hi - lo < w {
                     continue; // no outputs at this edge
@@ -200,18 +221,10 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
                 // `y` is freed on return: the copy must have run.
                 gpu.stream().synchronize()?;
             }
-            return Ok(out);
+            return Ok(());
         }
         let window = self.window(x, edges, gpu, &pieces, len)?;
-        valid.run_into(&window, &mut out)?;
-        Ok(out)
-    }
-
-    /// `valid` mode, zero boundary: a window holds every input its outputs read.
-    fn valid_options(&self) -> Options {
-        self.options
-            .mode(Mode::Valid)
-            .boundary(gpu_conv1d::Boundary::Zero)
+        valid.run_into(&window, out)
     }
 
     /// A window of `len` elements on `gpu`, zero but for `pieces`.

@@ -28,8 +28,10 @@
 //! - [`Communicator`], the one trait the sharded algorithms talk through, and its transports:
 //!   [`InProcess`] (every rank driven by this process) and `Nccl` (feature `nccl`: NCCL through
 //!   cudarc, loaded at run time, non-blocking with a timeout).
-//! - `ShardedArray` (feature `cuda`): shards uploaded from a host slice or taken from
-//!   per-device arrays, gathered back, every transfer one thread per shard.
+//! - `ShardedArray` (feature `cuda`): shards uploaded from a host slice, taken from
+//!   per-device arrays, generated or filled on the devices, or allocated for outputs; a process
+//!   may hold only its own ranks' shards (one process per GPU over NCCL); gathered back, every
+//!   transfer one thread per shard.
 //! - `ShardedReduce` (feature `cuda`): every reduction of gpu-reduce (each operator, widening,
 //!   `Mat2`/`Affine` monoids in sequence order, min/max, argmin/argmax with the single-GPU
 //!   tie and NaN rules). Each shard reduces locally with gpu-reduce's default algorithm; the
@@ -37,15 +39,17 @@
 //!   the single-GPU value, ordered monoids keep their order, and float sums are grouped by
 //!   shards: the same bits on every run and every rank for a given layout.
 //! - `ShardedScan` (feature `cuda`): inclusive and exclusive scans of every operator and the
-//!   `Mat2`/`Affine` monoids: each shard's total, the totals scanned in rank order, each shard
-//!   scanned from its offset (gpu-scan's `scan_from_into`).
-//!
+//!   `Mat2`/`Affine` monoids, into new arrays, into given ones or in place: each shard's total,
+//!   the totals scanned in rank order, each shard scanned from its offset in one pass (gpu-scan's
+//!   seeded look-back, `scan_from_into`).
 //! - `ShardedConv1d` (feature `cuda`): correlation and convolution in every mode and boundary;
-//!   each shard's window (its own elements, its neighbours' halos, the boundary's ghosts:
-//!   [`halo::ConvGeometry`]) gathered on its device and convolved there in `valid` mode.
+//!   a long shard runs the plain `same` convolution over itself and recomputes its edges from
+//!   its neighbours' halos ([`halo::ConvGeometry`]); ranks of other processes send their halos
+//!   through the communicator.
 //!
-//! Not built yet (see the [guide]): device-side exchanges over NCCL (the convolution needs
-//! every rank in one process), arrays generated on the devices.
+//! Not built yet (see the [guide]): device-to-device exchanges (NCCL moves a few bytes per
+//! rank through host-staged buffers; halos between devices of one process pass through the
+//! host).
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]

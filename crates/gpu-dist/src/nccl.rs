@@ -113,10 +113,13 @@ struct LocalRank {
     comm: sys::ncclComm_t,
 }
 
-/// This process's communicators (emptied when they are aborted) and the wait's timeout.
+/// This process's communicators (emptied when they are aborted), the wait's timeout, and the
+/// last all-gather's device buffers (send, receive) per local rank, kept for the next one of
+/// the same length (an allocation and a free per exchange would cost more than the exchange).
 struct Comms {
     local: Vec<LocalRank>,
     timeout: Duration,
+    buffers: Vec<(DeviceArray<u8>, DeviceArray<u8>)>,
 }
 
 // SAFETY: NCCL communicators may be used from any thread, one call at a time each: `Comms` is
@@ -184,6 +187,7 @@ impl Nccl {
         let mut this = Comms {
             local: Vec::with_capacity(devices.len()),
             timeout,
+            buffers: Vec::new(),
         };
         // Several local ranks join in one group (their inits wait for each other).
         let grouped = devices.len() > 1;
@@ -387,19 +391,38 @@ impl Communicator for Nccl {
 impl Comms {
     fn all_gather_bytes(&mut self, local: &[Vec<u8>], len: usize, ranks: usize) -> Result<Vec<u8>> {
         let total = len * ranks;
-        let mut sends: Vec<DeviceArray<u8>> = Vec::new();
-        let mut recvs: Vec<DeviceArray<u8>> = Vec::new();
-        for (r, bytes) in self.local.iter().zip(local) {
-            sends.push(r.gpu.upload(bytes)?);
-            recvs.push(r.gpu.alloc::<u8>(total)?);
+        if self.buffers.first().map(|(s, _)| s.len()) != Some(len) {
+            self.buffers.clear();
+            for r in &self.local {
+                self.buffers
+                    .push((r.gpu.alloc::<u8>(len)?, r.gpu.alloc::<u8>(total)?));
+            }
         }
+        for ((send, _), bytes) in self.buffers.iter_mut().zip(local) {
+            send.copy_from(bytes)?;
+        }
+        let buffers = std::mem::take(&mut self.buffers);
+        let result = self.all_gather_in(&buffers, len);
+        self.buffers = buffers;
+        result
+    }
+
+    /// The all-gather of `len` bytes per rank from each local rank's send buffer into its
+    /// receive buffer; the first local rank's receive buffer back on the host.
+    fn all_gather_in(
+        &mut self,
+        buffers: &[(DeviceArray<u8>, DeviceArray<u8>)],
+        len: usize,
+    ) -> Result<Vec<u8>> {
+        let (sends, recvs): (Vec<&DeviceArray<u8>>, Vec<&DeviceArray<u8>>) =
+            buffers.iter().map(|(s, r)| (s, r)).unzip();
         let grouped = self.local.len() > 1;
         if grouped {
             // SAFETY: no arguments; the group is closed below on every path.
             check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
         }
         let mut issued = Ok(());
-        for ((r, send), recv) in self.local.iter().zip(&sends).zip(&recvs) {
+        for ((r, send), recv) in self.local.iter().zip(sends).zip(&recvs) {
             if let Err(e) = r.gpu.bind() {
                 issued = Err(e);
                 break;

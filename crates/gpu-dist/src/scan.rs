@@ -10,8 +10,9 @@ use gpu_scan::{Scan, ScanKind, ScanMonoid};
 use crate::combine::exclusive_offsets;
 use crate::comm::all_gather_values;
 use crate::reduce::check_shards;
-use crate::sharded::{on_each_shard, on_each_shard_mut};
+use crate::sharded::{on_each_shard, on_each_shard_mut, PerDevice};
 use crate::{Communicator, ShardedArray};
+use std::sync::Arc;
 
 /// Scans of [`ShardedArray`]s over a [`Communicator`]: the result is sharded as the input.
 ///
@@ -27,10 +28,11 @@ use crate::{Communicator, ShardedArray};
 /// assert_eq!(s.to_vec()?, (1..=10).collect::<Vec<u32>>());
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Copy)]
 pub struct ShardedScan<'c> {
     comm: &'c dyn Communicator,
     kind: ScanKind,
+    /// Each device's scan engine (its scratch kept from call to call).
+    scans: PerDevice<Arc<Scan<'static>>>,
 }
 
 impl<'c> ShardedScan<'c> {
@@ -39,12 +41,20 @@ impl<'c> ShardedScan<'c> {
         Self {
             comm,
             kind: ScanKind::Inclusive,
+            scans: PerDevice::new(),
         }
+    }
+
+    /// The scan engine of `gpu`, of this scan's kind.
+    fn engine(&self, gpu: &gpu_core::Gpu) -> Result<Arc<Scan<'static>>> {
+        self.scans
+            .get(gpu, || Ok(Arc::new(Scan::new(gpu).kind(self.kind))))
     }
 
     /// Inclusive (`out[i]` includes `x[i]`, the default) or exclusive scans.
     pub fn kind(mut self, kind: ScanKind) -> Self {
         self.kind = kind;
+        self.scans = PerDevice::new();
         self
     }
 
@@ -56,7 +66,21 @@ impl<'c> ShardedScan<'c> {
     /// The scan with `op` of the concatenated data (integers wrap; f16 and bf16 are not
     /// supported yet: an `InvalidArgument`).
     pub fn scan<T: Element>(&self, x: &ShardedArray<T>, op: Op) -> Result<ShardedArray<T>> {
+        let mut out = x.alloc_like()?;
+        self.scan_into(x, &mut out, op)?;
+        Ok(out)
+    }
+
+    /// [`scan`](Self::scan) into `out`, an array of `x`'s layout and ranks on the same devices
+    /// ([`ShardedArray::alloc_like`]): no allocation per call.
+    pub fn scan_into<T: Element>(
+        &self,
+        x: &ShardedArray<T>,
+        out: &mut ShardedArray<T>,
+        op: Op,
+    ) -> Result<()> {
         check_shards(self.comm, x)?;
+        x.check_output(out, x.layout())?;
         if T::computes_wider() {
             return Err(Error::invalid(
                 "T",
@@ -77,8 +101,9 @@ impl<'c> ShardedScan<'c> {
             |a, b| T::combine(op, a, b),
         )?;
         let first = self.comm.local_ranks().start;
-        self.each_shard(x, |s, shard, out| {
-            let scan = Scan::new(shard.gpu()).kind(self.kind);
+        on_each_shard_mut(out.shards_mut(), |s, out| {
+            let shard = &x.shards()[s];
+            let scan = self.engine(shard.gpu())?;
             if first + s == 0 {
                 scan.scan_into(shard, out, op)
             } else {
@@ -122,10 +147,8 @@ impl<'c> ShardedScan<'c> {
             |a, b| T::combine(op, a, b),
         )?;
         let first = self.comm.local_ranks().start;
-        let kind = self.kind;
         on_each_shard_mut(x.shards_mut(), |s, shard| {
-            let gpu = shard.gpu().clone();
-            let scan = Scan::new(&gpu).kind(kind);
+            let scan = self.engine(&shard.gpu().clone())?;
             if first + s == 0 {
                 scan.scan_in_place(shard, op)
             } else {
@@ -148,7 +171,7 @@ impl<'c> ShardedScan<'c> {
         )?;
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
-            let scan = Scan::new(shard.gpu()).kind(self.kind);
+            let scan = self.engine(shard.gpu())?;
             if first + s == 0 {
                 scan.scan_monoid_into(shard, out)
             } else {

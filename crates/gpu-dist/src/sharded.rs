@@ -137,6 +137,56 @@ impl<T: Pod> ShardedArray<T> {
         })
     }
 
+    /// Ranks `first..first + devices.len()` of `layout`, allocated on the devices (contents
+    /// unspecified): an output to write with the `_into` forms, again and again.
+    pub fn alloc(devices: &[Gpu], layout: ShardLayout, first: usize) -> Result<Self> {
+        Self::generate(devices, layout, first, |gpu, range| {
+            gpu.alloc::<T>(range.len())
+        })
+    }
+
+    /// A new array of this one's layout and ranks on the same devices (contents unspecified).
+    pub fn alloc_like(&self) -> Result<Self> {
+        self.alloc_with(self.layout.clone())
+    }
+
+    /// A new array of `layout` (as many shards as this one's layout) holding this array's
+    /// ranks on the same devices (contents unspecified).
+    pub(crate) fn alloc_with(&self, layout: ShardLayout) -> Result<Self> {
+        let devices: Vec<Gpu> = self.shards.iter().map(|s| s.gpu().clone()).collect();
+        Self::alloc(&devices, layout, self.first)
+    }
+
+    /// Checks that `out` has `layout` and this array's ranks, each shard on its input's
+    /// device: an output of a sharded algorithm.
+    pub(crate) fn check_output<U: Pod>(
+        &self,
+        out: &ShardedArray<U>,
+        layout: &ShardLayout,
+    ) -> Result<()> {
+        if out.layout() != layout || out.local_ranks() != self.local_ranks() {
+            return Err(Error::invalid(
+                "out",
+                format!(
+                    "ranks {:?} of {:?} elements: ranks {:?} of {:?} expected",
+                    out.local_ranks(),
+                    out.layout().counts().collect::<Vec<_>>(),
+                    self.local_ranks(),
+                    layout.counts().collect::<Vec<_>>()
+                ),
+            ));
+        }
+        for (i, (a, b)) in self.shards.iter().zip(out.shards()).enumerate() {
+            if !a.gpu().same_device(b.gpu()) {
+                return Err(Error::invalid(
+                    "out",
+                    format!("shard {i} lives on another device than the input's"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// How the elements are split.
     pub fn layout(&self) -> &ShardLayout {
         &self.layout
@@ -337,4 +387,30 @@ fn join_in_rank_order<R>(
         .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         .collect();
     results.into_iter().collect()
+}
+
+/// One value per device, made on first use (a primitive's engine with its uploaded mask or
+/// reused scratch), so repeated calls allocate nothing per device.
+pub(crate) struct PerDevice<V> {
+    made: std::sync::Mutex<Vec<(usize, V)>>,
+}
+
+impl<V: Clone> PerDevice<V> {
+    pub(crate) fn new() -> Self {
+        Self {
+            made: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The value for `gpu`, made by `make` the first time.
+    pub(crate) fn get(&self, gpu: &Gpu, make: impl FnOnce() -> Result<V>) -> Result<V> {
+        let ordinal = gpu.properties().ordinal;
+        let mut made = self.made.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, v)) = made.iter().find(|(o, _)| *o == ordinal) {
+            return Ok(v.clone());
+        }
+        let v = make()?;
+        made.push((ordinal, v.clone()));
+        Ok(v)
+    }
 }

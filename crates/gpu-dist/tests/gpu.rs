@@ -570,6 +570,37 @@ fn generated_filled_and_partial_arrays() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("ranks 1..3"), "{e}");
+    // Outputs allocated once and written again: scan_into, run_into, and outputs that do not
+    // match.
+    let x: Vec<i32> = (1..=9).collect();
+    let a = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+    let comm = InProcess::new(3);
+    let scan = ShardedScan::new(&comm);
+    let mut out = a.alloc_like().unwrap();
+    for _ in 0..2 {
+        scan.scan_into(&a, &mut out, Op::Sum).unwrap();
+        assert_eq!(out.to_vec().unwrap(), [1, 3, 6, 10, 15, 21, 28, 36, 45]);
+    }
+    let mut wrong =
+        ShardedArray::<i32>::alloc(&devices, ShardLayout::even(9, 3).unwrap(), 0).unwrap();
+    let e = scan
+        .scan_into(&a, &mut wrong, Op::Sum)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("out"), "{e}");
+    let f: Vec<f32> = (0..9).map(|i| i as f32).collect();
+    let fa = ShardedArray::from_host(&devices, &f, layout.clone()).unwrap();
+    let conv = gpu_dist::ShardedConv1d::correlation(&comm, &[1.0, 2.0], gpu_conv1d::Options::new());
+    let mut y = fa.alloc_like().unwrap();
+    conv.run_into(&fa, &mut y).unwrap();
+    assert_eq!(
+        y.to_vec().unwrap(),
+        conv.run(&fa).unwrap().to_vec().unwrap()
+    );
+    let mut short =
+        ShardedArray::<f32>::alloc(&devices, ShardLayout::from_counts(&[4, 0, 4]).unwrap(), 0)
+            .unwrap();
+    assert!(conv.run_into(&fa, &mut short).is_err());
     // A shard of the wrong length, ranks past the layout, a generator that lies.
     let e =
         ShardedArray::from_local_shards(layout.clone(), 0, vec![gpu.upload(&[1u8; 3]).unwrap()])

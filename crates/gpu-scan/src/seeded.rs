@@ -1,16 +1,15 @@
 //! Scans continued from a seed: element `i` of the result is `seed ⊕ x[0] ⊕ … ⊕ x[i]`
 //! (inclusive) or `seed ⊕ x[0] ⊕ … ⊕ x[i−1]` (exclusive). A scan cut into pieces is each
 //! piece's scan continued from the fold of the pieces before it: the sharded scan of gpu-dist,
-//! or a stream of batches. The array is one lane of the lane kernels (split across the device,
-//! the splits' seeds scanned from `seed`), since the look-back scan has no way to start from a
-//! value yet; that costs about one more read of the input than `scan_into`.
+//! or a stream of batches. One pass: the look-back scan whose first tile takes the seed as its
+//! prefix (`scan_lookback[_staged]_seeded_*`, always the fixed-order look-back), in place too.
 
 #![allow(deprecated)] // Scanner is the engine Scan drives.
 
-use gpu_core::{AxisLanes, DeviceArray, Element, Error, Input, LaneBatches, Op, Pod, Result};
+use gpu_core::{DeviceArray, Element, Error, Input, Op, Pod, Result};
 
-use crate::gpu::LaneKind;
-use crate::{Scan, ScanKind, ScanMonoid};
+use crate::gpu::{Combo, SeedValue};
+use crate::{Scan, ScanMonoid};
 
 impl Scan<'_> {
     /// The scan of `x` with `op` into `out` (the same length), continued from `seed`:
@@ -37,7 +36,7 @@ impl Scan<'_> {
         seed: T,
     ) -> Result<()> {
         crate::check_op_shaped::<T>(op)?;
-        self.lane_from_into(x, out, &format!("{}_{}", op.name(), T::NAME), seed)
+        self.seeded_into(x, out, Combo::op::<T>(op)?, seed)
     }
 
     /// [`scan_from_into`](Scan::scan_from_into) for [`gpu_core::Mat2`] / [`gpu_core::Affine`]
@@ -48,7 +47,7 @@ impl Scan<'_> {
         out: &mut DeviceArray<M>,
         seed: M,
     ) -> Result<()> {
-        self.lane_from_into(x, out, M::NAME, seed)
+        self.seeded_into(x, out, Combo::monoid::<M>(), seed)
     }
 
     /// [`scan_from_into`](Scan::scan_from_into) in place: `data` replaced by its scan
@@ -72,13 +71,7 @@ impl Scan<'_> {
         crate::check_op_shaped::<T>(op)?;
         self.gpu().check_same_device(data.gpu(), "data")?;
         let p = data.device_ptr();
-        self.lane_from(
-            p,
-            p,
-            data.len(),
-            &format!("{}_{}", op.name(), T::NAME),
-            seed,
-        )
+        self.seeded(p, p, data.len(), Combo::op::<T>(op)?, seed)
     }
 
     /// [`scan_monoid_from_into`](Scan::scan_monoid_from_into) in place.
@@ -89,14 +82,14 @@ impl Scan<'_> {
     ) -> Result<()> {
         self.gpu().check_same_device(data.gpu(), "data")?;
         let p = data.device_ptr();
-        self.lane_from(p, p, data.len(), M::NAME, seed)
+        self.seeded(p, p, data.len(), Combo::monoid::<M>(), seed)
     }
 
-    fn lane_from_into<T: Pod>(
+    fn seeded_into<T: Pod>(
         &self,
         x: &(impl Input<T> + ?Sized),
         out: &mut DeviceArray<T>,
-        suffix: &str,
+        combo: Combo,
         seed: T,
     ) -> Result<()> {
         self.gpu().check_same_device(out.gpu(), "out")?;
@@ -108,55 +101,28 @@ impl Scan<'_> {
                 format!("holds {} values for an input of {n}", out.len()),
             ));
         }
-        self.lane_from(staged.device_ptr(), out.device_ptr(), n, suffix, seed)
+        self.seeded(staged.device_ptr(), out.device_ptr(), n, combo, seed)
     }
 
     /// The seeded scan of the `n` values at `input` into `output`: distinct arrays of `n`
-    /// values on this device, or the same one (the lane kernel scans a lane in place).
-    fn lane_from<T: Pod>(
+    /// values on this device, or the same one (a look-back block reads its values before it
+    /// writes, and no other block's).
+    fn seeded<T: Pod>(
         &self,
         input: u64,
         output: u64,
         n: usize,
-        suffix: &str,
+        combo: Combo,
         seed: T,
     ) -> Result<()> {
         if n == 0 {
             return Ok(());
         }
-        let seed = self.gpu().upload(&[seed])?;
-        let lanes = LaneBatches {
-            lanes: AxisLanes {
-                count: 1,
-                inner: 1,
-                len: n as u64,
-                outer_stride: 0,
-                inner_stride: 1,
-                axis_stride: 1,
-            },
-            batches: vec![0],
-        };
-        let kind = LaneKind {
-            suffix,
-            value_size: std::mem::size_of::<T>(),
-        };
-        let exclusive = self.scan_options().kind == ScanKind::Exclusive;
+        let seed = SeedValue::new(seed)?;
+        let options = self.scan_options();
         self.with_scanner(|s, stream| {
-            let plan = s.axis_plan(&kind, &lanes.lanes)?;
-            s.in_order(stream, |s| {
-                s.enqueue_lanes(
-                    &kind,
-                    input,
-                    &lanes,
-                    output,
-                    &lanes,
-                    plan,
-                    exclusive,
-                    seed.device_ptr(),
-                    stream,
-                )
-            })?;
-            // The seed's upload is freed on return: wait for the launches that read it.
+            s.enqueue_seeded(&combo, input, output, n, seed, &options, stream)?;
+            // Waits, as documented (a staged host input lives only as long as this call).
             stream.synchronize()
         })
     }

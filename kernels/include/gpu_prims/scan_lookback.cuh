@@ -11,6 +11,10 @@
 //
 // Inputs and outputs may be the same array: a block reads all of its values before its first
 // store, and no block reads another's values.
+//
+// SEEDED scans continue from a value in device memory (`seed`): the first tile takes it as its
+// prefix, as later tiles take their predecessors', so every output is seed ∘ (its scan). The
+// piece of a longer sequence (a shard of gpu-dist, a batch of a stream) in one pass.
 #pragma once
 #include <gpu_prims/lookback.cuh>
 #include <gpu_prims/scan_tile.cuh>
@@ -20,11 +24,12 @@ namespace gp {
 // One tile of a scan of n values at in/out whose tiles own the status slots first, first + 1,
 // ...: this one `slot`. Status layout (see lookback.cuh): `flags` (values wider than 4 bytes
 // only), `aggs` and `incs`, one slot per tile each, zeroed before the launch.
-template <class Op, bool DETERMINISTIC, class Tile>
+template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false>
 __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type* in,
                                                    typename Tile::out_type* out, u64 n,
                                                    u32 exclusive, u64 slot, u64 first,
-                                                   u32* flags, void* aggs, void* incs, Tile& t) {
+                                                   u32* flags, void* aggs, void* incs, Tile& t,
+                                                   const typename Op::value_type* seed = nullptr) {
     typedef typename Op::value_type T;
     __shared__ T warp_totals[32];
     __shared__ T tile_prefix;
@@ -49,7 +54,13 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type*
         // tile_prefix is only written (and read, below) for tiles after the first: a prefix
         // initialised to the identity on one path only made NVRTC 12.0 place that constant
         // differently from compile to compile (non-reproducible PTX).
-        if (tile == 0) {
+        if (tile == 0 && SEEDED) {
+            if (lane == 0) {
+                const T prefix = *seed;
+                status.publish_inclusive(slot, op(prefix, aggregate));
+                tile_prefix = prefix;
+            }
+        } else if (tile == 0) {
             if (lane == 0) status.publish_inclusive(slot, aggregate);
         } else {
             if (lane == 0) status.publish_aggregate(slot, aggregate);
@@ -67,7 +78,7 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type*
     for (unsigned w = 0; w < warp; ++w) before = w == 0 ? warp_totals[0] : op(before, warp_totals[w]);
     __syncthreads();
     bool has_prefix = warp > 0;
-    if (tile > 0) {
+    if (tile > 0 || SEEDED) {
         before = warp > 0 ? op(tile_prefix, before) : tile_prefix;
         has_prefix = true;
     }
@@ -86,6 +97,20 @@ __device__ __forceinline__ void lookback_scan(const typename Tile::in_type* in,
     __syncthreads();
     lookback_scan_tile<Op, DETERMINISTIC>(in, out, n, exclusive, tile_slot, 0, flags, aggs,
                                           incs, t);
+}
+
+// The flat scan continued from `*seed` (see SEEDED above).
+template <class Op, bool DETERMINISTIC, class Tile>
+__device__ __forceinline__ void lookback_scan_seeded(const typename Tile::in_type* in,
+                                                     typename Tile::out_type* out, u64 n,
+                                                     u32 exclusive, u32* counter, u32* flags,
+                                                     void* aggs, void* incs, Tile& t,
+                                                     const typename Op::value_type* seed) {
+    __shared__ u32 tile_slot;
+    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
+    __syncthreads();
+    lookback_scan_tile<Op, DETERMINISTIC, Tile, true>(in, out, n, exclusive, tile_slot, 0, flags,
+                                                      aggs, incs, t, seed);
 }
 
 // Every lane of `in_lanes` (contiguous: axis stride 1) scanned into the same lane of

@@ -14,7 +14,7 @@ use crate::plan::{self, Level, LookbackPlan, RecursivePlan, StatusLayout};
 use crate::{is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions};
 
 /// What the kernel names and the plans need to know about (operator, value type).
-pub(super) struct Combo {
+pub(crate) struct Combo {
     /// Kernel name suffix: `sum_f32`, `mat2_u64`, ...
     pub(super) suffix: String,
     /// Whether every grouping gives the same result.
@@ -32,7 +32,7 @@ pub(super) struct Combo {
 
 impl Combo {
     /// `op` over `T`, results in `T`.
-    pub(super) fn op<T: Element>(op: Op) -> Result<Self> {
+    pub(crate) fn op<T: Element>(op: Op) -> Result<Self> {
         Self::with_output::<T>(op, T::NAME)
     }
 
@@ -61,7 +61,7 @@ impl Combo {
         })
     }
 
-    pub(super) fn monoid<M: ScanMonoid>() -> Self {
+    pub(crate) fn monoid<M: ScanMonoid>() -> Self {
         Combo {
             suffix: M::NAME.to_string(),
             exact: M::EXACT,
@@ -305,6 +305,7 @@ impl Scanner {
                         deterministic,
                         &plan,
                         options.kind,
+                        None,
                         stream,
                     )?);
                 }
@@ -387,8 +388,32 @@ impl Scanner {
         kind: ScanKind,
         stream: &Stream,
     ) -> Result<()> {
-        let run = self.lookback_begin(combo, deterministic, plan, kind, stream)?;
+        let run = self.lookback_begin(combo, deterministic, plan, kind, None, stream)?;
         self.lookback_tiles(&run, input, output, n, plan.tiles, stream)
+    }
+
+    /// Enqueues the scan of `n` values at `input` into `output` (distinct, or the same array)
+    /// continued from `seed`: the seeded look-back, one pass (the staged tiles where `options`
+    /// and the device allow), always in fixed order.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn enqueue_seeded(
+        &mut self,
+        combo: &Combo,
+        input: u64,
+        output: u64,
+        n: usize,
+        seed: SeedValue,
+        options: &ScanOptions,
+        stream: &Stream,
+    ) -> Result<()> {
+        let (plan, _) = self.lookback_plan(combo, Algorithm::LookBackDeterministic, options, n)?;
+        if n == 0 {
+            return Ok(());
+        }
+        self.in_order(stream, |s| {
+            let run = s.lookback_begin(combo, true, &plan, options.kind, Some(seed), stream)?;
+            s.lookback_tiles(&run, input, output, n, plan.tiles, stream)
+        })
     }
 
     /// A look-back scan's kernel and zeroed status (on `stream`), for [`lookback_tiles`]
@@ -396,12 +421,14 @@ impl Scanner {
     /// launch continuing the tile counter where the previous launch on the stream left it.
     ///
     /// [`lookback_tiles`]: Self::lookback_tiles
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn lookback_begin(
         &mut self,
         combo: &Combo,
         deterministic: bool,
         plan: &LookbackPlan,
         kind: ScanKind,
+        seed: Option<SeedValue>,
         stream: &Stream,
     ) -> Result<LookbackRun> {
         let (ptx, family) = if plan.staged {
@@ -409,7 +436,12 @@ impl Scanner {
         } else {
             (&SCAN_PTX, "lookback")
         };
-        let det = if deterministic { "det_" } else { "" };
+        // Seeded kernels are always the fixed-order look-back.
+        let det = match (seed, deterministic) {
+            (Some(_), _) => "seeded_",
+            (None, true) => "det_",
+            (None, false) => "",
+        };
         let name = format!("scan_{family}_{det}{}", combo.suffix);
         let kernel = self.gpu.kernel(ptx, &name)?;
         self.check_kernel(&kernel, plan.block)?;
@@ -423,6 +455,7 @@ impl Scanner {
             plan: *plan,
             status,
             exclusive: u32::from(kind == ScanKind::Exclusive),
+            seed,
         })
     }
 
@@ -456,14 +489,28 @@ impl Scanner {
         // per thread) they index, and the scratch holds the counter and status of `tiles`
         // tiles as laid out by `plan.layout` (the layout the kernel uses), zeroed by
         // `lookback_begin` before the first launch on the same stream.
+        // Seeded kernels take one more argument, the seed `V` by value (its bytes, at the front
+        // of a buffer at least as large and as aligned).
+        let config =
+            LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32);
         unsafe {
-            run.kernel.launch(
-                LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32),
-                stream,
-                &kernel_args![
-                    input, output, n as u64, exclusive, counter, flags, aggregates, inclusives
-                ],
-            )
+            match run.seed {
+                None => run.kernel.launch(
+                    config,
+                    stream,
+                    &kernel_args![
+                        input, output, n as u64, exclusive, counter, flags, aggregates, inclusives
+                    ],
+                ),
+                Some(seed) => run.kernel.launch(
+                    config,
+                    stream,
+                    &kernel_args![
+                        input, output, n as u64, exclusive, counter, flags, aggregates, inclusives,
+                        seed.0
+                    ],
+                ),
+            }
         }
     }
 
@@ -564,6 +611,8 @@ pub(super) struct LookbackRun {
     plan: LookbackPlan,
     status: LookbackStatus,
     exclusive: u32,
+    /// The value a seeded scan continues from.
+    seed: Option<SeedValue>,
 }
 
 /// Device addresses of a look-back launch's tile counter and status words (0: no flags).
@@ -573,4 +622,33 @@ pub(super) struct LookbackStatus {
     pub flags: u64,
     pub aggregates: u64,
     pub inclusives: u64,
+}
+
+/// A seed passed by value to a seeded look-back kernel: the value's bytes at the front of 32
+/// bytes aligned for 8 (the largest scanned value, `Mat2<f64>`, is 32 bytes).
+#[derive(Clone, Copy)]
+pub(crate) struct SeedValue([u64; 4]);
+
+impl SeedValue {
+    /// The bytes of `v`; an error for a value larger than 32 bytes.
+    pub(crate) fn new<T: gpu_core::Pod>(v: T) -> Result<Self> {
+        let size = std::mem::size_of::<T>();
+        if size > 32 || std::mem::align_of::<T>() > 8 {
+            return Err(Error::invalid(
+                "seed",
+                format!("a value of {size} bytes (at most 32)"),
+            ));
+        }
+        let mut words = [0u64; 4];
+        // SAFETY: `v` is a live T of `size` ≤ 32 bytes, all initialised (Pod: no padding);
+        // `words` holds 32 bytes; the two do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                &v as *const T as *const u8,
+                words.as_mut_ptr() as *mut u8,
+                size,
+            )
+        };
+        Ok(Self(words))
+    }
 }

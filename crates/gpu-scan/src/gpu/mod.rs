@@ -16,8 +16,7 @@ mod launch;
 mod segments_host;
 
 pub(crate) use lanes::LaneKind;
-
-use launch::Combo;
+pub(crate) use launch::{Combo, SeedValue};
 
 use crate::cpu::{self, check_output, check_recurrence};
 use crate::kernels::SCAN_PTX;
