@@ -50,6 +50,20 @@ struct Edges<T> {
     values: Vec<T>,
 }
 
+/// How one shard's outputs are made: the `same` convolution over the shard (or not), and
+/// parts convolved in `valid` mode from gathered windows (its edges; or, without the `same`
+/// pass, its one whole window).
+struct ShardPlan<T: Real> {
+    same: bool,
+    parts: Vec<Part<T>>,
+}
+
+/// A gathered window and where its `valid` outputs go in the shard's output.
+struct Part<T: Real> {
+    window: DeviceArray<T>,
+    at: usize,
+}
+
 impl<T: Real> Edges<T> {
     /// Each local shard's edges, all-gathered (every rank calls this).
     fn gather(comm: &dyn Communicator, x: &ShardedArray<T>, h: usize) -> Result<Self> {
@@ -170,61 +184,92 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
                 .conv(shard.gpu())?
                 .run_into(shard, &mut out.shards_mut()[0]);
         }
+        let plans = on_each_shard(x.shards().len(), |i| {
+            self.plan_shard(x, &g, i, edges.as_ref())
+        })?;
         on_each_shard_mut(out.shards_mut(), |i, out| {
-            self.shard(x, &g, i, edges.as_ref(), out)
+            self.run_shard(x, i, &plans[i], out)
         })
     }
 
-    /// The outputs of this process's shard `i`.
-    fn shard(
+    /// Step 1 for this process's shard `i`: how its outputs are made, with every window it
+    /// needs gathered (before any shard's convolution runs, so that reading a neighbour's halo
+    /// never waits behind that neighbour's convolution on its stream).
+    fn plan_shard(
         &self,
         x: &ShardedArray<T>,
         g: &ConvGeometry,
         i: usize,
         edges: Option<&Edges<T>>,
-        out: &mut DeviceArray<T>,
-    ) -> Result<()> {
+    ) -> Result<ShardPlan<T>> {
         let s = x.local_ranks().start + i;
-        let shard = &x.shards()[i];
-        let gpu = shard.gpu();
+        let gpu = x.shards()[i].gpu();
         let outs = g.output().range(s);
         if outs.is_empty() {
-            return Ok(());
+            return Ok(ShardPlan {
+                same: false,
+                parts: Vec::new(),
+            });
         }
         let w = self.mask.len();
         let (len, pieces) = g.window(s, self.options.boundary);
-        let input = x.layout().range(s);
-        let count = input.len();
-        let conv = self.conv(gpu)?;
-        // `valid` mode, zero boundary: a window holds every input its outputs read.
-        let valid = conv
-            .clone()
-            .mode(Mode::Valid)
-            .boundary(gpu_conv1d::Boundary::Zero);
+        let count = x.layout().range(s).len();
         // The window starts `l` elements before the shard, as the `same` convolution of the
         // shard alone reads: then that convolution is right everywhere but at the edges.
         let same_off = Mode::Same.offset(w);
         let window_start = outs.start as i64 + self.options.mode.offset(w);
         let l = (-same_off) as usize;
         let r = w - 1 - l;
-        if outs.len() == count && window_start == input.start as i64 + same_off && count >= 2 * w {
-            let same = conv.mode(Mode::Same).boundary(gpu_conv1d::Boundary::Zero);
-            same.run_into(shard, out)?;
-            for (lo, hi, o) in [(0, l + w - 1, 0), (count - r, len, count - r)] {
-                if hi - lo < w {
-                    continue; // no outputs at this edge
+        let start = x.layout().range(s).start as i64;
+        if outs.len() == count && window_start == start + same_off && count >= 2 * w {
+            let mut parts = Vec::new();
+            for (lo, hi, at) in [(0, l + w - 1, 0), (count - r, len, count - r)] {
+                if hi - lo >= w {
+                    let window = self.window(x, edges, gpu, &clip(&pieces, lo, hi), hi - lo)?;
+                    parts.push(Part { window, at });
                 }
-                let part = self.window(x, edges, gpu, &clip(&pieces, lo, hi), hi - lo)?;
-                let mut y = gpu.alloc::<T>(hi - lo + 1 - w)?;
-                valid.run_into(&part, &mut y)?;
-                out.copy_range_from(o, &y, 0..y.len(), gpu.stream())?;
-                // `y` is freed on return: the copy must have run.
-                gpu.stream().synchronize()?;
             }
-            return Ok(());
+            return Ok(ShardPlan { same: true, parts });
         }
         let window = self.window(x, edges, gpu, &pieces, len)?;
-        valid.run_into(&window, out)
+        Ok(ShardPlan {
+            same: false,
+            parts: vec![Part { window, at: 0 }],
+        })
+    }
+
+    /// Step 2 for this process's shard `i`: its outputs into `out`, as `plan` says.
+    fn run_shard(
+        &self,
+        x: &ShardedArray<T>,
+        i: usize,
+        plan: &ShardPlan<T>,
+        out: &mut DeviceArray<T>,
+    ) -> Result<()> {
+        let shard = &x.shards()[i];
+        let gpu = shard.gpu();
+        let conv = self.conv(gpu)?;
+        // `valid` mode, zero boundary: a window holds every input its outputs read.
+        let valid = conv
+            .clone()
+            .mode(Mode::Valid)
+            .boundary(gpu_conv1d::Boundary::Zero);
+        if !plan.same {
+            return match plan.parts.first() {
+                Some(part) => valid.run_into(&part.window, out),
+                None => Ok(()),
+            };
+        }
+        let same = conv.mode(Mode::Same).boundary(gpu_conv1d::Boundary::Zero);
+        same.run_into(shard, out)?;
+        for part in &plan.parts {
+            let mut y = gpu.alloc::<T>(part.window.len() + 1 - self.mask.len())?;
+            valid.run_into(&part.window, &mut y)?;
+            out.copy_range_from(part.at, &y, 0..y.len(), gpu.stream())?;
+            // `y` is freed on return: the copy must have run.
+            gpu.stream().synchronize()?;
+        }
+        Ok(())
     }
 
     /// A window of `len` elements on `gpu`, zero but for `pieces`.

@@ -25,7 +25,7 @@ impl<T: Pod> ShardedArray<T> {
     pub fn from_host(devices: &[Gpu], data: &[T], layout: ShardLayout) -> Result<Self> {
         layout.check_total("data", data.len())?;
         check_devices(devices, layout.shards())?;
-        let shards = on_each_shard(layout.shards(), |s| {
+        let shards = on_each_shard_threads(layout.shards(), |s| {
             devices[s].upload(&data[layout.range(s)])
         })?;
         Ok(Self {
@@ -112,7 +112,7 @@ impl<T: Pod> ShardedArray<T> {
         make: impl Fn(&Gpu, Range<usize>) -> Result<DeviceArray<T>> + Sync,
     ) -> Result<Self> {
         check_local(&layout, first, devices.len())?;
-        let shards = on_each_shard(devices.len(), |i| {
+        let shards = on_each_shard_threads(devices.len(), |i| {
             let range = layout.range(first + i);
             let want = range.len();
             let shard = make(&devices[i], range)?;
@@ -340,13 +340,33 @@ fn zero<T: Pod>() -> T {
     unsafe { std::mem::zeroed() }
 }
 
-/// Runs `work(s)` for every shard `s` on a thread of its own (a single shard on the calling
-/// thread); the results in rank order, or the first error in rank order.
+/// Runs `work(s)` for every shard `s`, the shards side by side on rayon's threads (kept from
+/// call to call: a thread started per shard and call cost more than a small reduction), a
+/// single shard on the calling thread; the results in rank order, or the first error in rank
+/// order. No shard's work may wait for another's.
 pub(crate) fn on_each_shard<R: Send>(
     shards: usize,
     work: impl Fn(usize) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
-    // One shard: on this thread (a thread's start costs more than a small reduction).
+    if shards == 1 {
+        return Ok(vec![work(0)?]);
+    }
+    use rayon::prelude::*;
+    let results: Vec<Result<R>> = (0..shards)
+        .into_par_iter()
+        .with_max_len(1)
+        .map(&work)
+        .collect();
+    results.into_iter().collect()
+}
+
+/// [`on_each_shard`] on threads of its own per shard (started for the call): for transfers,
+/// which take host staging locks that a rayon thread must not hold while it waits for other
+/// tasks.
+pub(crate) fn on_each_shard_threads<R: Send>(
+    shards: usize,
+    work: impl Fn(usize) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
     if shards == 1 {
         return Ok(vec![work(0)?]);
     }
@@ -357,8 +377,8 @@ pub(crate) fn on_each_shard<R: Send>(
     })
 }
 
-/// Runs `work(s, shard)` for every shard of `shards` on a thread of its own (one shard on the
-/// calling thread); the first error in rank order.
+/// Runs `work(s, shard)` for every shard of `shards` as [`on_each_shard`] does; the first
+/// error in rank order.
 pub(crate) fn on_each_shard_mut<T: Pod>(
     shards: &mut [DeviceArray<T>],
     work: impl Fn(usize, &mut DeviceArray<T>) -> Result<()> + Sync,
@@ -366,15 +386,14 @@ pub(crate) fn on_each_shard_mut<T: Pod>(
     if let [only] = shards {
         return work(0, only);
     }
-    let work = &work;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = shards
-            .iter_mut()
-            .enumerate()
-            .map(|(s, shard)| scope.spawn(move || work(s, shard)))
-            .collect();
-        join_in_rank_order(handles).map(drop)
-    })
+    use rayon::prelude::*;
+    let results: Vec<Result<()>> = shards
+        .par_iter_mut()
+        .with_max_len(1)
+        .enumerate()
+        .map(|(s, shard)| work(s, shard))
+        .collect();
+    results.into_iter().collect()
 }
 
 /// Joins `handles` in order: their values, or the first error in that order (a panicking
