@@ -58,9 +58,11 @@ struct ShardPlan<T: Real> {
     parts: Vec<Part<T>>,
 }
 
-/// A gathered window and where its `valid` outputs go in the shard's output.
+/// A gathered window, a buffer for its `valid` outputs, and where they go in the shard's
+/// output.
 struct Part<T: Real> {
     window: DeviceArray<T>,
+    y: DeviceArray<T>,
     at: usize,
 }
 
@@ -187,8 +189,11 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
         let plans = on_each_shard(x.shards().len(), |i| {
             self.plan_shard(x, &g, i, edges.as_ref())
         })?;
+        let plans: Vec<std::sync::Mutex<ShardPlan<T>>> =
+            plans.into_iter().map(std::sync::Mutex::new).collect();
         on_each_shard_mut(out.shards_mut(), |i, out| {
-            self.run_shard(x, i, &plans[i], out)
+            let mut plan = plans[i].lock().unwrap_or_else(|p| p.into_inner());
+            self.run_shard(x, i, &mut plan, out)
         })
     }
 
@@ -226,15 +231,17 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             for (lo, hi, at) in [(0, l + w - 1, 0), (count - r, len, count - r)] {
                 if hi - lo >= w {
                     let window = self.window(x, edges, gpu, &clip(&pieces, lo, hi), hi - lo)?;
-                    parts.push(Part { window, at });
+                    let y = gpu.alloc::<T>(hi - lo + 1 - w)?;
+                    parts.push(Part { window, y, at });
                 }
             }
             return Ok(ShardPlan { same: true, parts });
         }
         let window = self.window(x, edges, gpu, &pieces, len)?;
+        let y = gpu.alloc::<T>(0)?;
         Ok(ShardPlan {
             same: false,
-            parts: vec![Part { window, at: 0 }],
+            parts: vec![Part { window, y, at: 0 }],
         })
     }
 
@@ -243,7 +250,7 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
         &self,
         x: &ShardedArray<T>,
         i: usize,
-        plan: &ShardPlan<T>,
+        plan: &mut ShardPlan<T>,
         out: &mut DeviceArray<T>,
     ) -> Result<()> {
         let shard = &x.shards()[i];
@@ -260,16 +267,21 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
                 None => Ok(()),
             };
         }
-        let same = conv.mode(Mode::Same).boundary(gpu_conv1d::Boundary::Zero);
+        // Everything in order on the device's stream, one wait at the end: the `same` pass,
+        // then each edge's outputs, copied over the pass's (wrong) edge values.
+        let stream = gpu.stream();
+        let same = conv
+            .mode(Mode::Same)
+            .boundary(gpu_conv1d::Boundary::Zero)
+            .stream(stream);
         same.run_into(shard, out)?;
-        for part in &plan.parts {
-            let mut y = gpu.alloc::<T>(part.window.len() + 1 - self.mask.len())?;
-            valid.run_into(&part.window, &mut y)?;
-            out.copy_range_from(part.at, &y, 0..y.len(), gpu.stream())?;
-            // `y` is freed on return: the copy must have run.
-            gpu.stream().synchronize()?;
+        let valid = valid.stream(stream);
+        for part in &mut plan.parts {
+            valid.run_into(&part.window, &mut part.y)?;
+            out.copy_range_from(part.at, &part.y, 0..part.y.len(), stream)?;
         }
-        Ok(())
+        // The windows and outputs are freed after return: the stream must have run.
+        stream.synchronize()
     }
 
     /// A window of `len` elements on `gpu`, zero but for `pieces`.
