@@ -2,7 +2,7 @@
 //! unless `--log2 k`), the sharded sum, inclusive scan and correlation (width 31) with one
 //! shard, with 8 shards on one GPU, and with one shard per GPU where there are several, each
 //! beside the plain primitive
-//! over the same total data on one GPU (timed in the same run; medians of 7 after 2 warm-ups,
+//! over the same total data on one GPU (timed in the same run; medians of 7 after 5 warm-ups,
 //! host clock around calls that wait for their result). Built with the `nccl` feature, also the
 //! one-shard sum and scan through a one-rank NCCL communicator beside the in-process transport.
 //!
@@ -88,7 +88,7 @@ fn run() -> gpu_core::Result<()> {
     println!("| operation | shards | GPUs | sharded ms | plain ms (same total, one GPU) | sharded / plain |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: |");
     let median = |f: &mut dyn FnMut() -> gpu_core::Result<()>| -> gpu_core::Result<f64> {
-        for _ in 0..2 {
+        for _ in 0..5 {
             f()?;
         }
         let mut t = Vec::new();
@@ -116,28 +116,24 @@ fn run() -> gpu_core::Result<()> {
             d.dedup();
             d.len()
         };
+        // Engines made and outputs allocated once, in both columns: the primitives' time.
         let comm = InProcess::new(shards);
-        let sharded_sum = median(&mut || ShardedReduce::new(&comm).sum(&a).map(drop))?;
-        let sharded_scan = median(&mut || ShardedScan::new(&comm).scan(&a, Op::Sum).map(drop))?;
         let mask: Vec<f32> = (0..31).map(|i| (i as f32 - 15.0) / 32.0).collect();
-        let sharded_conv = median(&mut || {
-            ShardedConv1d::correlation(&comm, &mask, Options::new())
-                .run(&a)
-                .map(drop)
-        })?;
-        drop(a);
+        let (reduce, scan) = (ShardedReduce::new(&comm), ShardedScan::new(&comm));
+        let sharded = ShardedConv1d::correlation(&comm, &mask, Options::new());
+        let mut out = a.alloc_like()?;
+        let sharded_sum = median(&mut || reduce.sum(&a).map(drop))?;
+        let sharded_scan = median(&mut || scan.scan_into(&a, &mut out, Op::Sum))?;
+        let sharded_conv = median(&mut || sharded.run_into(&a, &mut out))?;
+        drop((a, out));
         let plain = first.upload(&host)?;
         drop(host);
-        let plain_sum = median(&mut || Reduce::new(&first).sum(&plain).map(drop))?;
-        let plain_scan = median(&mut || {
-            let mut out = first.alloc::<f32>(total)?;
-            Scan::new(&first).scan_into(&plain, &mut out, Op::Sum)
-        })?;
+        let mut out = first.alloc::<f32>(total)?;
+        let (reduce, scan) = (Reduce::new(&first), Scan::new(&first));
+        let plain_sum = median(&mut || reduce.sum(&plain).map(drop))?;
+        let plain_scan = median(&mut || scan.scan_into(&plain, &mut out, Op::Sum))?;
         let conv = Conv1d::correlation(&first, &mask, Options::new())?;
-        let plain_conv = median(&mut || {
-            let mut out = first.alloc::<f32>(total)?;
-            conv.run_into(&plain, &mut out)
-        })?;
+        let plain_conv = median(&mut || conv.run_into(&plain, &mut out))?;
         for (what, s, p) in [
             ("sum", sharded_sum, plain_sum),
             ("inclusive scan", sharded_scan, plain_scan),
@@ -164,10 +160,13 @@ fn run() -> gpu_core::Result<()> {
         println!();
         println!("| operation | transport | ms | NCCL / in-process |");
         println!("| --- | --- | ---: | ---: |");
-        let n_sum = median(&mut || ShardedReduce::new(&nccl).sum(&a).map(drop))?;
-        let l_sum = median(&mut || ShardedReduce::new(&local).sum(&a).map(drop))?;
-        let n_scan = median(&mut || ShardedScan::new(&nccl).scan(&a, Op::Sum).map(drop))?;
-        let l_scan = median(&mut || ShardedScan::new(&local).scan(&a, Op::Sum).map(drop))?;
+        let mut out = a.alloc_like()?;
+        let (n_reduce, l_reduce) = (ShardedReduce::new(&nccl), ShardedReduce::new(&local));
+        let (n_scanner, l_scanner) = (ShardedScan::new(&nccl), ShardedScan::new(&local));
+        let n_sum = median(&mut || n_reduce.sum(&a).map(drop))?;
+        let l_sum = median(&mut || l_reduce.sum(&a).map(drop))?;
+        let n_scan = median(&mut || n_scanner.scan_into(&a, &mut out, Op::Sum))?;
+        let l_scan = median(&mut || l_scanner.scan_into(&a, &mut out, Op::Sum))?;
         for (what, n, l) in [("sum", n_sum, l_sum), ("inclusive scan", n_scan, l_scan)] {
             println!("| {what} | in-process | {l:.3} | |");
             println!("| {what} | NCCL, one rank | {n:.3} | {:.3} |", n / l);
