@@ -115,6 +115,7 @@ pub fn all_gather_values<T: Pod>(comm: &dyn Communicator, local: &[T]) -> Result
 }
 
 /// The bytes of plain values, in order.
+#[cfg(feature = "cuda")]
 pub(crate) fn slice_bytes<T: Pod>(v: &[T]) -> Vec<u8> {
     // SAFETY: T: Pod has no padding (every byte initialised) and `v` is a live slice of
     // size_of_val(v) bytes.
@@ -123,6 +124,7 @@ pub(crate) fn slice_bytes<T: Pod>(v: &[T]) -> Vec<u8> {
 }
 
 /// The plain values whose bytes are `bytes` (whole values only; a trailing part is dropped).
+#[cfg(feature = "cuda")]
 pub(crate) fn values_from_bytes<T: Pod>(bytes: &[u8]) -> Vec<T> {
     bytes
         .chunks_exact(std::mem::size_of::<T>())
