@@ -81,25 +81,7 @@ impl<'c> ShardedScan<'c> {
     ) -> Result<()> {
         check_shards(self.comm, x)?;
         x.check_output(out, x.layout())?;
-        if T::computes_wider() {
-            return Err(Error::invalid(
-                "T",
-                format!(
-                    "no sharded {} scans yet (gpu-scan has no seeded 16-bit scans)",
-                    T::NAME
-                ),
-            ));
-        }
-        let offsets = self.offsets(
-            x,
-            op.identity::<T>()?,
-            |shard| {
-                Ok(T::from_accumulator(
-                    Reduce::new(shard.gpu()).reduce(shard, op)?,
-                ))
-            },
-            |a, b| T::combine(op, a, b),
-        )?;
+        let offsets = self.op_offsets(x, op)?;
         let first = self.comm.local_ranks().start;
         on_each_shard_mut(out.shards_mut(), |s, out| {
             let shard = &x.shards()[s];
@@ -127,25 +109,7 @@ impl<'c> ShardedScan<'c> {
     /// ```
     pub fn scan_in_place<T: Element>(&self, x: &mut ShardedArray<T>, op: Op) -> Result<()> {
         check_shards(self.comm, x)?;
-        if T::computes_wider() {
-            return Err(Error::invalid(
-                "T",
-                format!(
-                    "no sharded {} scans yet (gpu-scan has no seeded 16-bit scans)",
-                    T::NAME
-                ),
-            ));
-        }
-        let offsets = self.offsets(
-            x,
-            op.identity::<T>()?,
-            |shard| {
-                Ok(T::from_accumulator(
-                    Reduce::new(shard.gpu()).reduce(shard, op)?,
-                ))
-            },
-            |a, b| T::combine(op, a, b),
-        )?;
+        let offsets = self.op_offsets(x, op)?;
         let first = self.comm.local_ranks().start;
         on_each_shard_mut(x.shards_mut(), |s, shard| {
             let scan = self.engine(&shard.gpu().clone())?;
@@ -178,6 +142,30 @@ impl<'c> ShardedScan<'c> {
                 scan.scan_monoid_from_into(shard, out, offsets[first + s])
             }
         })
+    }
+
+    /// Every rank's offset for a scan with `op` (the shards' totals by gpu-reduce); an
+    /// `InvalidArgument` for the 16-bit floats.
+    fn op_offsets<T: Element>(&self, x: &ShardedArray<T>, op: Op) -> Result<Vec<T>> {
+        if T::computes_wider() {
+            return Err(Error::invalid(
+                "T",
+                format!(
+                    "no sharded {} scans yet (gpu-scan has no seeded 16-bit scans)",
+                    T::NAME
+                ),
+            ));
+        }
+        self.offsets(
+            x,
+            op.identity::<T>()?,
+            |shard| {
+                Ok(T::from_accumulator(
+                    Reduce::new(shard.gpu()).reduce(shard, op)?,
+                ))
+            },
+            |a, b| T::combine(op, a, b),
+        )
     }
 
     /// Every rank's offset, in rank order: the exclusive scan from `identity` of the shards'
