@@ -4,7 +4,9 @@
 //! shards (run-to-run identical for a given layout, whatever the transport).
 
 use gpu_core::{DeviceSlice, Element, Error, Input, Op, Pod, Result};
-use gpu_reduce::{DeviceMonoid, Reduce, Widen};
+use std::sync::Mutex;
+
+use gpu_reduce::{DeviceMonoid, Reduce, Widen, Workspace};
 
 use crate::combine::{arg_pick, fold_in_rank_order};
 use crate::comm::all_gather_values;
@@ -27,15 +29,59 @@ use crate::{Communicator, ShardedArray};
 /// assert_eq!(r.argmax(&a)?, Some(6));
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Copy)]
 pub struct ShardedReduce<'c> {
     comm: &'c dyn Communicator,
+    /// One workspace per device, kept between calls (its scratch and result slot).
+    workspaces: Mutex<Vec<Workspace>>,
 }
 
 impl<'c> ShardedReduce<'c> {
     /// Reductions whose shards exchange their partials through `comm`.
     pub fn new(comm: &'c dyn Communicator) -> Self {
-        Self { comm }
+        Self {
+            comm,
+            workspaces: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Every local shard's partial, enqueued by `enqueue` on its device's stream from this
+    /// thread (no thread per shard: the devices run side by side anyway), then read back in
+    /// rank order (the only waits), and all-gathered: every rank's partial, in rank order.
+    fn enqueued<T: Pod, P: Pod>(
+        &self,
+        x: &ShardedArray<T>,
+        enqueue: impl Fn(
+            &Reduce<'_>,
+            &gpu_core::DeviceArray<T>,
+            &mut gpu_core::DeviceArray<P>,
+            &mut Workspace,
+        ) -> Result<()>,
+    ) -> Result<Vec<P>> {
+        check_shards(self.comm, x)?;
+        let mut outs = Vec::with_capacity(x.shards().len());
+        {
+            let mut pool = self.workspaces.lock().unwrap_or_else(|p| p.into_inner());
+            for shard in x.shards() {
+                let gpu = shard.gpu();
+                let at = match pool.iter().position(|w| w.gpu().same_device(gpu)) {
+                    Some(at) => at,
+                    None => {
+                        pool.push(Workspace::new(gpu)?);
+                        pool.len() - 1
+                    }
+                };
+                let mut out = gpu.alloc::<P>(1)?;
+                let reduce = Reduce::new(gpu).stream(gpu.stream());
+                enqueue(&reduce, shard, &mut out, &mut pool[at])?;
+                outs.push(out);
+            }
+        }
+        // Each read waits for its device's stream; the workspaces outlive the work (kept here).
+        let local = outs
+            .iter()
+            .map(|o| Ok(o.to_vec()?[0]))
+            .collect::<Result<Vec<P>>>()?;
+        all_gather_values(self.comm, &local)
     }
 
     /// `partial(shard)` of each of this process's shards, on a thread each, in rank order.
@@ -61,7 +107,7 @@ impl<'c> ShardedReduce<'c> {
     /// `op` over all elements (as [`Reduce::reduce`]: the identity when empty; f32 for the
     /// 16-bit floats).
     pub fn reduce<T: Element>(&self, x: &ShardedArray<T>, op: Op) -> Result<T::Accumulator> {
-        let parts = self.partials(x, |shard| Reduce::new(shard.gpu()).reduce(shard, op))?;
+        let parts = self.enqueued(x, |r, shard, out, ws| r.reduce_into(shard, op, out, ws))?;
         let identity = op.identity::<T::Accumulator>()?;
         Ok(fold_in_rank_order(parts, |a, b| T::Accumulator::combine(op, a, b)).unwrap_or(identity))
     }
@@ -78,14 +124,16 @@ impl<'c> ShardedReduce<'c> {
 
     /// `op` accumulated in the wider type (as [`Reduce::reduce_wide`]).
     pub fn reduce_wide<T: Widen>(&self, x: &ShardedArray<T>, op: Op) -> Result<T::Wide> {
-        let parts = self.partials(x, |shard| Reduce::new(shard.gpu()).reduce_wide(shard, op))?;
+        let parts = self.enqueued(x, |r, shard, out, ws| {
+            r.reduce_wide_into(shard, op, out, ws)
+        })?;
         let identity = op.identity::<T::Wide>()?;
         Ok(fold_in_rank_order(parts, |a, b| T::Wide::combine(op, a, b)).unwrap_or(identity))
     }
 
     /// The monoid product of all elements in sequence order (shards in rank order).
     pub fn reduce_monoid<M: DeviceMonoid>(&self, x: &ShardedArray<M>) -> Result<M> {
-        let parts = self.partials(x, |shard| Reduce::new(shard.gpu()).reduce_monoid(shard))?;
+        let parts = self.enqueued(x, |r, shard, out, ws| r.reduce_monoid_into(shard, out, ws))?;
         Ok(fold_in_rank_order(parts, M::combine).unwrap_or_else(M::identity))
     }
 
