@@ -19,7 +19,8 @@
 #   gpu-bundle/run-benches.sh [ARGS...]    runs every bench binary with --bench ARGS...
 # Usage: scripts/gpu-bundle.sh   (then ship gpu-bundle/ to the GPU machine and run
 #        gpu-bundle/run-tests.sh there). Fails if the bundle exceeds 60 MiB.
-# Env:   SKIP_PTX_CHECK=1 skips the (non-fatal) scripts/ptx.sh --check staleness warning.
+# Env:   SKIP_PTX_CHECK=1 skips the (non-fatal) scripts/ptx.sh --check staleness warning;
+#        CARRY_BENCHES=0 leaves the bench executables out of gpu-carry/ (not out of gpu-bundle/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -237,7 +238,11 @@ CARRY="$ROOT/gpu-carry"
 rm -rf "$CARRY" && mkdir -p "$CARRY"
 # One thread and a dictionary larger than a binary: every test binary embeds the same kernel
 # packs, and only a window that spans several binaries compresses those copies away.
-tar -C "$ROOT" -cf - gpu-bundle | xz -T1 --lzma2=preset=6,dict=192MiB >"$CARRY/bundle.tar.xz"
+# CARRY_BENCHES=0 leaves the criterion benches out of the carry (1.5 MB of xz: the working tree
+# and the carry share the device tool's 64 MiB, and the tracked tree is about 34 MB).
+exclude=()
+if [ "${CARRY_BENCHES:-1}" = 0 ]; then exclude=(--exclude=gpu-bundle/benches); fi
+tar -C "$ROOT" "${exclude[@]}" -cf - gpu-bundle | xz -T1 --lzma2=preset=6,dict=192MiB >"$CARRY/bundle.tar.xz"
 bytes="$(du -sb "$CARRY" | cut -f1)"
 echo "gpu-carry/bundle.tar.xz: $(du -sh "$CARRY" | cut -f1) (carry gpu-carry; unpack with: tar xJf gpu-carry/bundle.tar.xz)"
 if [ "$bytes" -gt "$MAX_BYTES" ]; then
