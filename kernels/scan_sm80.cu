@@ -77,7 +77,8 @@ SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f64, gp::f64)
 // results: warp-striped staged tiles (ScanStagedConvertTile, 80 values per thread, blockDim.x ·
 // 192 bytes), whose stores stay coalesced at 4 bytes per value. bf16 rounds with cvt.rn.bf16.f32
 // here (one instruction on sm_80+).
-// The staged flat scan continued from `seed` (scan_lookback_seeded's arguments; fixed-order).
+// The staged flat scan continued from `seed` (scan_lookback_seeded's arguments; fixed-order;
+// sums only, as there).
 #define SCAN_STAGED_SEEDED_ENTRY(opname, OpT, tname, T)                                        \
     extern "C" __global__ void __launch_bounds__(1024)                                         \
         scan_lookback_staged_seeded_##opname##_##tname(                                        \
@@ -88,7 +89,7 @@ SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f64, gp::f64)
         gp::lookback_scan_seeded<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs,    \
                                                incs, tile, &seed);                             \
     }
-GP_FOR_EACH_OP_TYPE(SCAN_STAGED_SEEDED_ENTRY)
+GP_FOR_EACH_TYPE(SCAN_STAGED_SEEDED_ENTRY, sum, gp::Sum)
 
 template <class Op, class In, class Out> struct HalfStagedTile {
     typedef gp::ScanRunTile<Op, In, Out> type;

@@ -40,8 +40,8 @@
 //!   shards: the same bits on every run and every rank for a given layout.
 //! - `ShardedScan` (feature `cuda`): inclusive and exclusive scans of every operator and the
 //!   `Mat2`/`Affine` monoids, into new arrays, into given ones or in place: each shard's total,
-//!   the totals scanned in rank order, each shard scanned from its offset in one pass (gpu-scan's
-//!   seeded look-back, `scan_from_into`).
+//!   the totals scanned in rank order, each shard scanned from its offset (gpu-scan's
+//!   `scan_from_into`: one pass for sums).
 //! - `ShardedConv1d` (feature `cuda`): correlation and convolution in every mode and boundary;
 //!   a long shard runs the plain `same` convolution over itself and recomputes its edges from
 //!   its neighbours' halos ([`halo::ConvGeometry`]); ranks of other processes send their halos

@@ -1,15 +1,18 @@
 //! Scans continued from a seed: element `i` of the result is `seed ⊕ x[0] ⊕ … ⊕ x[i]`
 //! (inclusive) or `seed ⊕ x[0] ⊕ … ⊕ x[i−1]` (exclusive). A scan cut into pieces is each
 //! piece's scan continued from the fold of the pieces before it: the sharded scan of gpu-dist,
-//! or a stream of batches. One pass: the look-back scan whose first tile takes the seed as its
-//! prefix (`scan_lookback[_staged]_seeded_*`, always the fixed-order look-back), in place too.
+//! or a stream of batches. Sums take one pass: the look-back scan whose first tile takes the
+//! seed as its prefix (`scan_lookback[_staged]_seeded_sum_*`, always the fixed-order
+//! look-back). The other operators and the monoids run as one lane of the lane kernels (split
+//! across the device, the splits' seeds scanned from `seed`): about one more read of the input
+//! (their seeded look-back kernels would push the crate past crates.io's 10 MB). In place too.
 
 #![allow(deprecated)] // Scanner is the engine Scan drives.
 
-use gpu_core::{DeviceArray, Element, Error, Input, Op, Pod, Result};
+use gpu_core::{AxisLanes, DeviceArray, Element, Error, Input, LaneBatches, Op, Pod, Result};
 
-use crate::gpu::{Combo, SeedValue};
-use crate::{Scan, ScanMonoid};
+use crate::gpu::{Combo, LaneKind, SeedValue};
+use crate::{Scan, ScanKind, ScanMonoid};
 
 impl Scan<'_> {
     /// The scan of `x` with `op` into `out` (the same length), continued from `seed`:
@@ -36,7 +39,7 @@ impl Scan<'_> {
         seed: T,
     ) -> Result<()> {
         crate::check_op_shaped::<T>(op)?;
-        self.seeded_into(x, out, Combo::op::<T>(op)?, seed)
+        self.seeded_into(x, out, Path::op::<T>(op)?, seed)
     }
 
     /// [`scan_from_into`](Scan::scan_from_into) for [`gpu_core::Mat2`] / [`gpu_core::Affine`]
@@ -47,7 +50,7 @@ impl Scan<'_> {
         out: &mut DeviceArray<M>,
         seed: M,
     ) -> Result<()> {
-        self.seeded_into(x, out, Combo::monoid::<M>(), seed)
+        self.seeded_into(x, out, Path::monoid::<M>(), seed)
     }
 
     /// [`scan_from_into`](Scan::scan_from_into) in place: `data` replaced by its scan
@@ -71,7 +74,7 @@ impl Scan<'_> {
         crate::check_op_shaped::<T>(op)?;
         self.gpu().check_same_device(data.gpu(), "data")?;
         let p = data.device_ptr();
-        self.seeded(p, p, data.len(), Combo::op::<T>(op)?, seed)
+        self.seeded(p, p, data.len(), Path::op::<T>(op)?, seed)
     }
 
     /// [`scan_monoid_from_into`](Scan::scan_monoid_from_into) in place.
@@ -82,14 +85,14 @@ impl Scan<'_> {
     ) -> Result<()> {
         self.gpu().check_same_device(data.gpu(), "data")?;
         let p = data.device_ptr();
-        self.seeded(p, p, data.len(), Combo::monoid::<M>(), seed)
+        self.seeded(p, p, data.len(), Path::monoid::<M>(), seed)
     }
 
     fn seeded_into<T: Pod>(
         &self,
         x: &(impl Input<T> + ?Sized),
         out: &mut DeviceArray<T>,
-        combo: Combo,
+        path: Path,
         seed: T,
     ) -> Result<()> {
         self.gpu().check_same_device(out.gpu(), "out")?;
@@ -101,29 +104,93 @@ impl Scan<'_> {
                 format!("holds {} values for an input of {n}", out.len()),
             ));
         }
-        self.seeded(staged.device_ptr(), out.device_ptr(), n, combo, seed)
+        self.seeded(staged.device_ptr(), out.device_ptr(), n, path, seed)
     }
 
     /// The seeded scan of the `n` values at `input` into `output`: distinct arrays of `n`
-    /// values on this device, or the same one (a look-back block reads its values before it
-    /// writes, and no other block's).
-    fn seeded<T: Pod>(
+    /// values on this device, or the same one (a look-back block, and a lane kernel's thread,
+    /// reads its values before it writes them, and no other's).
+    fn seeded<T: Pod>(&self, input: u64, output: u64, n: usize, path: Path, seed: T) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        match path {
+            Path::LookBack(combo) => {
+                let seed = SeedValue::new(seed)?;
+                let options = self.scan_options();
+                self.with_scanner(|s, stream| {
+                    s.enqueue_seeded(&combo, input, output, n, seed, &options, stream)?;
+                    // Waits, as documented (a staged host input lives only as long as this call).
+                    stream.synchronize()
+                })
+            }
+            Path::Lanes(suffix) => self.lane_seeded(input, output, n, &suffix, seed),
+        }
+    }
+
+    /// The lane kernels' seeded scan: the array as one lane, split across the device.
+    fn lane_seeded<T: Pod>(
         &self,
         input: u64,
         output: u64,
         n: usize,
-        combo: Combo,
+        suffix: &str,
         seed: T,
     ) -> Result<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        let seed = SeedValue::new(seed)?;
-        let options = self.scan_options();
+        let seed = self.gpu().upload(&[seed])?;
+        let lanes = LaneBatches {
+            lanes: AxisLanes {
+                count: 1,
+                inner: 1,
+                len: n as u64,
+                outer_stride: 0,
+                inner_stride: 1,
+                axis_stride: 1,
+            },
+            batches: vec![0],
+        };
+        let kind = LaneKind {
+            suffix,
+            value_size: std::mem::size_of::<T>(),
+        };
+        let exclusive = self.scan_options().kind == ScanKind::Exclusive;
         self.with_scanner(|s, stream| {
-            s.enqueue_seeded(&combo, input, output, n, seed, &options, stream)?;
-            // Waits, as documented (a staged host input lives only as long as this call).
+            let plan = s.axis_plan(&kind, &lanes.lanes)?;
+            s.in_order(stream, |s| {
+                s.enqueue_lanes(
+                    &kind,
+                    input,
+                    &lanes,
+                    output,
+                    &lanes,
+                    plan,
+                    exclusive,
+                    seed.device_ptr(),
+                    stream,
+                )
+            })?;
+            // The seed's upload is freed on return: wait for the launches that read it.
             stream.synchronize()
         })
+    }
+}
+
+/// How a seeded scan runs: the seeded look-back (sums) or the lane kernels (the rest).
+enum Path {
+    LookBack(Combo),
+    Lanes(String),
+}
+
+impl Path {
+    fn op<T: Element>(op: Op) -> Result<Self> {
+        Ok(if op == Op::Sum {
+            Path::LookBack(Combo::op::<T>(op)?)
+        } else {
+            Path::Lanes(format!("{}_{}", op.name(), T::NAME))
+        })
+    }
+
+    fn monoid<M: ScanMonoid>() -> Self {
+        Path::Lanes(M::NAME.to_string())
     }
 }
