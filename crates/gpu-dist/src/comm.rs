@@ -92,7 +92,10 @@ pub(crate) fn check_contributions(comm: &dyn Communicator, local: &[Vec<u8>]) ->
 /// assert_eq!(all_gather_values(&InProcess::new(2), &[1.5f64, -2.0]).unwrap(), [1.5, -2.0]);
 /// ```
 pub fn all_gather_values<T: Pod>(comm: &dyn Communicator, local: &[T]) -> Result<Vec<T>> {
-    let bytes: Vec<Vec<u8>> = local.iter().map(|v| value_bytes(v)).collect();
+    let bytes: Vec<Vec<u8>> = local
+        .iter()
+        .map(|v| slice_bytes(std::slice::from_ref(v)))
+        .collect();
     let all = comm.all_gather(&bytes)?;
     let size = std::mem::size_of::<T>();
     if all.len() != comm.ranks() * size {
@@ -105,17 +108,10 @@ pub fn all_gather_values<T: Pod>(comm: &dyn Communicator, local: &[T]) -> Result
             ),
         ));
     }
-    Ok(all
-        .chunks_exact(size)
-        // SAFETY: each chunk holds size_of::<T>() bytes written from a T (value_bytes) by
-        // this crate's code on some rank; T: Pod accepts any bytes; read_unaligned because a
-        // Vec<u8> gives no alignment for T.
-        .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr() as *const T) })
-        .collect())
+    Ok(values_from_bytes(&all))
 }
 
 /// The bytes of plain values, in order.
-#[cfg(feature = "cuda")]
 pub(crate) fn slice_bytes<T: Pod>(v: &[T]) -> Vec<u8> {
     // SAFETY: T: Pod has no padding (every byte initialised) and `v` is a live slice of
     // size_of_val(v) bytes.
@@ -124,7 +120,6 @@ pub(crate) fn slice_bytes<T: Pod>(v: &[T]) -> Vec<u8> {
 }
 
 /// The plain values whose bytes are `bytes` (whole values only; a trailing part is dropped).
-#[cfg(feature = "cuda")]
 pub(crate) fn values_from_bytes<T: Pod>(bytes: &[u8]) -> Vec<T> {
     bytes
         .chunks_exact(std::mem::size_of::<T>())
@@ -132,14 +127,6 @@ pub(crate) fn values_from_bytes<T: Pod>(bytes: &[u8]) -> Vec<T> {
         // read_unaligned because a byte buffer gives no alignment for T.
         .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr() as *const T) })
         .collect()
-}
-
-/// The bytes of one plain value.
-fn value_bytes<T: Pod>(v: &T) -> Vec<u8> {
-    // SAFETY: T: Pod has no padding (every byte initialised) and `v` is a live reference to
-    // size_of::<T>() bytes.
-    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
-        .to_vec()
 }
 
 #[cfg(test)]
