@@ -447,3 +447,28 @@ CONV1D_ENTRIES(bf16, gp::bf16, f32)
     GP_CONV1D_FIXED_ENTRY(W, bf16, gp::bf16, f32, 16)
 
 GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED)
+
+// ---------------------------------------------------------------------------------------------
+// The FFT path for long masks (gpu_prims/conv1d_fft.cuh): overlap-save on block FFTs of N
+// points, conv1d_fft<N>_<type> for N = 512 ... 16384 (f64: ... 8192, whose 16-byte points fill
+// shared memory at 8192). Mirrored by FFT_SIZES in crates/gpu-conv1d/src/fft.rs.
+// ---------------------------------------------------------------------------------------------
+#include <gpu_prims/conv1d_fft.cuh>
+
+#define CONV1D_FFT(LOG_N, N)                                                                      \
+    GP_CONV1D_FFT_ENTRY(LOG_N, N, f32, f32, f32)                                                  \
+    GP_CONV1D_FFT_ENTRY(LOG_N, N, f16, gp::f16, f32)                                              \
+    GP_CONV1D_FFT_ENTRY(LOG_N, N, bf16, gp::bf16, f32)
+#define CONV1D_FFT_F64(LOG_N, N) GP_CONV1D_FFT_ENTRY(LOG_N, N, f64, f64, f64)
+
+CONV1D_FFT(9, 512)
+CONV1D_FFT(10, 1024)
+CONV1D_FFT(11, 2048)
+CONV1D_FFT(12, 4096)
+CONV1D_FFT(13, 8192)
+CONV1D_FFT(14, 16384)
+CONV1D_FFT_F64(9, 512)
+CONV1D_FFT_F64(10, 1024)
+CONV1D_FFT_F64(11, 2048)
+CONV1D_FFT_F64(12, 4096)
+CONV1D_FFT_F64(13, 8192)

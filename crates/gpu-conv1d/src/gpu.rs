@@ -67,6 +67,10 @@ pub struct Conv1d<'s, T: Real> {
     /// first tensor-core launch (up to 2 MiB for f32: most convolutions never need them).
     /// Shared by clones.
     fragments: Arc<Mutex<Option<Arc<DeviceArray<u32>>>>>,
+    /// The FFT path's tables (the mask's spectrum and the twiddles, [`crate::fft::tables`]) for
+    /// each transform size used so far, built and uploaded by its first launch. Shared by
+    /// clones.
+    fft_tables: FftTables<T::Wide>,
     operation: Operation,
     options: Options,
 }
@@ -98,6 +102,7 @@ impl<T: Real> Conv1d<'static, T> {
             mask_host: m.into(),
             tensor_ok,
             fragments: Arc::default(),
+            fft_tables: Arc::default(),
             operation,
             options,
         })
@@ -153,6 +158,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             mask_host: self.mask_host,
             tensor_ok: self.tensor_ok,
             fragments: self.fragments,
+            fft_tables: self.fft_tables,
             operation: self.operation,
             options: self.options,
         }
@@ -259,6 +265,29 @@ impl<'s, T: Real> Conv1d<'s, T> {
         let f = Arc::new(self.gpu.upload(&f)?);
         *slot = Some(Arc::clone(&f));
         Ok(f)
+    }
+
+    /// The FFT tables for transforms of `size` points on the device: built and uploaded on first
+    /// use, then shared by every clone.
+    fn fft_tables(&self, size: usize) -> Result<Arc<DeviceArray<T::Wide>>> {
+        let mut cache = self
+            .fft_tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, t)) = cache.iter().find(|(n, _)| *n == size) {
+            return Ok(Arc::clone(t));
+        }
+        let mask: Vec<f64> = self
+            .mask_host
+            .iter()
+            .map(|&v| gpu_core::Element::to_f64(v))
+            .collect();
+        let t = Arc::new(
+            self.gpu
+                .upload(&crate::fft::tables::<T::Wide>(&mask, size))?,
+        );
+        cache.push((size, Arc::clone(&t)));
+        Ok(t)
     }
 
     /// Runs on any [`Input`] signal — a host slice, `Vec`, array or ndarray (copied in), a
@@ -667,6 +696,65 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 }
             }
+            Path::Fft { size } => {
+                let size = size as usize;
+                crate::fft::validate::<T>(size as u32, w as usize)?;
+                let tables = self.fft_tables(size)?;
+                let spectrum = tables.device_ptr();
+                let twiddles = spectrum + (2 * size * std::mem::size_of::<T::Wide>()) as u64;
+                let tile = crate::fft::fft_tile(size, w as usize) as u64;
+                let tiles_per_row = n_out.div_ceil(tile);
+                let pairs = (rows * tiles_per_row).div_ceil(2);
+                let shared = crate::fft::shared_bytes::<T>(size);
+                let props = self.gpu.properties();
+                if shared > props.shared_memory_per_block_optin {
+                    return Err(Error::invalid(
+                        "strategy",
+                        format!(
+                            "an FFT of {size} points needs {shared} bytes of shared memory, the \
+                             device allows {} per block; use a smaller size or Strategy::Auto",
+                            props.shared_memory_per_block_optin
+                        ),
+                    ));
+                }
+                if shared > props.shared_memory_per_block {
+                    // Always the device's maximum, so concurrent launches never lower it.
+                    kernel.set_max_dynamic_shared(props.shared_memory_per_block_optin)?;
+                }
+                let threads = (size / crate::fft::FFT_POINTS_PER_THREAD) as u32;
+                let config = LaunchConfig::new(grid(pairs, &self.gpu), threads)
+                    .with_shared_bytes(shared as u32);
+                // SAFETY: conv1d_fft<N>_T(const T* x, const Complex<A>* spectrum, const
+                // Complex<A>* twiddles, const A* mask, T* y, u64 rows, u64 n, u64 n_out, i64 off,
+                // u64 w, int boundary, u64 tiles_per_row), A = T::Wide: x holds rows·n elements,
+                // y rows·n_out, mask w (checked above; device arrays of this context); `tables`
+                // holds 4·size A values, the spectrum then the twiddles (size complex values
+                // each, 16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept alive
+                // by the cache after this call; w < size (validated), so tiles have
+                // size − w + 1 ≥ 1 outputs and tiles_per_row covers n_out; N / 16 threads as
+                // compiled, with the `shared` bytes of dynamic shared memory the kernel indexes
+                // (FftSlots<N> complex values; the limit raised above where needed).
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &kernel_args![
+                            x,
+                            spectrum,
+                            twiddles,
+                            m,
+                            y,
+                            rows,
+                            n,
+                            n_out,
+                            off,
+                            w,
+                            boundary,
+                            tiles_per_row
+                        ],
+                    )
+                }
+            }
             Path::RegisterTiledFixed { width } => {
                 debug_assert_eq!(width as u64, w);
                 debug_assert_eq!(self.mask_host.len() as u64, w);
@@ -696,6 +784,9 @@ impl<'s, T: Real> Conv1d<'s, T> {
         }
     }
 }
+
+/// The FFT tables of a `Conv1d`, per transform size (a few at most).
+type FftTables<W> = Arc<Mutex<Vec<(usize, Arc<DeviceArray<W>>)>>>;
 
 struct Shape {
     rows: u64,

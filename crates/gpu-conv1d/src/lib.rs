@@ -94,6 +94,7 @@
 pub mod guide {}
 
 pub mod cpu;
+mod fft;
 mod plan;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod tensor;
@@ -115,6 +116,7 @@ mod rows_host;
 #[cfg(feature = "cuda")]
 mod slices_host;
 
+pub use fft::{fft_max_size, fft_max_width, fft_size, fft_tile, FFT_SIZES};
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, output_len, tensor_min_width, Path, AUTO_BLOCK,
     AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
@@ -419,6 +421,7 @@ impl Boundary {
 /// | [`Auto`](Strategy::Auto), other widths | shared memory (broadcast) | register tiling: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_T` |
 /// | [`RegisterTiled`](Strategy::RegisterTiled) | as `Auto` | `Auto`'s FMA kernels for every row length and width | `conv1d_auto_w<W>_T`, `conv1d_auto_T` |
 /// | [`TensorCore`](Strategy::TensorCore) (f16, bf16, f32 as 3×TF32; compute capability 8.0+) | Toeplitz fragments in registers (through L1) | tile staged in shared memory, `mma.sync` products | `conv1d_tensor_T` |
+/// | [`Fft`](Strategy::Fft) (masks up to [`fft_max_width`]) | its spectrum, computed once per size (through L1/L2) | two tiles of `N − w + 1` outputs per block, one complex FFT of `N` points forward and one back in shared memory and registers (overlap-save) | `conv1d_fft<N>_T` |
 ///
 /// The tiled strategies take their `tile` (outputs per block = threads per block, a power of
 /// two in 32..=1024; [`DEFAULT_TILE`] = 256). The three `__constant__` strategies accept masks
@@ -466,6 +469,27 @@ pub enum Strategy {
     /// are 2–7× less accurate than f32 FMAs (1.4e-6 of `Σ|x·m|` at w = 1023) and slower on the
     /// H100, so [`Strategy::Auto`] uses tensor cores for f16 and bf16 only.
     TensorCore,
+    /// Overlap-save through FFTs in one pass over the signal: each block reads the spans of two
+    /// tiles of `size − w + 1` outputs once, transforms them together (one in the real and one
+    /// in the imaginary part of a complex FFT of `size` points, in shared memory and
+    /// registers), multiplies by the mask's spectrum (computed in f64 once per size and kept on
+    /// the device), transforms back and writes the outputs. Work per output grows with
+    /// `log2(size)`, not with the mask: the path for long masks. `size` is a power of two from
+    /// 512 to [`fft_max_size`] (16384; 8192 for f64), or 0 ([`Strategy::FFT`]) for
+    /// [`fft_size`]`(w)`; masks up to [`fft_max_width`] elements with the automatic size.
+    ///
+    /// Accuracy: the error of an output grows with `ε·log2(size)` times the size of the values
+    /// in its tile's span and of the mask, not with the mask width, so it is of the order of the
+    /// direct sums' for long masks (docs/conv1d.md has the measured table); outputs near zero
+    /// beside large values carry the large values' absolute error (a relative error far above
+    /// the direct sums'). Non-finite values: a block whose span holds a NaN or an infinity, or
+    /// whose transform overflows, computes its outputs with the direct sums instead (the
+    /// [`Strategy::Basic`] arithmetic), so NaN and infinities land exactly where the direct
+    /// paths put them.
+    Fft {
+        /// Points per transform (0: chosen for the mask, [`fft_size`]).
+        size: u32,
+    },
 }
 
 impl Strategy {
@@ -473,6 +497,8 @@ impl Strategy {
     pub const TILED_HALO: Strategy = Strategy::TiledHalo { tile: DEFAULT_TILE };
     /// [`Strategy::TiledCached`] with [`DEFAULT_TILE`].
     pub const TILED_CACHED: Strategy = Strategy::TiledCached { tile: DEFAULT_TILE };
+    /// [`Strategy::Fft`] with the transform size chosen for the mask ([`fft_size`]).
+    pub const FFT: Strategy = Strategy::Fft { size: 0 };
     /// Every strategy that takes every element type, tiled ones with the default tile (for tests
     /// and benchmarks); [`Strategy::TensorCore`] takes 16-bit signals only.
     pub const ALL: [Strategy; 6] = [
@@ -485,7 +511,7 @@ impl Strategy {
     ];
 
     /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`, `register_tiled`,
-    /// `tensor_core`.
+    /// `tensor_core`, `fft`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Basic => "basic",
@@ -495,6 +521,7 @@ impl Strategy {
             Strategy::Auto => "auto",
             Strategy::RegisterTiled => "register_tiled",
             Strategy::TensorCore => "tensor_core",
+            Strategy::Fft { .. } => "fft",
         }
     }
 

@@ -166,6 +166,9 @@ pub(crate) fn validate_strategy<T: Real>(strategy: Strategy, w: usize) -> Result
             ));
         }
     }
+    if let Strategy::Fft { size } = strategy {
+        crate::fft::validate::<T>(size, w)?;
+    }
     if let Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } = strategy {
         check_block_size("tile", tile, 32, 1024)?;
     }
@@ -216,6 +219,11 @@ pub enum Path {
     /// `conv1d_tensor_T` (f16, bf16, f32 through 3xTF32): matrix products on tensor cores
     /// ([`Strategy::TensorCore`]).
     TensorCore,
+    /// `conv1d_fft<size>_T`: overlap-save through FFTs of `size` points ([`Strategy::Fft`]).
+    Fft {
+        /// Points per transform.
+        size: u32,
+    },
 }
 
 impl Path {
@@ -241,6 +249,7 @@ impl Path {
             Path::RegisterTiled => "auto".to_string(),
             Path::RegisterTiledFixed { width } => format!("auto_w{width}"),
             Path::TensorCore => "tensor".to_string(),
+            Path::Fft { size } => format!("fft{size}"),
         };
         format!("conv1d_{algo}_{}", T::NAME)
     }
@@ -267,6 +276,27 @@ pub fn tensor_min_width<T: Real>() -> Option<usize> {
     }
 }
 
+/// The shortest mask [`Strategy::Auto`] runs through FFTs for `T` (with tensor cores available
+/// where `tensor_cores`). Measured on the H100 (docs/conv1d.md): see `fft_min_width`'s table.
+pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
+    match (
+        T::computes_wider() && tensor_cores,
+        std::mem::size_of::<T::Wide>(),
+    ) {
+        (true, _) => 255,
+        (false, 8) => 64,
+        (false, _) => 96,
+    }
+}
+
+/// The FFT size [`Strategy::Auto`] takes for a mask of `w`, if it takes the FFT path.
+fn auto_fft_size<T: Real>(w: usize, tensor_cores: bool) -> Option<usize> {
+    if w < fft_min_width::<T>(tensor_cores) {
+        return None;
+    }
+    crate::fft::fft_size::<T>(w)
+}
+
 /// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
 /// 8.0 or later, and for f32 a mask the TF32 split takes).
 pub(crate) fn resolve<T: Real>(
@@ -281,6 +311,10 @@ pub(crate) fn resolve<T: Real>(
         Strategy::TiledHalo { tile } => Path::TiledHalo { tile },
         Strategy::TiledCached { tile } => Path::TiledCached { tile },
         Strategy::TensorCore => Path::TensorCore,
+        Strategy::Fft { size } => Path::Fft {
+            // validate() has checked that a size exists (0 if not: the launch refuses it)
+            size: crate::fft::resolve_size::<T>(size, w).unwrap_or(0) as u32,
+        },
         Strategy::RegisterTiled => {
             if AUTO_FIXED_WIDTHS.contains(&w) {
                 Path::RegisterTiledFixed { width: w as u32 }
@@ -291,6 +325,8 @@ pub(crate) fn resolve<T: Real>(
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
+            } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores) {
+                Path::Fft { size: size as u32 }
             } else if tensor_cores
                 && tensor_min_width::<T>().is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
             {

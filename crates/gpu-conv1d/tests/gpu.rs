@@ -43,6 +43,7 @@ fn tile_of<T: Real>(strategy: Strategy) -> usize {
         Strategy::TensorCore => 2048,
         Strategy::RegisterTiled => auto_fixed_tile::<T>(),
         Strategy::Basic | Strategy::ConstantMask => DEFAULT_TILE as usize,
+        Strategy::Fft { .. } => 4096,
     }
 }
 

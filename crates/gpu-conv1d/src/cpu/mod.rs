@@ -20,8 +20,10 @@
 //! ```
 
 mod axis;
+mod fft;
 
 pub use axis::{apply_axis, convolve_axis, convolve_axis_par, correlate_axis, correlate_axis_par};
+pub use fft::{apply_fft, convolve_fft, convolve_fft_par, correlate_fft, correlate_fft_par};
 
 use ndarray::{Array2, ArrayView2};
 use rayon::prelude::*;

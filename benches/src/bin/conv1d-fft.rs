@@ -1,0 +1,179 @@
+//! The FFT path of gpu-conv1d against the direct kernels, by mask width: a `same` correlation
+//! (zero boundary) of a 2^k-element signal (k = 26 unless `--log2 k`) with masks of
+//! `--widths` (default 3 … 16383), f32 and f64 (`--types`), timed with CUDA events on one
+//! stream (median of 10 after 3 warm-ups) beside a device-to-device copy of the signal in the
+//! same run. Rows: `Auto` (and the path it took), the direct FMA kernels (`RegisterTiled`), the
+//! FFT path at its automatic size and at every size that takes the mask. Each FFT result is
+//! compared with the direct one (largest difference over the largest |direct output|).
+//! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference.
+//!
+//! ```text
+//! cargo run --release -p gpu-prims-benches --features cuda --bin conv1d-fft -- [--log2 26]
+//!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W]
+//! ```
+
+#[cfg(feature = "cuda")]
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("conv1d-fft: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "cuda"))]
+fn main() {
+    eprintln!("conv1d-fft: built without the `cuda` feature");
+}
+
+#[cfg(feature = "cuda")]
+fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+}
+
+#[cfg(feature = "cuda")]
+fn run() -> gpu_core::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let log2: u32 = arg(&args, "--log2").unwrap_or(26);
+    let widths: Vec<usize> = arg::<String>(&args, "--widths")
+        .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect())
+        .unwrap_or_else(|| {
+            vec![
+                3, 7, 15, 31, 63, 95, 127, 191, 255, 383, 511, 767, 1023, 2047, 4095, 8191,
+                15361,
+            ]
+        });
+    let types: String = arg(&args, "--types").unwrap_or_else(|| "f32,f64".into());
+    // The direct kernels past this width take seconds per call at 2^26 and more: skipped.
+    let direct_max: usize = arg(&args, "--no-direct-above").unwrap_or(16383);
+    let gpu = gpu_core::Gpu::default_device()?;
+    println!(
+        "# {} ({:?}), 2^{log2} elements, same, zero boundary",
+        gpu.properties().name,
+        gpu.properties().compute_capability
+    );
+    println!("type\tw\tpath\tus\txcopy\tdiff");
+    for t in types.split(',') {
+        match t {
+            "f32" => sweep::<f32>(&gpu, log2, &widths, direct_max)?,
+            "f64" => sweep::<f64>(&gpu, log2, &widths, direct_max)?,
+            "f16" => sweep::<gpu_core::f16>(&gpu, log2, &widths, direct_max)?,
+            "bf16" => sweep::<gpu_core::bf16>(&gpu, log2, &widths, direct_max)?,
+            other => eprintln!("conv1d-fft: unknown type {other}"),
+        }
+    }
+    Ok(())
+}
+
+/// Median time in µs of `f` on the default stream (3 warm-ups, 10 timed calls).
+#[cfg(feature = "cuda")]
+fn time(
+    gpu: &gpu_core::Gpu,
+    mut f: impl FnMut() -> gpu_core::Result<()>,
+) -> gpu_core::Result<f64> {
+    let timer = gpu_core::GpuTimer::new(gpu)?;
+    for _ in 0..3 {
+        f()?;
+    }
+    gpu.stream().synchronize()?;
+    let mut t = Vec::new();
+    for _ in 0..10 {
+        timer.start(gpu.stream())?;
+        f()?;
+        timer.stop(gpu.stream())?;
+        t.push(timer.elapsed_ms()? as f64 * 1e3);
+    }
+    t.sort_by(f64::total_cmp);
+    Ok(t[t.len() / 2])
+}
+
+#[cfg(feature = "cuda")]
+fn sweep<T: gpu_conv1d::Real>(
+    gpu: &gpu_core::Gpu,
+    log2: u32,
+    widths: &[usize],
+    direct_max: usize,
+) -> gpu_core::Result<()> {
+    use gpu_conv1d::{fft_max_size, fft_size, Conv1d, Options, Strategy, FFT_SIZES};
+
+    let n = 1usize << log2;
+    let host = gpu_core::data::typical::<T>(n, 1);
+    let x = gpu.upload(&host)?;
+    let mut y = gpu.alloc::<T>(n)?;
+    let mut reference = gpu.alloc::<T>(n)?;
+    let mut copy = gpu.alloc::<T>(n)?;
+    let stream = gpu.stream();
+    let copy_us = time(gpu, || copy.copy_from_device(&x, stream))?;
+    println!("{}\t-\tcopy\t{copy_us:.1}\t1.000\t-", T::NAME);
+    for &w in widths {
+        let mask = gpu_core::data::typical::<T>(w, 2 + w as u64);
+        let conv = |strategy: Strategy| {
+            Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy))
+                .map(|c| c.stream(stream))
+        };
+        let row = |label: String, us: f64, diff: String| {
+            println!(
+                "{}\t{w}\t{label}\t{us:.1}\t{:.3}\t{diff}",
+                T::NAME,
+                copy_us / us
+            );
+        };
+        // The direct result, the reference of the FFT rows.
+        let have_direct = w <= direct_max;
+        if have_direct {
+            let direct = conv(Strategy::RegisterTiled)?;
+            let us = time(gpu, || direct.run_into(&x, &mut reference))?;
+            row("direct".into(), us, "-".into());
+        }
+        let reference_host: Vec<f64> = if have_direct {
+            stream.synchronize()?;
+            reference.to_vec()?.iter().map(|v| v.to_f64()).collect()
+        } else {
+            Vec::new()
+        };
+        let peak = reference_host.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let diff = |y: &gpu_core::DeviceArray<T>| -> gpu_core::Result<String> {
+            if reference_host.is_empty() {
+                return Ok("-".into());
+            }
+            stream.synchronize()?;
+            let got = y.to_vec()?;
+            let d = got
+                .iter()
+                .zip(&reference_host)
+                .map(|(g, r)| (g.to_f64() - r).abs())
+                .fold(0.0f64, |m, v| if v.is_nan() { f64::INFINITY } else { m.max(v) });
+            Ok(format!("{:.2e}", d / peak))
+        };
+        let auto = conv(Strategy::Auto)?;
+        let path = auto.path(n)?;
+        let us = time(gpu, || auto.run_into(&x, &mut y))?;
+        row(format!("auto:{path:?}"), us, diff(&y)?);
+        let mut sizes: Vec<Option<usize>> = vec![None];
+        sizes.extend(
+            FFT_SIZES
+                .iter()
+                .copied()
+                .filter(|&s| s <= fft_max_size::<T>() && s > w && s >= 2 * w.min(s / 2))
+                .map(Some),
+        );
+        for size in sizes {
+            let strategy = Strategy::Fft {
+                size: size.unwrap_or(0) as u32,
+            };
+            let Ok(fft) = conv(strategy) else { continue };
+            let us = time(gpu, || fft.run_into(&x, &mut y))?;
+            let label = match size {
+                None => format!("fft:auto={}", fft_size::<T>(w).unwrap_or(0)),
+                Some(s) => format!("fft:{s}"),
+            };
+            row(label, us, diff(&y)?);
+        }
+    }
+    Ok(())
+}

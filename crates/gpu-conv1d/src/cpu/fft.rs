@@ -1,0 +1,202 @@
+//! The CPU FFT path: overlap-save through `rustfft` in f64, serial or on rayon's pool, for long
+//! masks, where the direct sums' cost (`w` multiply-adds per output) dominates.
+//!
+//! Same outputs as the direct functions up to rounding: the sums run in f64 through transforms
+//! (error of the order of `ε_f64·log2(N)` times the span's values and the mask), and each output
+//! is rounded to `T` once, so for f32, f16 and bf16 results are the direct ones' or one rounding
+//! away; f64 results carry the transform's error. Non-finite inputs spread through their block
+//! (every output of a block whose span holds a NaN or an infinity is NaN): use the direct
+//! functions for such data.
+
+use rayon::prelude::*;
+use rustfft::num_complex::Complex;
+use rustfft::{Fft, FftPlanner};
+
+use gpu_core::{Element, Result};
+
+use crate::plan::{check_mask, offset, output_len};
+use crate::{Boundary, Mode, Operation, Real};
+
+/// Outputs per block for a mask of `w`: a transform of `N = max(4096, 4·w)` rounded up to a
+/// power of two keeps the halo (`w − 1` points) at most a quarter of each transform.
+fn transform_len(w: usize) -> usize {
+    (4 * w).max(4096).next_power_of_two()
+}
+
+/// `operation` of `signal` with `mask` in `mode` through FFTs, serial or (`parallel`) with the
+/// blocks on rayon's pool. Same errors as [`apply`](super::apply).
+///
+/// ```
+/// use gpu_conv1d::{cpu, Boundary, Mode, Operation};
+/// let x: Vec<f32> = (0..10_000).map(|i| ((i % 7) as f32) - 3.0).collect();
+/// let m: Vec<f32> = (0..301).map(|j| 1.0 / (1.0 + j as f32)).collect();
+/// let fft = cpu::apply_fft(Operation::Correlation, &x, &m, Mode::Same, Boundary::Reflect, true)?;
+/// let direct = cpu::correlate(&x, &m, Mode::Same, Boundary::Reflect)?;
+/// assert!(fft.iter().zip(&direct).all(|(a, b)| (a - b).abs() <= 1e-5 * (1.0 + b.abs())));
+/// # Ok::<(), gpu_core::Error>(())
+/// ```
+pub fn apply_fft<T: Real>(
+    operation: Operation,
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    parallel: bool,
+) -> Result<Vec<T>> {
+    check_mask(mask.len())?;
+    let w = mask.len();
+    let n_out = output_len(signal.len(), w, mode)?;
+    if n_out == 0 {
+        return Ok(Vec::new());
+    }
+    let m: Vec<f64> = operation
+        .effective_mask(mask)?
+        .iter()
+        .map(|v| v.to_f64())
+        .collect();
+    let n = transform_len(w);
+    let tile = n - w + 1;
+    let mut planner = FftPlanner::<f64>::new();
+    let forward = planner.plan_fft_forward(n);
+    let inverse = planner.plan_fft_inverse(n);
+    // conj(DFT(m)) / n: the correlation's spectrum, the inverse transform's scale folded in.
+    let mut h: Vec<Complex<f64>> = (0..n)
+        .map(|j| Complex::new(m.get(j).copied().unwrap_or(0.0), 0.0))
+        .collect();
+    forward.process(&mut h);
+    let scale = 1.0 / n as f64;
+    for z in &mut h {
+        *z = z.conj() * scale;
+    }
+    let off = offset(mode, w);
+    let mut out = vec![T::ZERO; n_out];
+    let block = |(t, y): (usize, &mut [T])| {
+        let p0 = (t * tile) as i64 + off;
+        let need = y.len() + w - 1;
+        let mut buf: Vec<Complex<f64>> = (0..n)
+            .map(|k| {
+                let v = if k < need {
+                    boundary
+                        .index(p0 + k as i64, signal.len())
+                        .map_or(0.0, |i| signal[i].to_f64())
+                } else {
+                    0.0
+                };
+                Complex::new(v, 0.0)
+            })
+            .collect();
+        let mut scratch = vec![Complex::default(); forward.get_inplace_scratch_len()];
+        forward.process_with_scratch(&mut buf, &mut scratch);
+        for (z, hz) in buf.iter_mut().zip(&h) {
+            *z *= hz;
+        }
+        scratch.resize(inverse.get_inplace_scratch_len(), Complex::default());
+        inverse.process_with_scratch(&mut buf, &mut scratch);
+        for (o, z) in y.iter_mut().zip(&buf) {
+            *o = T::narrow(<T::Wide as Element>::from_f64(z.re));
+        }
+    };
+    if parallel {
+        out.par_chunks_mut(tile).enumerate().for_each(block);
+    } else {
+        out.chunks_mut(tile).enumerate().for_each(block);
+    }
+    Ok(out)
+}
+
+/// [`correlate`](super::correlate) through FFTs (serial).
+pub fn correlate_fft<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply_fft(Operation::Correlation, signal, mask, mode, boundary, false)
+}
+
+/// [`convolve`](super::convolve) through FFTs (serial).
+pub fn convolve_fft<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply_fft(Operation::Convolution, signal, mask, mode, boundary, false)
+}
+
+/// [`correlate_par`](super::correlate_par) through FFTs (blocks on rayon's pool).
+pub fn correlate_fft_par<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply_fft(Operation::Correlation, signal, mask, mode, boundary, true)
+}
+
+/// [`convolve_par`](super::convolve_par) through FFTs (blocks on rayon's pool).
+pub fn convolve_fft_par<T: Real>(
+    signal: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Vec<T>> {
+    apply_fft(Operation::Convolution, signal, mask, mode, boundary, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against the direct f64 reference for every mode and boundary, masks longer than the
+    /// signal and than a transform's tile, signal lengths around the tile.
+    #[test]
+    fn matches_the_direct_sums() {
+        for w in [1, 2, 5, 300, 1500] {
+            let mask: Vec<f64> = (0..w).map(|j| ((j * 37 % 11) as f64 - 5.0) / 7.0).collect();
+            let tile = transform_len(w) - w + 1;
+            for n in [0, 1, 7, w, tile - 1, tile + 1, 3 * tile + 17] {
+                let x: Vec<f64> = (0..n).map(|i| ((i * 13 % 17) as f64 - 8.0) / 3.0).collect();
+                for mode in Mode::ALL {
+                    for boundary in Boundary::ALL {
+                        for op in [Operation::Correlation, Operation::Convolution] {
+                            let direct = super::super::apply(op, &x, &mask, mode, boundary, false);
+                            let fft = apply_fft(op, &x, &mask, mode, boundary, n % 2 == 0);
+                            match (direct, fft) {
+                                (Ok(d), Ok(f)) => {
+                                    assert_eq!(d.len(), f.len());
+                                    for (o, (a, b)) in d.iter().zip(&f).enumerate() {
+                                        assert!(
+                                            (a - b).abs() <= 1e-12 * (1.0 + a.abs()),
+                                            "w {w} n {n} {mode:?} {boundary:?} {op:?} o {o}: \
+                                             {a} vs {b}"
+                                        );
+                                    }
+                                }
+                                (Err(_), Err(_)) => {}
+                                (d, f) => panic!("w {w} n {n} {mode:?}: {d:?} vs {f:?}"),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn halves_round_once() {
+        use gpu_core::f16;
+        let x: Vec<f16> = (0..5000).map(|i| f16::from_f32((i % 9) as f32 / 8.0)).collect();
+        let m: Vec<f16> = (0..200).map(|j| f16::from_f32(1.0 / (1 + j) as f32)).collect();
+        let d = super::super::correlate(&x, &m, Mode::Same, Boundary::Nearest).unwrap();
+        let f = correlate_fft_par(&x, &m, Mode::Same, Boundary::Nearest).unwrap();
+        let ulps = d
+            .iter()
+            .zip(&f)
+            .map(|(a, b)| (a.to_bits() as i32 - b.to_bits() as i32).abs())
+            .max()
+            .unwrap();
+        assert!(ulps <= 1, "{ulps} ulps");
+        assert!(correlate_fft::<f32>(&[1.0], &[], Mode::Same, Boundary::Zero).is_err());
+    }
+}

@@ -1,0 +1,223 @@
+//! Planning for the FFT path ([`Strategy::Fft`](crate::Strategy::Fft)): transform sizes, tiles,
+//! and the tables a transform size needs on the device (the mask's spectrum and the twiddles),
+//! computed in f64 on the host with `rustfft`.
+//!
+//! The kernel (`kernels/include/gpu_prims/conv1d_fft.cuh`) cuts each row's outputs into tiles of
+//! `L = N − w + 1` and computes two tiles per block with one complex transform of `N` points
+//! forward and one back (overlap-save).
+
+use gpu_core::{Element, Error, Result};
+use rustfft::num_complex::Complex;
+use rustfft::FftPlanner;
+
+use crate::Real;
+
+/// Transform sizes with a kernel (`conv1d_fft<N>_<type>` in `kernels/conv1d.cu`); f64 stops at
+/// 8192 ([`fft_max_size`]).
+pub const FFT_SIZES: [usize; 6] = [512, 1024, 2048, 4096, 8192, 16384];
+
+/// Points each thread holds between passes (`FFT_E` in `gpu_prims/fft.cuh`): a block of `N`
+/// points has `N / 16` threads.
+pub(crate) const FFT_POINTS_PER_THREAD: usize = 16;
+
+/// The shortest tile the automatic size choice accepts at the largest size (where masks are
+/// too long for a tile of half a transform).
+const FFT_MIN_TILE: usize = 1024;
+
+/// The largest transform for `T`: 16384 points for f32, f16 and bf16 (8-byte complex points,
+/// 136 KiB of shared memory), 8192 for f64 (16-byte points).
+pub fn fft_max_size<T: Real>() -> usize {
+    if std::mem::size_of::<T::Wide>() == 8 {
+        8192
+    } else {
+        16384
+    }
+}
+
+/// Outputs per tile for a transform of `size` points and a mask of `w` (`size − w + 1`; 0
+/// where the mask does not fit).
+pub fn fft_tile(size: usize, w: usize) -> usize {
+    (size + 1).saturating_sub(w)
+}
+
+/// The longest mask the FFT path takes for `T` with an automatic size: 15361 for f32, f16 and
+/// bf16, 7169 for f64 (a tile of at least 1024 outputs in the largest transform).
+pub fn fft_max_width<T: Real>() -> usize {
+    fft_max_size::<T>() + 1 - FFT_MIN_TILE
+}
+
+/// Relative cost of a point of each size of [`FFT_SIZES`] beyond its arithmetic: small blocks
+/// (32 threads at 512 points) and large ones (one or two blocks per SM at 8192 and 16384, whose
+/// shared memory and registers fill an SM) hide latency worse.
+const SIZE_FACTOR: [f64; 6] = [1.3, 1.1, 1.0, 1.0, 1.25, 1.6];
+
+/// The transform size for a mask of `w` elements of `T`: the one with the least estimated time
+/// per output, `N·log2(N) / (N − w + 1)` weighted by the size's efficiency, among the sizes
+/// whose tile holds at least half the transform (or, at the largest size, at least 1024
+/// outputs); `None` past [`fft_max_width`].
+///
+/// ```
+/// use gpu_conv1d::fft_size;
+/// assert!(fft_size::<f32>(1023).is_some());
+/// assert_eq!(fft_size::<f32>(15361), Some(16384));
+/// assert_eq!(fft_size::<f32>(15362), None);
+/// assert_eq!(fft_size::<f64>(7169), Some(8192));
+/// ```
+pub fn fft_size<T: Real>(w: usize) -> Option<usize> {
+    let max = fft_max_size::<T>();
+    FFT_SIZES
+        .iter()
+        .copied()
+        .filter(|&n| n <= max)
+        .filter(|&n| {
+            let tile = fft_tile(n, w);
+            tile >= n / 2 || (n == max && tile >= FFT_MIN_TILE)
+        })
+        .min_by(|&a, &b| {
+            let cost = |n: usize| {
+                let factor = SIZE_FACTOR[n.trailing_zeros() as usize - 9];
+                factor * n as f64 * (n as f64).log2() / fft_tile(n, w) as f64
+            };
+            cost(a).total_cmp(&cost(b))
+        })
+}
+
+/// Checks an explicit transform size (`Strategy::Fft { size }`, 0 for the automatic one) against
+/// a mask of `w` elements of `T`.
+pub(crate) fn validate<T: Real>(size: u32, w: usize) -> Result<()> {
+    if size == 0 {
+        if fft_size::<T>(w).is_none() {
+            return Err(Error::invalid(
+                "mask",
+                format!(
+                    "{w} elements exceed the {} of the FFT path for {} (one block's transform); \
+                     use Strategy::Auto",
+                    fft_max_width::<T>(),
+                    T::NAME
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    let size = size as usize;
+    let max = fft_max_size::<T>();
+    if !FFT_SIZES.contains(&size) || size > max {
+        return Err(Error::invalid(
+            "strategy",
+            format!(
+                "Strategy::Fft {{ size: {size} }}: the sizes for {} are the powers of two from \
+                 {} to {max} (or 0: chosen for the mask)",
+                T::NAME,
+                FFT_SIZES[0]
+            ),
+        ));
+    }
+    if w >= size {
+        return Err(Error::invalid(
+            "mask",
+            format!("{w} elements do not fit a transform of {size} points with room for outputs"),
+        ));
+    }
+    Ok(())
+}
+
+/// The size that runs: `size`, or the automatic one for 0 (checked by [`validate`]).
+pub(crate) fn resolve_size<T: Real>(size: u32, w: usize) -> Option<usize> {
+    if size == 0 {
+        fft_size::<T>(w)
+    } else {
+        Some(size as usize)
+    }
+}
+
+/// The device tables of a transform of `n` points for the effective `mask` (already in the
+/// order the kernels apply it): `4n` values, the spectrum `conj(DFT(mask)) / n` then the
+/// twiddles `e^(−2πi·t/n)`, each as (re, im) pairs, computed in f64 and rounded once to `W`.
+pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
+    debug_assert!(mask.len() < n && n.is_power_of_two());
+    let mut buf: Vec<Complex<f64>> = (0..n)
+        .map(|j| Complex::new(mask.get(j).copied().unwrap_or(0.0), 0.0))
+        .collect();
+    FftPlanner::<f64>::new()
+        .plan_fft_forward(n)
+        .process(&mut buf);
+    let scale = 1.0 / n as f64;
+    let mut out = Vec::with_capacity(4 * n);
+    for z in &buf {
+        out.push(W::from_f64(z.re * scale));
+        out.push(W::from_f64(-z.im * scale));
+    }
+    for t in 0..n {
+        // The angle reduced to the first octant's symmetries by the library's sin/cos in f64:
+        // every twiddle within an ulp of f64, far below W's rounding.
+        let a = -2.0 * std::f64::consts::PI * t as f64 / n as f64;
+        out.push(W::from_f64(a.cos()));
+        out.push(W::from_f64(a.sin()));
+    }
+    out
+}
+
+/// Shared memory of a block transforming `n` points of `T` (`FftSlots` complex values of
+/// `T::Wide`: one pad slot per 16 points).
+pub(crate) fn shared_bytes<T: Real>(n: usize) -> usize {
+    (n + n / 16) * 2 * std::mem::size_of::<T::Wide>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_follow_the_work_per_output() {
+        assert_eq!(FFT_SIZES[0].trailing_zeros(), 9);
+        assert_eq!(SIZE_FACTOR.len(), FFT_SIZES.len());
+        assert_eq!(fft_size::<f32>(8193), Some(16384));
+        assert_eq!(fft_size::<f64>(4096), Some(8192));
+        assert_eq!(fft_size::<f64>(7170), None);
+        assert_eq!(fft_size::<gpu_core::f16>(15361), Some(16384));
+        for w in 1..=fft_max_width::<f32>() {
+            let n = fft_size::<f32>(w).unwrap();
+            assert!(fft_tile(n, w) >= 1024.min(n / 2), "w {w}: size {n}");
+        }
+        assert_eq!(fft_tile(512, 600), 0);
+    }
+
+    #[test]
+    fn explicit_sizes_are_checked() {
+        assert!(validate::<f32>(0, 100).is_ok());
+        assert!(validate::<f32>(4096, 4095).is_ok());
+        let e = validate::<f32>(4096, 4096).unwrap_err().to_string();
+        assert!(e.contains("4096"), "{e}");
+        let e = validate::<f64>(16384, 3).unwrap_err().to_string();
+        assert!(e.contains("8192"), "{e}");
+        assert!(validate::<f32>(3000, 3).is_err());
+        let e = validate::<f32>(0, 20000).unwrap_err().to_string();
+        assert!(e.contains("15361"), "{e}");
+    }
+
+    /// The tables against a direct DFT in f64: the spectrum of the mask (conjugated, scaled) and
+    /// the twiddles.
+    #[test]
+    fn tables_match_a_direct_dft() {
+        let mask = [0.5, -1.25, 2.0, 0.125, 3.0];
+        let n = 512;
+        let t = tables::<f64>(&mask, n);
+        assert_eq!(t.len(), 4 * n);
+        for k in [0, 1, 7, 255, 256, 511] {
+            let (mut re, mut im) = (0.0f64, 0.0f64);
+            for (j, &m) in mask.iter().enumerate() {
+                let a = -2.0 * std::f64::consts::PI * (k * j) as f64 / n as f64;
+                re += m * a.cos();
+                im += m * a.sin();
+            }
+            assert!((t[2 * k] - re / n as f64).abs() < 1e-15, "re {k}");
+            assert!((t[2 * k + 1] + im / n as f64).abs() < 1e-15, "im {k}");
+        }
+        let tw = &t[2 * n..];
+        assert_eq!((tw[0], tw[1]), (1.0, -0.0));
+        assert!((tw[2 * 128] - 0.0).abs() < 1e-16 && (tw[2 * 128 + 1] + 1.0).abs() < 1e-16);
+        assert_eq!(shared_bytes::<f32>(4096), 4352 * 8);
+        assert_eq!(shared_bytes::<gpu_core::bf16>(16384), 17408 * 8);
+        assert_eq!(shared_bytes::<f64>(8192), 8704 * 16);
+    }
+}

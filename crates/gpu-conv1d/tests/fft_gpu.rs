@@ -1,0 +1,500 @@
+//! The FFT path (`Strategy::Fft`) against the f64 reference: every transform size, operation,
+//! mode, boundary and type at the tile edges, batches whose pairs of tiles straddle rows,
+//! `Auto` on long masks, non-finite inputs and overflow (the direct sums' results), measured
+//! accuracy on random and adversarial data, 2^31 + 33 elements, and the bad arguments.
+//! Outputs are poisoned with NaN before every run.
+#![cfg(feature = "cuda")]
+
+mod common;
+
+use gpu_conv1d::{
+    fft_max_size, fft_max_width, fft_size, fft_tile, Boundary, Conv1d, Mode, Operation, Options,
+    Path, Real, Strategy, FFT_SIZES,
+};
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{bf16, f16, Element, Gpu};
+
+const OPS: [Operation; 2] = [Operation::Correlation, Operation::Convolution];
+
+/// Runs `conv` on the rows of `x` (`rows` of them) into a NaN-poisoned output.
+fn run_rows<T: Real>(gpu: &Gpu, conv: &Conv1d<T>, x: &[T], rows: usize) -> Vec<T> {
+    let n = if rows == 0 { 0 } else { x.len() / rows };
+    let n_out = conv.output_len(n).unwrap();
+    let xs = gpu.upload(x).unwrap();
+    let mut y = gpu.alloc::<T>(rows * n_out).unwrap();
+    y.fill(T::from_f64(f64::NAN), gpu.stream()).unwrap();
+    conv.run_rows_into(&xs, rows, &mut y).unwrap();
+    y.to_vec().unwrap()
+}
+
+/// The allowed error of output `o` of one row on the FFT path of `size` points: the rounding of
+/// the transforms, which grows with `ε·log2(size)` times the size of the values in the pair of
+/// tiles' spans (`scale`, the largest |x| there) and the mask's 2-norm, plus the direct sums'
+/// tolerance (which holds the final rounding of 16-bit outputs).
+fn fft_tolerance<T: Real>(size: usize, scale: f64, m2: f64, w: usize, mag: f64) -> f64 {
+    let eps = <T::Wide as Real>::EPSILON.to_f64();
+    8.0 * eps * (size as f64).log2() * scale * m2 + common::tolerance::<T>(w, mag)
+}
+
+/// The largest |X(p)| over the spans of the pair of tiles holding output `o` of a row of `x`
+/// (tiles of `tile` outputs, each reading `size` positions from `o0 + off`).
+fn pair_scale<T: Real>(x: &[T], o: usize, tile: usize, size: usize, off: i64, b: Boundary) -> f64 {
+    let t = o / tile;
+    let first = t & !1;
+    let mut scale = 0.0f64;
+    for tt in [first, first + 1] {
+        let p0 = (tt * tile) as i64 + off;
+        for p in p0..p0 + size as i64 {
+            if let Some(i) = b.index(p, x.len()) {
+                scale = scale.max(x[i].to_f64().abs());
+            }
+        }
+    }
+    scale
+}
+
+/// Checks one row's outputs `got` against the f64 reference at the sampled outputs.
+#[allow(clippy::too_many_arguments)]
+fn check_row<T: Real>(
+    got: &[T],
+    x: &[T],
+    m: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    size: usize,
+    limit: usize,
+) -> Result<(), String> {
+    let w = m.len();
+    let n_out = gpu_conv1d::output_len(x.len(), w, mode).map_err(|e| e.to_string())?;
+    if got.len() != n_out {
+        return Err(format!("{} outputs, expected {n_out}", got.len()));
+    }
+    if let Some(i) = got.iter().position(|v| !v.to_f64().is_finite()) {
+        return Err(format!("output {i} of {n_out} is {:?}", got[i]));
+    }
+    let off = mode.offset(w);
+    let m2 = m.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
+    let tile = fft_tile(size, w);
+    let mut scales = std::collections::HashMap::new();
+    for o in common::sample(n_out, limit) {
+        let (r, mag) = gpu_conv1d::cpu::reference_at(x, m, o as i64 + off, boundary);
+        let scale = *scales
+            .entry(o / tile / 2)
+            .or_insert_with(|| pair_scale(x, o, tile, size, off, boundary));
+        let tol = fft_tolerance::<T>(size, scale, m2, w, mag);
+        let g = got[o].to_f64();
+        if (g - r).abs() > tol {
+            return Err(format!(
+                "output {o} of {n_out}: got {g:e}, reference {r:e} (|diff| {:e} > tol {tol:e})",
+                (g - r).abs()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Lengths around the tiles of a transform of `size` points with a mask of `w`: pairs of tiles
+/// complete and not, the last tile one output long.
+fn lengths(size: usize, w: usize) -> Vec<usize> {
+    let l = fft_tile(size, w);
+    let mut v = vec![
+        0,
+        1,
+        2,
+        31,
+        32,
+        33,
+        l - 1,
+        l,
+        l + 1,
+        2 * l + 1,
+        3 * l - 1,
+        4 * l + 1,
+    ];
+    v.retain(|&n| n <= 1 << 18);
+    v
+}
+
+fn every_size<T: Real>(gpu: &Gpu) {
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for size in FFT_SIZES.into_iter().filter(|&s| s <= fft_max_size::<T>()) {
+        for w in [1, 2, 3, 33, size / 2, size - 1] {
+            let mask = common::data::<T>(w, 7000 + w as u64);
+            for op in OPS {
+                for mode in Mode::ALL {
+                    for boundary in Boundary::ALL {
+                        // every boundary for the short masks, zero and wrap for the long ones
+                        if w > 33 && !matches!(boundary, Boundary::Zero | Boundary::Wrap) {
+                            continue;
+                        }
+                        let options = Options::new()
+                            .mode(mode)
+                            .boundary(boundary)
+                            .strategy(Strategy::Fft { size: size as u32 });
+                        let conv = Conv1d::new(gpu, op, &mask, options).unwrap();
+                        let m = op.effective_mask(&mask).unwrap();
+                        for n in lengths(size, w) {
+                            if mode == Mode::Valid && n < w && n > 0 {
+                                continue;
+                            }
+                            let x = common::data::<T>(n, (n * 31 + w) as u64);
+                            let y = run_rows(gpu, &conv, &x, usize::from(n > 0));
+                            runs += 1;
+                            if let Err(e) = check_row(&y, &x, &m, mode, boundary, size, 3000) {
+                                failures.push(format!(
+                                    "{} size {size} w {w} {op:?} {} {} n {n}: {e}",
+                                    T::NAME,
+                                    mode.name(),
+                                    boundary.name()
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs failed:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+    println!("{}: {runs} FFT runs match the reference", T::NAME);
+}
+
+#[test]
+fn gpu_fft_every_size_mode_boundary_f32() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    every_size::<f32>(&gpu);
+}
+
+#[test]
+fn gpu_fft_every_size_mode_boundary_f64() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    every_size::<f64>(&gpu);
+}
+
+#[test]
+fn gpu_fft_every_size_mode_boundary_half() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    every_size::<f16>(&gpu);
+    every_size::<bf16>(&gpu);
+}
+
+/// Batches of rows: pairs of tiles straddle rows (odd tiles per row), rows shorter than a tile,
+/// every mode; each row against its own reference.
+#[test]
+fn gpu_fft_rows() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu) {
+        let size = 1024;
+        for w in [7, 300] {
+            let mask = common::data::<T>(w, 99 + w as u64);
+            let l = fft_tile(size, w);
+            for (rows, n) in [(3, 3 * l + 5), (5, l - 3), (4, 2 * l), (7, 1), (2, w)] {
+                for mode in Mode::ALL {
+                    for boundary in [Boundary::Zero, Boundary::Reflect, Boundary::Wrap] {
+                        let options = Options::new()
+                            .mode(mode)
+                            .boundary(boundary)
+                            .strategy(Strategy::Fft { size: size as u32 });
+                        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+                        let x = common::data::<T>(rows * n, (rows * n + w) as u64);
+                        let y = run_rows(gpu, &conv, &x, rows);
+                        let n_out = conv.output_len(n).unwrap();
+                        for r in 0..rows {
+                            check_row(
+                                &y[r * n_out..(r + 1) * n_out],
+                                &x[r * n..(r + 1) * n],
+                                &mask,
+                                mode,
+                                boundary,
+                                size,
+                                usize::MAX,
+                            )
+                            .unwrap_or_else(|e| {
+                                panic!(
+                                    "{} w {w} rows {rows} n {n} {} {} row {r}: {e}",
+                                    T::NAME,
+                                    mode.name(),
+                                    boundary.name()
+                                )
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    case::<f32>(&gpu);
+    case::<f64>(&gpu);
+    case::<bf16>(&gpu);
+}
+
+/// `Auto` runs long masks through FFTs (the size `fft_size` picks) and matches the reference.
+#[test]
+fn gpu_fft_auto_long_masks() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu, widths: &[usize]) {
+        let n = (1 << 20) + 7;
+        let x = common::data::<T>(n, 5);
+        for &w in widths {
+            let mask = common::data::<T>(w, 6 + w as u64);
+            let conv = Conv1d::convolution(gpu, &mask, Options::new()).unwrap();
+            let size = fft_size::<T>(w).unwrap();
+            assert_eq!(
+                conv.path(n).unwrap(),
+                Path::Fft { size: size as u32 },
+                "{} w {w}",
+                T::NAME
+            );
+            let y = conv.run(&x).unwrap();
+            let m = Operation::Convolution.effective_mask(&mask).unwrap();
+            check_row(&y, &x, &m, Mode::Same, Boundary::Zero, size, 2000)
+                .unwrap_or_else(|e| panic!("{} w {w}: {e}", T::NAME));
+        }
+    }
+    case::<f32>(&gpu, &[1023, 4095, fft_max_width::<f32>()]);
+    case::<f64>(&gpu, &[1023, fft_max_width::<f64>()]);
+    case::<f16>(&gpu, &[16383.min(fft_max_width::<f16>())]);
+}
+
+/// NaN, infinities and overflow: a pair of tiles whose spans hold one, or whose transform
+/// overflows, is computed by the direct sums, so every output is bit for bit the basic kernel's
+/// where that one is not finite, and within the tolerance elsewhere.
+#[test]
+fn gpu_fft_non_finite_inputs_and_overflow() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu, x: &[T], w: usize, what: &str) {
+        let mask = common::data::<T>(w, 42);
+        for boundary in [Boundary::Zero, Boundary::Wrap] {
+            let options = Options::new().boundary(boundary);
+            let fft = Conv1d::correlation(gpu, &mask, options.strategy(Strategy::FFT)).unwrap();
+            let basic = Conv1d::correlation(gpu, &mask, options.strategy(Strategy::Basic)).unwrap();
+            let got = fft.run(x).unwrap();
+            let want = basic.run(x).unwrap();
+            let size = fft_size::<T>(w).unwrap();
+            let m2 = mask.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
+            let off = Mode::Same.offset(w);
+            let mut non_finite = 0;
+            let finite_scale = x
+                .iter()
+                .map(|v| v.to_f64().abs())
+                .filter(|v| v.is_finite())
+                .fold(0.0, f64::max);
+            for (o, (g, b)) in got.iter().zip(&want).enumerate() {
+                let (g, b) = (g.to_f64(), b.to_f64());
+                if !b.is_finite() || !g.is_finite() {
+                    non_finite += 1;
+                    assert!(
+                        g.to_bits() == b.to_bits() || (g.is_nan() && b.is_nan()),
+                        "{what} {} {}: output {o}: fft {g:e}, basic {b:e}",
+                        T::NAME,
+                        boundary.name()
+                    );
+                } else {
+                    let (_, mag) =
+                        gpu_conv1d::cpu::reference_at(x, &mask, o as i64 + off, boundary);
+                    let tol = fft_tolerance::<T>(size, finite_scale, m2, w, mag);
+                    assert!(
+                        (g - b).abs() <= 2.0 * tol,
+                        "{what} {} {}: output {o}: fft {g:e}, basic {b:e}",
+                        T::NAME,
+                        boundary.name()
+                    );
+                }
+            }
+            assert!(non_finite > 0, "{what}: the case has no non-finite output");
+        }
+    }
+    fn signals<T: Real>(gpu: &Gpu) {
+        let n = 100_000;
+        let w = 1023;
+        let mut x = common::data::<T>(n, 3);
+        x[500] = T::from_f64(f64::NAN);
+        x[40_000] = T::from_f64(f64::INFINITY);
+        x[40_010] = T::from_f64(f64::NEG_INFINITY);
+        x[n - 1] = T::from_f64(f64::NAN);
+        case::<T>(gpu, &x, w, "nan/inf");
+        // Finite inputs whose sums overflow the accumulator: a run of large values (not for
+        // f16, whose sums in f32 cannot overflow).
+        if T::NAME == "f16" {
+            return;
+        }
+        let mut x = common::data::<T>(n, 4);
+        let big = if T::NAME == "f64" {
+            f64::MAX / 4.0
+        } else {
+            f32::MAX as f64 / 4.0
+        };
+        for v in &mut x[70_000..72_000] {
+            *v = T::from_f64(big);
+        }
+        case::<T>(gpu, &x, w, "overflow");
+    }
+    signals::<f32>(&gpu);
+    signals::<f64>(&gpu);
+    signals::<f16>(&gpu);
+    signals::<bf16>(&gpu);
+}
+
+/// Accuracy of the FFT path against f64, as the largest `|y − y64| / (‖x window‖₂·‖m‖₂)` (the
+/// issue's measure), beside the direct FMA kernels', on random data and on adversarial data (a
+/// large dynamic range; one spike beside tiny values). Prints the table (`--nocapture`) and
+/// holds the FFT path to `8·ε·log2(size)` of the span's largest value times `‖m‖₂` per output.
+#[test]
+fn gpu_fft_accuracy() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn spread<T: Real>(n: usize, seed: u64, lo: i32, hi: i32) -> Vec<T> {
+        let u = gpu_core::data::uniform::<f64>(n, seed, -1.0, 1.0);
+        let e = gpu_core::data::uniform::<f64>(n, seed ^ 0x5eed, lo as f64, hi as f64 + 1.0);
+        u.iter()
+            .zip(&e)
+            .map(|(&u, &e)| T::from_f64(u.signum() * (1.0 + u.abs()) * 2f64.powi(e.floor() as i32)))
+            .collect()
+    }
+    fn measure<T: Real>(gpu: &Gpu, x: &[T], mask: &[T], strategy: Strategy) -> (f64, Vec<T>) {
+        let y = Conv1d::correlation(gpu, mask, Options::new().strategy(strategy))
+            .unwrap()
+            .run(x)
+            .unwrap();
+        let w = mask.len();
+        let off = Mode::Same.offset(w);
+        let m2 = mask.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
+        let mut worst = 0.0f64;
+        for o in common::sample(y.len(), 5_000) {
+            let (r, _) = gpu_conv1d::cpu::reference_at(x, mask, o as i64 + off, Boundary::Zero);
+            let win = (0..w as i64)
+                .filter_map(|j| Boundary::Zero.index(o as i64 + off + j, x.len()))
+                .map(|i| x[i].to_f64().powi(2))
+                .sum::<f64>()
+                .sqrt();
+            if win > 0.0 {
+                worst = worst.max((y[o].to_f64() - r).abs() / (win * m2));
+            }
+        }
+        (worst, y)
+    }
+    fn case<T: Real>(
+        gpu: &Gpu,
+        name: &str,
+        x: &[T],
+        widths: &[usize],
+        seed: u64,
+        mlo: i32,
+        mhi: i32,
+    ) {
+        for &w in widths {
+            let mask = spread::<T>(w, seed + w as u64, mlo, mhi);
+            let (fft, y) = measure(gpu, x, &mask, Strategy::FFT);
+            let (direct, _) = measure(gpu, x, &mask, Strategy::RegisterTiled);
+            let size = fft_size::<T>(w).unwrap();
+            println!(
+                "fft accuracy {} {name} w={w} size={size}: max |y − y64| / (‖x window‖·‖m‖) fft \
+                 {fft:.2e}, direct {direct:.2e}",
+                T::NAME
+            );
+            check_row(&y, x, &mask, Mode::Same, Boundary::Zero, size, 20_000)
+                .unwrap_or_else(|e| panic!("{} {name} w {w}: {e}", T::NAME));
+        }
+    }
+    fn all<T: Real>(gpu: &Gpu, widths: &[usize]) {
+        let n = 1 << 18;
+        let random = common::data::<T>(n, 77);
+        case::<T>(gpu, "random", &random, widths, 80, 0, 0);
+        let (lo, hi) = if T::NAME == "f16" {
+            (-12, 3)
+        } else {
+            (-40, 40)
+        };
+        let wide = spread::<T>(n, 78, lo, hi);
+        case::<T>(gpu, "wide range", &wide, widths, 81, -8, 8);
+        let mut spike: Vec<T> = common::data::<T>(n, 79)
+            .into_iter()
+            .map(|v| T::from_f64(v.to_f64() * 1e-3))
+            .collect();
+        for i in (0..n).step_by(5000) {
+            spike[i] = T::from_f64(1e3);
+        }
+        case::<T>(gpu, "spikes", &spike, widths, 82, 0, 0);
+    }
+    all::<f32>(&gpu, &[31, 127, 1023, 4095, fft_max_width::<f32>()]);
+    all::<f64>(&gpu, &[31, 127, 1023, 4095, fft_max_width::<f64>()]);
+    all::<f16>(&gpu, &[127, 1023]);
+    all::<bf16>(&gpu, &[127, 1023]);
+}
+
+/// Past 2^31 elements: a 2^31 + 33-element f16 signal (4 GiB) through the FFT path; the last
+/// 3000 outputs and a spread of others against the reference.
+#[test]
+fn gpu_fft_length_beyond_2_pow_31() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1usize << 31) + 33;
+    let w = 1023;
+    let mask = common::data::<f16>(w, 1);
+    let x: Vec<f16> = (0..n)
+        .map(|i| f16::from_f32(((i % 1013) as f32 - 506.0) / 512.0))
+        .collect();
+    let conv = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::FFT)).unwrap();
+    let y = conv.run(&x).unwrap();
+    assert_eq!(y.len(), n);
+    let size = fft_size::<f16>(w).unwrap();
+    let m2 = mask.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
+    let off = Mode::Same.offset(w);
+    let outputs = (n - 3000..n).chain((0..n).step_by(n / 997));
+    for o in outputs {
+        let (r, mag) = gpu_conv1d::cpu::reference_at(&x, &mask, o as i64 + off, Boundary::Zero);
+        let tol = fft_tolerance::<f16>(size, 1.0, m2, w, mag);
+        let g = y[o].to_f64();
+        assert!(
+            (g - r).abs() <= tol,
+            "output {o}: {g:e} vs {r:e} (tol {tol:e})"
+        );
+    }
+}
+
+/// Bad arguments: clear errors naming the argument, nothing launched.
+#[test]
+fn gpu_fft_bad_arguments() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let mask = vec![0.5f32; 100];
+    let bad = |strategy: Strategy, mask: &[f32]| {
+        Conv1d::correlation(&gpu, mask, Options::new().strategy(strategy)).unwrap_err()
+    };
+    let e = bad(Strategy::Fft { size: 3000 }, &mask);
+    assert!(e.to_string().contains("strategy"), "{e}");
+    let e = bad(Strategy::Fft { size: 512 }, &[1.0; 512]);
+    assert!(e.to_string().contains("mask"), "{e}");
+    let long = vec![1.0f32; fft_max_width::<f32>() + 1];
+    let e = bad(Strategy::FFT, &long);
+    assert!(
+        e.to_string().contains(&fft_max_width::<f32>().to_string()),
+        "{e}"
+    );
+    let e = Conv1d::correlation(
+        &gpu,
+        &[1.0f64; 3],
+        Options::new().strategy(Strategy::Fft { size: 16384 }),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("8192"), "{e}");
+    let e = bad(Strategy::FFT, &[]);
+    assert!(e.to_string().contains("mask"), "{e}");
+    // A strategy set by the builder after `new` is checked when the convolution runs.
+    let conv = Conv1d::correlation(&gpu, &mask, Options::new())
+        .unwrap()
+        .strategy(Strategy::Fft { size: 64 });
+    let e = conv.run(&[1.0f32; 1000]).unwrap_err();
+    assert!(e.to_string().contains("strategy"), "{e}");
+    // Valid mode with a signal shorter than the mask.
+    let conv = Conv1d::correlation(
+        &gpu,
+        &mask,
+        Options::new().mode(Mode::Valid).strategy(Strategy::FFT),
+    )
+    .unwrap();
+    let e = conv.run(&[1.0f32; 50]).unwrap_err();
+    assert!(e.to_string().contains("signal"), "{e}");
+}

@@ -1,0 +1,217 @@
+// Overlap-save convolution on block FFTs (gpu-conv1d's FFT path, Strategy::Fft): the device
+// layer over the block FFT of gpu_prims/fft.cuh.
+//
+// Every output o < n_out of row r is y = sum_{j < w} X_r(o + off + j)·M[j] (the contract of
+// every conv1d kernel, see kernels/conv1d.cu). A tile of L = N − w + 1 consecutive outputs
+// reads the span s[k] = X_r(o0 + off + k), k < N; its outputs are the first L points of the
+// circular correlation of s with the mask zero-padded to N points,
+//
+//     c = IDFT(DFT(s) · conj(DFT(m))),
+//
+// where no window wraps (o + j ≤ L − 1 + w − 1 = N − 1). One block takes two tiles at once, one
+// in the real and one in the imaginary part of a complex transform: the mask is real, so the
+// correlation of s_a + i·s_b is c_a + i·c_b. The inverse runs as a forward transform,
+// IDFT(Z) = conj(DFT(conj(Z))) / N, with 1/N and the conjugation folded into the spectrum the
+// host prepares: H = conj(DFT(m)) / N. So a pair of tiles is one read of its spans, the forward
+// transform, the product, the inverse transform and one write of 2L outputs; the transforms
+// join in registers, and only their middle passes go through shared memory.
+//
+// Non-finite values: a NaN or infinity anywhere in a span would spread through the whole
+// transform (both tiles). A pair whose inputs hold one, or whose results are not finite
+// (overflow inside the transform), is computed by the direct sums instead, the same fused
+// multiply-adds in the same order as conv1d_basic: non-finite inputs give exactly the direct
+// path's outputs.
+#pragma once
+#include <gpu_prims/conv1d_boundary.cuh>
+#include <gpu_prims/fft.cuh>
+
+namespace gp {
+
+__device__ __forceinline__ f32 conv1d_fft_fma(f32 a, f32 b, f32 c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ f64 conv1d_fft_fma(f64 a, f64 b, f64 c) { return __fma_rn(a, b, c); }
+
+// The direct sums for `count` outputs of one row from input position p0 on (conv1d_basic's
+// arithmetic), the block's threads striding over the outputs.
+template <class T, class A>
+__device__ __forceinline__ void conv1d_fft_direct(const T* __restrict__ xr, const A* __restrict__ mask,
+                                               T* __restrict__ yr, i64 p0, i64 count, u64 n, u64 w,
+                                               int bmode) {
+    for (i64 o = threadIdx.x; o < count; o += blockDim.x) {
+        const i64 start = p0 + o;
+        A acc = A(0);
+        for (u64 j = 0; j < w; ++j) {
+            const i64 p = start + (i64)j;
+            const T v = (p >= 0 && p < (i64)n) ? xr[p] : boundary_load(xr, p, (i64)n, bmode);
+            acc = conv1d_fft_fma(widen(v), mask[j], acc);
+        }
+        yr[o] = narrow<T>(acc);
+    }
+}
+
+// One tile of a pair: its row, first output and number of outputs (0: no tile).
+struct Conv1dFftTile {
+    u64 row;
+    u64 o0;
+    i64 count;
+
+    __device__ __forceinline__ Conv1dFftTile(u64 tile, u64 tiles, u64 tiles_per_row, i64 L,
+                                             u64 n_out) {
+        if (tile < tiles) {
+            row = tile / tiles_per_row;
+            o0 = (tile - row * tiles_per_row) * (u64)L;
+            const i64 left = (i64)(n_out - o0);
+            count = left < L ? left : L;
+        } else {
+            row = 0;
+            o0 = 0;
+            count = 0;
+        }
+    }
+};
+
+// Point k of tile t's span, through the boundary rule; 0 past what the tile's outputs read.
+template <class T, class A>
+__device__ __forceinline__ A conv1d_fft_point(const T* __restrict__ x, const Conv1dFftTile& t,
+                                              int k, u64 n, i64 off, u64 w, int bmode) {
+    const i64 need = t.count > 0 ? t.count + (i64)w - 1 : 0;
+    if (k >= need) return A(0);
+    return widen(boundary_load(x + t.row * n, (i64)t.o0 + off + k, (i64)n, bmode));
+}
+
+// Whether tile t's span lies inside its row (no boundary rule needed).
+__device__ __forceinline__ bool conv1d_fft_inside(const Conv1dFftTile& t, u64 n, i64 off, u64 w) {
+    const i64 p0 = (i64)t.o0 + off;
+    return t.count == 0 || (p0 >= 0 && p0 + t.count + (i64)w - 1 <= (i64)n);
+}
+
+// Loads the spans of a pair into v (first-pass layout of F): tile 0 in the real parts, tile 1
+// in the imaginary parts. Spans inside their rows are read straight into registers; at the ends
+// of rows the block gathers them through shared memory first (a plain loop: the boundary rule's
+// divisions, unrolled 16 times, would cost registers the common case needs). Block-uniform;
+// starts with a barrier where it writes s. Returns whether every point is finite.
+template <class F, class T, class A>
+__device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
+                                                const T* __restrict__ x, const Conv1dFftTile& t0,
+                                                const Conv1dFftTile& t1, u64 n, i64 off, u64 w,
+                                                int bmode) {
+    bool finite = true;
+    if (conv1d_fft_inside(t0, n, off, w) && conv1d_fft_inside(t1, n, off, w)) {
+        const T* x0 = x + t0.row * n + ((i64)t0.o0 + off);
+        const T* x1 = x + t1.row * n + ((i64)t1.o0 + off);
+        const i64 need0 = t0.count > 0 ? t0.count + (i64)w - 1 : 0;
+        const i64 need1 = t1.count > 0 ? t1.count + (i64)w - 1 : 0;
+#pragma unroll
+        for (int e = 0; e < FFT_E; ++e) {
+            const int k = F::point(e);
+            v[e].re = k < need0 ? widen(x0[k]) : A(0);
+            v[e].im = k < need1 ? widen(x1[k]) : A(0);
+            finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+        }
+        return finite;
+    }
+    __syncthreads();  // s is free: the previous pair has read it
+    for (int k = threadIdx.x; k < F::N; k += F::THREADS)
+        s[fft_phys(k)] = {conv1d_fft_point<T, A>(x, t0, k, n, off, w, bmode),
+                          conv1d_fft_point<T, A>(x, t1, k, n, off, w, bmode)};
+    __syncthreads();
+#pragma unroll
+    for (int e = 0; e < FFT_E; ++e) {
+        v[e] = s[fft_phys(F::point(e))];
+        finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+    }
+    return finite;
+}
+
+// Both tiles of a pair by the direct sums.
+template <class T, class A>
+__device__ __forceinline__ void conv1d_fft_direct_pair(const T* __restrict__ x,
+                                                    const A* __restrict__ mask, T* __restrict__ y,
+                                                    Conv1dFftTile t0, Conv1dFftTile t1, u64 n,
+                                                    u64 n_out, i64 off, u64 w, int bmode) {
+    if (t0.count > 0)
+        conv1d_fft_direct<T, A>(x + t0.row * n, mask, y + t0.row * n_out + t0.o0,
+                                (i64)t0.o0 + off, t0.count, n, w, bmode);
+    if (t1.count > 0)
+        conv1d_fft_direct<T, A>(x + t1.row * n, mask, y + t1.row * n_out + t1.o0,
+                                (i64)t1.o0 + off, t1.count, n, w, bmode);
+}
+
+template <class T, int LOG_N>
+__device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
+                                           const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
+                                           const Complex<typename Accumulator<T>::type>* __restrict__ tw,
+                                           const typename Accumulator<T>::type* __restrict__ mask,
+                                           T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off,
+                                           u64 w, int bmode, u64 tiles_per_row,
+                                           Complex<typename Accumulator<T>::type>* s) {
+    typedef typename Accumulator<T>::type A;
+    typedef BlockFft<A, LOG_N> F;
+    constexpr int N = F::N;
+    const i64 L = (i64)N - (i64)w + 1;  // outputs per tile (the host keeps w < N)
+    const u64 tiles = rows * tiles_per_row;
+    const u64 pairs = tiles / 2 + (tiles & 1);
+    for (u64 pair = blockIdx.x; pair < pairs; pair += gridDim.x) {
+        const Conv1dFftTile t0(2 * pair, tiles, tiles_per_row, L, n_out);
+        const Conv1dFftTile t1(2 * pair + 1, tiles, tiles_per_row, L, n_out);
+        // The spans, tile 0 in the real parts and tile 1 in the imaginary parts.
+        Complex<A> v[FFT_E];
+        const bool finite_in = conv1d_fft_load<F>(v, s, x, t0, t1, n, off, w, bmode);
+        // Also the barrier before the first store into s (the previous pair, or the load, read
+        // it last).
+        if (!__syncthreads_or(!finite_in)) {
+            // The forward transform, the product, the inverse transform: one copy of the
+            // transform's code in a loop, not two inlined one after the other (between which the
+            // compiler keeps some 90 more values in registers).
+#pragma unroll 1
+            for (int phase = 0; phase < 2; ++phase) {
+                F::transform(v, s, tw);
+                if (phase == 1) break;
+                const Complex<A>* const spl = fft_launder(spectrum);
+#pragma unroll
+                for (int e = 0; e < FFT_E; ++e) {
+                    const Complex<A> z = cmul(v[e], fft_ldg(spl + F::point(e)));
+                    v[e] = {z.re, -z.im};
+                }
+                __syncthreads();  // the last pass's reads of s are done before the inverse stores
+            }
+            // c = conj(v): tile 0's outputs are the real parts, tile 1's the negated imaginary
+            // ones.
+            bool finite_out = true;
+#pragma unroll
+            for (int e = 0; e < FFT_E; ++e) {
+                const int k = F::point(e);
+                if (k < t0.count) finite_out = finite_out && isfinite(v[e].re);
+                if (k < t1.count) finite_out = finite_out && isfinite(v[e].im);
+            }
+            if (!__syncthreads_or(!finite_out)) {
+                T* y0 = y + t0.row * n_out + t0.o0;
+                T* y1 = y + t1.row * n_out + t1.o0;
+#pragma unroll
+                for (int e = 0; e < FFT_E; ++e) {
+                    const int k = F::point(e);
+                    if (k < t0.count) y0[k] = narrow<T>(v[e].re);
+                    if (k < t1.count) y1[k] = narrow<T>(-v[e].im);
+                }
+                continue;
+            }
+        }
+        // A NaN or infinity in the spans, or a transform that overflowed: the direct sums.
+        conv1d_fft_direct_pair<T, A>(x, mask, y, t0, t1, n, n_out, off, w, bmode);
+    }
+}
+
+}  // namespace gp
+
+// The entry point conv1d_fft<N>_<tname> (N = 2^LOG_N points, N / 16 threads, dynamic shared
+// memory of FftSlots<N> complex A values): spectrum and twiddles are N complex A values each.
+#define GP_CONV1D_FFT_ENTRY(LOG_N, N, tname, T, A)                                               \
+    extern "C" __global__ void __launch_bounds__(N / 16) conv1d_fft##N##_##tname(               \
+        const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                    \
+        const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,                 \
+        T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,      \
+        int boundary, gp::u64 tiles_per_row) {                                                   \
+        extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
+        gp::conv1d_fft<T, LOG_N>(x, spectrum, twiddles, mask, y, rows, n, n_out, off, w,         \
+                                 boundary, tiles_per_row,                                        \
+                                 reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));            \
+    }

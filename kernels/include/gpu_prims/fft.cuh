@@ -1,0 +1,218 @@
+// Complex FFTs of N = 2^k points held by one block (the block layer of the FFT convolution):
+// radix-R DFTs in registers (R = 2, 4, 8, 16), and the Stockham passes that join them through
+// shared memory. Every thread holds FFT_E = 16 points between passes, so a block of N / 16
+// threads transforms N points; a pass of radix R does 16 / R butterflies per thread.
+//
+// Stockham autosort (no bit-reversal pass): a pass of radix R over sub-transforms of ns points
+// reads, for butterfly j < N / R, the R points j + r·N/R, turns each by the twiddle
+// W_N^(r·(j mod ns)·N/(ns·R)) (W_N = e^(−2πi/N)), transforms them and writes point r of the
+// result to (j / ns)·ns·R + (j mod ns) + r·ns. After the pass with ns = N / R the transform is
+// in natural order, point j + r·N/R in the registers of butterfly j: the layout the first pass
+// of the next transform reads. So consecutive transforms (the forward transform, the pointwise
+// product and the inverse transform of the FFT convolution) join in registers, without a
+// round trip through shared memory.
+//
+// Twiddles come from a table of the N values W_N^t (computed on the host in f64, rounded once):
+// the same accuracy as the direct sums' O(ε·log N) error growth needs.
+#pragma once
+#include <gpu_prims/types.cuh>
+
+namespace gp {
+
+// Points per thread between passes.
+constexpr int FFT_E = 16;
+
+template <class A> struct alignas(2 * sizeof(A)) Complex {
+    A re, im;
+};
+
+template <class A> __device__ __forceinline__ Complex<A> cmul(Complex<A> a, Complex<A> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+
+// A read-only load the compiler keeps where it stands.
+__device__ __forceinline__ Complex<f32> fft_ldg(const Complex<f32>* p) {
+    Complex<f32> c;
+    asm volatile("ld.global.v2.f32 {%0, %1}, [%2];" : "=f"(c.re), "=f"(c.im) : "l"(p));
+    return c;
+}
+__device__ __forceinline__ Complex<f64> fft_ldg(const Complex<f64>* p) {
+    Complex<f64> c;
+    asm volatile("ld.global.v2.f64 {%0, %1}, [%2];" : "=d"(c.re), "=d"(c.im) : "l"(p));
+    return c;
+}
+
+// p, as a value the compiler cannot see through. Twiddle and spectrum addresses depend on the
+// thread only: derived from a plain pointer they would be hoisted out of a kernel's loop and held
+// in registers for the whole kernel (some 150 of them); derived from one laundered in the loop,
+// they are recomputed where they are used.
+template <class P> __device__ __forceinline__ P* fft_launder(P* p) {
+    asm volatile("mov.b64 %0, %0;" : "+l"(p));
+    return p;
+}
+
+// cos and sin of 2πq/16 for q < 8, the constant twiddles of the register DFTs.
+__device__ __forceinline__ constexpr double fft_cos16(int q) {
+    return q == 0   ? 1.0
+           : q == 1 ? 0.92387953251128675613
+           : q == 2 ? 0.70710678118654752440
+           : q == 3 ? 0.38268343236508977173
+           : q == 4 ? 0.0
+           : q == 5 ? -0.38268343236508977173
+           : q == 6 ? -0.70710678118654752440
+                    : -0.92387953251128675613;
+}
+__device__ __forceinline__ constexpr double fft_sin16(int q) { return fft_cos16(q >= 4 ? q - 4 : 4 - q); }
+
+// d · W_16^q for q < 8, the trivial turns without multiplications.
+template <class A> __device__ __forceinline__ Complex<A> fft_turn16(Complex<A> d, int q) {
+    if (q == 0) return d;
+    if (q == 4) return {d.im, -d.re};  // × −i
+    const A c = (A)fft_cos16(q), s = (A)fft_sin16(q);
+    // (re + i·im)(c − i·s)
+    return {d.re * c + d.im * s, d.im * c - d.re * s};
+}
+
+// log2(R) bits of k reversed (recursive, so that it folds to a constant wherever k is one).
+__device__ __forceinline__ constexpr int fft_bitrev(int k, int R) {
+    return R <= 1 ? 0 : ((k & 1) * (R / 2)) | fft_bitrev(k >> 1, R / 2);
+}
+
+// The forward DFT of the R points v[0..R) (radix-2 decimation in frequency, unrolled): point k
+// of the result ends in v[fft_bitrev(k, R)]. Indices are constants after unrolling, so v stays
+// in registers.
+// One level of it: the butterflies of distance SPAN, then the levels below. Trip counts are
+// template constants: the unroller works on inner loops first, before an outer loop's index
+// would be known.
+template <int R, int SPAN, class A> __device__ __forceinline__ void fft_dft_level(Complex<A>* v) {
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+        if ((a & SPAN) == 0) {
+            const int k = a & (SPAN - 1);
+            const Complex<A> u = v[a], t = v[a + SPAN];
+            v[a] = {u.re + t.re, u.im + t.im};
+            v[a + SPAN] = fft_turn16(Complex<A>{u.re - t.re, u.im - t.im}, k * (8 / SPAN));
+        }
+    }
+    if constexpr (SPAN > 1) fft_dft_level<R, SPAN / 2>(v);
+}
+
+template <int R, class A> __device__ __forceinline__ void fft_dft(Complex<A>* v) {
+    fft_dft_level<R, R / 2>(v);
+}
+
+// Shared-memory slot of point i: one pad slot per 16 points, so the strided stores of the
+// first passes (stride R points) spread over the banks.
+__device__ __forceinline__ int fft_phys(int i) { return i + (i >> 4); }
+
+// Complex slots of shared memory a transform of N points needs.
+template <int N> struct FftSlots {
+    static constexpr int value = N + N / 16;
+};
+
+// The radices of an N-point transform, first and last equal (so that transforms join in
+// registers), up to two in between (0: none); the passes run FIRST, MID1, MID2, FIRST.
+template <int LOG_N> struct FftRadices;
+template <> struct FftRadices<9> { static constexpr int FIRST = 8, MID1 = 8, MID2 = 0; };
+template <> struct FftRadices<10> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 0; };
+template <> struct FftRadices<11> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 0; };
+template <> struct FftRadices<12> { static constexpr int FIRST = 16, MID1 = 16, MID2 = 0; };
+template <> struct FftRadices<13> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 8; };
+template <> struct FftRadices<14> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 8; };
+
+// One block transforming N points with N / FFT_E threads.
+template <class A, int LOG_N> struct BlockFft {
+    static constexpr int N = 1 << LOG_N;
+    static constexpr int THREADS = N / FFT_E;
+    typedef FftRadices<LOG_N> Radices;
+    static constexpr int R0 = Radices::FIRST;
+    static constexpr int B0 = FFT_E / R0;  // butterflies per thread in the first and last pass
+
+    // Point index of element e (= b·R0 + r, r < R0) of the registers in the first/last-pass
+    // layout: butterfly j = tid + b·THREADS, point j + r·N/R0.
+    static __device__ __forceinline__ int point(int e) {
+        return (int)threadIdx.x + (e / R0) * THREADS + (e % R0) * (N / R0);
+    }
+
+    // Turns each butterfly's points by the pass's twiddles (none where ns = 1) and transforms
+    // them: point k of butterfly b ends in v[b·R + fft_bitrev(k, R)].
+    template <int R>
+    static __device__ __forceinline__ void butterflies(Complex<A>* v, const Complex<A>* __restrict__ tw,
+                                                       int ns) {
+#pragma unroll
+        for (int b = 0; b < FFT_E / R; ++b) {
+            if (ns > 1) {
+                const int j = (int)threadIdx.x + b * THREADS;
+                const int step = (j & (ns - 1)) * (N / (ns * R));
+                const Complex<A>* const twl = fft_launder(tw);
+#pragma unroll
+                for (int r = 1; r < R; ++r) v[b * R + r] = cmul(v[b * R + r], fft_ldg(twl + r * step));
+            }
+            fft_dft<R>(v + b * R);
+        }
+    }
+
+    // Writes the transformed butterflies of a pass over sub-transforms of ns points to shared
+    // memory in Stockham order.
+    template <int R>
+    static __device__ __forceinline__ void store(Complex<A>* s, const Complex<A>* v, int ns) {
+#pragma unroll
+        for (int b = 0; b < FFT_E / R; ++b) {
+            const int j = (int)threadIdx.x + b * THREADS;
+            const int base = (j / ns) * ns * R + (j & (ns - 1));
+#pragma unroll
+            for (int k = 0; k < R; ++k) s[fft_phys(base + k * ns)] = v[b * R + fft_bitrev(k, R)];
+        }
+    }
+
+    // Reads butterflies of radix R: points j + r·N/R.
+    template <int R> static __device__ __forceinline__ void load(Complex<A>* v, const Complex<A>* s) {
+#pragma unroll
+        for (int b = 0; b < FFT_E / R; ++b) {
+            const int j = (int)threadIdx.x + b * THREADS;
+#pragma unroll
+            for (int r = 0; r < R; ++r) v[b * R + r] = s[fft_phys(j + r * (N / R))];
+        }
+    }
+
+    // One pass from shared memory back to shared memory (every thread of the block calls it;
+    // the caller has synchronised after the previous stores).
+    template <int R>
+    static __device__ __forceinline__ void middle(Complex<A>* s, const Complex<A>* __restrict__ tw, int ns) {
+        Complex<A> v[FFT_E];
+        load<R>(v, s);
+        butterflies<R>(v, tw, ns);
+        __syncthreads();  // every point is read before any is overwritten
+        store<R>(s, v, ns);
+        __syncthreads();
+    }
+
+    // The transform of the N points in v (first-pass layout, see `point`) into v (the same
+    // layout, natural order): the first pass, the middle passes through s, the last pass. The
+    // caller synchronises before s is written (the first store) if s was read before.
+    static __device__ __forceinline__ void transform(Complex<A>* v, Complex<A>* s,
+                                                     const Complex<A>* __restrict__ tw) {
+        butterflies<R0>(v, tw, 1);
+        store<R0>(s, v, 1);
+        __syncthreads();
+        int ns = R0;
+        if (Radices::MID1 != 0) {
+            middle<Radices::MID1 ? Radices::MID1 : 2>(s, tw, ns);
+            ns *= Radices::MID1;
+        }
+        if (Radices::MID2 != 0) {
+            middle<Radices::MID2 ? Radices::MID2 : 2>(s, tw, ns);
+            ns *= Radices::MID2;
+        }
+        load<R0>(v, s);
+        butterflies<R0>(v, tw, ns);
+        // Natural order: point j + k·N/R0 is in v[b·R0 + fft_bitrev(k, R0)]; put it at b·R0 + k.
+        Complex<A> u[FFT_E];
+#pragma unroll
+        for (int e = 0; e < FFT_E; ++e) u[e] = v[(e / R0) * R0 + fft_bitrev(e % R0, R0)];
+#pragma unroll
+        for (int e = 0; e < FFT_E; ++e) v[e] = u[e];
+    }
+};
+
+}  // namespace gp
