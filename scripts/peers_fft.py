@@ -94,7 +94,7 @@ def main():
                     "fftconvolve": lambda: signal.fftconvolve(x, m, mode="same"),
                     "oaconvolve": lambda: signal.oaconvolve(x, m, mode="same"),
                 }
-                if w <= 1023:
+                if w <= 255:
                     methods["direct"] = lambda: signal.convolve(x, m, mode="same", method="direct")
                 for name, run in methods.items():
                     try:

@@ -44,8 +44,7 @@ fn run() -> gpu_core::Result<()> {
         .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect())
         .unwrap_or_else(|| {
             vec![
-                3, 7, 15, 31, 63, 95, 127, 191, 255, 383, 511, 767, 1023, 2047, 4095, 8191,
-                15361,
+                3, 7, 15, 31, 63, 95, 127, 191, 255, 383, 511, 767, 1023, 2047, 4095, 8191, 15361,
             ]
         });
     let types: String = arg(&args, "--types").unwrap_or_else(|| "f32,f64".into());
@@ -72,10 +71,7 @@ fn run() -> gpu_core::Result<()> {
 
 /// Median time in µs of `f` on the default stream (3 warm-ups, 10 timed calls).
 #[cfg(feature = "cuda")]
-fn time(
-    gpu: &gpu_core::Gpu,
-    mut f: impl FnMut() -> gpu_core::Result<()>,
-) -> gpu_core::Result<f64> {
+fn time(gpu: &gpu_core::Gpu, mut f: impl FnMut() -> gpu_core::Result<()>) -> gpu_core::Result<f64> {
     let timer = gpu_core::GpuTimer::new(gpu)?;
     for _ in 0..3 {
         f()?;
@@ -147,9 +143,18 @@ fn sweep<T: gpu_conv1d::Real>(
                 .iter()
                 .zip(&reference_host)
                 .map(|(g, r)| (g.to_f64() - r).abs())
-                .fold(0.0f64, |m, v| if v.is_nan() { f64::INFINITY } else { m.max(v) });
+                .fold(
+                    0.0f64,
+                    |m, v| if v.is_nan() { f64::INFINITY } else { m.max(v) },
+                );
             Ok(format!("{:.2e}", d / peak))
         };
+        if T::computes_wider() && w <= gpu_conv1d::TENSOR_MAX_WIDTH {
+            if let Ok(tc) = conv(Strategy::TensorCore) {
+                let us = time(gpu, || tc.run_into(&x, &mut y))?;
+                row("tensor_core".into(), us, diff(&y)?);
+            }
+        }
         let auto = conv(Strategy::Auto)?;
         let path = auto.path(n)?;
         let us = time(gpu, || auto.run_into(&x, &mut y))?;

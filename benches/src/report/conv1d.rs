@@ -28,9 +28,10 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
             let limit = cfg.serial_conv_limit;
             let serial = widths.iter().filter(|&&w| n * w <= limit).count();
             let tensor = usize::from(d != DType::F64);
-            // + 4: host to host (pipelined and one-shot, pageable and pinned), Auto.
+            // + 1: the FFT path; + 4: host to host (pipelined and one-shot, pageable and
+            // pinned), Auto.
             let gpu_cases = if gpu {
-                Strategy::ALL.len() + tensor + 4
+                Strategy::ALL.len() + tensor + 1 + 4
             } else {
                 0
             };
@@ -176,6 +177,7 @@ mod gpu {
             if T::NAME != "f64" {
                 strategies.push(Strategy::TensorCore);
             }
+            strategies.push(Strategy::FFT);
             let cases: Vec<Case<'_>> = strategies
                 .into_iter()
                 .map(|strategy| {

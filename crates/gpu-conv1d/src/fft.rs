@@ -20,8 +20,7 @@ pub const FFT_SIZES: [usize; 6] = [512, 1024, 2048, 4096, 8192, 16384];
 /// points has `N / 16` threads.
 pub(crate) const FFT_POINTS_PER_THREAD: usize = 16;
 
-/// The shortest tile the automatic size choice accepts at the largest size (where masks are
-/// too long for a tile of half a transform).
+/// The shortest tile of the automatic size choice (at the largest size, for the longest masks).
 const FFT_MIN_TILE: usize = 1024;
 
 /// The largest transform for `T`: 16384 points for f32, f16 and bf16 (8-byte complex points,
@@ -46,15 +45,20 @@ pub fn fft_max_width<T: Real>() -> usize {
     fft_max_size::<T>() + 1 - FFT_MIN_TILE
 }
 
-/// Relative cost of a point of each size of [`FFT_SIZES`] beyond its arithmetic: small blocks
-/// (32 threads at 512 points) and large ones (one or two blocks per SM at 8192 and 16384, whose
-/// shared memory and registers fill an SM) hide latency worse.
-const SIZE_FACTOR: [f64; 6] = [1.3, 1.1, 1.0, 1.0, 1.25, 1.6];
+/// The automatic size by mask width, measured on the H100 (docs/conv1d.md, the FFT width
+/// sweep: each size at every width of 3 … 15361, 2^26 outputs): `(w_max, size)`, the size for
+/// masks of up to `w_max` elements, for 4-byte accumulators (f32, f16, bf16) and for f64.
+const SIZE_BY_WIDTH_F32: [(usize, usize); 5] = [
+    (127, 512),
+    (319, 1024),
+    (1535, 2048),
+    (3071, 8192),
+    (usize::MAX, 16384),
+];
+const SIZE_BY_WIDTH_F64: [(usize, usize); 3] = [(95, 512), (1535, 2048), (usize::MAX, 8192)];
 
-/// The transform size for a mask of `w` elements of `T`: the one with the least estimated time
-/// per output, `N·log2(N) / (N − w + 1)` weighted by the size's efficiency, among the sizes
-/// whose tile holds at least half the transform (or, at the largest size, at least 1024
-/// outputs); `None` past [`fft_max_width`].
+/// The transform size for a mask of `w` elements of `T`: the fastest measured for that width
+/// (a table per accumulator type), `None` past [`fft_max_width`].
 ///
 /// ```
 /// use gpu_conv1d::fft_size;
@@ -64,22 +68,18 @@ const SIZE_FACTOR: [f64; 6] = [1.3, 1.1, 1.0, 1.0, 1.25, 1.6];
 /// assert_eq!(fft_size::<f64>(7169), Some(8192));
 /// ```
 pub fn fft_size<T: Real>(w: usize) -> Option<usize> {
-    let max = fft_max_size::<T>();
-    FFT_SIZES
+    if w == 0 || w > fft_max_width::<T>() {
+        return None;
+    }
+    let table: &[(usize, usize)] = if std::mem::size_of::<T::Wide>() == 8 {
+        &SIZE_BY_WIDTH_F64
+    } else {
+        &SIZE_BY_WIDTH_F32
+    };
+    table
         .iter()
-        .copied()
-        .filter(|&n| n <= max)
-        .filter(|&n| {
-            let tile = fft_tile(n, w);
-            tile >= n / 2 || (n == max && tile >= FFT_MIN_TILE)
-        })
-        .min_by(|&a, &b| {
-            let cost = |n: usize| {
-                let factor = SIZE_FACTOR[n.trailing_zeros() as usize - 9];
-                factor * n as f64 * (n as f64).log2() / fft_tile(n, w) as f64
-            };
-            cost(a).total_cmp(&cost(b))
-        })
+        .find(|&&(w_max, size)| w <= w_max && w < size)
+        .map(|&(_, size)| size)
 }
 
 /// Checks an explicit transform size (`Strategy::Fft { size }`, 0 for the automatic one) against
@@ -169,15 +169,21 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_work_per_output() {
-        assert_eq!(FFT_SIZES[0].trailing_zeros(), 9);
-        assert_eq!(SIZE_FACTOR.len(), FFT_SIZES.len());
         assert_eq!(fft_size::<f32>(8193), Some(16384));
+        assert_eq!(fft_size::<f32>(0), None);
         assert_eq!(fft_size::<f64>(4096), Some(8192));
         assert_eq!(fft_size::<f64>(7170), None);
         assert_eq!(fft_size::<gpu_core::f16>(15361), Some(16384));
         for w in 1..=fft_max_width::<f32>() {
             let n = fft_size::<f32>(w).unwrap();
-            assert!(fft_tile(n, w) >= 1024.min(n / 2), "w {w}: size {n}");
+            assert!(fft_tile(n, w) >= 1024.min(n / 4), "w {w}: size {n}");
+        }
+        for w in 1..=fft_max_width::<f64>() {
+            let n = fft_size::<f64>(w).unwrap();
+            assert!(
+                n <= 8192 && fft_tile(n, w) >= 1024.min(n / 4),
+                "w {w}: size {n}"
+            );
         }
         assert_eq!(fft_tile(512, 600), 0);
     }

@@ -495,6 +495,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
         if span.is_empty() {
             return Ok(());
         }
+        if let Path::Fft { .. } = path {
+            // Its tiles read a transform's span around their outputs, past the windows the
+            // caller guarantees.
+            return Err(Error::invalid(
+                "span",
+                "the FFT path runs over whole rows only",
+            ));
+        }
         let shape = Shape {
             rows: 1,
             n: n as u64,
@@ -704,7 +712,9 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 let twiddles = spectrum + (2 * size * std::mem::size_of::<T::Wide>()) as u64;
                 let tile = crate::fft::fft_tile(size, w as usize) as u64;
                 let tiles_per_row = n_out.div_ceil(tile);
-                let pairs = (rows * tiles_per_row).div_ceil(2);
+                // Pairs of tiles within each row; tiles from the row's first output (origin 0).
+                let pairs = rows * tiles_per_row.div_ceil(2);
+                let origin = 0i64;
                 let shared = crate::fft::shared_bytes::<T>(size);
                 let props = self.gpu.properties();
                 if shared > props.shared_memory_per_block_optin {
@@ -726,7 +736,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     .with_shared_bytes(shared as u32);
                 // SAFETY: conv1d_fft<N>_T(const T* x, const Complex<A>* spectrum, const
                 // Complex<A>* twiddles, const A* mask, T* y, u64 rows, u64 n, u64 n_out, i64 off,
-                // u64 w, int boundary, u64 tiles_per_row), A = T::Wide: x holds rows·n elements,
+                // u64 w, int boundary, u64 tiles_per_row, i64 origin), A = T::Wide: x holds rows·n
+                // elements,
                 // y rows·n_out, mask w (checked above; device arrays of this context); `tables`
                 // holds 4·size A values, the spectrum then the twiddles (size complex values
                 // each, 16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept alive
@@ -750,7 +761,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
                             off,
                             w,
                             boundary,
-                            tiles_per_row
+                            tiles_per_row,
+                            origin
                         ],
                     )
                 }

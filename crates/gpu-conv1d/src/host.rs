@@ -84,12 +84,17 @@ impl<T: Real> Conv1d<'_, T> {
 
     /// Whether [`Options::pipelining`](crate::Options::pipelining) sends `x` through the
     /// pipeline here: no stream of the caller's, no periodic boundary (it reads the far end of
-    /// the signal first), and a halo that leaves room for a chunk.
+    /// the signal first), a halo that leaves room for a chunk, and a kernel that reads only its
+    /// outputs' windows (not the FFT path, whose tiles read whole transforms' spans).
     fn takes_pipeline(&self, x: &[T]) -> bool {
         !self.has_stream()
             && self.options().pipelining.applies(std::mem::size_of_val(x))
             && self.options().boundary != Boundary::Wrap
             && halo(self.mask_len()) <= chunk_budget::<T>() / 2
+            && !matches!(
+                self.output_len(x.len()).map(|n_out| self.resolve(n_out)),
+                Ok(crate::Path::Fft { .. })
+            )
     }
 
     /// The host-to-host run of `x` into `out` (`output_len(x.len())` elements) through the

@@ -118,8 +118,8 @@ mod slices_host;
 
 pub use fft::{fft_max_size, fft_max_width, fft_size, fft_tile, FFT_SIZES};
 pub use plan::{
-    auto_fixed_tile, auto_tile, constant_capacity, output_len, tensor_min_width, Path, AUTO_BLOCK,
-    AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
+    auto_fixed_tile, auto_tile, constant_capacity, fft_min_width, output_len, tensor_min_width,
+    Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
 };
 pub use tensor::TENSOR_MAX_WIDTH;
 
@@ -408,8 +408,9 @@ impl Boundary {
     }
 }
 
-/// Which kernel computes the convolution. All give the same results (up to rounding: every one
-/// sums `j` in increasing order with fused multiply-adds).
+/// Which kernel computes the convolution. All give the same results up to rounding: the direct
+/// ones sum `j` in increasing order with fused multiply-adds, tensor cores in another order, the
+/// FFT path through transforms.
 ///
 /// | strategy | mask | inputs | kernel |
 /// | --- | --- | --- | --- |
@@ -431,7 +432,9 @@ impl Boundary {
 /// runtime-width kernel ([`auto_tile`]); rows shorter than a quarter of [`auto_tile`] run the
 /// basic kernel instead (see [`Path`]). On GPUs of compute capability 8.0 or later, `Auto` runs
 /// f16 and bf16 masks of [`tensor_min_width`] to [`TENSOR_MAX_WIDTH`] elements on tensor cores
-/// ([`Strategy::TensorCore`]; for f32 only on request, being slower there).
+/// ([`Strategy::TensorCore`]; for f32 only on request, being slower there). Masks of
+/// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
+/// rounding differs from the direct sums' (see there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strategy {
     /// The chapter's first kernel: mask in global memory.
@@ -450,7 +453,8 @@ pub enum Strategy {
     },
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
-    /// f16 and bf16 masks.
+    /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
+    /// [`fft_max_width`] (from 64 elements for f32, 80 for f64).
     #[default]
     Auto,
     /// The register-tiled FMA kernels of [`Strategy::Auto`] (compiled for the width when it is

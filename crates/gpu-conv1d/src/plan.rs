@@ -276,16 +276,20 @@ pub fn tensor_min_width<T: Real>() -> Option<usize> {
     }
 }
 
-/// The shortest mask [`Strategy::Auto`] runs through FFTs for `T` (with tensor cores available
-/// where `tensor_cores`). Measured on the H100 (docs/conv1d.md): see `fft_min_width`'s table.
+/// The shortest mask [`Strategy::Auto`] runs through FFTs for `T` (`tensor_cores`: with the
+/// tensor-core kernel available). Measured on the H100 at 2^26 outputs (docs/conv1d.md, the FFT
+/// width sweep): f32 from 64, where the direct kernels leave the fixed-width ones (w = 63:
+/// direct 0.76× a copy, FFT 0.65×; w = 95: 0.45× and 0.63×); f64 from 80 (w = 63: 0.98×
+/// direct, 0.64× FFT; w = 95: 0.54× and 0.63×); f16 and bf16 with tensor cores from 1024 (their
+/// tensor-core kernel keeps up with the transforms to about there).
 pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
     match (
         T::computes_wider() && tensor_cores,
         std::mem::size_of::<T::Wide>(),
     ) {
-        (true, _) => 255,
-        (false, 8) => 64,
-        (false, _) => 96,
+        (true, _) => 1024,
+        (false, 8) => 80,
+        (false, _) => 64,
     }
 }
 
@@ -489,7 +493,15 @@ mod tests {
         );
         assert_eq!(
             resolve::<f16>(Strategy::Auto, n, 127, false),
-            Path::RegisterTiledFixed { width: 127 }
+            Path::Fft { size: 512 }
+        );
+        assert_eq!(
+            resolve::<f16>(Strategy::Auto, n, 1023, true),
+            Path::TensorCore
+        );
+        assert_eq!(
+            resolve::<f16>(Strategy::Auto, n, 1024, true),
+            Path::Fft { size: 2048 }
         );
         assert_eq!(
             resolve::<bf16>(Strategy::Auto, n, 31, true),
@@ -497,7 +509,7 @@ mod tests {
         );
         assert_eq!(
             resolve::<f32>(Strategy::Auto, n, 200, true),
-            Path::RegisterTiled
+            Path::Fft { size: 1024 }
         );
         assert_eq!(
             resolve::<f32>(Strategy::TensorCore, n, 200, true),
@@ -505,7 +517,23 @@ mod tests {
         );
         assert_eq!(
             resolve::<f32>(Strategy::Auto, n, 200, false),
+            Path::Fft { size: 1024 }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, n, 20_000, false),
             Path::RegisterTiled
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::FFT, n, 200, false),
+            Path::Fft { size: 1024 }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Fft { size: 4096 }, n, 200, false),
+            Path::Fft { size: 4096 }
+        );
+        assert_eq!(
+            Path::Fft { size: 4096 }.kernel_name::<f64>(),
+            "conv1d_fft4096_f64"
         );
         assert_eq!(
             resolve::<f32>(Strategy::Auto, n, 63, true),
@@ -513,6 +541,10 @@ mod tests {
         );
         assert_eq!(
             resolve::<f64>(Strategy::Auto, n, 200, true),
+            Path::Fft { size: 2048 }
+        );
+        assert_eq!(
+            resolve::<f64>(Strategy::Auto, n, 79, true),
             Path::RegisterTiled
         );
         assert_eq!(resolve::<f16>(Strategy::Auto, 100, 200, true), Path::Basic);
@@ -532,7 +564,11 @@ mod tests {
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1024, 200),
-            Path::RegisterTiled
+            Path::Fft { size: 1024 }
+        );
+        assert_eq!(
+            resolve_fma::<f32>(Strategy::Auto, 1024, 63),
+            Path::RegisterTiledFixed { width: 63 }
         );
         assert_eq!(resolve_fma::<f32>(Strategy::Auto, 1023, 33), Path::Basic);
         assert_eq!(resolve_fma::<f32>(Strategy::Auto, 1023, 3), Path::Basic);
@@ -546,6 +582,10 @@ mod tests {
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1 << 28, 127),
+            Path::Fft { size: 512 }
+        );
+        assert_eq!(
+            resolve_fma::<f32>(Strategy::RegisterTiled, 1 << 28, 127),
             Path::RegisterTiledFixed { width: 127 }
         );
         assert_eq!(resolve_fma::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);

@@ -93,7 +93,9 @@ fn cross_product<T: Real>(strategy: Strategy) {
                         }
                         let got = run_on(&gpu, &conv, &x, stream);
                         runs += 1;
-                        if let Err(e) = common::check(&got, op, &x, &mask, mode, boundary, CHECKED)
+                        let path = conv.path(n).unwrap();
+                        if let Err(e) =
+                            common::check_path(&got, op, &x, &mask, mode, boundary, CHECKED, path)
                         {
                             failures.push(format!(
                                 "{} {} n={n} w={w} {op:?} {mode:?} {boundary:?}: {e}",
@@ -231,7 +233,7 @@ fn gpu_large_2_pow_20_plus_7() {
 }
 
 #[test]
-fn gpu_huge_2_pow_28_auto_f32() {
+fn gpu_huge_2_pow_28_register_tiled_f32() {
     let Some(gpu) = gpu_or_skip() else { return };
     let n = 1usize << 28;
     // A cheap hash (random data would take long to generate in a debug build).
@@ -240,7 +242,13 @@ fn gpu_huge_2_pow_28_auto_f32() {
         .collect();
     for w in [31, 127, 128] {
         let mask = common::data::<f32>(w, 28);
-        let conv = Conv1d::correlation(&gpu, &mask, Options::default()).unwrap();
+        // The register-tiled FMA kernels (Auto takes the FFT path for the longer masks).
+        let conv = Conv1d::correlation(
+            &gpu,
+            &mask,
+            Options::new().strategy(Strategy::RegisterTiled),
+        )
+        .unwrap();
         let expected = if w == 128 {
             Path::RegisterTiled
         } else {
@@ -320,7 +328,7 @@ fn gpu_masks_longer_than_a_segment_or_the_signal() {
                             };
                             let conv = Conv1d::convolution(gpu, &mask, options).unwrap();
                             let got = run_on(gpu, &conv, &x, gpu.stream());
-                            common::check(
+                            common::check_path(
                                 &got,
                                 Operation::Convolution,
                                 &x,
@@ -328,6 +336,7 @@ fn gpu_masks_longer_than_a_segment_or_the_signal() {
                                 mode,
                                 boundary,
                                 1024,
+                                conv.path(n).unwrap(),
                             )
                             .unwrap_or_else(|e| {
                                 panic!(
@@ -426,7 +435,7 @@ fn rows_case<T: Real>(gpu: &Gpu, strategy: Strategy) {
                     };
                     for r in checked {
                         let x = a.row(r).to_vec();
-                        common::check(
+                        common::check_path(
                             &y[r * n_out..(r + 1) * n_out],
                             Operation::Correlation,
                             &x,
@@ -434,6 +443,7 @@ fn rows_case<T: Real>(gpu: &Gpu, strategy: Strategy) {
                             mode,
                             boundary,
                             512,
+                            conv.path(n).unwrap(),
                         )
                         .unwrap_or_else(|e| {
                             panic!(
@@ -482,7 +492,10 @@ fn gpu_many_long_rows_register_tiled() {
             let conv = Conv1d::convolution(
                 &gpu,
                 &mask,
-                Options::new().mode(mode).boundary(Boundary::Wrap),
+                Options::new()
+                    .mode(mode)
+                    .boundary(Boundary::Wrap)
+                    .strategy(Strategy::RegisterTiled),
             )
             .unwrap();
             assert_eq!(conv.path(n).unwrap(), path);
@@ -978,7 +991,7 @@ fn gpu_shared_by_16_threads() {
                         let n = 3000 + 977 * t + 4099 * k;
                         let x = common::data::<T>(n, (t * 3 + k) as u64);
                         let got = conv.run(&x).unwrap();
-                        common::check(
+                        common::check_path(
                             &got,
                             Operation::Correlation,
                             &x,
@@ -986,6 +999,7 @@ fn gpu_shared_by_16_threads() {
                             Mode::Same,
                             Boundary::Zero,
                             CHECKED,
+                            conv.path(n).unwrap(),
                         )
                         .unwrap_or_else(|e| panic!("{} w={w} thread {t}: {e}", T::NAME));
                     }

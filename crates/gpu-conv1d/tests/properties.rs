@@ -104,7 +104,7 @@ mod gpu {
     use gpu_core::testing::gpu_or_skip;
 
     fn strategy_of(k: u8) -> Strategy {
-        match k % 8 {
+        match k % 9 {
             0 => Strategy::Basic,
             1 => Strategy::ConstantMask,
             2 => Strategy::TILED_HALO,
@@ -112,6 +112,7 @@ mod gpu {
             4 => Strategy::TILED_CACHED,
             5 => Strategy::TiledCached { tile: 512 },
             6 => Strategy::TensorCore, // f16, bf16, f32 on compute capability 8.0+ only
+            7 => Strategy::FFT,
             _ => Strategy::Auto,
         }
     }
@@ -172,8 +173,9 @@ mod gpu {
             return TestResult::error(e.to_string());
         }
         let y = y.to_vec().unwrap();
+        let path = conv.path(n).unwrap();
         for r in 0..rows {
-            if let Err(e) = common::check(
+            if let Err(e) = common::check_path(
                 &y[r * n_out..(r + 1) * n_out],
                 op,
                 &x[r * n..(r + 1) * n],
@@ -181,6 +183,7 @@ mod gpu {
                 mode,
                 boundary,
                 2048,
+                path,
             ) {
                 return TestResult::error(format!(
                     "{} {} rows={rows} n={n} w={w} {op:?} {mode:?} {boundary:?} row {r}: {e}",

@@ -297,7 +297,12 @@ fn convolutions_of_every_mode_boundary_and_shard_count() {
                                 "n={n} {:?} w={w} {mode:?} {b:?}",
                                 layout.counts().collect::<Vec<_>>()
                             );
-                            let options = Options::new().mode(mode).boundary(b);
+                            // The direct kernels: exact on dyadic data (Auto would take
+                            // the FFT path for the 127-wide mask).
+                            let options = Options::new()
+                                .mode(mode)
+                                .boundary(b)
+                                .strategy(gpu_conv1d::Strategy::RegisterTiled);
                             let op = if w == 4 {
                                 Operation::Convolution
                             } else {

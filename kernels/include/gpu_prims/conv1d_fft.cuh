@@ -16,6 +16,12 @@
 // transform, the product, the inverse transform and one write of 2L outputs; the transforms
 // join in registers, and only their middle passes go through shared memory.
 //
+// Tiles start at `origin` (0 for a launch over whole rows) and pair up within each row: tile t
+// of a row covers the launch's outputs origin + t·L ... + L − 1. A launch over part of a row (the
+// host pipeline's spans) passes the origin of the whole row's tiling, −(start mod 2L), loads
+// every span through the boundary rule and writes only its own outputs, so every output comes
+// out bit for bit as in a launch over the whole row, whatever the split.
+//
 // Non-finite values: a NaN or infinity anywhere in a span would spread through the whole
 // transform (both tiles). A pair whose inputs hold one, or whose results are not finite
 // (overflow inside the transform), is computed by the direct sums instead, the same fused
@@ -48,71 +54,54 @@ __device__ __forceinline__ void conv1d_fft_direct(const T* __restrict__ xr, cons
     }
 }
 
-// One tile of a pair: its row, first output and number of outputs (0: no tile).
+// Tile t of a row: outputs o0 + k, k < L, of the launch (o0 = origin + t·L may be negative in
+// a launch over part of a row, see conv1d_fft), of which those with k in [lo, hi) are this
+// launch's to write (none where hi <= lo).
 struct Conv1dFftTile {
     u64 row;
-    u64 o0;
-    i64 count;
+    i64 o0;
+    i64 lo;
+    i64 hi;
 
-    __device__ __forceinline__ Conv1dFftTile(u64 tile, u64 tiles, u64 tiles_per_row, i64 L,
-                                             u64 n_out) {
-        if (tile < tiles) {
-            row = tile / tiles_per_row;
-            o0 = (tile - row * tiles_per_row) * (u64)L;
-            const i64 left = (i64)(n_out - o0);
-            count = left < L ? left : L;
-        } else {
-            row = 0;
-            o0 = 0;
-            count = 0;
-        }
+    __device__ __forceinline__ Conv1dFftTile(u64 row_, u64 t, i64 origin, i64 L, u64 n_out) {
+        row = row_;
+        o0 = origin + (i64)t * L;
+        lo = o0 < 0 ? -o0 : 0;
+        const i64 left = (i64)n_out - o0;
+        hi = left < L ? left : L;
     }
 };
 
-// Point k of tile t's span, through the boundary rule; 0 past what the tile's outputs read.
-template <class T, class A>
-__device__ __forceinline__ A conv1d_fft_point(const T* __restrict__ x, const Conv1dFftTile& t,
-                                              int k, u64 n, i64 off, u64 w, int bmode) {
-    const i64 need = t.count > 0 ? t.count + (i64)w - 1 : 0;
-    if (k >= need) return A(0);
-    return widen(boundary_load(x + t.row * n, (i64)t.o0 + off + k, (i64)n, bmode));
-}
-
-// Whether tile t's span lies inside its row (no boundary rule needed).
-__device__ __forceinline__ bool conv1d_fft_inside(const Conv1dFftTile& t, u64 n, i64 off, u64 w) {
-    const i64 p0 = (i64)t.o0 + off;
-    return t.count == 0 || (p0 >= 0 && p0 + t.count + (i64)w - 1 <= (i64)n);
-}
-
 // Loads the spans of a pair into v (first-pass layout of F): tile 0 in the real parts, tile 1
-// in the imaginary parts. Spans inside their rows are read straight into registers; at the ends
-// of rows the block gathers them through shared memory first (a plain loop: the boundary rule's
-// divisions, unrolled 16 times, would cost registers the common case needs). Block-uniform;
-// starts with a barrier where it writes s. Returns whether every point is finite.
+// in the imaginary parts, every point through the boundary rule (also past what the written
+// outputs read, and for a tile with no outputs here: what a pair computes never depends on
+// which of its outputs a launch writes). Spans inside their rows are read straight into
+// registers; at the ends of rows the block gathers them through shared memory first (a plain
+// loop: the boundary rule's divisions, unrolled 16 times, would cost registers the common case
+// needs). Block-uniform; starts with a barrier where it writes s. Returns whether every point
+// is finite.
 template <class F, class T, class A>
 __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
                                                 const T* __restrict__ x, const Conv1dFftTile& t0,
-                                                const Conv1dFftTile& t1, u64 n, i64 off, u64 w,
+                                                const Conv1dFftTile& t1, u64 n, i64 off,
                                                 int bmode) {
     bool finite = true;
-    if (conv1d_fft_inside(t0, n, off, w) && conv1d_fft_inside(t1, n, off, w)) {
-        const T* x0 = x + t0.row * n + ((i64)t0.o0 + off);
-        const T* x1 = x + t1.row * n + ((i64)t1.o0 + off);
-        const i64 need0 = t0.count > 0 ? t0.count + (i64)w - 1 : 0;
-        const i64 need1 = t1.count > 0 ? t1.count + (i64)w - 1 : 0;
+    const i64 p0 = t0.o0 + off, p1 = t1.o0 + off;
+    const T* x0 = x + t0.row * n;
+    const T* x1 = x + t1.row * n;
+    if (p0 >= 0 && p0 + F::N <= (i64)n && p1 >= 0 && p1 + F::N <= (i64)n) {
 #pragma unroll
         for (int e = 0; e < FFT_E; ++e) {
             const int k = F::point(e);
-            v[e].re = k < need0 ? widen(x0[k]) : A(0);
-            v[e].im = k < need1 ? widen(x1[k]) : A(0);
+            v[e] = {widen(x0[p0 + k]), widen(x1[p1 + k])};
             finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
         }
         return finite;
     }
     __syncthreads();  // s is free: the previous pair has read it
     for (int k = threadIdx.x; k < F::N; k += F::THREADS)
-        s[fft_phys(k)] = {conv1d_fft_point<T, A>(x, t0, k, n, off, w, bmode),
-                          conv1d_fft_point<T, A>(x, t1, k, n, off, w, bmode)};
+        s[fft_phys(k)] = {widen(boundary_load(x0, p0 + k, (i64)n, bmode)),
+                          widen(boundary_load(x1, p1 + k, (i64)n, bmode))};
     __syncthreads();
 #pragma unroll
     for (int e = 0; e < FFT_E; ++e) {
@@ -122,18 +111,15 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
     return finite;
 }
 
-// Both tiles of a pair by the direct sums.
+// A tile's outputs of this launch by the direct sums.
 template <class T, class A>
-__device__ __forceinline__ void conv1d_fft_direct_pair(const T* __restrict__ x,
-                                                    const A* __restrict__ mask, T* __restrict__ y,
-                                                    Conv1dFftTile t0, Conv1dFftTile t1, u64 n,
-                                                    u64 n_out, i64 off, u64 w, int bmode) {
-    if (t0.count > 0)
-        conv1d_fft_direct<T, A>(x + t0.row * n, mask, y + t0.row * n_out + t0.o0,
-                                (i64)t0.o0 + off, t0.count, n, w, bmode);
-    if (t1.count > 0)
-        conv1d_fft_direct<T, A>(x + t1.row * n, mask, y + t1.row * n_out + t1.o0,
-                                (i64)t1.o0 + off, t1.count, n, w, bmode);
+__device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
+                                                       const A* __restrict__ mask,
+                                                       T* __restrict__ y, const Conv1dFftTile& t,
+                                                       u64 n, u64 n_out, i64 off, u64 w, int bmode) {
+    if (t.hi > t.lo)
+        conv1d_fft_direct<T, A>(x + t.row * n, mask, y + t.row * n_out + (t.o0 + t.lo),
+                                t.o0 + t.lo + off, t.hi - t.lo, n, w, bmode);
 }
 
 template <class T, int LOG_N>
@@ -142,20 +128,23 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ tw,
                                            const typename Accumulator<T>::type* __restrict__ mask,
                                            T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off,
-                                           u64 w, int bmode, u64 tiles_per_row,
+                                           u64 w, int bmode, u64 tiles_per_row, i64 origin,
                                            Complex<typename Accumulator<T>::type>* s) {
     typedef typename Accumulator<T>::type A;
     typedef BlockFft<A, LOG_N> F;
     constexpr int N = F::N;
     const i64 L = (i64)N - (i64)w + 1;  // outputs per tile (the host keeps w < N)
-    const u64 tiles = rows * tiles_per_row;
-    const u64 pairs = tiles / 2 + (tiles & 1);
+    // Pairs of tiles 2p and 2p + 1 of one row (never across rows: a row's results do not
+    // depend on the rows launched with it).
+    const u64 pairs_per_row = tiles_per_row / 2 + (tiles_per_row & 1);
+    const u64 pairs = rows * pairs_per_row;
     for (u64 pair = blockIdx.x; pair < pairs; pair += gridDim.x) {
-        const Conv1dFftTile t0(2 * pair, tiles, tiles_per_row, L, n_out);
-        const Conv1dFftTile t1(2 * pair + 1, tiles, tiles_per_row, L, n_out);
-        // The spans, tile 0 in the real parts and tile 1 in the imaginary parts.
+        const u64 row = pair / pairs_per_row;
+        const u64 p = pair - row * pairs_per_row;
+        const Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
+        const Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
         Complex<A> v[FFT_E];
-        const bool finite_in = conv1d_fft_load<F>(v, s, x, t0, t1, n, off, w, bmode);
+        const bool finite_in = conv1d_fft_load<F>(v, s, x, t0, t1, n, off, bmode);
         // Also the barrier before the first store into s (the previous pair, or the load, read
         // it last).
         if (!__syncthreads_or(!finite_in)) {
@@ -176,42 +165,46 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
             }
             // c = conj(v): tile 0's outputs are the real parts, tile 1's the negated imaginary
             // ones.
+            // Every output of both tiles, written here or not (the decision is the pair's).
             bool finite_out = true;
 #pragma unroll
-            for (int e = 0; e < FFT_E; ++e) {
-                const int k = F::point(e);
-                if (k < t0.count) finite_out = finite_out && isfinite(v[e].re);
-                if (k < t1.count) finite_out = finite_out && isfinite(v[e].im);
-            }
+            for (int e = 0; e < FFT_E; ++e)
+                if (F::point(e) < L) finite_out = finite_out && isfinite(v[e].re) && isfinite(v[e].im);
             if (!__syncthreads_or(!finite_out)) {
                 T* y0 = y + t0.row * n_out + t0.o0;
                 T* y1 = y + t1.row * n_out + t1.o0;
 #pragma unroll
                 for (int e = 0; e < FFT_E; ++e) {
                     const int k = F::point(e);
-                    if (k < t0.count) y0[k] = narrow<T>(v[e].re);
-                    if (k < t1.count) y1[k] = narrow<T>(-v[e].im);
+                    if (k >= t0.lo && k < t0.hi) y0[k] = narrow<T>(v[e].re);
+                    if (k >= t1.lo && k < t1.hi) y1[k] = narrow<T>(-v[e].im);
                 }
                 continue;
             }
         }
         // A NaN or infinity in the spans, or a transform that overflowed: the direct sums.
-        conv1d_fft_direct_pair<T, A>(x, mask, y, t0, t1, n, n_out, off, w, bmode);
+        conv1d_fft_direct_tile<T, A>(x, mask, y, t0, n, n_out, off, w, bmode);
+        conv1d_fft_direct_tile<T, A>(x, mask, y, t1, n, n_out, off, w, bmode);
     }
 }
 
 }  // namespace gp
 
+// Blocks per SM the register allocation leaves room for: about 768 threads of f32 transforms
+// (some 80 registers each; more spill), 384 of f64 ones.
+#define GP_CONV1D_FFT_MIN_BLOCKS(N, A) \
+    ((sizeof(A) == 4 ? 768 : 384) / (N / 16) > 0 ? (sizeof(A) == 4 ? 768 : 384) / (N / 16) : 1)
+
 // The entry point conv1d_fft<N>_<tname> (N = 2^LOG_N points, N / 16 threads, dynamic shared
 // memory of FftSlots<N> complex A values): spectrum and twiddles are N complex A values each.
 #define GP_CONV1D_FFT_ENTRY(LOG_N, N, tname, T, A)                                               \
-    extern "C" __global__ void __launch_bounds__(N / 16) conv1d_fft##N##_##tname(               \
+    extern "C" __global__ void __launch_bounds__(N / 16, GP_CONV1D_FFT_MIN_BLOCKS(N, A)) conv1d_fft##N##_##tname(               \
         const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                    \
         const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,                 \
         T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,      \
-        int boundary, gp::u64 tiles_per_row) {                                                   \
+        int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                                   \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N>(x, spectrum, twiddles, mask, y, rows, n, n_out, off, w,         \
-                                 boundary, tiles_per_row,                                        \
+                                 boundary, tiles_per_row, origin,                                \
                                  reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));            \
     }

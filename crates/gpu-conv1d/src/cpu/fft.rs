@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 use rustfft::num_complex::Complex;
-use rustfft::{Fft, FftPlanner};
+use rustfft::FftPlanner;
 
 use gpu_core::{Element, Result};
 
@@ -186,8 +186,12 @@ mod tests {
     #[test]
     fn halves_round_once() {
         use gpu_core::f16;
-        let x: Vec<f16> = (0..5000).map(|i| f16::from_f32((i % 9) as f32 / 8.0)).collect();
-        let m: Vec<f16> = (0..200).map(|j| f16::from_f32(1.0 / (1 + j) as f32)).collect();
+        let x: Vec<f16> = (0..5000)
+            .map(|i| f16::from_f32((i % 9) as f32 / 8.0))
+            .collect();
+        let m: Vec<f16> = (0..200)
+            .map(|j| f16::from_f32(1.0 / (1 + j) as f32))
+            .collect();
         let d = super::super::correlate(&x, &m, Mode::Same, Boundary::Nearest).unwrap();
         let f = correlate_fft_par(&x, &m, Mode::Same, Boundary::Nearest).unwrap();
         let ulps = d

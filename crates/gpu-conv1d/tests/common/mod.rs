@@ -83,3 +83,98 @@ pub fn check<T: Real>(
     }
     Ok(())
 }
+
+/// The allowed error of output `o` of one row on the FFT path of `size` points: the rounding of
+/// the transforms, which grows with `ε·log2(size)` times the size of the values in the pair of
+/// tiles' spans (`scale`, the largest |x| there) and the mask's 2-norm, plus the direct sums'
+/// tolerance (which holds the final rounding of 16-bit outputs).
+pub fn fft_tolerance<T: Real>(size: usize, scale: f64, m2: f64, w: usize, mag: f64) -> f64 {
+    let eps = <T::Wide as Real>::EPSILON.to_f64();
+    8.0 * eps * (size as f64).log2() * scale * m2 + tolerance::<T>(w, mag)
+}
+
+/// The largest |X(p)| over the spans of the pair of tiles holding output `o` of a row of `x`
+/// (tiles of `tile` outputs, each reading `size` positions from `o0 + off`).
+pub fn pair_scale<T: Real>(
+    x: &[T],
+    o: usize,
+    tile: usize,
+    size: usize,
+    off: i64,
+    b: Boundary,
+) -> f64 {
+    let t = o / tile;
+    let first = t & !1;
+    let mut scale = 0.0f64;
+    for tt in [first, first + 1] {
+        let p0 = (tt * tile) as i64 + off;
+        for p in p0..p0 + size as i64 {
+            if let Some(i) = b.index(p, x.len()) {
+                scale = scale.max(x[i].to_f64().abs());
+            }
+        }
+    }
+    scale
+}
+
+/// Checks one row's outputs `got` against the f64 reference at the sampled outputs.
+#[allow(clippy::too_many_arguments)]
+pub fn check_fft<T: Real>(
+    got: &[T],
+    x: &[T],
+    m: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    size: usize,
+    limit: usize,
+) -> Result<(), String> {
+    let w = m.len();
+    let n_out = gpu_conv1d::output_len(x.len(), w, mode).map_err(|e| e.to_string())?;
+    if got.len() != n_out {
+        return Err(format!("{} outputs, expected {n_out}", got.len()));
+    }
+    if let Some(i) = got.iter().position(|v| !v.to_f64().is_finite()) {
+        return Err(format!("output {i} of {n_out} is {:?}", got[i]));
+    }
+    let off = mode.offset(w);
+    let m2 = m.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
+    let tile = gpu_conv1d::fft_tile(size, w);
+    let mut scales = std::collections::HashMap::new();
+    for o in sample(n_out, limit) {
+        let (r, mag) = gpu_conv1d::cpu::reference_at(x, m, o as i64 + off, boundary);
+        let scale = *scales
+            .entry(o / tile / 2)
+            .or_insert_with(|| pair_scale(x, o, tile, size, off, boundary));
+        let tol = fft_tolerance::<T>(size, scale, m2, w, mag);
+        let g = got[o].to_f64();
+        if (g - r).abs() > tol {
+            return Err(format!(
+                "output {o} of {n_out}: got {g:e}, reference {r:e} (|diff| {:e} > tol {tol:e})",
+                (g - r).abs()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`check`] for the direct paths, [`check_fft`] (the transform's tolerance) where `path` is the
+/// FFT path; `mask` as given (reversed here for a convolution).
+#[allow(clippy::too_many_arguments)]
+pub fn check_path<T: Real>(
+    got: &[T],
+    operation: Operation,
+    x: &[T],
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    limit: usize,
+    path: gpu_conv1d::Path,
+) -> Result<(), String> {
+    match path {
+        gpu_conv1d::Path::Fft { size } => {
+            let m = operation.effective_mask(mask).map_err(|e| e.to_string())?;
+            check_fft(got, x, &m, mode, boundary, size as usize, limit)
+        }
+        _ => check(got, operation, x, mask, mode, boundary, limit),
+    }
+}
