@@ -55,7 +55,7 @@ const SIZE_BY_WIDTH_F32: [(usize, usize); 5] = [
     (3071, 8192),
     (usize::MAX, 16384),
 ];
-const SIZE_BY_WIDTH_F64: [(usize, usize); 3] = [(95, 512), (1535, 2048), (usize::MAX, 8192)];
+const SIZE_BY_WIDTH_F64: [(usize, usize); 2] = [(1535, 2048), (usize::MAX, 8192)];
 
 /// The transform size for a mask of `w` elements of `T`: the fastest measured for that width
 /// (a table per accumulator type), `None` past [`fft_max_width`].
