@@ -94,6 +94,7 @@
 pub mod guide {}
 
 pub mod cpu;
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod fft;
 mod plan;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]

@@ -18,7 +18,7 @@ const OPS: [Operation; 2] = [Operation::Correlation, Operation::Convolution];
 
 /// Runs `conv` on the rows of `x` (`rows` of them) into a NaN-poisoned output.
 fn run_rows<T: Real>(gpu: &Gpu, conv: &Conv1d<T>, x: &[T], rows: usize) -> Vec<T> {
-    let n = if rows == 0 { 0 } else { x.len() / rows };
+    let n = x.len().checked_div(rows).unwrap_or(0);
     let n_out = conv.output_len(n).unwrap();
     let xs = gpu.upload(x).unwrap();
     let mut y = gpu.alloc::<T>(rows * n_out).unwrap();
