@@ -46,16 +46,18 @@ pub fn fft_max_width<T: Real>() -> usize {
 }
 
 /// The automatic size by mask width, measured on the H100 (docs/conv1d.md, the FFT width
-/// sweep: each size at every width of 3 … 15361, 2^26 outputs): `(w_max, size)`, the size for
+/// sweep of run G: each size at widths 3 … 15361, 2^26 outputs; between measured widths, where
+/// the per-size costs at w = 3 scaled by `N / (N − w + 1)` cross): `(w_max, size)`, the size for
 /// masks of up to `w_max` elements, for 4-byte accumulators (f32, f16, bf16) and for f64.
-const SIZE_BY_WIDTH_F32: [(usize, usize); 5] = [
-    (127, 512),
+const SIZE_BY_WIDTH_F32: [(usize, usize); 6] = [
+    (95, 512),
     (319, 1024),
-    (1535, 2048),
-    (3071, 8192),
+    (575, 2048),
+    (1860, 4096),
+    (2933, 8192),
     (usize::MAX, 16384),
 ];
-const SIZE_BY_WIDTH_F64: [(usize, usize); 2] = [(1535, 2048), (usize::MAX, 8192)];
+const SIZE_BY_WIDTH_F64: [(usize, usize); 3] = [(111, 1024), (1164, 2048), (usize::MAX, 8192)];
 
 /// The transform size for a mask of `w` elements of `T`: the fastest measured for that width
 /// (a table per accumulator type), `None` past [`fft_max_width`].

@@ -278,16 +278,17 @@ pub fn tensor_min_width<T: Real>() -> Option<usize> {
 
 /// The shortest mask [`Strategy::Auto`] runs through FFTs for `T` (`tensor_cores`: with the
 /// tensor-core kernel available). Measured on the H100 at 2^26 outputs (docs/conv1d.md, the FFT
-/// width sweep): f32 from 64, where the direct kernels leave the fixed-width ones (w = 63:
-/// direct 0.76× a copy, FFT 0.65×; w = 95: 0.45× and 0.63×); f64 from 80 (w = 63: 0.98×
-/// direct, 0.64× FFT; w = 95: 0.54× and 0.63×); f16 and bf16 with tensor cores from 1024 (their
-/// tensor-core kernel keeps up with the transforms to about there).
+/// width sweep, run G): f32 from 64, where the direct kernels leave the fixed-width ones
+/// (w = 63: direct 0.77× a copy, FFT 0.77×; w = 95: 0.46× and 0.74×); f64 from 80 (w = 63: 0.99×
+/// direct, 0.82× FFT; w = 95: 0.54× and 0.82×); f16 and bf16 with tensor cores from 384 (run F:
+/// w = 511 tensor cores 0.274×, FFT 0.290×; run B, before the last FFT speed-up, w = 255 0.42× and
+/// 0.28×; 384 lies between).
 pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
     match (
         T::computes_wider() && tensor_cores,
         std::mem::size_of::<T::Wide>(),
     ) {
-        (true, _) => 1024,
+        (true, _) => 384,
         (false, 8) => 80,
         (false, _) => 64,
     }
@@ -493,15 +494,15 @@ mod tests {
         );
         assert_eq!(
             resolve::<f16>(Strategy::Auto, n, 127, false),
-            Path::Fft { size: 512 }
+            Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 1023, true),
+            resolve::<f16>(Strategy::Auto, n, 383, true),
             Path::TensorCore
         );
         assert_eq!(
             resolve::<f16>(Strategy::Auto, n, 1024, true),
-            Path::Fft { size: 2048 }
+            Path::Fft { size: 4096 }
         );
         assert_eq!(
             resolve::<bf16>(Strategy::Auto, n, 31, true),
@@ -582,7 +583,7 @@ mod tests {
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1 << 28, 127),
-            Path::Fft { size: 512 }
+            Path::Fft { size: 1024 }
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::RegisterTiled, 1 << 28, 127),

@@ -101,6 +101,9 @@ template <int R, class A> __device__ __forceinline__ void fft_dft(Complex<A>* v)
     fft_dft_level<R, R / 2>(v);
 }
 
+// The lowest set bit of r > 0.
+__device__ __forceinline__ constexpr int fft_low_bit(int r) { return (r & 1) ? 0 : 1 + fft_low_bit(r >> 1); }
+
 // Shared-memory slot of point i: one pad slot per 16 points, so the strided stores of the
 // first passes (stride R points) spread over the banks.
 __device__ __forceinline__ int fft_phys(int i) { return i + (i >> 4); }
@@ -145,8 +148,21 @@ template <class A, int LOG_N> struct BlockFft {
                 const int j = (int)threadIdx.x + b * THREADS;
                 const int step = (j & (ns - 1)) * (N / (ns * R));
                 const Complex<A>* const twl = fft_launder(tw);
+                // The butterfly's twiddles are the powers w^r of w = W_N^step: w, w^2, w^4 and
+                // w^8 from the table, the others products of at most three of them (a load per
+                // point was most of the L1 traffic).
+                Complex<A> p[4];
 #pragma unroll
-                for (int r = 1; r < R; ++r) v[b * R + r] = cmul(v[b * R + r], fft_ldg(twl + r * step));
+                for (int i = 0; i < 4; ++i)
+                    if ((1 << i) < R) p[i] = fft_ldg(twl + (1 << i) * step);
+#pragma unroll
+                for (int r = 1; r < R; ++r) {
+                    Complex<A> t = p[fft_low_bit(r)];
+#pragma unroll
+                    for (int i = fft_low_bit(r) + 1; i < 4; ++i)
+                        if (r & (1 << i)) t = cmul(t, p[i]);
+                    v[b * R + r] = cmul(v[b * R + r], t);
+                }
             }
             fft_dft<R>(v + b * R);
         }
