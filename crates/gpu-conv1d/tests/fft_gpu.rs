@@ -286,14 +286,6 @@ fn gpu_fft_non_finite_inputs_and_overflow() {
 #[test]
 fn gpu_fft_accuracy() {
     let Some(gpu) = gpu_or_skip() else { return };
-    fn spread<T: Real>(n: usize, seed: u64, lo: i32, hi: i32) -> Vec<T> {
-        let u = gpu_core::data::uniform::<f64>(n, seed, -1.0, 1.0);
-        let e = gpu_core::data::uniform::<f64>(n, seed ^ 0x5eed, lo as f64, hi as f64 + 1.0);
-        u.iter()
-            .zip(&e)
-            .map(|(&u, &e)| T::from_f64(u.signum() * (1.0 + u.abs()) * 2f64.powi(e.floor() as i32)))
-            .collect()
-    }
     fn measure<T: Real>(gpu: &Gpu, x: &[T], mask: &[T], strategy: Strategy) -> (f64, Vec<T>) {
         let y = Conv1d::correlation(gpu, mask, Options::new().strategy(strategy))
             .unwrap()
@@ -326,7 +318,7 @@ fn gpu_fft_accuracy() {
         mhi: i32,
     ) {
         for &w in widths {
-            let mask = spread::<T>(w, seed + w as u64, mlo, mhi);
+            let mask = common::spread::<T>(w, seed + w as u64, mlo, mhi);
             let (fft, y) = measure(gpu, x, &mask, Strategy::FFT);
             let (direct, _) = measure(gpu, x, &mask, Strategy::RegisterTiled);
             let size = fft_size::<T>(w).unwrap();
@@ -349,7 +341,7 @@ fn gpu_fft_accuracy() {
         } else {
             ((-40, 40), (-8, 8))
         };
-        let wide = spread::<T>(n, 78, lo, hi);
+        let wide = common::spread::<T>(n, 78, lo, hi);
         case::<T>(gpu, "wide range", &wide, widths, 81, mlo, mhi);
         let mut spike: Vec<T> = common::data::<T>(n, 79)
             .into_iter()

@@ -912,20 +912,11 @@ fn gpu_half_accuracy_by_path() {
 #[test]
 fn gpu_accuracy_wide_dynamic_range() {
     let Some(gpu) = gpu_or_skip() else { return };
-    /// `n` values `±(1 + u)·2^e`, `e` uniform in `lo..=hi`.
-    fn spread<T: Real>(n: usize, seed: u64, lo: i32, hi: i32) -> Vec<T> {
-        let u = gpu_core::data::uniform::<f64>(n, seed, -1.0, 1.0);
-        let e = gpu_core::data::uniform::<f64>(n, seed ^ 0x5eed, lo as f64, hi as f64 + 1.0);
-        u.iter()
-            .zip(&e)
-            .map(|(&u, &e)| T::from_f64(u.signum() * (1.0 + u.abs()) * 2f64.powi(e.floor() as i32)))
-            .collect()
-    }
     fn case<T: Real>(gpu: &Gpu, (xlo, xhi): (i32, i32), (mlo, mhi): (i32, i32)) {
         let n = 1 << 15;
-        let x = spread::<T>(n, 21, xlo, xhi);
+        let x = common::spread::<T>(n, 21, xlo, xhi);
         for w in [63, 255] {
-            let mask = spread::<T>(w, 22 + w as u64, mlo, mhi);
+            let mask = common::spread::<T>(w, 22 + w as u64, mlo, mhi);
             let m = Operation::Correlation.effective_mask(&mask).unwrap();
             let mut strategies = vec![Strategy::Basic, Strategy::RegisterTiled];
             if gpu.properties().compute_capability >= (8, 0) {

@@ -9,6 +9,16 @@ pub fn data<T: Real>(n: usize, seed: u64) -> Vec<T> {
     gpu_core::data::typical::<T>(n, seed)
 }
 
+/// `n` values `±(1 + u)·2^e`, `e` uniform in `lo..=hi` (data over a wide dynamic range).
+pub fn spread<T: Real>(n: usize, seed: u64, lo: i32, hi: i32) -> Vec<T> {
+    let u = gpu_core::data::uniform::<f64>(n, seed, -1.0, 1.0);
+    let e = gpu_core::data::uniform::<f64>(n, seed ^ 0x5eed, lo as f64, hi as f64 + 1.0);
+    u.iter()
+        .zip(&e)
+        .map(|(&u, &e)| T::from_f64(u.signum() * (1.0 + u.abs()) * 2f64.powi(e.floor() as i32)))
+        .collect()
+}
+
 /// Allowed |got − reference| for one output of a `w`-term sum whose terms have absolute values
 /// summing to `mag`: (w + 2)·ε·mag, twice the worst-case bound of a recursive (or fused
 /// multiply-add) sum in the accumulator type (ε of `T::Wide`), plus, for the 16-bit types, the
