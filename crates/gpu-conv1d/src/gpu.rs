@@ -657,21 +657,12 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 debug_assert_eq!(fragments.len(), tensor::fragment_len::<T>(w as usize));
                 let tiles_per_row = tensor::tiles_per_row::<T>(n_out as usize);
                 let shared = tensor::shared_bytes::<T>(w as usize);
-                let props = self.gpu.properties();
-                if shared > props.shared_memory_per_block_optin {
-                    return Err(Error::invalid(
-                        "mask",
-                        format!(
-                            "a {w}-element mask needs {shared} bytes of shared memory on tensor \
-                             cores, the device allows {} per block; use Strategy::Auto",
-                            props.shared_memory_per_block_optin
-                        ),
-                    ));
-                }
-                if shared > props.shared_memory_per_block {
-                    // Always the device's maximum, so concurrent launches never lower it.
-                    kernel.set_max_dynamic_shared(props.shared_memory_per_block_optin)?;
-                }
+                admit_dynamic_shared(&self.gpu, &kernel, shared, "mask", |max| {
+                    format!(
+                        "a {w}-element mask needs {shared} bytes of shared memory on tensor \
+                         cores, the device allows {max} per block; use Strategy::Auto"
+                    )
+                })?;
                 let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), TENSOR_BLOCK)
                     .with_shared_bytes(shared as u32);
                 // SAFETY: conv1d_tensor_T(const T* x, const f32* mask, const uint4* afrag, T* y,
@@ -716,29 +707,19 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 let pairs = rows * tiles_per_row.div_ceil(2);
                 let origin = 0i64;
                 let shared = crate::fft::shared_bytes::<T>(size);
-                let props = self.gpu.properties();
-                if shared > props.shared_memory_per_block_optin {
-                    return Err(Error::invalid(
-                        "strategy",
-                        format!(
-                            "an FFT of {size} points needs {shared} bytes of shared memory, the \
-                             device allows {} per block; use a smaller size or Strategy::Auto",
-                            props.shared_memory_per_block_optin
-                        ),
-                    ));
-                }
-                if shared > props.shared_memory_per_block {
-                    // Always the device's maximum, so concurrent launches never lower it.
-                    kernel.set_max_dynamic_shared(props.shared_memory_per_block_optin)?;
-                }
+                admit_dynamic_shared(&self.gpu, &kernel, shared, "strategy", |max| {
+                    format!(
+                        "an FFT of {size} points needs {shared} bytes of shared memory, the \
+                         device allows {max} per block; use a smaller size or Strategy::Auto"
+                    )
+                })?;
                 let threads = (size / crate::fft::FFT_POINTS_PER_THREAD) as u32;
                 let config = LaunchConfig::new(grid(pairs, &self.gpu), threads)
                     .with_shared_bytes(shared as u32);
                 // SAFETY: conv1d_fft<N>_T(const T* x, const Complex<A>* spectrum, const
                 // Complex<A>* twiddles, const A* mask, T* y, u64 rows, u64 n, u64 n_out, i64 off,
                 // u64 w, int boundary, u64 tiles_per_row, i64 origin), A = T::Wide: x holds rows·n
-                // elements,
-                // y rows·n_out, mask w (checked above; device arrays of this context); `tables`
+                // elements, y rows·n_out, mask w (checked above; device arrays of this context); `tables`
                 // holds 4·size A values, the spectrum then the twiddles (size complex values
                 // each, 16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept alive
                 // by the cache after this call; w < size (validated), so tiles have
@@ -807,6 +788,30 @@ struct Shape {
     off: i64,
     w: u64,
     boundary: i32,
+}
+
+/// Checks that `kernel` may have `shared` bytes of dynamic shared memory per block on `gpu`
+/// (else `InvalidArgument` on `name`, with `message(device maximum)`), raising its limit where
+/// `shared` passes the default: always to the device's maximum, so concurrent launches never
+/// lower it.
+fn admit_dynamic_shared(
+    gpu: &Gpu,
+    kernel: &gpu_core::Kernel,
+    shared: usize,
+    name: &'static str,
+    message: impl FnOnce(usize) -> String,
+) -> Result<()> {
+    let props = gpu.properties();
+    if shared > props.shared_memory_per_block_optin {
+        return Err(Error::invalid(
+            name,
+            message(props.shared_memory_per_block_optin),
+        ));
+    }
+    if shared > props.shared_memory_per_block {
+        kernel.set_max_dynamic_shared(props.shared_memory_per_block_optin)?;
+    }
+    Ok(())
 }
 
 /// Whether `gpu` has the tensor-core instructions of the sm80 kernels.
