@@ -248,7 +248,12 @@ fn weak(gpus: &[gpu_core::Gpu], per_gpu: usize) -> gpu_core::Result<()> {
             let conv = ShardedConv1d::correlation(comm, &mask, Options::new());
             let mut scanned = a.alloc_like()?;
             let mut convolved = a.alloc_like()?;
+            let zeros = vec![0u64; comm.local_ranks().len()];
             let rows = [
+                (
+                    "all-gather of 8 bytes per rank (the exchange alone)",
+                    median_ms(&mut || gpu_dist::all_gather_values(comm, &zeros).map(drop))?,
+                ),
                 ("sum", median_ms(&mut || reduce.sum(&a).map(drop))?),
                 (
                     "inclusive scan",
@@ -260,6 +265,10 @@ fn weak(gpus: &[gpu_core::Gpu], per_gpu: usize) -> gpu_core::Result<()> {
                 ),
             ];
             for (what, ms) in rows {
+                if what.starts_with("all-gather") {
+                    println!("| {what} | {name} | {k} | {ms:.3} | – | – |");
+                    continue;
+                }
                 let one = *base.entry((what.to_string(), name)).or_insert(ms);
                 let rate = (k * per_gpu) as f64 / ms / 1e6;
                 println!(

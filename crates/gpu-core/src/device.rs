@@ -226,6 +226,21 @@ impl Gpu {
         self.inner.bind()
     }
 
+    /// Lets this device access `peer`'s memory directly (NVLink or PCIe), enabled once per
+    /// pair and process; `Ok(false)` where the two cannot (copies between them still work,
+    /// staged by the driver). [`DeviceArray::copy_range_from_peer`](crate::DeviceArray::copy_range_from_peer)
+    /// calls it.
+    pub fn enable_peer_access(&self, peer: &Gpu) -> Result<bool> {
+        if self.same_device(peer) {
+            return Ok(true);
+        }
+        self.inner.context.enable_peer_access(&peer.inner.context)
+    }
+
+    pub(crate) fn raw_context(&self) -> crate::driver::sys::CUcontext {
+        self.inner.context.raw()
+    }
+
     /// Whether two handles share one context.
     pub fn same_device(&self, other: &Gpu) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)

@@ -344,19 +344,7 @@ impl<T: Pod> DeviceArray<T> {
         stream: &Stream,
     ) -> Result<()> {
         self.gpu.check_same_device(&src.gpu, "src")?;
-        let len = range.end.saturating_sub(range.start);
-        if range.start > range.end || range.end > src.len {
-            return Err(Error::invalid(
-                "range",
-                format!("{range:?} of a source of {} elements", src.len),
-            ));
-        }
-        if !matches!(at.checked_add(len), Some(end) if end <= self.len) {
-            return Err(Error::invalid(
-                "at",
-                format!("{len} elements from {at} in an array of {}", self.len),
-            ));
-        }
+        let len = self.check_copy_range(at, src, &range)?;
         if len == 0 {
             return Ok(());
         }
@@ -372,6 +360,79 @@ impl<T: Pod> DeviceArray<T> {
                 stream.as_raw()
             ))
         })
+    }
+
+    /// [`copy_range_from`](Self::copy_range_from) from an array on any device of this
+    /// process, on `stream` (this array's device's). From another device it is a peer copy:
+    /// over NVLink or PCIe directly where the devices can reach each other (enabled on first
+    /// use, [`Gpu::enable_peer_access`]), staged by the driver otherwise. The copy does not
+    /// wait for work on `src`'s device: make `stream` wait for it (an
+    /// [`Event`](crate::Event)) or synchronise that device first.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::Gpu;
+    /// let (a, b) = (Gpu::new(0)?, Gpu::new(1)?);
+    /// let x = a.upload(&[1.0f32, 2.0, 3.0])?; // waits for the upload
+    /// let mut y = b.zeros::<f32>(4)?;
+    /// y.copy_range_from_peer(1, &x, 0..3, b.stream())?;
+    /// b.synchronize()?;
+    /// assert_eq!(y.to_vec()?, [0.0, 1.0, 2.0, 3.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn copy_range_from_peer(
+        &mut self,
+        at: usize,
+        src: &DeviceArray<T>,
+        range: std::ops::Range<usize>,
+        stream: &Stream,
+    ) -> Result<()> {
+        if self.gpu.same_device(&src.gpu) {
+            return self.copy_range_from(at, src, range, stream);
+        }
+        let len = self.check_copy_range(at, src, &range)?;
+        if len == 0 {
+            return Ok(());
+        }
+        self.gpu.enable_peer_access(&src.gpu)?;
+        self.gpu.bind()?;
+        let size = std::mem::size_of::<T>();
+        // SAFETY: both ranges lie inside their allocations (checked above), on two devices
+        // whose contexts are retained by the arrays' handles; distinct memory.
+        check("cuMemcpyPeerAsync", unsafe {
+            driver_code!(cuMemcpyPeerAsync(
+                self.ptr + (at * size) as u64,
+                self.gpu.raw_context(),
+                src.ptr + (range.start * size) as u64,
+                src.gpu.raw_context(),
+                len * size,
+                stream.as_raw()
+            ))
+        })
+    }
+
+    /// The length of a copy of `range` of `src` to element `at` of this array, or an
+    /// `InvalidArgument` when either range runs past its array.
+    fn check_copy_range(
+        &self,
+        at: usize,
+        src: &DeviceArray<T>,
+        range: &std::ops::Range<usize>,
+    ) -> Result<usize> {
+        let len = range.end.saturating_sub(range.start);
+        if range.start > range.end || range.end > src.len {
+            return Err(Error::invalid(
+                "range",
+                format!("{range:?} of a source of {} elements", src.len),
+            ));
+        }
+        if !matches!(at.checked_add(len), Some(end) if end <= self.len) {
+            return Err(Error::invalid(
+                "at",
+                format!("{len} elements from {at} in an array of {}", self.len),
+            ));
+        }
+        Ok(len)
     }
 
     /// A new device array with the same contents (waits for the copy).

@@ -284,3 +284,50 @@ fn gpu_copy_range_from() {
         .to_string();
     assert!(e.contains("range"), "{e}");
 }
+
+/// `copy_range_from_peer` between every ordered pair of visible devices (on one GPU: the
+/// same-device copy), ordered after the source device's work by an event; its range errors.
+#[test]
+fn gpu_copy_range_from_peer() {
+    let Some(gpus) = gpu_core::testing::gpus_or_skip(1) else {
+        return;
+    };
+    let n = (1usize << 20) + 3;
+    for a in &gpus {
+        for b in &gpus {
+            let ctx = format!("{} -> {}", a.properties().ordinal, b.properties().ordinal);
+            let src = a.upload(&(0..n as u32).collect::<Vec<_>>()).unwrap();
+            // Overwritten on `a`'s stream just before the copy: the event orders the read.
+            src.memset_bytes(7, a.stream()).unwrap();
+            let ready = a.new_event(false).unwrap();
+            ready.record(a.stream()).unwrap();
+            let mut dst = b.zeros::<u32>(n + 10).unwrap();
+            b.stream().wait(&ready).unwrap();
+            dst.copy_range_from_peer(10, &src, 0..n, b.stream())
+                .unwrap();
+            dst.copy_range_from_peer(0, &src, 3..3, b.stream()).unwrap();
+            b.synchronize().unwrap();
+            let got = dst.to_vec().unwrap();
+            assert!(got[..10].iter().all(|&v| v == 0), "{ctx}");
+            assert!(got[10..].iter().all(|&v| v == 0x0707_0707), "{ctx}");
+            let e = dst
+                .copy_range_from_peer(11, &src, 0..n, b.stream())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("at"), "{ctx}: {e}");
+            let e = dst
+                .copy_range_from_peer(0, &src, n - 1..n + 1, b.stream())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("range"), "{ctx}: {e}");
+        }
+    }
+    if let [a, b, ..] = &gpus[..] {
+        eprintln!(
+            "peer access {} -> {}: {}",
+            a.properties().ordinal,
+            b.properties().ordinal,
+            a.enable_peer_access(b).unwrap()
+        );
+    }
+}

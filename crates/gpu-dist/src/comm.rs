@@ -21,6 +21,67 @@ pub trait Communicator: Send + Sync {
     /// order, on every rank. An error if `local` has not one entry per local rank or the
     /// lengths differ.
     fn all_gather(&self, local: &[Vec<u8>]) -> Result<Vec<u8>>;
+
+    /// [`all_gather`](Communicator::all_gather) of contributions that are still on the
+    /// devices, enqueued on their devices' streams: a transport that moves device memory
+    /// (NCCL) sends them from there, with no wait before the exchange; the others (the
+    /// default) read them back first.
+    #[cfg(feature = "cuda")]
+    fn all_gather_device(&self, local: &[DeviceBytes<'_>]) -> Result<Vec<u8>> {
+        let host = local
+            .iter()
+            .map(DeviceBytes::to_vec)
+            .collect::<Result<Vec<_>>>()?;
+        self.all_gather(&host)
+    }
+}
+
+/// A device array's bytes, as a contribution to
+/// [`Communicator::all_gather_device`]: its device, address and size, borrowed.
+#[cfg(feature = "cuda")]
+pub struct DeviceBytes<'a> {
+    gpu: &'a gpu_core::Gpu,
+    ptr: u64,
+    len: usize,
+    read: Box<dyn Fn() -> Result<Vec<u8>> + Send + Sync + 'a>,
+}
+
+#[cfg(feature = "cuda")]
+impl<'a> DeviceBytes<'a> {
+    /// The bytes of `array`'s elements.
+    pub fn of<P: Pod>(array: &'a gpu_core::DeviceArray<P>) -> Self {
+        Self {
+            gpu: array.gpu(),
+            ptr: array.device_ptr(),
+            len: array.size_bytes(),
+            read: Box::new(move || Ok(slice_bytes(&array.to_vec()?))),
+        }
+    }
+
+    /// The device holding them.
+    pub fn gpu(&self) -> &gpu_core::Gpu {
+        self.gpu
+    }
+
+    /// Their device address (valid while the borrowed array lives).
+    pub fn device_ptr(&self) -> u64 {
+        self.ptr
+    }
+
+    /// How many bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes, read back to the host (after the work enqueued on the device's stream).
+    pub fn to_vec(&self) -> Result<Vec<u8>> {
+        (self.read)()
+    }
 }
 
 /// The transport for ranks all driven by this process (no NCCL needed): an exchange is a

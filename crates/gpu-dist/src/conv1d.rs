@@ -3,11 +3,14 @@
 //! output) and recomputes the outputs at its two edges from small windows (its neighbours'
 //! halos, the boundary's ghosts: `halo::ConvGeometry`); a short shard, or one at the end of a
 //! `full`/`valid` signal, convolves its whole window in `valid` mode. Halo pieces from the same
-//! device are device-to-device copies; from another device of this process they pass through
-//! the host; ranks of other processes all-gather their first and last `w − 1` elements.
+//! device are device-to-device copies; from another device of this process, peer copies
+//! (NVLink or PCIe); ranks of other processes all-gather their first and last `w − 1`
+//! elements. The windows and edge outputs are made once per layout and kept between calls.
+
+use std::sync::{Mutex, TryLockError};
 
 use gpu_conv1d::{Conv1d, Mode, Operation, Options, Real};
-use gpu_core::{DeviceArray, DeviceSlice, Error, Gpu, Input, Result};
+use gpu_core::{DeviceArray, DeviceSlice, Error, Event, Gpu, Input, Result};
 
 use crate::comm::{slice_bytes, values_from_bytes};
 use crate::halo::{clip, ConvGeometry, Piece};
@@ -41,6 +44,19 @@ pub struct ShardedConv1d<'c, T: Real> {
     options: Options,
     /// Each device's convolution (its mask uploaded once).
     convs: PerDevice<Conv1d<'static, T>>,
+    /// The windows of the last layout run (a call finding it busy makes its own).
+    prepared: Mutex<Option<Prepared<T>>>,
+}
+
+/// What calls over one layout on one set of devices need, made by the first: each local
+/// shard's plan (windows zeroed once: the pieces refilled per call cover the same positions
+/// every time) and an event per local shard marking its input ready.
+struct Prepared<T: Real> {
+    layout: crate::ShardLayout,
+    first: usize,
+    devices: Vec<Gpu>,
+    plans: Vec<Mutex<ShardPlan<T>>>,
+    ready: Vec<Event>,
 }
 
 /// Every rank's first and last `h` elements (fewer for a shorter shard, zero-padded), in rank
@@ -58,12 +74,28 @@ struct ShardPlan<T: Real> {
     parts: Vec<Part<T>>,
 }
 
-/// A gathered window, a buffer for its `valid` outputs, and where they go in the shard's
-/// output.
+/// A window, the pieces gathered into it each call, a buffer for its `valid` outputs, and
+/// where they go in the shard's output.
 struct Part<T: Real> {
     window: DeviceArray<T>,
+    pieces: Vec<Piece>,
     y: DeviceArray<T>,
     at: usize,
+}
+
+impl<T: Real> Prepared<T> {
+    /// Whether these windows are `x`'s: the same layout, local ranks and devices.
+    fn fits(&self, x: &ShardedArray<T>) -> bool {
+        self.layout == *x.layout()
+            && self.first == x.local_ranks().start
+            && self.devices.len() == x.shards().len()
+            && self.plans.len() == x.shards().len()
+            && self
+                .devices
+                .iter()
+                .zip(x.shards())
+                .all(|(d, s)| d.same_device(s.gpu()))
+    }
 }
 
 impl<T: Real> Edges<T> {
@@ -144,6 +176,7 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             mask: mask.to_vec(),
             options,
             convs: PerDevice::new(),
+            prepared: Mutex::new(None),
         }
     }
 
@@ -169,7 +202,9 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
     }
 
     /// [`run`](Self::run) into `out`, an array of the geometry's output layout holding `x`'s
-    /// ranks on the same devices: no allocation per call.
+    /// ranks on the same devices: after the first call over a layout, nothing is allocated.
+    /// Calls from several threads at once are safe; one of them uses the kept windows, the
+    /// others make their own.
     pub fn run_into(&self, x: &ShardedArray<T>, out: &mut ShardedArray<T>) -> Result<()> {
         check_shards(self.comm, x)?;
         let g = self.geometry(x)?;
@@ -186,27 +221,56 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
                 .conv(shard.gpu())?
                 .run_into(shard, &mut out.shards_mut()[0]);
         }
-        let plans = on_each_shard(x.shards().len(), |i| {
-            self.plan_shard(x, &g, i, edges.as_ref())
+        let mut own = None;
+        let mut kept = match self.prepared.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        };
+        let slot = kept.as_deref_mut().unwrap_or(&mut own);
+        if !slot.as_ref().is_some_and(|p| p.fits(x)) {
+            *slot = None; // free the old windows first
+            *slot = Some(self.prepare(x, &g)?);
+        }
+        let prepared = slot.as_ref().expect("prepared above");
+        // Every local shard's input is ready where its device's stream now ends; a peer copy
+        // from it waits for that point on the reading device.
+        for (shard, ready) in x.shards().iter().zip(&prepared.ready) {
+            ready.record(shard.gpu().stream())?;
+        }
+        // Step 1: every window gathered (before any shard's convolution is enqueued, so that
+        // reading a neighbour's halo never waits behind that neighbour's convolution).
+        on_each_shard(x.shards().len(), |i| {
+            let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
+            self.fill(x, i, &mut plan, &prepared.ready, edges.as_ref())
         })?;
-        let plans: Vec<std::sync::Mutex<ShardPlan<T>>> =
-            plans.into_iter().map(std::sync::Mutex::new).collect();
+        // Step 2: every shard's outputs.
         on_each_shard_mut(out.shards_mut(), |i, out| {
-            let mut plan = plans[i].lock().unwrap_or_else(|p| p.into_inner());
+            let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
             self.run_shard(x, i, &mut plan, out)
         })
     }
 
-    /// Step 1 for this process's shard `i`: how its outputs are made, with every window it
-    /// needs gathered (before any shard's convolution runs, so that reading a neighbour's halo
-    /// never waits behind that neighbour's convolution on its stream).
-    fn plan_shard(
-        &self,
-        x: &ShardedArray<T>,
-        g: &ConvGeometry,
-        i: usize,
-        edges: Option<&Edges<T>>,
-    ) -> Result<ShardPlan<T>> {
+    /// The windows of every local shard of `x` (allocated and zeroed; filled per call).
+    fn prepare(&self, x: &ShardedArray<T>, g: &ConvGeometry) -> Result<Prepared<T>> {
+        let plans = on_each_shard(x.shards().len(), |i| self.plan_shard(x, g, i))?;
+        let ready = x
+            .shards()
+            .iter()
+            .map(|s| s.gpu().new_event(false))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Prepared {
+            layout: x.layout().clone(),
+            first: x.local_ranks().start,
+            devices: x.shards().iter().map(|s| s.gpu().clone()).collect(),
+            plans: plans.into_iter().map(Mutex::new).collect(),
+            ready,
+        })
+    }
+
+    /// How this process's shard `i` makes its outputs: the windows it needs, zeroed, with the
+    /// pieces to gather into them on each call.
+    fn plan_shard(&self, x: &ShardedArray<T>, g: &ConvGeometry, i: usize) -> Result<ShardPlan<T>> {
         let s = x.local_ranks().start + i;
         let gpu = x.shards()[i].gpu();
         let outs = g.output().range(s);
@@ -230,19 +294,64 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             let mut parts = Vec::new();
             for (lo, hi, at) in [(0, l + w - 1, 0), (count - r, len, count - r)] {
                 if hi - lo >= w {
-                    let window = self.window(x, edges, gpu, &clip(&pieces, lo, hi), hi - lo)?;
-                    let y = gpu.alloc::<T>(hi - lo + 1 - w)?;
-                    parts.push(Part { window, y, at });
+                    parts.push(Part {
+                        window: gpu.zeros::<T>(hi - lo)?,
+                        pieces: clip(&pieces, lo, hi),
+                        y: gpu.alloc::<T>(hi - lo + 1 - w)?,
+                        at,
+                    });
                 }
             }
             return Ok(ShardPlan { same: true, parts });
         }
-        let window = self.window(x, edges, gpu, &pieces, len)?;
-        let y = gpu.alloc::<T>(0)?;
         Ok(ShardPlan {
             same: false,
-            parts: vec![Part { window, y, at: 0 }],
+            parts: vec![Part {
+                window: gpu.zeros::<T>(len)?,
+                pieces,
+                y: gpu.alloc::<T>(0)?,
+                at: 0,
+            }],
         })
+    }
+
+    /// Gathers this call's pieces into shard `i`'s windows, on its device's stream.
+    fn fill(
+        &self,
+        x: &ShardedArray<T>,
+        i: usize,
+        plan: &mut ShardPlan<T>,
+        ready: &[Event],
+        edges: Option<&Edges<T>>,
+    ) -> Result<()> {
+        let gpu = x.shards()[i].gpu();
+        let stream = gpu.stream();
+        let local = x.local_ranks();
+        let mut waited = vec![false; ready.len()];
+        for part in &mut plan.parts {
+            for p in &part.pieces {
+                let range = p.start..p.start + p.len;
+                if local.contains(&p.shard) {
+                    let j = p.shard - local.start;
+                    let src = &x.shards()[j];
+                    if !src.gpu().same_device(gpu) && !std::mem::replace(&mut waited[j], true) {
+                        stream.wait(&ready[j])?;
+                    }
+                    part.window.copy_range_from_peer(p.at, src, range, stream)?;
+                } else {
+                    let edges = edges.ok_or_else(|| {
+                        Error::invalid("comm", "a halo of another process without its edges")
+                    })?;
+                    let count = x.layout().range(p.shard).len();
+                    let staged = gpu.upload(edges.piece(p, count)?)?;
+                    part.window
+                        .copy_range_from(p.at, &staged, 0..p.len, stream)?;
+                    // `staged` is freed at the end of this iteration: the copy must have run.
+                    stream.synchronize()?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Step 2 for this process's shard `i`: its outputs into `out`, as `plan` says.
@@ -280,45 +389,8 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             valid.run_into(&part.window, &mut part.y)?;
             out.copy_range_from(part.at, &part.y, 0..part.y.len(), stream)?;
         }
-        // The windows and outputs are freed after return: the stream must have run.
+        // The next call refills the windows (perhaps from another device's stream): this one
+        // must be done with them.
         stream.synchronize()
-    }
-
-    /// A window of `len` elements on `gpu`, zero but for `pieces`.
-    fn window(
-        &self,
-        x: &ShardedArray<T>,
-        edges: Option<&Edges<T>>,
-        gpu: &Gpu,
-        pieces: &[Piece],
-        len: usize,
-    ) -> Result<DeviceArray<T>> {
-        let mut window = gpu.zeros::<T>(len)?;
-        let stream = gpu.stream();
-        let local = x.local_ranks();
-        for p in pieces {
-            let range = p.start..p.start + p.len;
-            if local.contains(&p.shard) {
-                let src = &x.shards()[p.shard - local.start];
-                if src.gpu().same_device(gpu) {
-                    window.copy_range_from(p.at, src, range, stream)?;
-                    continue;
-                }
-                // Another device of this process: through the host (at most w − 1 elements).
-                let host = DeviceSlice::new(src, range)?.stage(src.gpu())?.to_vec()?;
-                let staged = gpu.upload(&host)?;
-                window.copy_range_from(p.at, &staged, 0..p.len, stream)?;
-                stream.synchronize()?;
-            } else {
-                let edges = edges.ok_or_else(|| {
-                    Error::invalid("comm", "a halo of another process without its edges")
-                })?;
-                let count = x.layout().range(p.shard).len();
-                let staged = gpu.upload(edges.piece(p, count)?)?;
-                window.copy_range_from(p.at, &staged, 0..p.len, stream)?;
-                stream.synchronize()?;
-            }
-        }
-        Ok(window)
     }
 }

@@ -74,6 +74,8 @@ mod scan;
 #[cfg(feature = "cuda")]
 mod sharded;
 
+#[cfg(feature = "cuda")]
+pub use comm::DeviceBytes;
 pub use comm::{all_gather_values, Communicator, InProcess};
 #[cfg(feature = "cuda")]
 pub use conv1d::ShardedConv1d;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use cudarc::nccl::sys;
 use gpu_core::{DeviceArray, Error, Gpu, Result};
 
-use crate::comm::check_contributions;
+use crate::comm::{check_contributions, DeviceBytes};
 use crate::Communicator;
 
 /// The environment variable [`Nccl::join_from_env`] reads the unique id from (as
@@ -116,10 +116,12 @@ struct LocalRank {
 /// This process's communicators (emptied when they are aborted), the wait's timeout, and the
 /// last all-gather's device buffers (send, receive) per local rank, kept for the next one of
 /// the same length (an allocation and a free per exchange would cost more than the exchange).
+/// Exchanges of device contributions send from those directly.
 struct Comms {
     local: Vec<LocalRank>,
     timeout: Duration,
-    buffers: Vec<(DeviceArray<u8>, DeviceArray<u8>)>,
+    sends: Vec<DeviceArray<u8>>,
+    recvs: Vec<DeviceArray<u8>>,
 }
 
 // SAFETY: NCCL communicators may be used from any thread, one call at a time each: `Comms` is
@@ -187,7 +189,8 @@ impl Nccl {
         let mut this = Comms {
             local: Vec::with_capacity(devices.len()),
             timeout,
-            buffers: Vec::new(),
+            sends: Vec::new(),
+            recvs: Vec::new(),
         };
         // Several local ranks join in one group (their inits wait for each other).
         let grouped = devices.len() > 1;
@@ -386,53 +389,111 @@ impl Communicator for Nccl {
         }
         comms.all_gather_bytes(local, len, self.ranks)
     }
+
+    fn all_gather_device(&self, local: &[DeviceBytes<'_>]) -> Result<Vec<u8>> {
+        if local.len() != self.count {
+            return Err(Error::invalid(
+                "local",
+                format!(
+                    "{} contributions for {} local ranks",
+                    local.len(),
+                    self.count
+                ),
+            ));
+        }
+        let len = local.first().map_or(0, DeviceBytes::len);
+        if let Some(bad) = local.iter().position(|d| d.len() != len) {
+            return Err(Error::invalid(
+                "local",
+                format!(
+                    "contribution {bad} holds {} bytes, contribution 0 {len}",
+                    local[bad].len()
+                ),
+            ));
+        }
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        let mut comms = self.comms.lock().unwrap_or_else(|p| p.into_inner());
+        if comms.local.is_empty() {
+            return Err(Error::Communication {
+                call: "ncclAllGather",
+                error: "the communicator was aborted by an earlier failure: make a new one".into(),
+                timed_out: false,
+            });
+        }
+        for (i, (r, d)) in comms.local.iter().zip(local).enumerate() {
+            if !r.gpu.same_device(d.gpu()) {
+                return Err(Error::invalid(
+                    "local",
+                    format!(
+                        "contribution {i} lives on device {} but rank {} of this communicator \
+                         is on device {}",
+                        d.gpu().properties().ordinal,
+                        self.first + i,
+                        r.gpu.properties().ordinal
+                    ),
+                ));
+            }
+        }
+        comms.buffers(len, self.ranks, false)?;
+        let sends: Vec<u64> = local.iter().map(DeviceBytes::device_ptr).collect();
+        comms.all_gather_in(&sends, len)
+    }
 }
 
 impl Comms {
-    fn all_gather_bytes(&mut self, local: &[Vec<u8>], len: usize, ranks: usize) -> Result<Vec<u8>> {
+    /// The kept buffers for `len` bytes per rank: a send buffer (when `send`) and a receive
+    /// buffer per local rank, made again only when the length changes.
+    fn buffers(&mut self, len: usize, ranks: usize, send: bool) -> Result<()> {
         let total = len * ranks;
-        if self.buffers.first().map(|(s, _)| s.len()) != Some(len) {
-            self.buffers.clear();
+        if self.recvs.first().map(DeviceArray::len) != Some(total) {
+            self.recvs.clear();
+            self.sends.clear();
             for r in &self.local {
-                self.buffers
-                    .push((r.gpu.alloc::<u8>(len)?, r.gpu.alloc::<u8>(total)?));
+                self.recvs.push(r.gpu.alloc::<u8>(total)?);
             }
         }
-        for ((send, _), bytes) in self.buffers.iter_mut().zip(local) {
-            send.copy_from(bytes)?;
+        if send && self.sends.first().map(DeviceArray::len) != Some(len) {
+            self.sends.clear();
+            for r in &self.local {
+                self.sends.push(r.gpu.alloc::<u8>(len)?);
+            }
         }
-        let buffers = std::mem::take(&mut self.buffers);
-        let result = self.all_gather_in(&buffers, len);
-        self.buffers = buffers;
-        result
+        Ok(())
     }
 
-    /// The all-gather of `len` bytes per rank from each local rank's send buffer into its
-    /// receive buffer; the first local rank's receive buffer back on the host.
-    fn all_gather_in(
-        &mut self,
-        buffers: &[(DeviceArray<u8>, DeviceArray<u8>)],
-        len: usize,
-    ) -> Result<Vec<u8>> {
-        let (sends, recvs): (Vec<&DeviceArray<u8>>, Vec<&DeviceArray<u8>>) =
-            buffers.iter().map(|(s, r)| (s, r)).unzip();
+    fn all_gather_bytes(&mut self, local: &[Vec<u8>], len: usize, ranks: usize) -> Result<Vec<u8>> {
+        self.buffers(len, ranks, true)?;
+        for (send, bytes) in self.sends.iter_mut().zip(local) {
+            send.copy_from(bytes)?;
+        }
+        let sends: Vec<u64> = self.sends.iter().map(DeviceArray::device_ptr).collect();
+        self.all_gather_in(&sends, len)
+    }
+
+    /// The all-gather of `len` bytes per rank from each local rank's `sends` address (on its
+    /// device, `len` bytes valid until the exchange has run) into its kept receive buffer; the
+    /// first local rank's receive buffer back on the host.
+    fn all_gather_in(&mut self, sends: &[u64], len: usize) -> Result<Vec<u8>> {
         let grouped = self.local.len() > 1;
         if grouped {
             // SAFETY: no arguments; the group is closed below on every path.
             check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
         }
         let mut issued = Ok(());
-        for ((r, send), recv) in self.local.iter().zip(sends).zip(&recvs) {
+        for ((r, &send), recv) in self.local.iter().zip(sends).zip(&self.recvs) {
             if let Err(e) = r.gpu.bind() {
                 issued = Err(e);
                 break;
             }
-            // SAFETY: `send` holds `len` bytes and `recv` ranks · len bytes on this rank's
-            // device, alive until the stream has run (waited for below); the stream is the
-            // device's own (cust's CUstream and cudarc's cudaStream_t are the same handle).
+            // SAFETY: `send` holds `len` bytes (the caller's guarantee) and `recv`
+            // ranks · len bytes on this rank's device, alive until the stream has run (waited
+            // for below); the stream is the device's own (cust's CUstream and cudarc's
+            // cudaStream_t are the same handle).
             let code = unsafe {
                 sys::ncclAllGather(
-                    send.device_ptr() as *const std::ffi::c_void,
+                    send as *const std::ffi::c_void,
                     recv.device_ptr() as *mut std::ffi::c_void,
                     len,
                     sys::ncclDataType_t::ncclUint8,
@@ -461,6 +522,6 @@ impl Comms {
         for gpu in &gpus {
             self.wait_stream(gpu, "ncclAllGather")?;
         }
-        recvs[0].to_vec()
+        self.recvs[0].to_vec()
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use gpu_reduce::{DeviceMonoid, Reduce, Widen, Workspace};
 
 use crate::combine::{arg_pick, fold_in_rank_order};
-use crate::comm::all_gather_values;
+use crate::comm::{all_gather_values, values_from_bytes, DeviceBytes};
 use crate::sharded::on_each_shard;
 use crate::{Communicator, ShardedArray};
 
@@ -76,12 +76,23 @@ impl<'c> ShardedReduce<'c> {
                 outs.push(out);
             }
         }
-        // Each read waits for its device's stream; the workspaces outlive the work (kept here).
-        let local = outs
-            .iter()
-            .map(|o| Ok(o.to_vec()?[0]))
-            .collect::<Result<Vec<P>>>()?;
-        all_gather_values(self.comm, &local)
+        // The partials go to the exchange from the devices (NCCL sends them from there with
+        // no wait; the other transports read each back, waiting for its stream); the
+        // workspaces outlive the work (kept here).
+        let local: Vec<DeviceBytes<'_>> = outs.iter().map(DeviceBytes::of).collect();
+        let all = self.comm.all_gather_device(&local)?;
+        let size = std::mem::size_of::<P>();
+        if all.len() != self.comm.ranks() * size {
+            return Err(Error::invalid(
+                "comm",
+                format!(
+                    "the all-gather returned {} bytes for {} ranks of {size}",
+                    all.len(),
+                    self.comm.ranks()
+                ),
+            ));
+        }
+        Ok(values_from_bytes(&all))
     }
 
     /// `partial(shard)` of each of this process's shards, on a thread each, in rank order.
@@ -104,10 +115,24 @@ impl<'c> ShardedReduce<'c> {
         all_gather_values(self.comm, &local)
     }
 
+    /// Every rank's `op` over its shard, in rank order (the scans' totals).
+    pub(crate) fn op_partials<T: Element>(
+        &self,
+        x: &ShardedArray<T>,
+        op: Op,
+    ) -> Result<Vec<T::Accumulator>> {
+        self.enqueued(x, |r, shard, out, ws| r.reduce_into(shard, op, out, ws))
+    }
+
+    /// Every rank's monoid product of its shard, in rank order.
+    pub(crate) fn monoid_partials<M: DeviceMonoid>(&self, x: &ShardedArray<M>) -> Result<Vec<M>> {
+        self.enqueued(x, |r, shard, out, ws| r.reduce_monoid_into(shard, out, ws))
+    }
+
     /// `op` over all elements (as [`Reduce::reduce`]: the identity when empty; f32 for the
     /// 16-bit floats).
     pub fn reduce<T: Element>(&self, x: &ShardedArray<T>, op: Op) -> Result<T::Accumulator> {
-        let parts = self.enqueued(x, |r, shard, out, ws| r.reduce_into(shard, op, out, ws))?;
+        let parts = self.op_partials(x, op)?;
         let identity = op.identity::<T::Accumulator>()?;
         Ok(fold_in_rank_order(parts, |a, b| T::Accumulator::combine(op, a, b)).unwrap_or(identity))
     }
@@ -133,7 +158,7 @@ impl<'c> ShardedReduce<'c> {
 
     /// The monoid product of all elements in sequence order (shards in rank order).
     pub fn reduce_monoid<M: DeviceMonoid>(&self, x: &ShardedArray<M>) -> Result<M> {
-        let parts = self.enqueued(x, |r, shard, out, ws| r.reduce_monoid_into(shard, out, ws))?;
+        let parts = self.monoid_partials(x)?;
         Ok(fold_in_rank_order(parts, M::combine).unwrap_or_else(M::identity))
     }
 

@@ -4,14 +4,13 @@
 //! operators give the single-GPU values; float running sums are grouped by shards.
 
 use gpu_core::{DeviceArray, Element, Error, Op, Result};
-use gpu_reduce::{DeviceMonoid, Reduce};
+use gpu_reduce::DeviceMonoid;
 use gpu_scan::{Scan, ScanKind, ScanMonoid};
 
 use crate::combine::exclusive_offsets;
-use crate::comm::all_gather_values;
 use crate::reduce::check_shards;
 use crate::sharded::{on_each_shard, on_each_shard_mut, PerDevice};
-use crate::{Communicator, ShardedArray};
+use crate::{Communicator, ShardedArray, ShardedReduce};
 use std::sync::Arc;
 
 /// Scans of [`ShardedArray`]s over a [`Communicator`]: the result is sharded as the input.
@@ -33,6 +32,8 @@ pub struct ShardedScan<'c> {
     kind: ScanKind,
     /// Each device's scan engine (its scratch kept from call to call).
     scans: PerDevice<Arc<Scan<'static>>>,
+    /// The shards' totals, by the sharded reduction (its workspaces kept from call to call).
+    totals: ShardedReduce<'c>,
 }
 
 impl<'c> ShardedScan<'c> {
@@ -42,6 +43,7 @@ impl<'c> ShardedScan<'c> {
             comm,
             kind: ScanKind::Inclusive,
             scans: PerDevice::new(),
+            totals: ShardedReduce::new(comm),
         }
     }
 
@@ -127,12 +129,9 @@ impl<'c> ShardedScan<'c> {
         x: &ShardedArray<M>,
     ) -> Result<ShardedArray<M>> {
         check_shards(self.comm, x)?;
-        let offsets = self.offsets(
-            x,
-            M::identity(),
-            |shard| Reduce::new(shard.gpu()).reduce_monoid(shard),
-            M::combine,
-        )?;
+        let offsets = self.offsets(M::identity(), M::combine, || {
+            self.totals.monoid_partials(x)
+        })?;
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
             let scan = self.engine(shard.gpu())?;
@@ -157,32 +156,27 @@ impl<'c> ShardedScan<'c> {
             ));
         }
         self.offsets(
-            x,
             op.identity::<T>()?,
-            |shard| {
-                Ok(T::from_accumulator(
-                    Reduce::new(shard.gpu()).reduce(shard, op)?,
-                ))
-            },
             |a, b| T::combine(op, a, b),
+            || {
+                let totals = self.totals.op_partials(x, op)?;
+                Ok(totals.into_iter().map(T::from_accumulator).collect())
+            },
         )
     }
 
     /// Every rank's offset, in rank order: the exclusive scan from `identity` of the shards'
-    /// totals (`total(shard)` on a thread each, all-gathered). One rank needs no totals.
-    fn offsets<T: gpu_core::Pod, P: gpu_core::Pod>(
+    /// totals (`totals()`: every rank's, gathered). One rank needs no totals.
+    fn offsets<P: gpu_core::Pod>(
         &self,
-        x: &ShardedArray<T>,
         identity: P,
-        total: impl Fn(&DeviceArray<T>) -> Result<P> + Sync,
         combine: impl Fn(P, P) -> P,
+        totals: impl FnOnce() -> Result<Vec<P>>,
     ) -> Result<Vec<P>> {
         if self.comm.ranks() == 1 {
             return Ok(vec![identity]);
         }
-        let totals = on_each_shard(x.shards().len(), |s| total(&x.shards()[s]))?;
-        let totals = all_gather_values(self.comm, &totals)?;
-        Ok(exclusive_offsets(&totals, identity, combine))
+        Ok(exclusive_offsets(&totals()?, identity, combine))
     }
 
     /// A new array of `x`'s layout on its shards' devices, each shard written by

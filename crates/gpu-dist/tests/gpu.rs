@@ -548,6 +548,60 @@ fn shards_over_every_device() {
     }
 }
 
+/// One `ShardedConv1d` kept across calls: its windows (made on the first call over a layout,
+/// refilled on every call) follow new data and new layouts, shards spread over every visible
+/// GPU, and calls from several threads at once (all but one make windows of their own).
+#[test]
+fn kept_windows_follow_the_data_the_layout_and_threads() {
+    use gpu_conv1d::{cpu as conv_cpu, Boundary, Mode, Options};
+    use gpu_dist::ShardedConv1d;
+    let Some(gpus) = gpu_core::testing::gpus_or_skip(1) else {
+        return;
+    };
+    let n = 200_003;
+    let mask: Vec<f32> = dyadic(31, 21);
+    for b in [Boundary::Zero, Boundary::Wrap, Boundary::Reflect] {
+        let comm = InProcess::new(6);
+        let conv = ShardedConv1d::correlation(&comm, &mask, Options::new().boundary(b));
+        let layouts = [
+            ShardLayout::even(n, 6).unwrap(),
+            ShardLayout::from_counts(&[5, 0, 100_000, 1, 29, n - 100_035]).unwrap(),
+        ];
+        for round in 0..4u64 {
+            let layout = &layouts[(round / 2) as usize % 2];
+            let devices: Vec<Gpu> = (0..6).map(|s| gpus[s % gpus.len()].clone()).collect();
+            let x: Vec<f32> = dyadic(n, 30 + round);
+            let a = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+            let want = conv_cpu::correlate(&x, &mask, Mode::Same, b).unwrap();
+            let mut y = a.alloc_like().unwrap();
+            conv.run_into(&a, &mut y).unwrap();
+            let ctx = format!(
+                "{b:?} round {round} {:?}",
+                layout.counts().collect::<Vec<_>>()
+            );
+            assert_eq!(y.to_vec().unwrap(), want, "{ctx}");
+        }
+        let layout = ShardLayout::even(n, 6).unwrap();
+        std::thread::scope(|scope| {
+            for t in 0..6u64 {
+                let (conv, gpus, mask, layout) = (&conv, &gpus, &mask, &layout);
+                scope.spawn(move || {
+                    let devices: Vec<Gpu> = (0..6)
+                        .map(|s| gpus[(s + t as usize) % gpus.len()].clone())
+                        .collect();
+                    for k in 0..3u64 {
+                        let x: Vec<f32> = dyadic(n, 100 + 10 * t + k);
+                        let a = ShardedArray::from_host(&devices, &x, layout.clone()).unwrap();
+                        let want = conv_cpu::correlate(&x, mask, Mode::Same, b).unwrap();
+                        let got = conv.run(&a).unwrap().to_vec().unwrap();
+                        assert_eq!(got, want, "{b:?} thread {t} call {k}");
+                    }
+                });
+            }
+        });
+    }
+}
+
 /// Arrays made on the devices (filled, generated), one process's part, and their errors.
 #[test]
 fn generated_filled_and_partial_arrays() {

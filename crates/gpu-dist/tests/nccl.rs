@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use gpu_core::testing::{gpu_or_skip, gpus_or_skip};
 use gpu_core::{Error, Gpu, Op};
 use gpu_dist::{
-    Communicator, InProcess, Nccl, NcclId, ShardLayout, ShardedArray, ShardedReduce, ShardedScan,
-    NCCL_ID_VAR,
+    Communicator, DeviceBytes, InProcess, Nccl, NcclId, ShardLayout, ShardedArray, ShardedReduce,
+    ShardedScan, NCCL_ID_VAR,
 };
 
 /// The tests that set or clear the id variable take turns (tests run on parallel threads).
@@ -131,6 +131,40 @@ fn bad_ranks_and_devices() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("contributions"), "{e}");
+    // Contributions still on the devices: their values, and the same errors.
+    let a = gpu.upload(&[5u32, 6]).unwrap();
+    let b = gpu.upload(&[7u32]).unwrap();
+    assert_eq!(
+        comm.all_gather_device(&[DeviceBytes::of(&a)]).unwrap(),
+        [5u8, 0, 0, 0, 6, 0, 0, 0]
+    );
+    let e = comm
+        .all_gather_device(&[DeviceBytes::of(&a), DeviceBytes::of(&b)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("contributions"), "{e}");
+}
+
+/// Device contributions of two ranks driven by one process: gathered in rank order; one on
+/// another device than its rank's is a clear error.
+#[test]
+fn device_contributions_of_two_ranks() {
+    let Some(gpus) = gpus_or_skip(2) else { return };
+    let comm = Nccl::in_process(&gpus[..2]).unwrap();
+    let (x, y) = (
+        gpus[0].upload(&[1u8]).unwrap(),
+        gpus[0].upload(&[2u8]).unwrap(),
+    );
+    let e = comm
+        .all_gather_device(&[DeviceBytes::of(&x), DeviceBytes::of(&y)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rank 1 of this communicator"), "{e}");
+    let y = gpus[1].upload(&[2u8]).unwrap();
+    let got = comm
+        .all_gather_device(&[DeviceBytes::of(&x), DeviceBytes::of(&y)])
+        .unwrap();
+    assert_eq!(got, [1, 2]);
 }
 
 /// Every visible GPU driven by this process through one NCCL communicator: the same values

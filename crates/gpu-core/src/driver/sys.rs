@@ -64,6 +64,20 @@ extern "C" {
         ByteCount: usize,
         h_stream: CUstream,
     ) -> CUresult;
+    pub fn cuMemcpyPeerAsync(
+        dstDevice: CUdeviceptr,
+        dstContext: CUcontext,
+        srcDevice: CUdeviceptr,
+        srcContext: CUcontext,
+        ByteCount: usize,
+        hStream: CUstream,
+    ) -> CUresult;
+    pub fn cuDeviceCanAccessPeer(
+        canAccessPeer: *mut c_int,
+        dev: CUdevice,
+        peerDev: CUdevice,
+    ) -> CUresult;
+    pub fn cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: c_uint) -> CUresult;
     pub fn cuMemsetD8Async(
         dstDevice: CUdeviceptr,
         uc: c_uchar,
