@@ -15,7 +15,7 @@ use gpu_core::{DeviceArray, DeviceSlice, Error, Event, Gpu, Input, Result};
 use crate::comm::{slice_bytes, values_from_bytes};
 use crate::halo::{clip, ConvGeometry, Piece};
 use crate::reduce::check_shards;
-use crate::sharded::{on_each_shard, on_each_shard_mut, PerDevice};
+use crate::sharded::{on_each_shard, PerDevice};
 use crate::{Communicator, ShardedArray};
 
 /// Correlations and convolutions of [`ShardedArray`]s, as
@@ -238,17 +238,39 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
         for (shard, ready) in x.shards().iter().zip(&prepared.ready) {
             ready.record(shard.gpu().stream())?;
         }
-        // Step 1: every window gathered (before any shard's convolution is enqueued, so that
-        // reading a neighbour's halo never waits behind that neighbour's convolution).
-        on_each_shard(x.shards().len(), |i| {
+        // Everything is enqueued from this thread (launches and copies are asynchronous: a
+        // thread per shard would cost more than they do), then every stream waited for. Step
+        // 1: every window gathered, before any shard's convolution is enqueued (a window
+        // filled on a device's stream behind that device's convolution would wait for it).
+        let shards = x.shards().len();
+        let mut enqueued = (0..shards).try_for_each(|i| {
             let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
             self.fill(x, i, &mut plan, &prepared.ready, edges.as_ref())
-        })?;
+        });
         // Step 2: every shard's outputs.
-        on_each_shard_mut(out.shards_mut(), |i, out| {
-            let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
-            self.run_shard(x, i, &mut plan, out)
-        })
+        if enqueued.is_ok() {
+            enqueued = out
+                .shards_mut()
+                .iter_mut()
+                .enumerate()
+                .try_for_each(|(i, out)| {
+                    let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
+                    self.enqueue_shard(x, i, &mut plan, out)
+                });
+        }
+        // The next call refills the windows (perhaps from another device's stream), and an
+        // own set is freed on return: every stream must be done with them, even after an error.
+        let mut waited = enqueued;
+        for (i, shard) in x.shards().iter().enumerate() {
+            if !x.shards()[..i]
+                .iter()
+                .any(|s| s.gpu().same_device(shard.gpu()))
+            {
+                let done = shard.gpu().stream().synchronize();
+                waited = waited.and(done);
+            }
+        }
+        waited
     }
 
     /// The windows of every local shard of `x` (allocated and zeroed; filled per call).
@@ -354,8 +376,9 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
         Ok(())
     }
 
-    /// Step 2 for this process's shard `i`: its outputs into `out`, as `plan` says.
-    fn run_shard(
+    /// Step 2 for this process's shard `i`: its outputs into `out`, as `plan` says, enqueued on
+    /// its device's stream.
+    fn enqueue_shard(
         &self,
         x: &ShardedArray<T>,
         i: usize,
@@ -364,33 +387,31 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
     ) -> Result<()> {
         let shard = &x.shards()[i];
         let gpu = shard.gpu();
+        let stream = gpu.stream();
         let conv = self.conv(gpu)?;
         // `valid` mode, zero boundary: a window holds every input its outputs read.
         let valid = conv
             .clone()
             .mode(Mode::Valid)
-            .boundary(gpu_conv1d::Boundary::Zero);
+            .boundary(gpu_conv1d::Boundary::Zero)
+            .stream(stream);
         if !plan.same {
             return match plan.parts.first() {
                 Some(part) => valid.run_into(&part.window, out),
                 None => Ok(()),
             };
         }
-        // Everything in order on the device's stream, one wait at the end: the `same` pass,
-        // then each edge's outputs, copied over the pass's (wrong) edge values.
-        let stream = gpu.stream();
+        // The `same` pass, then each edge's outputs, copied over the pass's (wrong) edge
+        // values, in that order on the stream.
         let same = conv
             .mode(Mode::Same)
             .boundary(gpu_conv1d::Boundary::Zero)
             .stream(stream);
         same.run_into(shard, out)?;
-        let valid = valid.stream(stream);
         for part in &mut plan.parts {
             valid.run_into(&part.window, &mut part.y)?;
             out.copy_range_from(part.at, &part.y, 0..part.y.len(), stream)?;
         }
-        // The next call refills the windows (perhaps from another device's stream): this one
-        // must be done with them.
-        stream.synchronize()
+        Ok(())
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use cudarc::nccl::sys;
-use gpu_core::{DeviceArray, Error, Gpu, Result};
+use gpu_core::{DeviceArray, Error, Gpu, PinnedBuffer, Result};
 
 use crate::comm::{check_contributions, DeviceBytes};
 use crate::Communicator;
@@ -122,6 +122,8 @@ struct Comms {
     timeout: Duration,
     sends: Vec<DeviceArray<u8>>,
     recvs: Vec<DeviceArray<u8>>,
+    /// Page-locked host memory the first local rank's receive buffer is copied into.
+    landing: Option<PinnedBuffer<u8>>,
 }
 
 // SAFETY: NCCL communicators may be used from any thread, one call at a time each: `Comms` is
@@ -191,6 +193,7 @@ impl Nccl {
             timeout,
             sends: Vec::new(),
             recvs: Vec::new(),
+            landing: None,
         };
         // Several local ranks join in one group (their inits wait for each other).
         let grouped = devices.len() > 1;
@@ -298,11 +301,17 @@ impl Comms {
         }
     }
 
-    /// Waits for `gpu`'s stream with the timeout, checking the communicators meanwhile.
+    /// Waits for `gpu`'s stream with the timeout, checking the communicators every 200 µs
+    /// meanwhile (the stream's own poll is cheap; NCCL's error query is not, and a wait of a
+    /// millisecond behind a reduction would otherwise spend its time there).
     fn wait_stream(&mut self, gpu: &Gpu, call: &'static str) -> Result<()> {
         let start = Instant::now();
+        let mut checked = start;
         while !gpu.stream().is_done()? {
-            self.wait_ready(call)?;
+            if checked.elapsed() > Duration::from_micros(200) {
+                self.wait_ready(call)?;
+                checked = Instant::now();
+            }
             if start.elapsed() > self.timeout {
                 self.abort();
                 return Err(Error::Communication {
@@ -517,11 +526,24 @@ impl Comms {
             self.abort();
             return Err(e);
         }
+        // The result's way back enqueued behind the exchange: one wait covers both.
+        let gpu = self.local[0].gpu.clone();
+        if self.landing.as_ref().map(PinnedBuffer::len) != Some(self.recvs[0].len()) {
+            self.landing = None;
+            self.landing = Some(gpu.pinned::<u8>(self.recvs[0].len())?);
+        }
+        let landing = self.landing.as_mut().expect("made above");
+        self.recvs[0].copy_to_pinned_async(landing, gpu.stream())?;
         self.wait_ready("ncclAllGather")?;
         let gpus: Vec<Gpu> = self.local.iter().map(|r| r.gpu.clone()).collect();
         for gpu in &gpus {
             self.wait_stream(gpu, "ncclAllGather")?;
         }
-        self.recvs[0].to_vec()
+        Ok(self
+            .landing
+            .as_ref()
+            .expect("made above")
+            .as_slice()?
+            .to_vec())
     }
 }

@@ -129,9 +129,7 @@ impl<'c> ShardedScan<'c> {
         x: &ShardedArray<M>,
     ) -> Result<ShardedArray<M>> {
         check_shards(self.comm, x)?;
-        let offsets = self.offsets(M::identity(), M::combine, || {
-            self.totals.monoid_partials(x)
-        })?;
+        let offsets = self.offsets(M::identity(), M::combine, || self.totals.monoid_partials(x))?;
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
             let scan = self.engine(shard.gpu())?;
