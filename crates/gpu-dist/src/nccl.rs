@@ -526,6 +526,10 @@ impl Comms {
             self.abort();
             return Err(e);
         }
+        // Non-blocking NCCL may still be enqueueing the collectives (a group's, in the
+        // background) when the calls return: only once the communicators are ready is the
+        // exchange on the streams.
+        self.wait_ready("ncclAllGather")?;
         // The result's way back enqueued behind the exchange: one wait covers both.
         let gpu = self.local[0].gpu.clone();
         if self.landing.as_ref().map(PinnedBuffer::len) != Some(self.recvs[0].len()) {
@@ -534,7 +538,6 @@ impl Comms {
         }
         let landing = self.landing.as_mut().expect("made above");
         self.recvs[0].copy_to_pinned_async(landing, gpu.stream())?;
-        self.wait_ready("ncclAllGather")?;
         let gpus: Vec<Gpu> = self.local.iter().map(|r| r.gpu.clone()).collect();
         for gpu in &gpus {
             self.wait_stream(gpu, "ncclAllGather")?;
