@@ -256,17 +256,6 @@ fn weak(gpus: &[gpu_core::Gpu], per_gpu: usize) -> gpu_core::Result<()> {
                 ),
                 ("sum", median_ms(&mut || reduce.sum(&a).map(drop))?),
                 (
-                    "sum, each partial read back before a host exchange",
-                    median_ms(&mut || {
-                        let parts = a
-                            .shards()
-                            .iter()
-                            .map(|s| gpu_reduce::Reduce::new(s.gpu()).sum(s))
-                            .collect::<gpu_core::Result<Vec<f32>>>()?;
-                        gpu_dist::all_gather_values(comm, &parts).map(drop)
-                    })?,
-                ),
-                (
                     "inclusive scan",
                     median_ms(&mut || scan.scan_into(&a, &mut scanned, Op::Sum))?,
                 ),

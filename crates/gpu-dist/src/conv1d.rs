@@ -247,16 +247,19 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
             self.fill(x, i, &mut plan, &prepared.ready, edges.as_ref())
         });
-        // Step 2: every shard's outputs.
-        if enqueued.is_ok() {
-            enqueued = out
-                .shards_mut()
-                .iter_mut()
-                .enumerate()
-                .try_for_each(|(i, out)| {
-                    let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
-                    self.enqueue_shard(x, i, &mut plan, out)
-                });
+        // Step 2: every shard's outputs, the long passes over the shards first (so that every
+        // device starts its long work before the host enqueues the small edge work).
+        for edges in [false, true] {
+            if enqueued.is_ok() {
+                enqueued = out
+                    .shards_mut()
+                    .iter_mut()
+                    .enumerate()
+                    .try_for_each(|(i, out)| {
+                        let mut plan = prepared.plans[i].lock().unwrap_or_else(|p| p.into_inner());
+                        self.enqueue_shard(x, i, &mut plan, out, edges)
+                    });
+            }
         }
         // The next call refills the windows (perhaps from another device's stream), and an
         // own set is freed on return: every stream must be done with them, even after an error.
@@ -377,13 +380,15 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
     }
 
     /// Step 2 for this process's shard `i`: its outputs into `out`, as `plan` says, enqueued on
-    /// its device's stream.
+    /// its device's stream: the pass over the whole shard (`edges` false), or the edges'
+    /// outputs copied over that pass's (`edges` true).
     fn enqueue_shard(
         &self,
         x: &ShardedArray<T>,
         i: usize,
         plan: &mut ShardPlan<T>,
         out: &mut DeviceArray<T>,
+        edges: bool,
     ) -> Result<()> {
         let shard = &x.shards()[i];
         let gpu = shard.gpu();
@@ -395,23 +400,24 @@ impl<'c, T: Real> ShardedConv1d<'c, T> {
             .mode(Mode::Valid)
             .boundary(gpu_conv1d::Boundary::Zero)
             .stream(stream);
-        if !plan.same {
-            return match plan.parts.first() {
+        match (plan.same, edges) {
+            // A whole window in `valid` mode.
+            (false, false) => match plan.parts.first() {
                 Some(part) => valid.run_into(&part.window, out),
                 None => Ok(()),
-            };
+            },
+            (false, true) => Ok(()),
+            // The `same` pass: right everywhere but at the edges.
+            (true, false) => conv
+                .mode(Mode::Same)
+                .boundary(gpu_conv1d::Boundary::Zero)
+                .stream(stream)
+                .run_into(shard, out),
+            // Each edge's outputs, copied over the pass's (after it on the stream).
+            (true, true) => plan.parts.iter_mut().try_for_each(|part| {
+                valid.run_into(&part.window, &mut part.y)?;
+                out.copy_range_from(part.at, &part.y, 0..part.y.len(), stream)
+            }),
         }
-        // The `same` pass, then each edge's outputs, copied over the pass's (wrong) edge
-        // values, in that order on the stream.
-        let same = conv
-            .mode(Mode::Same)
-            .boundary(gpu_conv1d::Boundary::Zero)
-            .stream(stream);
-        same.run_into(shard, out)?;
-        for part in &mut plan.parts {
-            valid.run_into(&part.window, &mut part.y)?;
-            out.copy_range_from(part.at, &part.y, 0..part.y.len(), stream)?;
-        }
-        Ok(())
     }
 }

@@ -485,11 +485,11 @@ impl Comms {
     /// device, `len` bytes valid until the exchange has run) into its kept receive buffer; the
     /// first local rank's receive buffer back on the host.
     fn all_gather_in(&mut self, sends: &[u64], len: usize) -> Result<Vec<u8>> {
-        let grouped = self.local.len() > 1;
-        if grouped {
-            // SAFETY: no arguments; the group is closed below on every path.
-            check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
-        }
+        // Always a group, one rank too: a lone non-blocking collective enqueued behind a
+        // running kernel cost 0.11 ms more than the same in a group (H200, one rank, behind
+        // a 1 ms reduction).
+        // SAFETY: no arguments; the group is closed below on every path.
+        check("ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
         let mut issued = Ok(());
         for ((r, &send), recv) in self.local.iter().zip(sends).zip(&self.recvs) {
             if let Err(e) = r.gpu.bind() {
@@ -515,12 +515,10 @@ impl Comms {
                 break;
             }
         }
-        if grouped {
-            // SAFETY: closes the group opened above.
-            let code = unsafe { sys::ncclGroupEnd() };
-            if issued.is_ok() {
-                issued = check("ncclGroupEnd", code);
-            }
+        // SAFETY: closes the group opened above.
+        let code = unsafe { sys::ncclGroupEnd() };
+        if issued.is_ok() {
+            issued = check("ncclGroupEnd", code);
         }
         if let Err(e) = issued {
             self.abort();

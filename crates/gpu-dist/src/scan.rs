@@ -1,9 +1,12 @@
 //! Sharded scans: each shard's total (gpu-reduce), the totals all-gathered and scanned
 //! exclusively in rank order, then each shard scanned from its offset (gpu-scan's
-//! `scan_from_into`; the first shard by the plain scan, whose offset is the identity). Exact
-//! operators give the single-GPU values; float running sums are grouped by shards.
+//! `scan_from_into`; the first shard by the plain scan, whose offset is the identity). Shards
+//! that share one device, with every rank in this process, are chained instead: scanned one
+//! after another, each from the last prefix of the one before (one pass over the data, no
+//! totals). Exact operators give the single-GPU values; float running sums are grouped by
+//! shards.
 
-use gpu_core::{DeviceArray, Element, Error, Op, Result};
+use gpu_core::{DeviceArray, DeviceSlice, Element, Error, Input, Op, Result};
 use gpu_reduce::DeviceMonoid;
 use gpu_scan::{Scan, ScanKind, ScanMonoid};
 
@@ -83,6 +86,22 @@ impl<'c> ShardedScan<'c> {
     ) -> Result<()> {
         check_shards(self.comm, x)?;
         x.check_output(out, x.layout())?;
+        if self.chained(x) {
+            check_seeded::<T>()?;
+            let scan = self.engine(x.shards()[0].gpu())?;
+            let exclusive = self.kind == ScanKind::Exclusive;
+            let outs = out.shards_mut();
+            return chain(x, |s, seed| {
+                let (shard, out) = (&x.shards()[s], &mut outs[s]);
+                let before = if exclusive { Some(last(shard)?) } else { None };
+                match seed {
+                    None => scan.scan_into(shard, out, op)?,
+                    Some(seed) => scan.scan_from_into(shard, out, op, seed)?,
+                }
+                let end = last(out)?;
+                Ok(before.map_or(end, |b| T::combine(op, end, b)))
+            });
+        }
         let offsets = self.op_offsets(x, op)?;
         let first = self.comm.local_ranks().start;
         on_each_shard_mut(out.shards_mut(), |s, out| {
@@ -111,6 +130,24 @@ impl<'c> ShardedScan<'c> {
     /// ```
     pub fn scan_in_place<T: Element>(&self, x: &mut ShardedArray<T>, op: Op) -> Result<()> {
         check_shards(self.comm, x)?;
+        if self.chained(x) {
+            check_seeded::<T>()?;
+            let scan = self.engine(x.shards()[0].gpu())?;
+            let exclusive = self.kind == ScanKind::Exclusive;
+            let lens: Vec<usize> = x.shards().iter().map(DeviceArray::len).collect();
+            let shards = x.shards_mut();
+            return chain_lens(&lens, |s, seed| {
+                let shard = &mut shards[s];
+                // The last input, before the scan overwrites it.
+                let before = if exclusive { Some(last(shard)?) } else { None };
+                match seed {
+                    None => scan.scan_in_place(shard, op)?,
+                    Some(seed) => scan.scan_from_in_place(shard, op, seed)?,
+                }
+                let end = last(shard)?;
+                Ok(before.map_or(end, |b| T::combine(op, end, b)))
+            });
+        }
         let offsets = self.op_offsets(x, op)?;
         let first = self.comm.local_ranks().start;
         on_each_shard_mut(x.shards_mut(), |s, shard| {
@@ -129,6 +166,23 @@ impl<'c> ShardedScan<'c> {
         x: &ShardedArray<M>,
     ) -> Result<ShardedArray<M>> {
         check_shards(self.comm, x)?;
+        if self.chained(x) {
+            let scan = self.engine(x.shards()[0].gpu())?;
+            let exclusive = self.kind == ScanKind::Exclusive;
+            let mut out = x.alloc_like()?;
+            let outs = out.shards_mut();
+            chain(x, |s, seed| {
+                let (shard, out) = (&x.shards()[s], &mut outs[s]);
+                let before = if exclusive { Some(last(shard)?) } else { None };
+                match seed {
+                    None => scan.scan_monoid_into(shard, out)?,
+                    Some(seed) => scan.scan_monoid_from_into(shard, out, seed)?,
+                }
+                let end = last(out)?;
+                Ok(before.map_or(end, |b| M::combine(end, b)))
+            })?;
+            return Ok(out);
+        }
         let offsets = self.offsets(M::identity(), M::combine, || self.totals.monoid_partials(x))?;
         let first = self.comm.local_ranks().start;
         self.each_shard(x, |s, shard, out| {
@@ -141,18 +195,22 @@ impl<'c> ShardedScan<'c> {
         })
     }
 
+    /// Whether `x`'s shards are scanned one after another, each from the running prefix of
+    /// the ones before (read back from the device): one pass over the data, no totals. So
+    /// when this process holds every rank and all on one device, whose time the shards share
+    /// anyway; otherwise each shard's total is needed first, so that the devices scan side by
+    /// side.
+    fn chained<T: gpu_core::Pod>(&self, x: &ShardedArray<T>) -> bool {
+        let shards = x.shards();
+        shards.len() > 1
+            && self.comm.local_ranks().len() == self.comm.ranks()
+            && shards.iter().all(|s| s.gpu().same_device(shards[0].gpu()))
+    }
+
     /// Every rank's offset for a scan with `op` (the shards' totals by gpu-reduce); an
     /// `InvalidArgument` for the 16-bit floats.
     fn op_offsets<T: Element>(&self, x: &ShardedArray<T>, op: Op) -> Result<Vec<T>> {
-        if T::computes_wider() {
-            return Err(Error::invalid(
-                "T",
-                format!(
-                    "no sharded {} scans yet (gpu-scan has no seeded 16-bit scans)",
-                    T::NAME
-                ),
-            ));
-        }
+        check_seeded::<T>()?;
         self.offsets(
             op.identity::<T>()?,
             |a, b| T::combine(op, a, b),
@@ -192,4 +250,49 @@ impl<'c> ShardedScan<'c> {
         })?;
         x.local_result(x.layout().clone(), outs)
     }
+}
+
+/// `Ok` for the types gpu-scan scans from a seed; an `InvalidArgument` for the 16-bit floats.
+fn check_seeded<T: Element>() -> Result<()> {
+    if T::computes_wider() {
+        return Err(Error::invalid(
+            "T",
+            format!(
+                "no sharded {} scans yet (gpu-scan has no seeded 16-bit scans)",
+                T::NAME
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The chained scan of `x`'s shards: [`chain_lens`] over their lengths.
+fn chain<T: gpu_core::Pod, P: Copy>(
+    x: &ShardedArray<T>,
+    step: impl FnMut(usize, Option<P>) -> Result<P>,
+) -> Result<()> {
+    let lens: Vec<usize> = x.shards().iter().map(DeviceArray::len).collect();
+    chain_lens(&lens, step)
+}
+
+/// For every non-empty shard in rank order (of `lens` elements), `step(s, seed)` scans shard
+/// `s` from `seed`, the running prefix of the shards before (`None` for the first: the plain
+/// scan), and returns the running prefix through it.
+fn chain_lens<P: Copy>(
+    lens: &[usize],
+    mut step: impl FnMut(usize, Option<P>) -> Result<P>,
+) -> Result<()> {
+    let mut seed = None;
+    for (s, &len) in lens.iter().enumerate() {
+        if len > 0 {
+            seed = Some(step(s, seed)?);
+        }
+    }
+    Ok(())
+}
+
+/// The last element of a non-empty array (waits for its device's default stream).
+fn last<T: gpu_core::Pod>(a: &DeviceArray<T>) -> Result<T> {
+    let n = a.len();
+    Ok(DeviceSlice::new(a, n - 1..n)?.stage(a.gpu())?.to_vec()?[0])
 }
