@@ -6,7 +6,7 @@ process per GPU, `per_gpu` f32 per GPU, on 1, 2, 4, ... of the visible GPUs:
 - x.sum() then all_reduce of the one-element result (PyTorch's distributed sum),
 - torch.cumsum of the local shard (PyTorch has no distributed cumsum: the local part alone).
 
-Medians of 7 after 2 warm-ups; each timed call ends with torch.cuda.synchronize() and a
+Medians of 15 after 2 warm-ups; each timed call ends with torch.cuda.synchronize() and a
 barrier, rank 0's wall clock. NVLink multicast stays off (NCCL_NVLS_ENABLE=0 is kept or set).
 Usage: python3 scripts/peers_dist.py [--log2 30]
 """
@@ -24,7 +24,7 @@ def timed(fn):
     for _ in range(2):
         fn()
     out = []
-    for _ in range(7):
+    for _ in range(15):
         dist.barrier()
         torch.cuda.synchronize()
         t = time.perf_counter()

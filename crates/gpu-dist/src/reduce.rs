@@ -4,6 +4,7 @@
 //! shards (run-to-run identical for a given layout, whatever the transport).
 
 use gpu_core::{DeviceSlice, Element, Error, Input, Op, Pod, Result};
+use std::any::{Any, TypeId};
 use std::sync::Mutex;
 
 use gpu_reduce::{DeviceMonoid, Reduce, Widen, Workspace};
@@ -33,7 +34,13 @@ pub struct ShardedReduce<'c> {
     comm: &'c dyn Communicator,
     /// One workspace per device, kept between calls (its scratch and result slot).
     workspaces: Mutex<Vec<Workspace>>,
+    /// One device slot per device and partial type for the partials, kept between calls (an
+    /// allocation and a free per shard and call cost more than a small reduction's tail).
+    slots: Mutex<Vec<Slot>>,
 }
+
+/// A kept partial slot: its device's ordinal, its element type, the `DeviceArray` of one.
+type Slot = (usize, TypeId, Box<dyn Any + Send>);
 
 impl<'c> ShardedReduce<'c> {
     /// Reductions whose shards exchange their partials through `comm`.
@@ -41,13 +48,14 @@ impl<'c> ShardedReduce<'c> {
         Self {
             comm,
             workspaces: Mutex::new(Vec::new()),
+            slots: Mutex::new(Vec::new()),
         }
     }
 
     /// Every local shard's partial, enqueued by `enqueue` on its device's stream from this
     /// thread (no thread per shard: the devices run side by side anyway), then read back in
     /// rank order (the only waits), and all-gathered: every rank's partial, in rank order.
-    fn enqueued<T: Pod, P: Pod>(
+    fn enqueued<T: Pod, P: Pod + 'static>(
         &self,
         x: &ShardedArray<T>,
         enqueue: impl Fn(
@@ -58,10 +66,52 @@ impl<'c> ShardedReduce<'c> {
         ) -> Result<()>,
     ) -> Result<Vec<P>> {
         check_shards(self.comm, x)?;
-        let mut outs = Vec::with_capacity(x.shards().len());
+        // The partials' slots: one per local shard, taken from the kept ones of its device
+        // (shards of one device use them in turn) and put back at the end.
+        let mut outs: Vec<gpu_core::DeviceArray<P>> = Vec::with_capacity(x.shards().len());
+        {
+            let mut kept = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+            for shard in x.shards() {
+                let ordinal = shard.gpu().properties().ordinal;
+                let at = kept.iter().position(|(o, t, slot)| {
+                    *o == ordinal
+                        && *t == TypeId::of::<P>()
+                        && slot
+                            .downcast_ref::<gpu_core::DeviceArray<P>>()
+                            .is_some_and(|a| a.gpu().same_device(shard.gpu()))
+                });
+                let slot = match at {
+                    Some(at) => *kept.swap_remove(at).2.downcast().expect("matched above"),
+                    None => shard.gpu().alloc::<P>(1)?,
+                };
+                outs.push(slot);
+            }
+        }
+        let gathered = self.enqueue_and_gather(x, &mut outs, enqueue);
+        let mut kept = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+        for slot in outs {
+            let ordinal = slot.gpu().properties().ordinal;
+            kept.push((ordinal, TypeId::of::<P>(), Box::new(slot)));
+        }
+        gathered
+    }
+
+    /// Each local shard's partial enqueued into `outs` on its device's stream, then
+    /// all-gathered: every rank's partial, in rank order.
+    fn enqueue_and_gather<T: Pod, P: Pod>(
+        &self,
+        x: &ShardedArray<T>,
+        outs: &mut [gpu_core::DeviceArray<P>],
+        enqueue: impl Fn(
+            &Reduce<'_>,
+            &gpu_core::DeviceArray<T>,
+            &mut gpu_core::DeviceArray<P>,
+            &mut Workspace,
+        ) -> Result<()>,
+    ) -> Result<Vec<P>> {
         {
             let mut pool = self.workspaces.lock().unwrap_or_else(|p| p.into_inner());
-            for shard in x.shards() {
+            for (shard, out) in x.shards().iter().zip(outs.iter_mut()) {
                 let gpu = shard.gpu();
                 let at = match pool.iter().position(|w| w.gpu().same_device(gpu)) {
                     Some(at) => at,
@@ -70,10 +120,8 @@ impl<'c> ShardedReduce<'c> {
                         pool.len() - 1
                     }
                 };
-                let mut out = gpu.alloc::<P>(1)?;
                 let reduce = Reduce::new(gpu).stream(gpu.stream());
-                enqueue(&reduce, shard, &mut out, &mut pool[at])?;
-                outs.push(out);
+                enqueue(&reduce, shard, out, &mut pool[at])?;
             }
         }
         // The partials go to the exchange from the devices (NCCL sends them from there with
