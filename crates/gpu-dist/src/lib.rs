@@ -41,15 +41,17 @@
 //! - `ShardedScan` (feature `cuda`): inclusive and exclusive scans of every operator and the
 //!   `Mat2`/`Affine` monoids, into new arrays, into given ones or in place: each shard's total,
 //!   the totals scanned in rank order, each shard scanned from its offset (gpu-scan's
-//!   `scan_from_into`: one pass for sums).
+//!   `scan_from_into`: one pass for sums); shards sharing one device are chained instead (each
+//!   from the last prefix of the one before: one pass, no totals).
 //! - `ShardedConv1d` (feature `cuda`): correlation and convolution in every mode and boundary;
 //!   a long shard runs the plain `same` convolution over itself and recomputes its edges from
-//!   its neighbours' halos ([`halo::ConvGeometry`]); ranks of other processes send their halos
-//!   through the communicator.
+//!   its neighbours' halos ([`halo::ConvGeometry`]: peer copies between devices of this
+//!   process, windows kept between calls); ranks of other processes send their halos through
+//!   the communicator.
 //!
-//! Not built yet (see the [guide]): device-to-device exchanges (NCCL moves a few bytes per
-//! rank through host-staged buffers; halos between devices of one process pass through the
-//! host).
+//! Not built yet (see the [guide]): halos between processes by NCCL send/receive (they go
+//! through an all-gather of every rank's edges via the host), one-pass seeded scans for the
+//! operators other than sum, 16-bit sharded scans.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
