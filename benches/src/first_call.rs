@@ -36,6 +36,10 @@ pub const CASES: &[(&str, &str)] = &[
         "f16 correlation, 63-wide mask (tensor cores on 8.0+), then bf16, 7-wide",
     ),
     (
+        "conv1d-fft",
+        "f32 correlation of 20 000 values, 1023-wide mask (the FFT path and its tables)",
+    ),
+    (
         "reduce-axis",
         "column sums of a 1000 × 64 f32 ndarray (sum_axis, axis 0)",
     ),
@@ -162,6 +166,13 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
                     ..Options::default()
                 };
                 assert_eq!(correlate(&gpu, &f64s, &mask127, o)?.len(), n);
+            }
+            "conv1d-fft" => {
+                let m: Vec<f32> = (0..1023).map(|j| 1.0 / (1.0 + j as f32)).collect();
+                let x: Vec<f32> = (0..20 * n).map(|i| (i % 17) as f32 - 8.0).collect();
+                let c = gpu_conv1d::Conv1d::correlation(&gpu, &m, Options::default())?;
+                assert!(matches!(c.path(x.len())?, gpu_conv1d::Path::Fft { .. }));
+                assert_eq!(c.run(&x[..])?.len(), x.len());
             }
             "conv1d-half" => {
                 let x: Vec<gpu_core::f16> =

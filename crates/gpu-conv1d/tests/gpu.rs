@@ -960,9 +960,9 @@ fn gpu_accuracy_wide_dynamic_range() {
     case::<f32>(&gpu, (-60, 60), (-30, 30));
 }
 
-/// 16 threads share one `Gpu` and one `Conv1d` per case (clones: the mask, and the tensor-core
-/// fragments the first tensor-core launch builds, are shared), each running its own signal
-/// lengths: every result matches the reference.
+/// 16 threads share one `Gpu` and one `Conv1d` per case (clones: the mask, the tensor-core
+/// fragments the first tensor-core launch builds and the FFT tables are shared), each running
+/// its own signal lengths: every result matches the reference.
 #[test]
 fn gpu_shared_by_16_threads() {
     let Some(gpu) = gpu_or_skip() else { return };
@@ -1003,6 +1003,11 @@ fn gpu_shared_by_16_threads() {
     case::<bf16>(&gpu, 127, Strategy::TensorCore);
     case::<f32>(&gpu, 31, Strategy::TensorCore);
     case::<f32>(&gpu, 31, Strategy::Auto);
+    // The FFT path: the spectrum and twiddle tables, made by the first launch of each
+    // transform size, shared by the clones.
+    case::<f32>(&gpu, 1023, Strategy::Auto);
+    case::<f64>(&gpu, 200, Strategy::FFT);
+    case::<f16>(&gpu, 700, Strategy::FFT);
 }
 
 /// 2^31 + 33 16-bit values (4 GiB in, 4 GiB out): the FMA and tensor-core kernels' tile and
