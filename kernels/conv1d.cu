@@ -472,3 +472,17 @@ CONV1D_FFT_F64(10, 1024)
 CONV1D_FFT_F64(11, 2048)
 CONV1D_FFT_F64(12, 4096)
 CONV1D_FFT_F64(13, 8192)
+
+// ---------------------------------------------------------------------------------------------
+// The cuFFT path for masks too long for one block's transform (gpu_prims/conv1d_cufft.cuh): the
+// gather, product and scatter passes around batched cuFFT transforms (f32 transforms for f32,
+// f16 and bf16; f64 for f64).
+// ---------------------------------------------------------------------------------------------
+#include <gpu_prims/conv1d_cufft.cuh>
+
+GP_CONV1D_CUFFT_ENTRIES(f32, f32, f32)
+GP_CONV1D_CUFFT_ENTRIES(f64, f64, f64)
+GP_CONV1D_CUFFT_ENTRIES(f16, gp::f16, f32)
+GP_CONV1D_CUFFT_ENTRIES(bf16, gp::bf16, f32)
+GP_CONV1D_CUFFT_MULTIPLY(f32, f32)
+GP_CONV1D_CUFFT_MULTIPLY(f64, f64)

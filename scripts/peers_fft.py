@@ -44,11 +44,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--log2", type=int, default=26)
     ap.add_argument("--widths", default="3,7,15,31,63,95,127,191,255,383,511,767,1023,2047,"
-                    "4095,8191,15361")
+                    "4095,8191,15361,16383,65535")
+    ap.add_argument("--full", type=int, default=0,
+                    help="instead: full correlation of two f32 signals of 2^k (CuPy's "
+                    "fftconvolve and correlate(method='fft'))")
     ap.add_argument("--types", default="f32,f64")
     ap.add_argument("--torch-max", type=int, default=4095,
                     help="largest width timed for PyTorch (its direct kernels take seconds past it)")
     a = ap.parse_args()
+    if a.full:
+        return full(a.full)
     n = 1 << a.log2
     widths = [int(w) for w in a.widths.split(",")]
     print("lib\ttype\tw\tmethod\tus\txcopy")
@@ -105,6 +110,30 @@ def main():
                     cp.get_default_memory_pool().free_all_blocks()
     except Exception as e:  # noqa: BLE001
         log(f"cupy: {e}")
+
+
+def full(k):
+    """The full correlation of two f32 signals of 2^k through CuPy's FFT paths."""
+    import cupy as cp
+    from cupyx.scipy import signal
+    n = 1 << k
+    ev = lambda: cp.cuda.Event()  # noqa: E731
+    el = lambda x, y: cp.cuda.get_elapsed_time(x, y)  # noqa: E731
+    a = (cp.random.random(n, dtype=cp.float64) * 2 - 1).astype(cp.float32)
+    b = (cp.random.random(n, dtype=cp.float64) * 2 - 1).astype(cp.float32)
+    rb = b[::-1].copy()
+    src = cp.zeros(2 * n - 1, dtype=cp.float32)
+    dst = cp.empty_like(src)
+    copy = median_us(ev, el, lambda: dst.__setitem__(slice(None), src))
+    print("lib\ttype\tn\tmethod\tus\txcopy")
+    print(f"cupy\tf32\t{n}\tcopy of {2 * n - 1}\t{copy:.1f}\t1.000")
+    for name, run in {
+        "fftconvolve(a, b reversed)": lambda: signal.fftconvolve(a, rb, mode="full"),
+        "correlate(method=fft)": lambda: signal.correlate(a, b, mode="full", method="fft"),
+    }.items():
+        us = median_us(ev, el, run)
+        print(f"cupy\tf32\t{n}\t{name}\t{us:.1f}\t{copy / us:.4f}", flush=True)
+        cp.get_default_memory_pool().free_all_blocks()
 
 
 if __name__ == "__main__":

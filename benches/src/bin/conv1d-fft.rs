@@ -3,13 +3,19 @@
 //! `--widths` (default 3 … 16383), f32 and f64 (`--types`), timed with CUDA events on one
 //! stream (median of 10 after 3 warm-ups) beside a device-to-device copy of the signal in the
 //! same run. Rows: `Auto` (and the path it took), the direct FMA kernels (`RegisterTiled`), the
-//! FFT path at its automatic size and at every size that takes the mask. Each FFT result is
+//! FFT path at its automatic size and at every size that takes the mask (and cuFFT segments of
+//! 2^20 from w = 2047 on). Each FFT result is
 //! compared with the direct one (largest difference over the largest |direct output|).
-//! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference.
+//! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference. Masks past
+//! one block's transform (16383, 65535 in the default list) run through cuFFT.
+//!
+//! `--full k` instead: the full correlation of two f32 signals of 2^k elements each (the mask
+//! as long as the signal, scipy's `fftconvolve` case), timed the same way, beside a copy of
+//! the output's length.
 //!
 //! ```text
 //! cargo run --release -p gpu-prims-benches --features cuda --bin conv1d-fft -- [--log2 26]
-//!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W]
+//!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W] [--full 24]
 //! ```
 
 #[cfg(feature = "cuda")]
@@ -45,12 +51,16 @@ fn run() -> gpu_core::Result<()> {
         .unwrap_or_else(|| {
             vec![
                 3, 7, 15, 31, 63, 95, 127, 191, 255, 383, 511, 767, 1023, 2047, 4095, 8191, 15361,
+                16383, 65535,
             ]
         });
     let types: String = arg(&args, "--types").unwrap_or_else(|| "f32,f64".into());
     // The direct kernels past this width take seconds per call at 2^26 and more: skipped.
     let direct_max: usize = arg(&args, "--no-direct-above").unwrap_or(16383);
     let gpu = gpu_core::Gpu::default_device()?;
+    if let Some(k) = arg::<u32>(&args, "--full") {
+        return full(&gpu, k);
+    }
     println!(
         "# {} ({:?}), 2^{log2} elements, same, zero boundary",
         gpu.properties().name,
@@ -167,6 +177,11 @@ fn sweep<T: gpu_conv1d::Real>(
                 .filter(|&s| s <= fft_max_size::<T>() && s > w && s >= 2 * w.min(s / 2))
                 .map(Some),
         );
+        // cuFFT segments of 2^20 beside the block transforms from w = 2047 on (where they may
+        // cross), where libcufft loads.
+        if w >= 2047 && gpu_conv1d::cufft_available() {
+            sizes.push(Some(1 << 20));
+        }
         for size in sizes {
             let strategy = Strategy::Fft {
                 size: size.unwrap_or(0) as u32,
@@ -174,11 +189,44 @@ fn sweep<T: gpu_conv1d::Real>(
             let Ok(fft) = conv(strategy) else { continue };
             let us = time(gpu, || fft.run_into(&x, &mut y))?;
             let label = match size {
-                None => format!("fft:auto={}", fft_size::<T>(w).unwrap_or(0)),
+                None => match fft_size::<T>(w) {
+                    Some(s) => format!("fft:auto={s}"),
+                    None => format!("fft:auto={:?}", fft.path(n)?),
+                },
                 Some(s) => format!("fft:{s}"),
             };
             row(label, us, diff(&y)?);
         }
     }
+    Ok(())
+}
+
+/// The full correlation of two f32 signals of 2^k elements (2^(k+1) − 1 outputs), beside a
+/// device-to-device copy of as many elements.
+#[cfg(feature = "cuda")]
+fn full(gpu: &gpu_core::Gpu, k: u32) -> gpu_core::Result<()> {
+    use gpu_conv1d::{Conv1d, Mode, Options};
+    let n = 1usize << k;
+    let a = gpu.upload(&gpu_core::data::typical::<f32>(n, 1))?;
+    let b = gpu_core::data::typical::<f32>(n, 2);
+    let stream = gpu.stream();
+    let conv = Conv1d::correlation(gpu, &b, Options::new().mode(Mode::Full))?.stream(stream);
+    let n_out = conv.output_len(n)?;
+    let mut y = gpu.alloc::<f32>(n_out)?;
+    let src = gpu.zeros::<f32>(n_out)?;
+    let mut copy = gpu.alloc::<f32>(n_out)?;
+    let copy_us = time(gpu, || copy.copy_from_device(&src, stream))?;
+    let us = time(gpu, || conv.run_into(&a, &mut y))?;
+    println!(
+        "# {}: full correlation of two f32 signals of 2^{k}",
+        gpu.properties().name
+    );
+    println!("type\tn\tpath\tus\txcopy");
+    println!("f32\t{n}\tcopy of {n_out}\t{copy_us:.1}\t1.000");
+    println!(
+        "f32\t{n}\t{:?}\t{us:.1}\t{:.3}",
+        conv.path(n)?,
+        copy_us / us
+    );
     Ok(())
 }

@@ -88,42 +88,68 @@ pub fn fft_size<T: Real>(w: usize) -> Option<usize> {
 /// a mask of `w` elements of `T`.
 pub(crate) fn validate<T: Real>(size: u32, w: usize) -> Result<()> {
     if size == 0 {
-        if fft_size::<T>(w).is_none() {
+        // Past one block's transform, cuFFT takes the mask (checked for at `Conv1d::new`).
+        return Ok(());
+    }
+    let size = size as usize;
+    let max = fft_max_size::<T>();
+    if FFT_SIZES.contains(&size) && size <= max {
+        if w >= size {
             return Err(Error::invalid(
                 "mask",
                 format!(
-                    "{w} elements exceed the {} of the FFT path for {} (one block's transform); \
-                     use Strategy::Auto",
-                    fft_max_width::<T>(),
-                    T::NAME
+                    "{w} elements do not fit a transform of {size} points with room for outputs"
                 ),
             ));
         }
         return Ok(());
     }
-    let size = size as usize;
-    let max = fft_max_size::<T>();
-    if !FFT_SIZES.contains(&size) || size > max {
-        return Err(Error::invalid(
-            "strategy",
-            format!(
-                "Strategy::Fft {{ size: {size} }}: the sizes for {} are the powers of two from \
-                 {} to {max} (or 0: chosen for the mask)",
-                T::NAME,
-                FFT_SIZES[0]
-            ),
-        ));
+    if size.is_power_of_two() && size >= CUFFT_MIN_SIZE {
+        if w > size {
+            return Err(Error::invalid(
+                "mask",
+                format!("{w} elements do not fit cuFFT segments of {size} points"),
+            ));
+        }
+        return Ok(());
     }
-    if w >= size {
-        return Err(Error::invalid(
-            "mask",
-            format!("{w} elements do not fit a transform of {size} points with room for outputs"),
-        ));
-    }
-    Ok(())
+    Err(Error::invalid(
+        "strategy",
+        format!(
+            "Strategy::Fft {{ size: {size} }}: the sizes for {} are the powers of two from {} to \
+             {max} (one block's transform), powers of two from {CUFFT_MIN_SIZE} on (cuFFT \
+             segments), or 0 (chosen for the mask and the signal)",
+            T::NAME,
+            FFT_SIZES[0]
+        ),
+    ))
 }
 
-/// The size that runs: `size`, or the automatic one for 0 (checked by [`validate`]).
+/// The smallest cuFFT segment (points) an explicit [`Strategy::Fft`](crate::Strategy::Fft)
+/// size may name; the automatic choice ([`cufft_size`]) starts at 2^20 unless the whole row
+/// fits a smaller one.
+pub const CUFFT_MIN_SIZE: usize = 1 << 15;
+
+/// The cuFFT segment size (points, a power of two) for a mask of `w` elements over rows of
+/// `n_out` outputs: at least twice the mask and 2^20 (so that the `w − 1` points each segment
+/// repeats cost under half, and a segment's transform keeps the GPU busy), but no more than
+/// the smallest power of two holding a row's whole span (`n_out + w − 1` points: then one
+/// segment per row).
+///
+/// ```
+/// use gpu_conv1d::cufft_size;
+/// assert_eq!(cufft_size(20_000, 1 << 26), 1 << 20);
+/// assert_eq!(cufft_size(1 << 20, 1 << 26), 1 << 21);
+/// // Full correlation of two signals of 2^24: 2^25 − 1 outputs, two segments of 2^25 points.
+/// assert_eq!(cufft_size(1 << 24, (1 << 25) - 1), 1 << 25);
+/// ```
+pub fn cufft_size(w: usize, n_out: usize) -> usize {
+    let span = (n_out + w).saturating_sub(1).max(1);
+    let long = (2 * w).next_power_of_two().max(1 << 20);
+    long.min(span.next_power_of_two())
+        .max(w.next_power_of_two())
+}
+
 pub(crate) fn resolve_size<T: Real>(size: u32, w: usize) -> Option<usize> {
     if size == 0 {
         fft_size::<T>(w)
@@ -199,8 +225,28 @@ mod tests {
         let e = validate::<f64>(16384, 3).unwrap_err().to_string();
         assert!(e.contains("8192"), "{e}");
         assert!(validate::<f32>(3000, 3).is_err());
-        let e = validate::<f32>(0, 20000).unwrap_err().to_string();
-        assert!(e.contains("15361"), "{e}");
+        // Past one block's transform: cuFFT segments, automatic or named.
+        assert!(validate::<f32>(0, 20000).is_ok());
+        assert!(validate::<f32>(1 << 16, 20000).is_ok());
+        assert!(validate::<f64>(CUFFT_MIN_SIZE as u32, 3).is_ok());
+        let e = validate::<f32>(1 << 16, 70000).unwrap_err().to_string();
+        assert!(e.contains("segments of 65536"), "{e}");
+        let e = validate::<f32>((1 << 16) + 1, 3).unwrap_err().to_string();
+        assert!(e.contains("cuFFT"), "{e}");
+    }
+
+    #[test]
+    fn cufft_sizes() {
+        // Twice the mask and at least 2^20, no more than a row's whole span.
+        assert_eq!(cufft_size(15_362, 1 << 26), 1 << 20);
+        assert_eq!(cufft_size(600_000, 1 << 26), 1 << 21);
+        assert_eq!(cufft_size(20_000, 1000), 32_768);
+        assert_eq!(cufft_size(20_000, 0), 32_768);
+        assert_eq!(cufft_size(1 << 24, (1 << 25) - 1), 1 << 25);
+        for (w, n_out) in [(15_362, 1), (70_000, 5), (1 << 20, 1 << 30)] {
+            let n = cufft_size(w, n_out);
+            assert!(n.is_power_of_two() && n >= w, "{w} {n_out}: {n}");
+        }
     }
 
     /// The tables against a direct DFT in f64: the spectrum of the mask (conjugated, scaled) and

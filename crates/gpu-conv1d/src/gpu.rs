@@ -71,6 +71,9 @@ pub struct Conv1d<'s, T: Real> {
     /// each transform size used so far, built and uploaded by its first launch. Shared by
     /// clones.
     fft_tables: FftTables<T::Wide>,
+    /// The cuFFT path's plans, scratch and mask spectra per segment size, made by its first
+    /// run of each size. Shared by clones (their cuFFT runs take turns).
+    cufft: crate::cufft::Cache<T::Wide>,
     operation: Operation,
     options: Options,
 }
@@ -93,6 +96,14 @@ impl<T: Real> Conv1d<'static, T> {
     pub fn new(gpu: &Gpu, operation: Operation, mask: &[T], options: Options) -> Result<Self> {
         let effective = operation.effective_mask(mask)?;
         options.strategy.validate::<T>(effective.len())?;
+        // An explicit FFT past one block's transform needs cuFFT: refused here, nothing run.
+        if let Strategy::Fft { size } = options.strategy {
+            if size as usize > crate::fft_max_size::<T>()
+                || (size == 0 && effective.len() > crate::fft_max_width::<T>())
+            {
+                crate::cufft::require("strategy")?;
+            }
+        }
         let tensor_ok = tensor::accepts(&effective);
         let m: Vec<T::Wide> = effective.into_iter().map(Real::widen).collect();
         Ok(Conv1d {
@@ -103,6 +114,7 @@ impl<T: Real> Conv1d<'static, T> {
             tensor_ok,
             fragments: Arc::default(),
             fft_tables: Arc::default(),
+            cufft: Arc::default(),
             operation,
             options,
         })
@@ -159,6 +171,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             tensor_ok: self.tensor_ok,
             fragments: self.fragments,
             fft_tables: self.fft_tables,
+            cufft: self.cufft,
             operation: self.operation,
             options: self.options,
         }
@@ -231,11 +244,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
     }
 
     pub(crate) fn resolve(&self, n_out: usize) -> Path {
+        let w = self.mask.len();
         crate::plan::resolve::<T>(
             self.options.strategy,
             n_out,
-            self.mask.len(),
+            w,
             tensor_cores(&self.gpu) && self.tensor_ok,
+            // Only asked (a library load, once) where the block FFT cannot take the mask.
+            w > crate::fft_max_width::<T>() && crate::cufft::cufft_available(),
         )
     }
 
@@ -495,7 +511,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
         if span.is_empty() {
             return Ok(());
         }
-        if let Path::Fft { .. } = path {
+        if let Path::Fft { .. } | Path::CuFft { .. } = path {
             // Its tiles read a transform's span around their outputs, past the windows the
             // caller guarantees.
             return Err(Error::invalid(
@@ -535,6 +551,26 @@ impl<'s, T: Real> Conv1d<'s, T> {
                      one is {major}.{minor}"
                 ),
             ));
+        }
+        if let Path::CuFft { size } = path {
+            let geometry = crate::cufft::Rows {
+                x: input,
+                y: output,
+                rows: shape.rows,
+                n: shape.n,
+                n_out: shape.n_out,
+                off: shape.off,
+                w: shape.w,
+                boundary: shape.boundary,
+            };
+            return crate::cufft::run::<T>(
+                &self.gpu,
+                &self.cufft,
+                &self.mask,
+                geometry,
+                size as usize,
+                stream,
+            );
         }
         let pack = if path.prefers_sm80::<T>() && tensor_cores(&self.gpu) {
             &PTX_SM80
@@ -748,6 +784,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 }
             }
+            Path::CuFft { .. } => unreachable!("run by crate::cufft above"),
             Path::RegisterTiledFixed { width } => {
                 debug_assert_eq!(width as u64, w);
                 debug_assert_eq!(self.mask_host.len() as u64, w);

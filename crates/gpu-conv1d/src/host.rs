@@ -85,7 +85,7 @@ impl<T: Real> Conv1d<'_, T> {
     /// Whether [`Options::pipelining`](crate::Options::pipelining) sends `x` through the
     /// pipeline here: no stream of the caller's, no periodic boundary (it reads the far end of
     /// the signal first), a halo that leaves room for a chunk, and a kernel that reads only its
-    /// outputs' windows (not the FFT path, whose tiles read whole transforms' spans).
+    /// outputs' windows (not the FFT paths, whose tiles read whole transforms' spans).
     fn takes_pipeline(&self, x: &[T]) -> bool {
         !self.has_stream()
             && self.options().pipelining.applies(std::mem::size_of_val(x))
@@ -93,7 +93,7 @@ impl<T: Real> Conv1d<'_, T> {
             && halo(self.mask_len()) <= chunk_budget::<T>() / 2
             && !matches!(
                 self.output_len(x.len()).map(|n_out| self.resolve(n_out)),
-                Ok(crate::Path::Fft { .. })
+                Ok(crate::Path::Fft { .. } | crate::Path::CuFft { .. })
             )
     }
 

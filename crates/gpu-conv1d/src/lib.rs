@@ -105,6 +105,8 @@ mod axis;
 #[cfg(feature = "cuda")]
 mod constant;
 #[cfg(feature = "cuda")]
+mod cufft;
+#[cfg(feature = "cuda")]
 mod gpu;
 #[cfg(feature = "cuda")]
 mod host;
@@ -117,13 +119,17 @@ mod rows_host;
 #[cfg(feature = "cuda")]
 mod slices_host;
 
-pub use fft::{fft_max_size, fft_max_width, fft_size, fft_tile, FFT_SIZES};
+pub use fft::{
+    cufft_size, fft_max_size, fft_max_width, fft_size, fft_tile, CUFFT_MIN_SIZE, FFT_SIZES,
+};
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, fft_min_width, output_len, tensor_min_width,
     Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
 };
 pub use tensor::TENSOR_MAX_WIDTH;
 
+#[cfg(feature = "cuda")]
+pub use cufft::cufft_available;
 #[cfg(feature = "cuda")]
 pub use gpu::{convolve, convolve_rows, correlate, correlate_rows, Conv1d};
 #[cfg(feature = "cuda")]
@@ -424,6 +430,7 @@ impl Boundary {
 /// | [`RegisterTiled`](Strategy::RegisterTiled) | as `Auto` | `Auto`'s FMA kernels for every row length and width | `conv1d_auto_w<W>_T`, `conv1d_auto_T` |
 /// | [`TensorCore`](Strategy::TensorCore) (f16, bf16, f32 as 3×TF32; compute capability 8.0+) | Toeplitz fragments in registers (through L1) | tile staged in shared memory, `mma.sync` products | `conv1d_tensor_T` |
 /// | [`Fft`](Strategy::Fft) (masks up to [`fft_max_width`]) | its spectrum, computed once per size (through L1/L2) | two tiles of `N − w + 1` outputs per block, one complex FFT of `N` points forward and one back in shared memory and registers (overlap-save) | `conv1d_fft<N>_T` |
+/// | [`Fft`](Strategy::Fft), longer masks (cuFFT, [`cufft_size`]) | its spectrum, made by cuFFT once per segment size | segments of `N − w + 1` outputs gathered into a batch, batched cuFFT transforms forward and back around the product (overlap-save, five passes over the batch) | `conv1d_cufft_{gather,scatter}_T`, `conv1d_cufft_multiply_A` |
 ///
 /// The tiled strategies take their `tile` (outputs per block = threads per block, a power of
 /// two in 32..=1024; [`DEFAULT_TILE`] = 256). The three `__constant__` strategies accept masks
@@ -435,7 +442,8 @@ impl Boundary {
 /// f16 and bf16 masks of [`tensor_min_width`] to [`TENSOR_MAX_WIDTH`] elements on tensor cores
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
-/// rounding differs from the direct sums' (see there).
+/// rounding differs from the direct sums' (see there); longer masks through cuFFT where
+/// libcufft loads ([`cufft_available`]), else through the direct kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strategy {
     /// The chapter's first kernel: mask in global memory.
@@ -455,7 +463,8 @@ pub enum Strategy {
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
     /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
-    /// [`fft_max_width`] (from 64 elements for f32, 80 for f64).
+    /// [`fft_max_width`] (from 64 elements for f32, 80 for f64), and past it through cuFFT
+    /// where libcufft loads (the direct kernels where it does not).
     #[default]
     Auto,
     /// The register-tiled FMA kernels of [`Strategy::Auto`] (compiled for the width when it is
@@ -482,6 +491,16 @@ pub enum Strategy {
     /// `log2(size)`, not with the mask: the path for long masks. `size` is a power of two from
     /// 512 to [`fft_max_size`] (16384; 8192 for f64), or 0 ([`Strategy::FFT`]) for
     /// [`fft_size`]`(w)`; masks up to [`fft_max_width`] elements with the automatic size.
+    ///
+    /// Longer masks, up to the signal's own length (the full correlation of two long signals),
+    /// run through cuFFT (cudarc's `cufft` module, libcufft loaded at run time): segments of
+    /// [`cufft_size`] points (0), or of `size` points for a power of two from
+    /// [`CUFFT_MIN_SIZE`] (32768) on, `N − w + 1` outputs each, gathered through the boundary
+    /// rule into batches that cuFFT transforms in place, multiplies and transforms back. Without
+    /// libcufft, `Conv1d::new` refuses such a request with an error naming what to install. The
+    /// cuFFT path waits for its stream before returning (its plans and scratch, kept per
+    /// segment size and shared by clones, serve one run at a time), and non-finite inputs
+    /// spread through their segment (no direct-sum fallback there).
     ///
     /// Accuracy: the error of an output grows with `ε·log2(size)` times the size of the values
     /// in its tile's span and of the mask, not with the mask width, so it is of the order of the
@@ -549,7 +568,7 @@ impl Strategy {
     /// cores (older GPUs, and f32 masks with infinities, never run [`Path::TensorCore`]; see
     /// `Conv1d::path` for the device and mask at hand).
     pub fn path<T: Real>(self, n_out: usize, mask_len: usize) -> Path {
-        plan::resolve::<T>(self, n_out, mask_len, true)
+        plan::resolve::<T>(self, n_out, mask_len, true, true)
     }
 }
 

@@ -224,6 +224,13 @@ pub enum Path {
         /// Points per transform.
         size: u32,
     },
+    /// Overlap-save through cuFFT on segments of `size` points (masks longer than
+    /// [`fft_max_width`](crate::fft_max_width)): `conv1d_cufft_gather_T`, batched real-to-complex
+    /// transforms, `conv1d_cufft_multiply_A`, the transforms back, `conv1d_cufft_scatter_T`.
+    CuFft {
+        /// Points per segment (a power of two, [`cufft_size`](crate::cufft_size)).
+        size: u64,
+    },
 }
 
 impl Path {
@@ -250,6 +257,7 @@ impl Path {
             Path::RegisterTiledFixed { width } => format!("auto_w{width}"),
             Path::TensorCore => "tensor".to_string(),
             Path::Fft { size } => format!("fft{size}"),
+            Path::CuFft { .. } => "cufft_gather".to_string(),
         };
         format!("conv1d_{algo}_{}", T::NAME)
     }
@@ -303,14 +311,23 @@ fn auto_fft_size<T: Real>(w: usize, tensor_cores: bool) -> Option<usize> {
 }
 
 /// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
-/// 8.0 or later, and for f32 a mask the TF32 split takes).
+/// 8.0 or later, and for f32 a mask the TF32 split takes); `cufft`: whether libcufft loads.
 pub(crate) fn resolve<T: Real>(
     strategy: Strategy,
     n_out: usize,
     w: usize,
     tensor_cores: bool,
+    cufft: bool,
 ) -> Path {
     match strategy {
+        // Past one block's transform (or a cuFFT segment named), cuFFT; `Conv1d::new` has
+        // refused it where libcufft is missing.
+        Strategy::Fft { size } if size as usize > crate::fft_max_size::<T>() => {
+            Path::CuFft { size: size as u64 }
+        }
+        Strategy::Fft { size: 0 } if w > crate::fft_max_width::<T>() => Path::CuFft {
+            size: crate::cufft_size(w, n_out) as u64,
+        },
         Strategy::Basic => Path::Basic,
         Strategy::ConstantMask => Path::Constant,
         Strategy::TiledHalo { tile } => Path::TiledHalo { tile },
@@ -332,6 +349,10 @@ pub(crate) fn resolve<T: Real>(
                 Path::Basic
             } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores) {
                 Path::Fft { size: size as u32 }
+            } else if cufft && w > crate::fft_max_width::<T>() {
+                Path::CuFft {
+                    size: crate::cufft_size(w, n_out) as u64,
+                }
             } else if tensor_cores
                 && tensor_min_width::<T>().is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
             {
@@ -465,7 +486,7 @@ mod tests {
 
     /// The path without tensor cores (older GPUs, f64).
     fn resolve_fma<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
-        resolve::<T>(strategy, n_out, w, false)
+        resolve::<T>(strategy, n_out, w, false, false)
     }
 
     #[test]
@@ -473,63 +494,81 @@ mod tests {
         use gpu_core::{bf16, f16};
         let n = 1 << 20;
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 25, true),
+            resolve::<f16>(Strategy::Auto, n, 25, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 24, true),
+            resolve::<f16>(Strategy::Auto, n, 24, true, false),
             Path::RegisterTiledFixed { width: 24 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, 24, true),
+            resolve::<bf16>(Strategy::Auto, n, 24, true, false),
             Path::RegisterTiledFixed { width: 24 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true),
+            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH + 1, true),
+            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH + 1, true, false),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 127, false),
+            resolve::<f16>(Strategy::Auto, n, 127, false, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 383, true),
+            resolve::<f16>(Strategy::Auto, n, 383, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 1024, true),
+            resolve::<f16>(Strategy::Auto, n, 1024, true, false),
             Path::Fft { size: 4096 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, 31, true),
+            resolve::<bf16>(Strategy::Auto, n, 31, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 200, true),
+            resolve::<f32>(Strategy::Auto, n, 200, true, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::TensorCore, n, 200, true),
+            resolve::<f32>(Strategy::TensorCore, n, 200, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 200, false),
+            resolve::<f32>(Strategy::Auto, n, 200, false, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 20_000, false),
+            resolve::<f32>(Strategy::Auto, n, 20_000, false, false),
             Path::RegisterTiled
         );
+        // Past one block's transform: cuFFT where it loads, explicit or automatic.
+        let segment = crate::cufft_size(20_000, n) as u64;
         assert_eq!(
-            resolve::<f32>(Strategy::FFT, n, 200, false),
+            resolve::<f32>(Strategy::Auto, n, 20_000, false, true),
+            Path::CuFft { size: segment }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::FFT, n, 20_000, false, false),
+            Path::CuFft { size: segment }
+        );
+        assert_eq!(
+            resolve::<f64>(Strategy::Fft { size: 1 << 16 }, n, 200, false, true),
+            Path::CuFft { size: 1 << 16 }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, n, 15_361, false, true),
+            Path::Fft { size: 16384 }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::FFT, n, 200, false, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Fft { size: 4096 }, n, 200, false),
+            resolve::<f32>(Strategy::Fft { size: 4096 }, n, 200, false, false),
             Path::Fft { size: 4096 }
         );
         assert_eq!(
@@ -537,18 +576,21 @@ mod tests {
             "conv1d_fft4096_f64"
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 63, true),
+            resolve::<f32>(Strategy::Auto, n, 63, true, false),
             Path::RegisterTiledFixed { width: 63 }
         );
         assert_eq!(
-            resolve::<f64>(Strategy::Auto, n, 200, true),
+            resolve::<f64>(Strategy::Auto, n, 200, true, false),
             Path::Fft { size: 2048 }
         );
         assert_eq!(
-            resolve::<f64>(Strategy::Auto, n, 79, true),
+            resolve::<f64>(Strategy::Auto, n, 79, true, false),
             Path::RegisterTiled
         );
-        assert_eq!(resolve::<f16>(Strategy::Auto, 100, 200, true), Path::Basic);
+        assert_eq!(
+            resolve::<f16>(Strategy::Auto, 100, 200, true, false),
+            Path::Basic
+        );
         assert_eq!(Path::TensorCore.kernel_name::<bf16>(), "conv1d_tensor_bf16");
         assert!(validate_strategy::<f16>(Strategy::TensorCore, 1).is_ok());
         assert!(validate_strategy::<f32>(Strategy::TensorCore, 64).is_ok());
@@ -591,11 +633,11 @@ mod tests {
         );
         assert_eq!(resolve_fma::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
         assert_eq!(
-            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 10, 200, true),
+            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 10, 200, true, false),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 1 << 20, 31, true),
+            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 1 << 20, 31, true, false),
             Path::RegisterTiledFixed { width: 31 }
         );
         assert_eq!(Path::RegisterTiled.kernel_name::<f64>(), "conv1d_auto_f64");

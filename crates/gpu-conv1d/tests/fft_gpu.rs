@@ -399,12 +399,19 @@ fn gpu_fft_bad_arguments() {
     assert!(e.to_string().contains("strategy"), "{e}");
     let e = bad(Strategy::Fft { size: 512 }, &[1.0; 512]);
     assert!(e.to_string().contains("mask"), "{e}");
-    let long = vec![1.0f32; fft_max_width::<f32>() + 1];
-    let e = bad(Strategy::FFT, &long);
-    assert!(
-        e.to_string().contains(&fft_max_width::<f32>().to_string()),
-        "{e}"
+    // A mask longer than the cuFFT segment named for it.
+    let e = bad(
+        Strategy::Fft { size: 1 << 15 },
+        &vec![1.0f32; (1 << 15) + 1],
     );
+    assert!(e.to_string().contains("segments of 32768"), "{e}");
+    let e = bad(
+        Strategy::Fft {
+            size: (1 << 15) + 1,
+        },
+        &mask,
+    );
+    assert!(e.to_string().contains("cuFFT"), "{e}");
     let e = Conv1d::correlation(
         &gpu,
         &[1.0f64; 3],
@@ -429,4 +436,190 @@ fn gpu_fft_bad_arguments() {
     .unwrap();
     let e = conv.run(&[1.0f32; 50]).unwrap_err();
     assert!(e.to_string().contains("signal"), "{e}");
+}
+
+/// Where cuFFT is needed: `Some` to go on, `None` after a visible skip when libcufft is
+/// missing (a failure with GPU_PRIMS_REQUIRE_GPU=1, where the machine must have it).
+fn cufft_or_skip(test: &str) -> Option<()> {
+    if gpu_conv1d::cufft_available() {
+        return Some(());
+    }
+    assert!(
+        std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
+        "{test}: libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
+    );
+    eprintln!("SKIPPED {test}: libcufft not found");
+    None
+}
+
+/// Masks past one block's transform go through cuFFT: every mode and boundary, both
+/// operations, f32 just past the block FFT's widest mask (signals shorter than the mask,
+/// one segment, several), f64 and f16 once each, against the f64 reference at sampled outputs
+/// with the transforms' tolerance; `Auto` takes the same path.
+#[test]
+fn gpu_cufft_every_mode_and_boundary() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let Some(()) = cufft_or_skip("gpu_cufft_every_mode_and_boundary") else {
+        return;
+    };
+    fn case<T: Real>(gpu: &Gpu, w: usize, lengths: &[usize], modes: &[Mode], bounds: &[Boundary]) {
+        let mask = common::data::<T>(w, 17 + w as u64);
+        let mut runs = 0;
+        for &n in lengths {
+            let x = common::data::<T>(n, n as u64);
+            for (k, &mode) in modes.iter().enumerate() {
+                for (j, &b) in bounds.iter().enumerate() {
+                    let op = OPS[(k + j + n) % 2];
+                    let options = Options::new()
+                        .mode(mode)
+                        .boundary(b)
+                        .strategy(Strategy::FFT);
+                    let conv = Conv1d::new(gpu, op, &mask, options).unwrap();
+                    let what = format!("{} n {n} w {w} {op:?} {mode:?} {b:?}", T::NAME);
+                    if mode == Mode::Valid && n < w {
+                        assert!(conv.run(&x).is_err(), "{what}");
+                        continue;
+                    }
+                    let path = conv.path(n).unwrap();
+                    assert!(matches!(path, Path::CuFft { .. }), "{what}: {path:?}");
+                    let got = run_rows(gpu, &conv, &x, 1);
+                    common::check_path(&got, op, &x, &mask, mode, b, 600, path)
+                        .unwrap_or_else(|e| panic!("{what} ({path:?}): {e}"));
+                    runs += 1;
+                }
+            }
+        }
+        println!("{}: {runs} cuFFT runs match the reference", T::NAME);
+    }
+    let w = fft_max_width::<f32>() + 639; // 16 000
+    case::<f32>(
+        &gpu,
+        w,
+        &[1, 9_999, 100_003, (1 << 20) + 77],
+        &Mode::ALL,
+        &Boundary::ALL,
+    );
+    case::<f64>(
+        &gpu,
+        fft_max_width::<f64>() + 1,
+        &[100_003],
+        &Mode::ALL,
+        &Boundary::ALL,
+    );
+    case::<f16>(&gpu, w, &[100_003], &[Mode::Same], &[Boundary::Reflect]);
+    case::<bf16>(&gpu, w, &[100_003], &[Mode::Full], &[Boundary::Wrap]);
+    // Auto takes cuFFT past the block FFT.
+    let mask = common::data::<f32>(w, 3);
+    let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
+    assert!(matches!(conv.path(1 << 20).unwrap(), Path::CuFft { .. }));
+}
+
+/// Many segments in several batches (segments of 2^15 named: 2047 per batch, 2386 here),
+/// batches of rows, and the full correlation of two signals of 2^20.
+#[test]
+fn gpu_cufft_segments_rows_and_full_correlation() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let Some(()) = cufft_or_skip("gpu_cufft_segments_rows_and_full_correlation") else {
+        return;
+    };
+    let w = 16_000;
+    let mask = common::data::<f32>(w, 8);
+    let n = 40_000_000;
+    let x = common::data::<f32>(n, 9);
+    let conv = Conv1d::correlation(
+        &gpu,
+        &mask,
+        Options::new().strategy(Strategy::Fft { size: 1 << 15 }),
+    )
+    .unwrap();
+    let path = conv.path(n).unwrap();
+    assert_eq!(path, Path::CuFft { size: 1 << 15 });
+    let got = run_rows(&gpu, &conv, &x, 1);
+    common::check_path(
+        &got,
+        Operation::Correlation,
+        &x,
+        &mask,
+        Mode::Same,
+        Boundary::Zero,
+        3000,
+        path,
+    )
+    .unwrap_or_else(|e| panic!("2386 segments: {e}"));
+    // Rows: each against its own reference.
+    let (rows, len) = (3, 50_001);
+    let x = common::data::<f32>(rows * len, 10);
+    let conv = Conv1d::convolution(&gpu, &mask, Options::new().boundary(Boundary::Mirror)).unwrap();
+    let path = conv.path(len).unwrap();
+    let got = run_rows(&gpu, &conv, &x, rows);
+    for r in 0..rows {
+        let row = &x[r * len..(r + 1) * len];
+        common::check_path(
+            &got[r * len..(r + 1) * len],
+            Operation::Convolution,
+            row,
+            &mask,
+            Mode::Same,
+            Boundary::Mirror,
+            600,
+            path,
+        )
+        .unwrap_or_else(|e| panic!("row {r} ({path:?}): {e}"));
+    }
+    // Full correlation of two signals of 2^20 (the mask as long as the signal).
+    let n = 1 << 20;
+    let (a, b) = (common::data::<f32>(n, 11), common::data::<f32>(n, 12));
+    let conv = Conv1d::correlation(&gpu, &b, Options::new().mode(Mode::Full)).unwrap();
+    let path = conv.path(n).unwrap();
+    assert!(matches!(path, Path::CuFft { .. }), "{path:?}");
+    let got = conv.run(&a).unwrap();
+    assert_eq!(got.len(), 2 * n - 1);
+    common::check_path(
+        &got,
+        Operation::Correlation,
+        &a,
+        &b,
+        Mode::Full,
+        Boundary::Zero,
+        400,
+        path,
+    )
+    .unwrap_or_else(|e| panic!("full correlation of 2^20 ({path:?}): {e}"));
+}
+
+/// Without libcufft (`GPU_PRIMS_NO_CUFFT` set, in a child process): an explicit FFT request
+/// for a mask past one block's transform is a clear error naming what to install, and `Auto`
+/// runs the direct path instead.
+#[test]
+fn gpu_cufft_missing_library() {
+    if std::env::var_os("GPU_PRIMS_NO_CUFFT").is_some() {
+        let Some(gpu) = gpu_or_skip() else { return };
+        assert!(!gpu_conv1d::cufft_available());
+        let mask = common::data::<f32>(20_000, 1);
+        let e = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::FFT))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("libcufft") && e.contains("strategy"), "{e}");
+        let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
+        assert_eq!(conv.path(100_000).unwrap(), Path::RegisterTiled);
+        let x = common::data::<f32>(100_000, 2);
+        let got = conv.run(&x).unwrap();
+        common::check(
+            &got,
+            Operation::Correlation,
+            &x,
+            &mask,
+            Mode::Same,
+            Boundary::Zero,
+            200,
+        )
+        .unwrap();
+        return;
+    }
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let (ok, out) = gpu_core::testing::run_test_in_child(
+        "gpu_cufft_missing_library",
+        &[("GPU_PRIMS_NO_CUFFT", Some("1"))],
+    );
+    assert!(ok, "the child failed:\n{out}");
 }

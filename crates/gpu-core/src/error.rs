@@ -77,6 +77,15 @@ pub enum Error {
         /// Whether the wait for the other ranks ran past its timeout.
         timed_out: bool,
     },
+    /// A CUDA library call failed (cuFFT for gpu-conv1d's longest masks), or the library is
+    /// missing: what it returned, and the remedy where there is one.
+    #[error("`{call}` failed: {error}")]
+    Library {
+        /// The library call, e.g. `cufftExecR2C`.
+        call: &'static str,
+        /// What the library said, and the remedy where there is one.
+        error: String,
+    },
     /// A kernel's module (PTX, or a cubin) was rejected by the driver, or its embedded image
     /// is unreadable. Other kernels are unaffected.
     #[error("kernel module `{module}` failed to load ({error}); JIT log:\n{log}")]

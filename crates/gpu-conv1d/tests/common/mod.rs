@@ -185,6 +185,56 @@ pub fn check_path<T: Real>(
             let m = operation.effective_mask(mask).map_err(|e| e.to_string())?;
             check_fft(got, x, &m, mode, boundary, size as usize, limit)
         }
+        gpu_conv1d::Path::CuFft { size } => {
+            let m = operation.effective_mask(mask).map_err(|e| e.to_string())?;
+            check_cufft(got, x, &m, mode, boundary, size as usize, limit)
+        }
         _ => check(got, operation, x, mask, mode, boundary, limit),
     }
+}
+
+/// [`check_fft`] for the cuFFT path's segments of `size` points (`size − w + 1` outputs each,
+/// one segment per transform): the same tolerance, with the largest |X| over the output's
+/// segment's span.
+#[allow(clippy::too_many_arguments)]
+pub fn check_cufft<T: Real>(
+    got: &[T],
+    x: &[T],
+    m: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    size: usize,
+    limit: usize,
+) -> Result<(), String> {
+    let w = m.len();
+    let n_out = gpu_conv1d::output_len(x.len(), w, mode).map_err(|e| e.to_string())?;
+    if got.len() != n_out {
+        return Err(format!("{} outputs, expected {n_out}", got.len()));
+    }
+    if let Some(i) = got.iter().position(|v| !v.to_f64().is_finite()) {
+        return Err(format!("output {i} of {n_out} is {:?}", got[i]));
+    }
+    let off = mode.offset(w);
+    let m2 = m.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
+    let tile = size + 1 - w;
+    let mut scales = std::collections::HashMap::new();
+    for o in sample(n_out, limit) {
+        let (r, mag) = gpu_conv1d::cpu::reference_at(x, m, o as i64 + off, boundary);
+        let scale = *scales.entry(o / tile).or_insert_with(|| {
+            let p0 = (o / tile * tile) as i64 + off;
+            (p0..p0 + size as i64)
+                .filter_map(|p| boundary.index(p, x.len()))
+                .map(|i| x[i].to_f64().abs())
+                .fold(0.0, f64::max)
+        });
+        let tol = fft_tolerance::<T>(size, scale, m2, w, mag);
+        let g = got[o].to_f64();
+        if (g - r).abs() > tol {
+            return Err(format!(
+                "output {o} of {n_out}: got {g:e}, reference {r:e} (|diff| {:e} > tol {tol:e})",
+                (g - r).abs()
+            ));
+        }
+    }
+    Ok(())
 }
