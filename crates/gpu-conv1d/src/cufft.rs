@@ -5,8 +5,12 @@
 //! `conv1d_cufft_gather_T` reads their spans through the boundary rule into a scratch buffer,
 //! a batched real-to-complex transform runs in place, `conv1d_cufft_multiply_A` multiplies by
 //! the conjugate of the mask's spectrum (scaled by `1/N`), the transform back runs in place,
-//! and `conv1d_cufft_scatter_T` writes each segment's first `N − w + 1` points as outputs. Four
-//! passes over the scratch per transform pair: cuFFT's own, plus ours around it.
+//! and `conv1d_cufft_scatter_T` writes each segment's first `N − w + 1` points as outputs. With
+//! zero ghosts, a row whose whole linear correlation (`n + w − 1` lags) fits one transform of
+//! no more points than its segments would take runs as one circular correlation of the row
+//! padded with zeros instead (its outputs a rotation of the result's first points): no input
+//! read twice, one transform pair, the full correlation of two long signals as scipy's
+//! `fftconvolve` does it, without transforming the mask again on every call.
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -21,8 +25,9 @@ const MISSING: &str = "libcufft was not found (needed for masks longer than one 
      transform): install cuFFT (the CUDA toolkit's libcufft.so, or the `nvidia-cufft-cu12` / \
      `nvidia-cufft-cu13` Python package with its lib directory on LD_LIBRARY_PATH)";
 
-/// Reals of scratch a batch of segments may take (the segments per transform call follow).
-const BATCH_REALS: usize = 1 << 26;
+/// Reals of scratch a batch of segments may take (the segments per transform call follow):
+/// 512 MiB of f32, 1 GiB of f64.
+const BATCH_REALS: usize = 1 << 27;
 
 /// Threads per block of the three kernels (`__launch_bounds__(256)`).
 const BLOCK: u32 = 256;
@@ -199,8 +204,7 @@ pub(crate) type Cache<W> = Arc<Mutex<Vec<Segments<W>>>>;
 impl<W: Pod> Segments<W> {
     /// Plans and scratch for segments of `n` points, and the spectrum of `mask` (a device
     /// array of this context, `w ≤ n` values).
-    fn new(gpu: &Gpu, mask: &DeviceArray<W>, n: usize, segments: usize) -> Result<Self> {
-        let batch = segments.clamp(1, (BATCH_REALS / (n + 2)).max(1));
+    fn new(gpu: &Gpu, mask: &DeviceArray<W>, n: usize, batch: usize) -> Result<Self> {
         let mut spectrum = gpu.zeros::<W>(n + 2)?;
         let stream = gpu.stream();
         spectrum.copy_range_from(0, mask, 0..mask.len(), stream)?;
@@ -263,13 +267,30 @@ pub(crate) fn run<T: Real>(
             format!("cuFFT segments of {size} points for a {w}-element mask"),
         ));
     }
-    let tile = size as u64 - w + 1;
-    let segments = n_out.div_ceil(tile);
+    let mut tile = size as u64 - w + 1;
+    let mut segments = n_out.div_ceil(tile);
+    // Zero ghosts: a row whose whole linear correlation (n + w − 1 lags) fits one transform of
+    // no more points than its segments take is one circular correlation of the row padded with
+    // zeros (the outputs a rotation of its first points): no span read twice, one transform
+    // pair (the full correlation of two long signals).
+    let linear = (n + w - 1).next_power_of_two();
+    let circular =
+        boundary == 0 && linear <= segments * size as u64 && linear as usize + 2 <= BATCH_REALS;
+    let size = if circular { linear as usize } else { size };
+    if circular {
+        (tile, segments) = (size as u64, 1);
+    }
+    // Segments in even batches (a batch's plan transforms all of its slots, filled or not).
+    let most = (BATCH_REALS / (size + 2)).max(1) as u64;
+    let batch = segments.div_ceil(segments.div_ceil(most));
     let mut kept = cache.lock().unwrap_or_else(PoisonError::into_inner);
-    let at = match kept.iter().position(|s| s.n == size) {
+    let at = match kept
+        .iter()
+        .position(|s| s.n == size && s.batch as u64 == batch)
+    {
         Some(at) => at,
         None => {
-            kept.push(Segments::new(gpu, mask, size, segments as usize)?);
+            kept.push(Segments::new(gpu, mask, size, batch as usize)?);
             kept.len() - 1
         }
     };
@@ -294,14 +315,16 @@ pub(crate) fn run<T: Real>(
     } else {
         &scale32 as *const f32 as *mut std::ffi::c_void
     };
-    let batch = seg.batch as u64;
     let scratch = seg.scratch.device_ptr();
     let spectrum = seg.spectrum.device_ptr();
     let size_t = std::mem::size_of::<T>() as u64;
     // One batch of segments of one row: the gather, the transform, the product, the transform
     // back and the scatter, enqueued in order on `stream`.
+    let a_size = std::mem::size_of::<T::Wide>() as u64;
     let batch_of = |row: u64, out: u64, first: u64, segs: u64| -> Result<()> {
         let points = segs << log_n;
+        // The circular case reads the row itself (position k at k), its outputs rotated.
+        let gather_off = if circular { 0 } else { off };
         let config = gather.grid_stride_config(points, BLOCK, 1, 0)?;
         // SAFETY: conv1d_cufft_gather_T(const T* row, u64 n, i64 off, u64 L, u32 log_n,
         // u64 first, u64 segs, int boundary, A* batch): `row` holds n elements (the caller's),
@@ -311,7 +334,7 @@ pub(crate) fn run<T: Real>(
             gather.launch(
                 config,
                 stream,
-                &kernel_args![row, n, off, tile, log_n, first, segs, boundary, scratch],
+                &kernel_args![row, n, gather_off, tile, log_n, first, segs, boundary, scratch],
             )?;
         }
         // SAFETY: `scratch` holds the plan's whole batch, alive under the lock.
@@ -324,17 +347,38 @@ pub(crate) fn run<T: Real>(
         unsafe { multiply.launch(config, stream, &[a0, a1, a2, a3, scale_arg])? };
         // SAFETY: as the forward transform.
         unsafe { seg.back.exec::<T::Wide>(scratch, false, stream)? };
-        let config = scatter.grid_stride_config(points, BLOCK, 1, 0)?;
-        // SAFETY: conv1d_cufft_scatter_T(const A* batch, u64 n_out, u64 L, u32 log_n,
-        // u64 first, u64 segs, T* y): `out` holds n_out elements (the caller's); only outputs
-        // below n_out are written.
-        unsafe {
-            scatter.launch(
-                config,
-                stream,
-                &kernel_args![scratch, n_out, tile, log_n, first, segs, out],
-            )
+        // (source, outputs, count): the segments' first points; or, circular, lag o + off at
+        // point (o + off) mod N: outputs from max(−off, 0) from point max(off, 0), and the
+        // first −off outputs (negative lags) from point N + off.
+        let mut parts = vec![(scratch, out, n_out)];
+        if circular {
+            let head = (-off).max(0) as u64;
+            let from = off.max(0) as u64;
+            parts = vec![(
+                scratch + from * a_size,
+                out + head * size_t,
+                n_out.saturating_sub(head),
+            )];
+            if head > 0 {
+                let at = (size as i64 + off) as u64;
+                parts.push((scratch + at * a_size, out, head.min(n_out)));
+            }
         }
+        for (src, dst, count) in parts {
+            let config = scatter.grid_stride_config(points, BLOCK, 1, 0)?;
+            // SAFETY: conv1d_cufft_scatter_T(const A* batch, u64 n_out, u64 L, u32 log_n,
+            // u64 first, u64 segs, T* y): `dst` holds `count` elements of the caller's output
+            // (only those are written); every point read lies inside the batch: segment b's
+            // first L, or, circular (one segment, L = N), point from + j < N for j < count.
+            unsafe {
+                scatter.launch(
+                    config,
+                    stream,
+                    &kernel_args![src, count, tile, log_n, first, segs, dst],
+                )?;
+            }
+        }
+        Ok(())
     };
     let mut result = Ok(());
     'rows: for r in 0..rows {
