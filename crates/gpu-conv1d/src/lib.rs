@@ -123,8 +123,9 @@ pub use fft::{
     cufft_size, fft_max_size, fft_max_width, fft_size, fft_tile, CUFFT_MIN_SIZE, FFT_SIZES,
 };
 pub use plan::{
-    auto_fixed_tile, auto_tile, constant_capacity, fft_min_width, output_len, tensor_min_width,
-    Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE,
+    auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,
+    tensor_min_width, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES,
+    DEFAULT_TILE,
 };
 pub use tensor::TENSOR_MAX_WIDTH;
 
@@ -463,8 +464,9 @@ pub enum Strategy {
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
     /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
-    /// [`fft_max_width`] (from 64 elements for f32, 80 for f64), and past it through cuFFT
-    /// where libcufft loads (the direct kernels where it does not).
+    /// [`fft_max_width`] (from 64 elements for f32, 80 for f64), and from [`cufft_min_width`]
+    /// (13000 for f32, f16 and bf16; past 7169 for f64) through cuFFT where libcufft loads (the
+    /// block FFT, then the direct kernels, where it does not).
     #[default]
     Auto,
     /// The register-tiled FMA kernels of [`Strategy::Auto`] (compiled for the width when it is

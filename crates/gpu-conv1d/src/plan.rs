@@ -302,6 +302,20 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
     }
 }
 
+/// The shortest mask [`Strategy::Auto`] runs through cuFFT for `T` where libcufft loads. Measured
+/// on the H100 at 2^26 outputs (docs/conv1d.md, run J): f32 cuFFT segments 0.070× a copy at
+/// w = 8191 and 0.071× at 15361, the block FFT 0.190× and 0.028×; its time grows as
+/// `N/(N − w + 1)` of its 16384-point transform, which puts the crossing near w = 13000 (f16 and
+/// bf16 alike: their transforms are f32's). f64: past the block FFT's widest mask (at 7169 its
+/// 8192-point transform, by the same rule, is about as fast as cuFFT's 0.079×).
+pub fn cufft_min_width<T: Real>() -> usize {
+    if std::mem::size_of::<T::Wide>() == 8 {
+        crate::fft_max_width::<T>() + 1
+    } else {
+        13_000
+    }
+}
+
 /// The FFT size [`Strategy::Auto`] takes for a mask of `w`, if it takes the FFT path.
 fn auto_fft_size<T: Real>(w: usize, tensor_cores: bool) -> Option<usize> {
     if w < fft_min_width::<T>(tensor_cores) {
@@ -347,12 +361,12 @@ pub(crate) fn resolve<T: Real>(
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
-            } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores) {
-                Path::Fft { size: size as u32 }
-            } else if cufft && w > crate::fft_max_width::<T>() {
+            } else if cufft && w >= cufft_min_width::<T>() {
                 Path::CuFft {
                     size: crate::cufft_size(w, n_out) as u64,
                 }
+            } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores) {
+                Path::Fft { size: size as u32 }
             } else if tensor_cores
                 && tensor_min_width::<T>().is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
             {
@@ -560,7 +574,21 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 15_361, false, true),
+            resolve::<f32>(Strategy::Auto, n, 12_999, false, true),
+            Path::Fft { size: 16384 }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, n, 13_000, false, true),
+            Path::CuFft {
+                size: crate::cufft_size(13_000, n) as u64
+            }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::Auto, n, 15_361, false, false),
+            Path::Fft { size: 16384 }
+        );
+        assert_eq!(
+            resolve::<f32>(Strategy::FFT, n, 15_361, false, true),
             Path::Fft { size: 16384 }
         );
         assert_eq!(

@@ -741,7 +741,8 @@ fn gpu_tensor_cores() {
         let n = 50_000;
         let tc = gpu.properties().compute_capability >= (8, 0);
         let min = gpu_conv1d::tensor_min_width::<T>();
-        for w in [min.unwrap_or(31), 100, 1000] {
+        // Widths below the FFT path's crossover on tensor-core GPUs (384 for f16 and bf16).
+        for w in [min.unwrap_or(31), 100, 383] {
             let mask = common::data::<T>(w, 3);
             let conv = Conv1d::correlation(gpu, &mask, Options::new()).unwrap();
             let auto_tc = conv.path(n).unwrap() == Path::TensorCore;
