@@ -444,7 +444,7 @@ impl Boundary {
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
 /// rounding differs from the direct sums' (see there); longer masks through cuFFT where
-/// libcufft loads ([`cufft_available`]), else through the direct kernels.
+/// libcufft loads (`cufft_available`, feature `cuda`), else through the direct kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Strategy {
     /// The chapter's first kernel: mask in global memory.
