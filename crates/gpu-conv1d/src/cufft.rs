@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use cudarc::cufft::sys;
 use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Pod, Result, Stream};
 
+use crate::gpu::Shape;
 use crate::kernels::PTX;
 use crate::Real;
 
@@ -223,41 +224,28 @@ impl<W: Pod> Segments<W> {
     }
 }
 
-/// One run: `rows` rows of `n` inputs at `x` and `n_out` outputs at `y` (device addresses),
-/// output `o` reading inputs `o + off …` under `boundary` (its code), a mask of `w`.
-pub(crate) struct Rows {
-    pub x: u64,
-    pub y: u64,
-    pub rows: u64,
-    pub n: u64,
-    pub n_out: u64,
-    pub off: i64,
-    pub w: u64,
-    pub boundary: i32,
-}
-
-/// Runs the cuFFT path over `geometry` (`x` and `y` device addresses of `gpu`'s context holding
+/// Runs the cuFFT path over `shape` (`x` and `y` device addresses of `mask`'s context holding
 /// `rows · n` and `rows · n_out` elements of `T`, alive until `stream` has run; `stream` is
 /// waited for before returning, the scratch being reused) with segments of `size` points.
 pub(crate) fn run<T: Real>(
-    gpu: &Gpu,
     cache: &Cache<T::Wide>,
     mask: &DeviceArray<T::Wide>,
-    geometry: Rows,
+    x: u64,
+    y: u64,
+    shape: Shape,
     size: usize,
     stream: &Stream,
 ) -> Result<()> {
     require("strategy")?;
-    let Rows {
-        x,
-        y,
+    let gpu = mask.gpu();
+    let Shape {
         rows,
         n,
         n_out,
         off,
         w,
         boundary,
-    } = geometry;
+    } = shape;
     if rows == 0 || n_out == 0 {
         return Ok(());
     }

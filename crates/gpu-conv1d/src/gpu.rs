@@ -553,21 +553,12 @@ impl<'s, T: Real> Conv1d<'s, T> {
             ));
         }
         if let Path::CuFft { size } = path {
-            let geometry = crate::cufft::Rows {
-                x: input,
-                y: output,
-                rows: shape.rows,
-                n: shape.n,
-                n_out: shape.n_out,
-                off: shape.off,
-                w: shape.w,
-                boundary: shape.boundary,
-            };
             return crate::cufft::run::<T>(
-                &self.gpu,
                 &self.cufft,
                 &self.mask,
-                geometry,
+                input,
+                output,
+                shape,
                 size as usize,
                 stream,
             );
@@ -818,13 +809,13 @@ impl<'s, T: Real> Conv1d<'s, T> {
 /// The FFT tables of a `Conv1d`, per transform size (a few at most).
 type FftTables<W> = Arc<Mutex<Vec<(usize, Arc<DeviceArray<W>>)>>>;
 
-struct Shape {
-    rows: u64,
-    n: u64,
-    n_out: u64,
-    off: i64,
-    w: u64,
-    boundary: i32,
+pub(crate) struct Shape {
+    pub(crate) rows: u64,
+    pub(crate) n: u64,
+    pub(crate) n_out: u64,
+    pub(crate) off: i64,
+    pub(crate) w: u64,
+    pub(crate) boundary: i32,
 }
 
 /// Checks that `kernel` may have `shared` bytes of dynamic shared memory per block on `gpu`

@@ -124,21 +124,26 @@ impl Communicator for InProcess {
 
 /// Checks that `local` holds one contribution per local rank of `comm`, all of one length.
 pub(crate) fn check_contributions(comm: &dyn Communicator, local: &[Vec<u8>]) -> Result<()> {
+    check_lengths(comm, &local.iter().map(Vec::len).collect::<Vec<_>>())
+}
+
+/// Checks that `lens` (the contributions' byte counts) has one entry per local rank of `comm`,
+/// all equal.
+pub(crate) fn check_lengths(comm: &dyn Communicator, lens: &[usize]) -> Result<()> {
     let expected = comm.local_ranks().len();
-    if local.len() != expected {
+    if lens.len() != expected {
         return Err(Error::invalid(
             "local",
-            format!("{} contributions for {expected} local ranks", local.len()),
+            format!("{} contributions for {expected} local ranks", lens.len()),
         ));
     }
-    if let Some(first) = local.first() {
-        if let Some(bad) = local.iter().position(|c| c.len() != first.len()) {
+    if let Some(&first) = lens.first() {
+        if let Some(bad) = lens.iter().position(|&l| l != first) {
             return Err(Error::invalid(
                 "local",
                 format!(
-                    "contribution {bad} holds {} bytes, contribution 0 {}",
-                    local[bad].len(),
-                    first.len()
+                    "contribution {bad} holds {} bytes, contribution 0 {first}",
+                    lens[bad]
                 ),
             ));
         }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use cudarc::nccl::sys;
 use gpu_core::{DeviceArray, Error, Gpu, PinnedBuffer, Result};
 
-use crate::comm::{check_contributions, DeviceBytes};
+use crate::comm::{check_contributions, check_lengths, DeviceBytes};
 use crate::Communicator;
 
 /// The environment variable [`Nccl::join_from_env`] reads the unique id from (as
@@ -373,6 +373,22 @@ impl Drop for Comms {
     }
 }
 
+impl Nccl {
+    /// The communicators, locked for one exchange; an error once an earlier failure aborted
+    /// them.
+    fn live(&self) -> Result<std::sync::MutexGuard<'_, Comms>> {
+        let comms = self.comms.lock().unwrap_or_else(|p| p.into_inner());
+        if comms.local.is_empty() {
+            return Err(Error::Communication {
+                call: "ncclAllGather",
+                error: "the communicator was aborted by an earlier failure: make a new one".into(),
+                timed_out: false,
+            });
+        }
+        Ok(comms)
+    }
+}
+
 impl Communicator for Nccl {
     fn ranks(&self) -> usize {
         self.ranks
@@ -388,49 +404,20 @@ impl Communicator for Nccl {
         if len == 0 {
             return Ok(Vec::new());
         }
-        let mut comms = self.comms.lock().unwrap_or_else(|p| p.into_inner());
-        if comms.local.is_empty() {
-            return Err(Error::Communication {
-                call: "ncclAllGather",
-                error: "the communicator was aborted by an earlier failure: make a new one".into(),
-                timed_out: false,
-            });
-        }
+        let mut comms = self.live()?;
         comms.all_gather_bytes(local, len, self.ranks)
     }
 
     fn all_gather_device(&self, local: &[DeviceBytes<'_>]) -> Result<Vec<u8>> {
-        if local.len() != self.count {
-            return Err(Error::invalid(
-                "local",
-                format!(
-                    "{} contributions for {} local ranks",
-                    local.len(),
-                    self.count
-                ),
-            ));
-        }
+        check_lengths(
+            self,
+            &local.iter().map(DeviceBytes::len).collect::<Vec<_>>(),
+        )?;
         let len = local.first().map_or(0, DeviceBytes::len);
-        if let Some(bad) = local.iter().position(|d| d.len() != len) {
-            return Err(Error::invalid(
-                "local",
-                format!(
-                    "contribution {bad} holds {} bytes, contribution 0 {len}",
-                    local[bad].len()
-                ),
-            ));
-        }
         if len == 0 {
             return Ok(Vec::new());
         }
-        let mut comms = self.comms.lock().unwrap_or_else(|p| p.into_inner());
-        if comms.local.is_empty() {
-            return Err(Error::Communication {
-                call: "ncclAllGather",
-                error: "the communicator was aborted by an earlier failure: make a new one".into(),
-                timed_out: false,
-            });
-        }
+        let mut comms = self.live()?;
         for (i, (r, d)) in comms.local.iter().zip(local).enumerate() {
             if !r.gpu.same_device(d.gpu()) {
                 return Err(Error::invalid(

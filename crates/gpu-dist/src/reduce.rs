@@ -4,7 +4,7 @@
 //! shards (run-to-run identical for a given layout, whatever the transport).
 
 use gpu_core::{DeviceSlice, Element, Error, Input, Op, Pod, Result};
-use std::any::{Any, TypeId};
+use std::any::Any;
 use std::sync::Mutex;
 
 use gpu_reduce::{DeviceMonoid, Reduce, Widen, Workspace};
@@ -34,13 +34,10 @@ pub struct ShardedReduce<'c> {
     comm: &'c dyn Communicator,
     /// One workspace per device, kept between calls (its scratch and result slot).
     workspaces: Mutex<Vec<Workspace>>,
-    /// One device slot per device and partial type for the partials, kept between calls (an
-    /// allocation and a free per shard and call cost more than a small reduction's tail).
-    slots: Mutex<Vec<Slot>>,
+    /// Partial slots (a `DeviceArray` of one, per device and partial type), kept between calls
+    /// (an allocation and a free per shard and call cost more than a small reduction's tail).
+    slots: Mutex<Vec<Box<dyn Any + Send>>>,
 }
-
-/// A kept partial slot: its device's ordinal, its element type, the `DeviceArray` of one.
-type Slot = (usize, TypeId, Box<dyn Any + Send>);
 
 impl<'c> ShardedReduce<'c> {
     /// Reductions whose shards exchange their partials through `comm`.
@@ -72,16 +69,12 @@ impl<'c> ShardedReduce<'c> {
         {
             let mut kept = self.slots.lock().unwrap_or_else(|p| p.into_inner());
             for shard in x.shards() {
-                let ordinal = shard.gpu().properties().ordinal;
-                let at = kept.iter().position(|(o, t, slot)| {
-                    *o == ordinal
-                        && *t == TypeId::of::<P>()
-                        && slot
-                            .downcast_ref::<gpu_core::DeviceArray<P>>()
-                            .is_some_and(|a| a.gpu().same_device(shard.gpu()))
+                let at = kept.iter().position(|slot| {
+                    slot.downcast_ref::<gpu_core::DeviceArray<P>>()
+                        .is_some_and(|a| a.gpu().same_device(shard.gpu()))
                 });
                 let slot = match at {
-                    Some(at) => *kept.swap_remove(at).2.downcast().expect("matched above"),
+                    Some(at) => *kept.swap_remove(at).downcast().expect("matched above"),
                     None => shard.gpu().alloc::<P>(1)?,
                 };
                 outs.push(slot);
@@ -90,8 +83,7 @@ impl<'c> ShardedReduce<'c> {
         let gathered = self.enqueue_and_gather(x, &mut outs, enqueue);
         let mut kept = self.slots.lock().unwrap_or_else(|p| p.into_inner());
         for slot in outs {
-            let ordinal = slot.gpu().properties().ordinal;
-            kept.push((ordinal, TypeId::of::<P>(), Box::new(slot)));
+            kept.push(Box::new(slot));
         }
         gathered
     }

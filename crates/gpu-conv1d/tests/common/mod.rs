@@ -138,6 +138,28 @@ pub fn check_fft<T: Real>(
     size: usize,
     limit: usize,
 ) -> Result<(), String> {
+    let tile = gpu_conv1d::fft_tile(size, m.len());
+    let group = |o: usize| o / tile / 2;
+    check_transform(got, x, m, mode, boundary, size, limit, group, |o, off| {
+        pair_scale(x, o, tile, size, off, boundary)
+    })
+}
+
+/// Checks `got` against the f64 reference at the sampled outputs with [`fft_tolerance`] for
+/// transforms of `size` points: `group(o)` is the output's transform (its scale computed once
+/// per group), `scale(o, off)` the largest |X| over the spans that transform read.
+#[allow(clippy::too_many_arguments)]
+fn check_transform<T: Real>(
+    got: &[T],
+    x: &[T],
+    m: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    size: usize,
+    limit: usize,
+    group: impl Fn(usize) -> usize,
+    scale: impl Fn(usize, i64) -> f64,
+) -> Result<(), String> {
     let w = m.len();
     let n_out = gpu_conv1d::output_len(x.len(), w, mode).map_err(|e| e.to_string())?;
     if got.len() != n_out {
@@ -148,14 +170,11 @@ pub fn check_fft<T: Real>(
     }
     let off = mode.offset(w);
     let m2 = m.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
-    let tile = gpu_conv1d::fft_tile(size, w);
     let mut scales = std::collections::HashMap::new();
     for o in sample(n_out, limit) {
         let (r, mag) = gpu_conv1d::cpu::reference_at(x, m, o as i64 + off, boundary);
-        let scale = *scales
-            .entry(o / tile / 2)
-            .or_insert_with(|| pair_scale(x, o, tile, size, off, boundary));
-        let tol = fft_tolerance::<T>(size, scale, m2, w, mag);
+        let s = *scales.entry(group(o)).or_insert_with(|| scale(o, off));
+        let tol = fft_tolerance::<T>(size, s, m2, w, mag);
         let g = got[o].to_f64();
         if (g - r).abs() > tol {
             return Err(format!(
@@ -206,35 +225,13 @@ pub fn check_cufft<T: Real>(
     size: usize,
     limit: usize,
 ) -> Result<(), String> {
-    let w = m.len();
-    let n_out = gpu_conv1d::output_len(x.len(), w, mode).map_err(|e| e.to_string())?;
-    if got.len() != n_out {
-        return Err(format!("{} outputs, expected {n_out}", got.len()));
-    }
-    if let Some(i) = got.iter().position(|v| !v.to_f64().is_finite()) {
-        return Err(format!("output {i} of {n_out} is {:?}", got[i]));
-    }
-    let off = mode.offset(w);
-    let m2 = m.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
-    let tile = size + 1 - w;
-    let mut scales = std::collections::HashMap::new();
-    for o in sample(n_out, limit) {
-        let (r, mag) = gpu_conv1d::cpu::reference_at(x, m, o as i64 + off, boundary);
-        let scale = *scales.entry(o / tile).or_insert_with(|| {
-            let p0 = (o / tile * tile) as i64 + off;
-            (p0..p0 + size as i64)
-                .filter_map(|p| boundary.index(p, x.len()))
-                .map(|i| x[i].to_f64().abs())
-                .fold(0.0, f64::max)
-        });
-        let tol = fft_tolerance::<T>(size, scale, m2, w, mag);
-        let g = got[o].to_f64();
-        if (g - r).abs() > tol {
-            return Err(format!(
-                "output {o} of {n_out}: got {g:e}, reference {r:e} (|diff| {:e} > tol {tol:e})",
-                (g - r).abs()
-            ));
-        }
-    }
-    Ok(())
+    let tile = size + 1 - m.len();
+    let group = |o: usize| o / tile;
+    check_transform(got, x, m, mode, boundary, size, limit, group, |o, off| {
+        let p0 = (o / tile * tile) as i64 + off;
+        (p0..p0 + size as i64)
+            .filter_map(|p| boundary.index(p, x.len()))
+            .map(|i| x[i].to_f64().abs())
+            .fold(0.0, f64::max)
+    })
 }
