@@ -4,7 +4,7 @@
 set -u
 cd "$(dirname "$0")/.."
 tar -C gpu-carry2 -xJf gpu-carry2/dist.tar.xz; C=gpu-carry2/dist
-R="$OUT/dist-m"; mkdir -p "$R"
+R="$OUT/dist-m-${1:-all}"; mkdir -p "$R"
 export NCCL_NVLS_ENABLE="${NCCL_NVLS_ENABLE:-0}"
 nccl2="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null)"
 mkdir -p /tmp/nccl-lib && ln -sf "$nccl2" /tmp/nccl-lib/libnccl.so
@@ -14,11 +14,16 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > 
 nvidia-smi topo -m > "$R/topo.txt" 2>&1
 cat "$R/gpu.txt"; echo "NCCL_NVLS_ENABLE=$NCCL_NVLS_ENABLE"
 export GPU_PRIMS_REQUIRE_GPU=1 GPU_PRIMS_REQUIRE_GPUS=$NGPU
+PART="${1:-all}"
+if [ "$PART" != bench ]; then
 timeout 60 $C/gpu-core__gpu copy_range_from --nocapture > "$R/core-gpu.log" 2>&1; echo "core rc=$? $(grep -E '^test result' "$R/core-gpu.log")"; grep -E "peer access|panicked" -A3 "$R/core-gpu.log" | head
 for b in gpu-dist__gpu_dist gpu-dist__layout gpu-dist__gpu gpu-dist__nccl; do
   timeout 200 $C/$b --nocapture > "$R/$b.log" 2>&1; echo "$b rc=$? $(grep -E '^test result' "$R/$b.log" | tail -1)"
   grep -E "panicked|^(one process|[0-9]+ processes|rank 0: error)" -A3 "$R/$b.log" | head -12
 done
+fi
+if [ "$PART" != tests ]; then
 timeout 200 $C/benches__dist --weak --log2 30 > "$R/dist-weak.md" 2> "$R/dist-weak.err"; echo "weak rc=$?"; cat "$R/dist-weak.md"; tail -3 "$R/dist-weak.err"
 timeout 120 python3 $C/peers_dist.py --log2 30 > "$R/peers-dist.md" 2> "$R/peers-dist.log"; echo "peers rc=$?"; cat "$R/peers-dist.md"
 timeout 150 $C/benches__dist --huge > "$R/dist-huge.txt" 2>&1; echo "huge rc=$?"; cat "$R/dist-huge.txt"
+fi
