@@ -89,6 +89,62 @@ fn axis_reductions_every_type_operator_layout_and_shape() {
     check_axis_all::<gpu_core::bf16>(&gpu);
 }
 
+/// Lanes of more tiles than the general kernel's grid (at most four resident waves, about 4200
+/// blocks on an H100): each block walks several tiles, for every lane mapping it has (a thread,
+/// a group, a warp and several warps per lane), plain, argmax and ordered monoid kernels.
+#[test]
+fn axis_reductions_of_more_tiles_than_the_grid() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    // rows × cols along axis 1 (C order): 256 lanes per tile for rows of 3, 128 for rows of
+    // 100 (groups of 2), 8 for rows of 1024 (a warp each), 1 for rows of 8200 (8 warps each).
+    for (rows, cols) in [
+        (1_200_007, 3),
+        (600_001, 100),
+        (40_003, 1024),
+        (9_001, 8200),
+    ] {
+        let plan = r.axis_plan::<i32>(&[rows, cols], &[cols as isize, 1], Axis(1), Op::Sum);
+        let plan = plan.unwrap();
+        let p = gpu.properties();
+        let most_resident = p.sm_count as u64 * (p.max_threads_per_sm as u64 / 256);
+        assert!(
+            plan.tiles > 4 * most_resident,
+            "{rows}x{cols}: {} tiles for a grid of at most {}",
+            plan.tiles,
+            4 * most_resident
+        );
+        for op in [Op::Sum, Op::Max] {
+            let v = exact::<i32>(rows * cols, op, (rows + cols) as u64);
+            let x = Array2::from_shape_vec((rows, cols), v).unwrap();
+            let want = cpu::reduce_axis(x.view(), Axis(1), op).unwrap().into_dyn();
+            let got = r.reduce_axis(&x, Axis(1), op).unwrap();
+            assert_eq!(got, want, "{rows}x{cols} {op:?}");
+            if op == Op::Max {
+                let got = r.argmax_axis(&x, Axis(1)).unwrap();
+                for (i, row) in x.rows().into_iter().enumerate() {
+                    let first = row.iter().position(|&e| e == want[[i]]).unwrap();
+                    assert_eq!(got[[i]], first, "argmax {rows}x{cols} row {i}");
+                }
+            }
+        }
+        if cols != 3 {
+            continue; // the monoid over the shortest rows only: 16 bytes a value
+        }
+        let m: Vec<Mat2<u32>> = (0..rows * cols)
+            .map(|i| Mat2([(i % 5) as u32, 1, (i % 3) as u32, 1]))
+            .collect();
+        let x = Array2::from_shape_vec((rows, cols), m).unwrap();
+        let got = r.reduce_axis_monoid(&x, Axis(1)).unwrap();
+        for (i, row) in x.rows().into_iter().enumerate() {
+            let want = row
+                .iter()
+                .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b));
+            assert_eq!(got[[i]], want, "mat2 {rows}x{cols} row {i}");
+        }
+    }
+}
+
 fn check_arg_axis<T: Element>(gpu: &Gpu) {
     let r = Reduce::new(gpu);
     for &(rows, cols) in SHAPES {

@@ -141,11 +141,15 @@ __device__ __forceinline__ void lane_split(u64 n, u64 s, u64 S, u64* b, u64* e) 
 
 // Reduction of every lane's values over the block's positions, ordered by position: the
 // lane's result in the thread at position 0 (others get partial values). `scratch` holds
-// LANES_BLOCK values; every thread calls it; it ends with a barrier (scratch reusable).
+// LANES_BLOCK values; every thread calls it; it ends with a barrier (scratch reusable), except
+// where a lane lies within one warp (Wh == 1): then every thread of the lane gets the result
+// from its last position, with no shared memory and no barrier, so a warp goes on to its next
+// tile without waiting for the block's other warps.
 template <class Op> __device__ __forceinline__ typename Op::value_type
 lanes_block_reduce(typename Op::value_type v, Op op, const LaneThread& t,
                    typename Op::value_type* scratch) {
     v = lanes_warp_scan(v, op, t);
+    if (t.Wh == 1) return shfl_idx(v, (int)t.lid_of(t.Q - 1));
     if (t.q == t.Q - 1) scratch[t.slot(t.w_hi)] = v;
     __syncthreads();
     typename Op::value_type r = Op::identity();
