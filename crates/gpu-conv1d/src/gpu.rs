@@ -252,6 +252,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             tensor_cores(&self.gpu) && self.tensor_ok,
             // Only asked (a library load, once) where the block FFT cannot take the mask.
             w > crate::fft_max_width::<T>() && crate::cufft::cufft_available(),
+            &crate::plan::Crossovers::from_keys(|k| self.gpu.tuned(k)),
         )
     }
 

@@ -570,7 +570,14 @@ impl Strategy {
     /// cores (older GPUs, and f32 masks with infinities, never run [`Path::TensorCore`]; see
     /// `Conv1d::path` for the device and mask at hand).
     pub fn path<T: Real>(self, n_out: usize, mask_len: usize) -> Path {
-        plan::resolve::<T>(self, n_out, mask_len, true, true)
+        plan::resolve::<T>(
+            self,
+            n_out,
+            mask_len,
+            true,
+            true,
+            &plan::Crossovers::default(),
+        )
     }
 }
 

@@ -316,22 +316,81 @@ pub fn cufft_min_width<T: Real>() -> usize {
     }
 }
 
+/// Where [`Strategy::Auto`] changes path on one device: gpu_core::tuning's `conv1d.*` keys.
+/// [`Default`] holds the built-in values of a GPU of ordinary memory bandwidth (the H100's,
+/// as [`fft_min_width`] and [`cufft_min_width`] give them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Crossovers {
+    /// Shortest f32 mask through the block FFT (`conv1d.fft_min_width`).
+    pub fft_min_width: usize,
+    /// Shortest f64 mask through the block FFT (`conv1d.fft_min_width_f64`).
+    pub fft_min_width_f64: usize,
+    /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`).
+    pub cufft_min_width: usize,
+}
+
+impl Default for Crossovers {
+    fn default() -> Self {
+        Crossovers {
+            fft_min_width: fft_min_width::<f32>(false),
+            fft_min_width_f64: fft_min_width::<f64>(false),
+            cufft_min_width: cufft_min_width::<f32>(),
+        }
+    }
+}
+
+impl Crossovers {
+    /// The crossovers from a lookup of gpu_core::tuning keys (`|k| gpu.tuned(k)`).
+    pub fn from_keys(value: impl Fn(&str) -> u64) -> Self {
+        let count = |k: &str| usize::try_from(value(k)).unwrap_or(usize::MAX);
+        Crossovers {
+            fft_min_width: count("conv1d.fft_min_width"),
+            fft_min_width_f64: count("conv1d.fft_min_width_f64"),
+            cufft_min_width: count("conv1d.cufft_min_width"),
+        }
+    }
+
+    /// The shortest mask of `T` through the block FFT (16-bit types with tensor cores keep
+    /// [`fft_min_width`]'s 384: the tensor-core kernel is their direct path).
+    fn fft_min<T: Real>(&self, tensor_cores: bool) -> usize {
+        match (
+            T::computes_wider() && tensor_cores,
+            std::mem::size_of::<T::Wide>(),
+        ) {
+            (true, _) => fft_min_width::<T>(true),
+            (false, 8) => self.fft_min_width_f64,
+            (false, _) => self.fft_min_width,
+        }
+    }
+
+    /// The shortest mask of `T` through cuFFT (f64: past the block FFT's widest mask).
+    fn cufft_min<T: Real>(&self) -> usize {
+        if std::mem::size_of::<T::Wide>() == 8 {
+            cufft_min_width::<T>()
+        } else {
+            self.cufft_min_width
+        }
+    }
+}
+
 /// The FFT size [`Strategy::Auto`] takes for a mask of `w`, if it takes the FFT path.
-fn auto_fft_size<T: Real>(w: usize, tensor_cores: bool) -> Option<usize> {
-    if w < fft_min_width::<T>(tensor_cores) {
+fn auto_fft_size<T: Real>(w: usize, tensor_cores: bool, at: &Crossovers) -> Option<usize> {
+    if w < at.fft_min::<T>(tensor_cores) {
         return None;
     }
     crate::fft::fft_size::<T>(w)
 }
 
 /// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
-/// 8.0 or later, and for f32 a mask the TF32 split takes); `cufft`: whether libcufft loads.
+/// 8.0 or later, and for f32 a mask the TF32 split takes); `cufft`: whether libcufft loads;
+/// `at`: the device's crossovers.
 pub(crate) fn resolve<T: Real>(
     strategy: Strategy,
     n_out: usize,
     w: usize,
     tensor_cores: bool,
     cufft: bool,
+    at: &Crossovers,
 ) -> Path {
     match strategy {
         // Past one block's transform (or a cuFFT segment named), cuFFT; `Conv1d::new` has
@@ -361,11 +420,11 @@ pub(crate) fn resolve<T: Real>(
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
-            } else if cufft && w >= cufft_min_width::<T>() {
+            } else if cufft && w >= at.cufft_min::<T>() {
                 Path::CuFft {
                     size: crate::cufft_size(w, n_out) as u64,
                 }
-            } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores) {
+            } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores, at) {
                 Path::Fft { size: size as u32 }
             } else if tensor_cores
                 && tensor_min_width::<T>().is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
@@ -498,9 +557,40 @@ mod tests {
         assert!(validate_strategy::<f32>(Strategy::Auto, 0).is_err());
     }
 
+    #[test]
+    fn crossovers_follow_the_tuning() {
+        // The built-in values of an ordinary GPU are the documented H100 crossovers.
+        let h100 = gpu_core::DeviceProfile::new("H100", (9, 0), 132, 3.35e12);
+        let t = gpu_core::Tuning::new();
+        let built_in = Crossovers::from_keys(|k| t.value(k, &h100));
+        assert_eq!(built_in, Crossovers::default());
+        let mut t = gpu_core::Tuning::new();
+        t.set("conv1d.fft_min_width", 48).unwrap();
+        t.set("conv1d.cufft_min_width", 9000).unwrap();
+        let at = Crossovers::from_keys(|k| t.value(k, &h100));
+        let n = 1 << 24;
+        assert!(matches!(
+            resolve::<f32>(Strategy::Auto, n, 49, false, false, &at),
+            Path::Fft { .. }
+        ));
+        assert!(!matches!(
+            resolve::<f32>(Strategy::Auto, n, 49, false, false, &built_in),
+            Path::Fft { .. }
+        ));
+        assert!(matches!(
+            resolve::<f32>(Strategy::Auto, n, 9000, false, true, &at),
+            Path::CuFft { .. }
+        ));
+        // f64 keeps its own key.
+        assert!(!matches!(
+            resolve::<f64>(Strategy::Auto, n, 49, false, false, &at),
+            Path::Fft { .. }
+        ));
+    }
+
     /// The path without tensor cores (older GPUs, f64).
     fn resolve_fma<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
-        resolve::<T>(strategy, n_out, w, false, false)
+        resolve::<T>(strategy, n_out, w, false, false, &Crossovers::default())
     }
 
     #[test]
@@ -508,95 +598,179 @@ mod tests {
         use gpu_core::{bf16, f16};
         let n = 1 << 20;
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 25, true, false),
+            resolve::<f16>(Strategy::Auto, n, 25, true, false, &Crossovers::default()),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 24, true, false),
+            resolve::<f16>(Strategy::Auto, n, 24, true, false, &Crossovers::default()),
             Path::RegisterTiledFixed { width: 24 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, 24, true, false),
+            resolve::<bf16>(Strategy::Auto, n, 24, true, false, &Crossovers::default()),
             Path::RegisterTiledFixed { width: 24 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true, false),
+            resolve::<bf16>(
+                Strategy::Auto,
+                n,
+                TENSOR_MAX_WIDTH,
+                true,
+                false,
+                &Crossovers::default()
+            ),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH + 1, true, false),
+            resolve::<bf16>(
+                Strategy::Auto,
+                n,
+                TENSOR_MAX_WIDTH + 1,
+                true,
+                false,
+                &Crossovers::default()
+            ),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 127, false, false),
+            resolve::<f16>(Strategy::Auto, n, 127, false, false, &Crossovers::default()),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 383, true, false),
+            resolve::<f16>(Strategy::Auto, n, 383, true, false, &Crossovers::default()),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 1024, true, false),
+            resolve::<f16>(Strategy::Auto, n, 1024, true, false, &Crossovers::default()),
             Path::Fft { size: 4096 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, 31, true, false),
+            resolve::<bf16>(Strategy::Auto, n, 31, true, false, &Crossovers::default()),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 200, true, false),
+            resolve::<f32>(Strategy::Auto, n, 200, true, false, &Crossovers::default()),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::TensorCore, n, 200, true, false),
+            resolve::<f32>(
+                Strategy::TensorCore,
+                n,
+                200,
+                true,
+                false,
+                &Crossovers::default()
+            ),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 200, false, false),
+            resolve::<f32>(Strategy::Auto, n, 200, false, false, &Crossovers::default()),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 20_000, false, false),
+            resolve::<f32>(
+                Strategy::Auto,
+                n,
+                20_000,
+                false,
+                false,
+                &Crossovers::default()
+            ),
             Path::RegisterTiled
         );
         // Past one block's transform: cuFFT where it loads, explicit or automatic.
         let segment = crate::cufft_size(20_000, n) as u64;
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 20_000, false, true),
+            resolve::<f32>(
+                Strategy::Auto,
+                n,
+                20_000,
+                false,
+                true,
+                &Crossovers::default()
+            ),
             Path::CuFft { size: segment }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::FFT, n, 20_000, false, false),
+            resolve::<f32>(
+                Strategy::FFT,
+                n,
+                20_000,
+                false,
+                false,
+                &Crossovers::default()
+            ),
             Path::CuFft { size: segment }
         );
         assert_eq!(
-            resolve::<f64>(Strategy::Fft { size: 1 << 16 }, n, 200, false, true),
+            resolve::<f64>(
+                Strategy::Fft { size: 1 << 16 },
+                n,
+                200,
+                false,
+                true,
+                &Crossovers::default()
+            ),
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 12_999, false, true),
+            resolve::<f32>(
+                Strategy::Auto,
+                n,
+                12_999,
+                false,
+                true,
+                &Crossovers::default()
+            ),
             Path::Fft { size: 16384 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 13_000, false, true),
+            resolve::<f32>(
+                Strategy::Auto,
+                n,
+                13_000,
+                false,
+                true,
+                &Crossovers::default()
+            ),
             Path::CuFft {
                 size: crate::cufft_size(13_000, n) as u64
             }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 15_361, false, false),
+            resolve::<f32>(
+                Strategy::Auto,
+                n,
+                15_361,
+                false,
+                false,
+                &Crossovers::default()
+            ),
             Path::Fft { size: 16384 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::FFT, n, 15_361, false, true),
+            resolve::<f32>(
+                Strategy::FFT,
+                n,
+                15_361,
+                false,
+                true,
+                &Crossovers::default()
+            ),
             Path::Fft { size: 16384 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::FFT, n, 200, false, false),
+            resolve::<f32>(Strategy::FFT, n, 200, false, false, &Crossovers::default()),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Fft { size: 4096 }, n, 200, false, false),
+            resolve::<f32>(
+                Strategy::Fft { size: 4096 },
+                n,
+                200,
+                false,
+                false,
+                &Crossovers::default()
+            ),
             Path::Fft { size: 4096 }
         );
         assert_eq!(
@@ -604,19 +778,26 @@ mod tests {
             "conv1d_fft4096_f64"
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 63, true, false),
+            resolve::<f32>(Strategy::Auto, n, 63, true, false, &Crossovers::default()),
             Path::RegisterTiledFixed { width: 63 }
         );
         assert_eq!(
-            resolve::<f64>(Strategy::Auto, n, 200, true, false),
+            resolve::<f64>(Strategy::Auto, n, 200, true, false, &Crossovers::default()),
             Path::Fft { size: 2048 }
         );
         assert_eq!(
-            resolve::<f64>(Strategy::Auto, n, 79, true, false),
+            resolve::<f64>(Strategy::Auto, n, 79, true, false, &Crossovers::default()),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, 100, 200, true, false),
+            resolve::<f16>(
+                Strategy::Auto,
+                100,
+                200,
+                true,
+                false,
+                &Crossovers::default()
+            ),
             Path::Basic
         );
         assert_eq!(Path::TensorCore.kernel_name::<bf16>(), "conv1d_tensor_bf16");
@@ -661,11 +842,25 @@ mod tests {
         );
         assert_eq!(resolve_fma::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
         assert_eq!(
-            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 10, 200, true, false),
+            resolve::<gpu_core::f16>(
+                Strategy::RegisterTiled,
+                10,
+                200,
+                true,
+                false,
+                &Crossovers::default()
+            ),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<gpu_core::f16>(Strategy::RegisterTiled, 1 << 20, 31, true, false),
+            resolve::<gpu_core::f16>(
+                Strategy::RegisterTiled,
+                1 << 20,
+                31,
+                true,
+                false,
+                &Crossovers::default()
+            ),
             Path::RegisterTiledFixed { width: 31 }
         );
         assert_eq!(Path::RegisterTiled.kernel_name::<f64>(), "conv1d_auto_f64");

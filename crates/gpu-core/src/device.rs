@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::ffi::CStr;
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
 use crate::driver::sys as cu;
 use crate::driver_code;
@@ -15,6 +15,7 @@ use crate::host_pipeline::PipelineStaging;
 use crate::kernel_cache::LoadedModules;
 use crate::staging::Staging;
 use crate::stream::{Event, Stream};
+use crate::tuning::{DeviceProfile, Tuning};
 
 /// What the launch plans need to know about a device.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +48,28 @@ pub struct DeviceProperties {
     pub l2_cache: usize,
     /// Device memory, in bytes.
     pub total_memory: usize,
+    /// Peak memory clock in kHz (0 where the driver does not say).
+    pub memory_clock_khz: u32,
+    /// Memory bus width in bits (0 where the driver does not say).
+    pub memory_bus_width: u32,
+}
+
+impl DeviceProperties {
+    /// Peak memory bandwidth in bytes per second: twice the memory clock (double data rate)
+    /// times the bus width; 0 where the driver gives neither.
+    pub fn peak_memory_bandwidth(&self) -> f64 {
+        2.0 * self.memory_clock_khz as f64 * 1e3 * self.memory_bus_width as f64 / 8.0
+    }
+
+    /// What the tuning rule reads of this device ([`crate::tuning`]).
+    pub fn profile(&self) -> DeviceProfile {
+        DeviceProfile::new(
+            self.name.clone(),
+            self.compute_capability,
+            self.sm_count,
+            self.peak_memory_bandwidth(),
+        )
+    }
 }
 
 /// A CUDA device with its primary context: the entry point to every GPU operation.
@@ -81,6 +104,10 @@ pub(crate) struct GpuInner {
     pub(crate) staging: Mutex<Option<Staging>>,
     /// The pinned ring of host-to-host pipelines (`host_pipeline.rs`), made on first use.
     pub(crate) pipeline: Mutex<Option<PipelineStaging>>,
+    /// Tuning values over the built-in rule: `GPU_PRIMS_TUNING`'s tables, then `set_tuning`.
+    tuning: RwLock<Arc<Tuning>>,
+    /// `props.profile()`, kept for the policy lookups of every launch.
+    profile: DeviceProfile,
 }
 
 // SAFETY: the context and stream are driver handles valid on any thread; every use goes
@@ -158,14 +185,17 @@ impl Gpu {
         let context = Context::retain_primary(device)?;
         context.bind()?;
         let props = query_properties(ordinal, device)?;
+        let tuning = Tuning::from_env(&props.name)?;
         let default_stream = Stream::create(None)?;
         let inner = Arc::new(GpuInner {
             context,
-            props,
             default_stream,
             modules: Mutex::new(LoadedModules::default()),
             staging: Mutex::new(None),
             pipeline: Mutex::new(None),
+            tuning: RwLock::new(Arc::new(tuning)),
+            profile: props.profile(),
+            props,
         });
         reg.insert(ordinal, Arc::downgrade(&inner));
         Ok(Gpu { inner })
@@ -186,6 +216,51 @@ impl Gpu {
     /// The device's properties, read once when the handle was made.
     pub fn properties(&self) -> &DeviceProperties {
         &self.inner.props
+    }
+
+    /// The tuning values set for this device over the built-in rule ([`crate::tuning`]): the
+    /// tables of `GPU_PRIMS_TUNING` that name it (read when its first `Gpu` was made), or what
+    /// [`Gpu::set_tuning`] set last.
+    pub fn tuning(&self) -> Arc<Tuning> {
+        Arc::clone(&self.inner.tuning.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Replaces the tuning values of this device (every handle of it in this process) from the
+    /// next launch on; `Tuning::new()` goes back to the built-in rule. Fails, changing nothing,
+    /// on a table made for another device.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// let gpu = gpu_core::Gpu::default_device()?;
+    /// let mut t = gpu_core::Tuning::new();
+    /// t.set("scan.staged_block", 512)?;
+    /// gpu.set_tuning(t)?;
+    /// assert_eq!(gpu.tuned("scan.staged_block"), 512);
+    /// # Ok(()) }
+    /// ```
+    pub fn set_tuning(&self, tuning: Tuning) -> Result<()> {
+        if !tuning.applies_to(&self.inner.props.name) {
+            return Err(Error::invalid(
+                "tuning",
+                format!(
+                    "the table is for `{}`, this device is `{}`",
+                    tuning.device().unwrap_or_default(),
+                    self.inner.props.name
+                ),
+            ));
+        }
+        *self.inner.tuning.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(tuning);
+        Ok(())
+    }
+
+    /// The value of tuning key `name` ([`crate::tuning::KEYS`]) on this device: set, else the
+    /// built-in rule's for this device's profile.
+    ///
+    /// # Panics
+    /// On a name that is not one of the keys (a bug in the caller).
+    pub fn tuned(&self, name: &str) -> u64 {
+        let t = self.inner.tuning.read().unwrap_or_else(|p| p.into_inner());
+        t.value(name, &self.inner.profile)
     }
 
     /// Free and total device memory in bytes, as the driver reports them now.
@@ -304,5 +379,13 @@ fn query_properties(ordinal: usize, device: cu::CUdevice) -> Result<DeviceProper
         constant_memory: attr(A::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY)? as usize,
         l2_cache: attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)? as usize,
         total_memory: total,
+        // Optional: a driver that stops reporting them gives 0, and the tuning rule treats the
+        // bandwidth as ordinary.
+        memory_clock_khz: attr(A::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)
+            .unwrap_or(0)
+            .max(0) as u32,
+        memory_bus_width: attr(A::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)
+            .unwrap_or(0)
+            .max(0) as u32,
     })
 }

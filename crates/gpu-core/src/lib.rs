@@ -53,6 +53,7 @@ mod op;
 mod pending;
 mod pipelining;
 mod shape;
+pub mod tuning;
 
 pub use driver_code::{DriverCode, DriverCodeKind};
 pub use element::{Element, Pod};
@@ -75,6 +76,7 @@ pub use pipelining::{
     aligned_count, Pipelining, PIPELINE_CHUNK_BYTES, PIPELINE_MIN_BYTES, PIPELINE_RING_SLOTS,
 };
 pub use shape::{check_axis, check_offsets};
+pub use tuning::{DeviceProfile, Tuning};
 
 // The GPU side, bottom layer first: each module imports only from those above it here.
 #[cfg(feature = "cuda")]

@@ -138,11 +138,22 @@ pub fn fit_default_block(
     value_size: usize,
     kernel_max_threads: u32,
 ) -> u32 {
-    let mut block = if family == Family::Auto {
+    let block = if family == Family::Auto {
         AUTO_BLOCK
     } else {
         default_block(algorithm)
     };
+    fit_block(block, family, value_size, kernel_max_threads)
+}
+
+/// `block` lowered (by halving) until the kernel can run it and `family`'s shared memory fits
+/// without opting in: how a default or tuned block (`reduce.block`, gpu_core::tuning) is fitted.
+pub fn fit_block(
+    mut block: u32,
+    family: Family,
+    value_size: usize,
+    kernel_max_threads: u32,
+) -> u32 {
     while block > BLOCK_RANGE.0
         && (block > kernel_max_threads
             || family.shared_bytes(block, value_size) > DEFAULT_SHARED_LIMIT)

@@ -96,14 +96,72 @@ pub fn lookback_items(value_size: usize) -> u32 {
 /// were measured fastest on an H100 (docs/perf-notes.md); 512 threads from 2^21, 256 below, so
 /// that smaller inputs still spread over every SM. Other sizes: [`DEFAULT_LOOKBACK_BLOCK`].
 pub fn default_lookback_block(n: usize, value_size: usize) -> u32 {
-    if value_size != 4 {
-        DEFAULT_LOOKBACK_BLOCK
-    } else if n >= 1 << 25 {
-        1024
-    } else if n >= 1 << 21 {
-        512
-    } else {
-        DEFAULT_LOOKBACK_BLOCK
+    LookbackTuning::default().register_block(n, value_size)
+}
+
+/// The look-back scan's policies on one device: gpu_core::tuning's `scan.*` keys (block sizes by
+/// input length, where tiles start to be staged). [`Default`] holds the built-in values of a GPU
+/// of ordinary memory bandwidth (measured on the H100), which [`default_lookback_block`],
+/// [`DEFAULT_STAGED_BLOCK`] and [`STAGED_MIN_LEN`] name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LookbackTuning {
+    /// Block of 4-byte register tiles below `medium_from` values (`scan.block_small`).
+    pub block_small: u32,
+    /// `scan.medium_from`.
+    pub medium_from: usize,
+    /// Block from `medium_from` (`scan.block_medium`).
+    pub block_medium: u32,
+    /// `scan.large_from`.
+    pub large_from: usize,
+    /// Block from `large_from` (`scan.block_large`).
+    pub block_large: u32,
+    /// [`TileStaging::Auto`] stages tiles from this many values on (`scan.staged_from`).
+    pub staged_from: usize,
+    /// Block of staged tiles (`scan.staged_block`), halved where shared memory is short.
+    pub staged_block: u32,
+}
+
+impl Default for LookbackTuning {
+    fn default() -> Self {
+        LookbackTuning {
+            block_small: DEFAULT_LOOKBACK_BLOCK,
+            medium_from: 1 << 21,
+            block_medium: 512,
+            large_from: 1 << 25,
+            block_large: 1024,
+            staged_from: STAGED_MIN_LEN,
+            staged_block: DEFAULT_STAGED_BLOCK,
+        }
+    }
+}
+
+impl LookbackTuning {
+    /// The policies from a lookup of gpu_core::tuning keys (`|k| gpu.tuned(k)`).
+    pub fn from_keys(value: impl Fn(&str) -> u64) -> Self {
+        let count = |k: &str| usize::try_from(value(k)).unwrap_or(usize::MAX);
+        LookbackTuning {
+            block_small: value("scan.block_small") as u32,
+            medium_from: count("scan.medium_from"),
+            block_medium: value("scan.block_medium") as u32,
+            large_from: count("scan.large_from"),
+            block_large: value("scan.block_large") as u32,
+            staged_from: count("scan.staged_from"),
+            staged_block: value("scan.staged_block") as u32,
+        }
+    }
+
+    /// The register tiles' block for `n` values of `value_size` bytes: by length for 4-byte
+    /// values, [`DEFAULT_LOOKBACK_BLOCK`] for others.
+    pub fn register_block(&self, n: usize, value_size: usize) -> u32 {
+        if value_size != 4 {
+            DEFAULT_LOOKBACK_BLOCK
+        } else if n >= self.large_from {
+            self.block_large
+        } else if n >= self.medium_from {
+            self.block_medium
+        } else {
+            self.block_small
+        }
     }
 }
 
@@ -123,10 +181,22 @@ pub fn use_staged(
     compute: (u32, u32),
     kernel: bool,
 ) -> Result<bool> {
+    use_staged_from(staging, n, compute, kernel, STAGED_MIN_LEN)
+}
+
+/// [`use_staged`] with [`TileStaging::Auto`] staging from `staged_from` values on (a device's
+/// tuned [`LookbackTuning::staged_from`]).
+pub fn use_staged_from(
+    staging: TileStaging,
+    n: usize,
+    compute: (u32, u32),
+    kernel: bool,
+    staged_from: usize,
+) -> Result<bool> {
     let possible = kernel && staged_tiles_available(compute);
     match staging {
         TileStaging::Registers => Ok(false),
-        TileStaging::Auto => Ok(possible && n >= STAGED_MIN_LEN),
+        TileStaging::Auto => Ok(possible && n >= staged_from),
         TileStaging::Staged if possible => Ok(true),
         TileStaging::Staged if !kernel => Err(Error::invalid(
             "staging",
@@ -173,6 +243,25 @@ pub fn lookback(
     staged: bool,
     max_shared: usize,
 ) -> Result<LookbackPlan> {
+    lookback_tuned(
+        n,
+        value_size,
+        block,
+        staged,
+        max_shared,
+        &LookbackTuning::default(),
+    )
+}
+
+/// [`lookback`] with a device's tuned default blocks.
+pub fn lookback_tuned(
+    n: usize,
+    value_size: usize,
+    block: Option<u32>,
+    staged: bool,
+    max_shared: usize,
+    tuning: &LookbackTuning,
+) -> Result<LookbackPlan> {
     if staged && !matches!(value_size, 4 | 8) {
         return Err(Error::invalid(
             "staging",
@@ -183,13 +272,13 @@ pub fn lookback(
         TileShape {
             items: (STAGED_BYTES_PER_THREAD / value_size) as u32,
             shared_per_thread: STAGED_SHARED_BYTES_PER_THREAD,
-            block: DEFAULT_STAGED_BLOCK,
+            block: tuning.staged_block,
         }
     } else {
         TileShape {
             items: lookback_items(value_size),
             shared_per_thread: 0,
-            block: 0,
+            block: tuning.register_block(n, value_size),
         }
     };
     lookback_tiles(n, value_size, shape, block, max_shared)
@@ -210,7 +299,7 @@ pub fn lookback_half(
         (false, _) => TileShape {
             items: HALF_ITEMS,
             shared_per_thread: 0,
-            block: 0,
+            block: default_lookback_block(n, 4),
         },
         (true, false) => TileShape {
             items: HALF_RUN_ITEMS,
@@ -226,8 +315,8 @@ pub fn lookback_half(
     lookback_tiles(n, 4, shape, block, max_shared)
 }
 
-/// Values per thread, dynamic shared memory per thread and default block (staged tiles) of one
-/// look-back tile.
+/// Values per thread, dynamic shared memory per thread and default block of one look-back
+/// tile.
 struct TileShape {
     items: u32,
     shared_per_thread: usize,
@@ -249,7 +338,7 @@ fn lookback_tiles(
         }
         b
     } else {
-        default_lookback_block(n, value_size)
+        shape.block
     };
     let block = block_for(Algorithm::LookBack, Some(block.unwrap_or(default)))?;
     let shared_bytes = block as usize * shape.shared_per_thread;
@@ -368,6 +457,34 @@ pub fn recursive(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tuning_keys_default_to_the_documented_blocks() {
+        let h100 = gpu_core::DeviceProfile::new("H100", (9, 0), 132, 3.35e12);
+        let t = gpu_core::Tuning::new();
+        let built_in = LookbackTuning::from_keys(|k| t.value(k, &h100));
+        assert_eq!(built_in, LookbackTuning::default());
+        for n in [1, 1 << 20, 1 << 21, 1 << 24, 1 << 25, 1 << 28] {
+            assert_eq!(built_in.register_block(n, 4), default_lookback_block(n, 4));
+        }
+        let mut t = gpu_core::Tuning::new();
+        t.set("scan.staged_block", 512).unwrap();
+        t.set("scan.staged_from", 1 << 22).unwrap();
+        t.set("scan.block_medium", 1024).unwrap();
+        let tuned = LookbackTuning::from_keys(|k| t.value(k, &h100));
+        let shared = 227 * 1024;
+        let p = lookback_tuned(1 << 28, 4, None, true, shared, &tuned).unwrap();
+        assert_eq!((p.block, p.tile), (512, 512 * 56));
+        let p = lookback_tuned(1 << 23, 4, None, false, shared, &tuned).unwrap();
+        assert_eq!(p.block, 1024);
+        // The caller's block wins over the tuned one.
+        let p = lookback_tuned(1 << 23, 4, Some(128), false, shared, &tuned).unwrap();
+        assert_eq!(p.block, 128);
+        assert!(
+            use_staged_from(TileStaging::Auto, 1 << 22, (9, 0), true, tuned.staged_from).unwrap()
+        );
+        assert!(!use_staged(TileStaging::Auto, 1 << 22, (9, 0), true).unwrap());
+    }
 
     /// Shared memory per block of an H100 (opt-in).
     const BIG: usize = 227 * 1024;

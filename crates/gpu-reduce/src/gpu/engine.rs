@@ -285,8 +285,13 @@ impl Engine<'_> {
         let v = self.desc.value_size;
         let info = kernel_info(kernel)?;
         let Some(block) = self.settings.block else {
-            let block =
-                plan::fit_default_block(self.settings.algorithm, family, v, info.max_threads);
+            let block = if family == Family::Auto {
+                // The device's tuned block for the default kernel (gpu_core::tuning).
+                let tuned = self.gpu.tuned("reduce.block") as u32;
+                plan::fit_block(tuned, family, v, info.max_threads)
+            } else {
+                plan::fit_default_block(self.settings.algorithm, family, v, info.max_threads)
+            };
             return Ok((block, family.shared_bytes(block, v)));
         };
         if block > info.max_threads {

@@ -231,11 +231,13 @@ impl Scanner {
         n: usize,
     ) -> Result<(LookbackPlan, bool)> {
         let props = self.gpu.properties();
-        let staged = plan::use_staged(
+        let tuning = plan::LookbackTuning::from_keys(|k| self.gpu.tuned(k));
+        let staged = plan::use_staged_from(
             options.staging,
             n,
             props.compute_capability,
             combo.staged_kernel,
+            tuning.staged_from,
         )?;
         let plan = if combo.lookback_only {
             plan::lookback_half(
@@ -246,12 +248,13 @@ impl Scanner {
                 props.shared_memory_per_block_optin,
             )?
         } else {
-            plan::lookback(
+            plan::lookback_tuned(
                 n.max(1),
                 combo.size,
                 options.block_size,
                 staged,
                 props.shared_memory_per_block_optin,
+                &tuning,
             )?
         };
         Ok((
