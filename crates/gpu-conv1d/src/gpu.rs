@@ -245,14 +245,18 @@ impl<'s, T: Real> Conv1d<'s, T> {
 
     pub(crate) fn resolve(&self, n_out: usize) -> Path {
         let w = self.mask.len();
+        let at = crate::plan::Crossovers::from_keys(|k| self.gpu.tuned(k));
+        // Only asked (a library load, once) where the block FFT cannot take the mask or this
+        // device's crossover sends the mask to cuFFT.
+        let cufft = (w > crate::fft_max_width::<T>() || w >= at.cufft_min::<T>())
+            && crate::cufft::cufft_available();
         crate::plan::resolve::<T>(
             self.options.strategy,
             n_out,
             w,
             tensor_cores(&self.gpu) && self.tensor_ok,
-            // Only asked (a library load, once) where the block FFT cannot take the mask.
-            w > crate::fft_max_width::<T>() && crate::cufft::cufft_available(),
-            &crate::plan::Crossovers::from_keys(|k| self.gpu.tuned(k)),
+            cufft,
+            &at,
         )
     }
 

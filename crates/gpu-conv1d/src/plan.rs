@@ -364,7 +364,7 @@ impl Crossovers {
     }
 
     /// The shortest mask of `T` through cuFFT (f64: past the block FFT's widest mask).
-    fn cufft_min<T: Real>(&self) -> usize {
+    pub(crate) fn cufft_min<T: Real>(&self) -> usize {
         if std::mem::size_of::<T::Wide>() == 8 {
             cufft_min_width::<T>()
         } else {

@@ -195,12 +195,12 @@ fn gpu_fft_auto_long_masks() {
                 .unwrap_or_else(|e| panic!("{} w {w}: {e}", T::NAME));
         }
     }
-    // Below the cuFFT crossover (`cufft_min_width`, where libcufft loads).
-    let top = |max: usize, min: usize| max.min(min - 1);
-    let f32_top = top(fft_max_width::<f32>(), gpu_conv1d::cufft_min_width::<f32>());
-    case::<f32>(&gpu, &[1023, 4095, f32_top]);
+    // Below this device's cuFFT crossover (`conv1d.cufft_min_width`, where libcufft loads).
+    let cufft_min = gpu.tuned("conv1d.cufft_min_width") as usize;
+    let top = |max: usize| max.min(cufft_min - 1);
+    case::<f32>(&gpu, &[1023, top(4095), top(fft_max_width::<f32>())]);
     case::<f64>(&gpu, &[1023, fft_max_width::<f64>()]);
-    case::<f16>(&gpu, &[top(16383, gpu_conv1d::cufft_min_width::<f16>())]);
+    case::<f16>(&gpu, &[top(16383)]);
 }
 
 /// NaN, infinities and overflow: a pair of tiles whose spans hold one, or whose transform

@@ -159,6 +159,37 @@ impl<'s> Scan<'s> {
         self.options
     }
 
+    /// The look-back launch a scan of `n` values of `T` with `op` makes on this device (block,
+    /// values per thread, staged or register tiles), `None` where the algorithm is not a
+    /// look-back one: what the options ask, else what the device's tuning gives
+    /// (`gpu_core::tuning`'s `scan.*` keys).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// let gpu = gpu_core::Gpu::default_device()?;
+    /// let plan = gpu_scan::Scan::new(&gpu).lookback_plan::<f32>(1 << 28, gpu_core::Op::Sum)?;
+    /// println!("{:?}", plan.map(|p| (p.block, p.staged)));
+    /// # Ok(()) }
+    /// ```
+    pub fn lookback_plan<T: Element>(
+        &self,
+        n: usize,
+        op: Op,
+    ) -> Result<Option<crate::plan::LookbackPlan>> {
+        crate::check_op::<T>(op)?;
+        let combo = crate::gpu::Combo::op::<T>(op)?;
+        let algorithm = self.options.algorithm.resolve(combo.exact);
+        if !matches!(
+            algorithm,
+            Algorithm::LookBack | Algorithm::LookBackDeterministic
+        ) {
+            return Ok(None);
+        }
+        let (plan, _) =
+            crate::gpu::lookback_plan_on(&self.gpu, &combo, algorithm, &self.options, n)?;
+        Ok(Some(plan))
+    }
+
     pub(crate) fn with_scanner<R>(
         &self,
         f: impl FnOnce(&mut Scanner, &Stream) -> Result<R>,

@@ -18,7 +18,7 @@ pub(crate) struct Combo {
     /// Kernel name suffix: `sum_f32`, `mat2_u64`, ...
     pub(super) suffix: String,
     /// Whether every grouping gives the same result.
-    pub(super) exact: bool,
+    pub(crate) exact: bool,
     /// Bytes per value.
     pub(super) size: usize,
     /// Whether `scan_sm80.cu` has staged look-back kernels for it (the element operators,
@@ -230,37 +230,7 @@ impl Scanner {
         options: &ScanOptions,
         n: usize,
     ) -> Result<(LookbackPlan, bool)> {
-        let props = self.gpu.properties();
-        let tuning = plan::LookbackTuning::from_keys(|k| self.gpu.tuned(k));
-        let staged = plan::use_staged_from(
-            options.staging,
-            n,
-            props.compute_capability,
-            combo.staged_kernel,
-            tuning.staged_from,
-        )?;
-        let plan = if combo.lookback_only {
-            plan::lookback_half(
-                n.max(1),
-                options.block_size,
-                staged,
-                combo.to_f32,
-                props.shared_memory_per_block_optin,
-            )?
-        } else {
-            plan::lookback_tuned(
-                n.max(1),
-                combo.size,
-                options.block_size,
-                staged,
-                props.shared_memory_per_block_optin,
-                &tuning,
-            )?
-        };
-        Ok((
-            plan,
-            algorithm == Algorithm::LookBackDeterministic && !combo.exact,
-        ))
+        lookback_plan_on(&self.gpu, combo, algorithm, options, n)
     }
 
     /// The scan of host `input` with `op` into `output` through the device's host pipeline
@@ -654,4 +624,46 @@ impl SeedValue {
         };
         Ok(Self(words))
     }
+}
+
+/// The look-back plan of `n` values on `gpu` (tile staging and block as `options` ask, else as
+/// the device's tuning gives them) and whether its look-back is the deterministic one.
+pub(crate) fn lookback_plan_on(
+    gpu: &Gpu,
+    combo: &Combo,
+    algorithm: Algorithm,
+    options: &ScanOptions,
+    n: usize,
+) -> Result<(LookbackPlan, bool)> {
+    let props = gpu.properties();
+    let tuning = plan::LookbackTuning::from_keys(|k| gpu.tuned(k));
+    let staged = plan::use_staged_from(
+        options.staging,
+        n,
+        props.compute_capability,
+        combo.staged_kernel,
+        tuning.staged_from,
+    )?;
+    let plan = if combo.lookback_only {
+        plan::lookback_half(
+            n.max(1),
+            options.block_size,
+            staged,
+            combo.to_f32,
+            props.shared_memory_per_block_optin,
+        )?
+    } else {
+        plan::lookback_tuned(
+            n.max(1),
+            combo.size,
+            options.block_size,
+            staged,
+            props.shared_memory_per_block_optin,
+            &tuning,
+        )?
+    };
+    Ok((
+        plan,
+        algorithm == Algorithm::LookBackDeterministic && !combo.exact,
+    ))
 }

@@ -16,7 +16,7 @@ mod launch;
 mod segments_host;
 
 pub(crate) use lanes::LaneKind;
-pub(crate) use launch::{Combo, SeedValue};
+pub(crate) use launch::{lookback_plan_on, Combo, SeedValue};
 
 use crate::cpu::{self, check_output, check_recurrence};
 use crate::kernels::SCAN_PTX;

@@ -1,0 +1,582 @@
+//! The tuning tool (issue 24): sweeps the policies of gpu_core::tuning on the GPU it runs on and
+//! writes a table for that GPU, to commit or to point `GPU_PRIMS_TUNING` at (docs/tuning.md).
+//!
+//! ```text
+//! tune [--out DIR] [--quick] [--only reduce,scan,conv1d] [--reps N]
+//! ```
+//! Writes `DIR/tuning.txt` (the table: `device =` and the keys whose best value was measured),
+//! `DIR/tune.md` (every measurement, ×copy of a same-run device-to-device copy) and
+//! `DIR/tune.json`. Each candidate is checked against the CPU before it is timed (exact i32
+//! results; f32 within its tolerance), and a candidate that fails is never chosen.
+//!
+//! - `reduce.block`: the default sum and max of 2^28 f32 and i32 (2^24 with `--quick`) at
+//!   128 … 1024 threads; the best geometric mean of ×copy.
+//! - `scan.*`: the inclusive sum of f32 and i32 at 2^20 … 2^28 in register and staged tiles of
+//!   256, 512 and 1024 threads; each length class's best register block, the staged tiles'
+//!   best block over the lengths where they win, and the shortest length from which they win
+//!   at every longer one.
+//! - `conv1d.*`: `Strategy::Auto` with each crossover forced both ways (the key at its extremes)
+//!   at the widths around it, f32 and f64 `same` correlations of 2^24 outputs; the crossover is
+//!   the narrowest width from which the other path wins at every wider one.
+
+use std::process::ExitCode;
+
+#[cfg(feature = "cuda")]
+fn main() -> ExitCode {
+    match run::main() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("tune: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(not(feature = "cuda"))]
+fn main() -> ExitCode {
+    eprintln!("tune: built without the `cuda` feature");
+    ExitCode::from(2)
+}
+
+#[cfg(feature = "cuda")]
+mod run {
+    use std::fmt::Write as _;
+
+    use gpu_conv1d::{Conv1d, Mode, Options, Path as ConvPath, Real};
+    use gpu_core::{data, DeviceArray, Element, Gpu, Op, Tuning};
+    use gpu_prims_benches::gpu::{time_copy, time_gpu, GpuTiming};
+    use gpu_reduce::{Reduce, Workspace};
+    use gpu_scan::{Scan, ScanKind, ScanOptions, TileStaging};
+    use serde_json::{json, Value};
+
+    struct Args {
+        out: String,
+        quick: bool,
+        only: Vec<String>,
+        reps: usize,
+    }
+
+    fn args() -> Result<Args, String> {
+        let mut a = Args {
+            out: "tune-out".into(),
+            quick: false,
+            only: vec!["reduce".into(), "scan".into(), "conv1d".into()],
+            reps: 15,
+        };
+        let mut it = std::env::args().skip(1);
+        while let Some(f) = it.next() {
+            let mut value = || it.next().ok_or(format!("{f} needs a value"));
+            match f.as_str() {
+                "--out" => a.out = value()?,
+                "--quick" => a.quick = true,
+                "--only" => a.only = value()?.split(',').map(str::to_string).collect(),
+                "--reps" => a.reps = value()?.parse().map_err(|_| "bad --reps")?,
+                "-h" | "--help" => {
+                    return Err(
+                        "tune [--out DIR] [--quick] [--only reduce,scan,conv1d] [--reps N]".into(),
+                    )
+                }
+                o => return Err(format!("unknown option `{o}`")),
+            }
+        }
+        for o in &a.only {
+            if !["reduce", "scan", "conv1d"].contains(&o.as_str()) {
+                return Err(format!("unknown part `{o}`"));
+            }
+        }
+        Ok(a)
+    }
+
+    /// One timed candidate.
+    struct Sample {
+        part: &'static str,
+        case: String,
+        candidate: String,
+        ms: f64,
+        copy_fraction: f64,
+        ok: bool,
+    }
+
+    struct Tuner {
+        gpu: Gpu,
+        timing: GpuTiming,
+        samples: Vec<Sample>,
+        table: Tuning,
+        notes: Vec<String>,
+    }
+
+    fn geo_mean(v: &[f64]) -> f64 {
+        if v.is_empty() {
+            return 0.0;
+        }
+        (v.iter().map(|x| x.max(1e-12).ln()).sum::<f64>() / v.len() as f64).exp()
+    }
+
+    impl Tuner {
+        /// The built-in values with `key = value` over them (`Tuning::new()` plus one key).
+        fn with_key(&self, key: &str, value: u64) -> gpu_core::Result<()> {
+            let mut t = Tuning::new();
+            t.set(key, value)?;
+            self.gpu.set_tuning(t)
+        }
+
+        fn copy_ms(&self, bytes: usize) -> gpu_core::Result<f64> {
+            Ok(time_copy(&self.gpu, bytes, &self.timing)?.median_ms)
+        }
+
+        fn record(
+            &mut self,
+            part: &'static str,
+            case: String,
+            candidate: String,
+            ms: f64,
+            copy_fraction: f64,
+            ok: bool,
+        ) {
+            println!(
+                "tune: {part} {case} {candidate}: {ms:.4} ms, {copy_fraction:.3}x copy{}",
+                if ok { "" } else { " WRONG" }
+            );
+            self.samples.push(Sample {
+                part,
+                case,
+                candidate,
+                ms,
+                copy_fraction,
+                ok,
+            });
+        }
+
+        // ---- reduce ------------------------------------------------------------------------
+
+        fn reduce<T: Element>(&mut self, n: usize, blocks: &[u32]) -> gpu_core::Result<Vec<f64>>
+        where
+            T::Accumulator: PartialEq + std::fmt::Debug,
+        {
+            let host: Vec<T> = data::exact(n, Op::Sum, 7);
+            let x = self.gpu.upload(&host)?;
+            let mut out = self.gpu.alloc::<T::Accumulator>(1)?;
+            let mut ws = Workspace::new(&self.gpu)?;
+            let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
+            let mut scores = vec![Vec::new(); blocks.len()];
+            for op in [Op::Sum, Op::Max] {
+                let want = gpu_reduce::cpu::par_reduce(&host, op)?;
+                for (i, &b) in blocks.iter().enumerate() {
+                    self.with_key("reduce.block", b as u64)?;
+                    let r = Reduce::new(&self.gpu).stream(self.gpu.stream());
+                    r.reduce_into(&x, op, &mut out, &mut ws)?;
+                    let ok = out.to_vec()?[0] == want;
+                    let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
+                        r.reduce_into(&x, op, &mut out, &mut ws)
+                    })?;
+                    // A reduction reads n values: half a copy's bytes.
+                    let f = copy / 2.0 / t.median_ms;
+                    scores[i].push(if ok { f } else { 0.0 });
+                    self.record(
+                        "reduce",
+                        format!("{} {} 2^{}", op.name(), T::NAME, n.trailing_zeros()),
+                        format!("block {b}"),
+                        t.median_ms,
+                        f,
+                        ok,
+                    );
+                }
+            }
+            self.gpu.set_tuning(Tuning::new())?;
+            Ok(scores.iter().map(|s| geo_mean(s)).collect())
+        }
+
+        fn tune_reduce(&mut self, n: usize) -> gpu_core::Result<()> {
+            let blocks = [128u32, 256, 512, 1024];
+            let a = self.reduce::<f32>(n, &blocks)?;
+            let b = self.reduce::<i32>(n, &blocks)?;
+            let score: Vec<f64> = a.iter().zip(&b).map(|(x, y)| geo_mean(&[*x, *y])).collect();
+            let best = best_index(&score);
+            self.table.set("reduce.block", blocks[best] as u64)?;
+            self.notes.push(format!(
+                "reduce.block = {}: geometric mean {:.3}x copy ({})",
+                blocks[best],
+                score[best],
+                blocks
+                    .iter()
+                    .zip(&score)
+                    .map(|(b, s)| format!("{b}: {s:.3}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            Ok(())
+        }
+
+        // ---- scan --------------------------------------------------------------------------
+
+        /// ×copy of every (staging, block) at `n` for `T`, in `configs` order (0 when wrong).
+        fn scan<T: Element>(
+            &mut self,
+            n: usize,
+            configs: &[(TileStaging, u32)],
+        ) -> gpu_core::Result<Vec<f64>> {
+            let host: Vec<T> = data::exact(n, Op::Sum, 11);
+            let want = gpu_scan::cpu::par_scan(&host, Op::Sum, ScanKind::Inclusive)?;
+            let x = self.gpu.upload(&host)?;
+            let mut y = self.gpu.alloc::<T>(n)?;
+            let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
+            let mut out = Vec::new();
+            for &(staging, block) in configs {
+                let o = ScanOptions::inclusive().staging(staging).block_size(block);
+                let scan = Scan::new(&self.gpu).options(o).stream(self.gpu.stream());
+                let label = format!("{staging:?} {block}");
+                let ok = match scan.scan_into(&x, &mut y, Op::Sum) {
+                    Ok(()) => y.to_vec()? == want,
+                    Err(e) => {
+                        self.notes
+                            .push(format!("scan {label} at 2^{}: {e}", n.trailing_zeros()));
+                        out.push(0.0);
+                        continue;
+                    }
+                };
+                let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
+                    scan.scan_into(&x, &mut y, Op::Sum)
+                })?;
+                let f = copy / t.median_ms;
+                out.push(if ok { f } else { 0.0 });
+                self.record(
+                    "scan",
+                    format!("inclusive sum {} 2^{}", T::NAME, n.trailing_zeros()),
+                    label,
+                    t.median_ms,
+                    f,
+                    ok,
+                );
+            }
+            Ok(out)
+        }
+
+        fn tune_scan(&mut self, logs: &[u32]) -> gpu_core::Result<()> {
+            let staged = self.gpu.properties().compute_capability >= (8, 0);
+            let mut configs = Vec::new();
+            for b in [256u32, 512, 1024] {
+                configs.push((TileStaging::Registers, b));
+            }
+            if staged {
+                for b in [256u32, 512, 1024] {
+                    configs.push((TileStaging::Staged, b));
+                }
+            }
+            // score[size][config]: geometric mean over f32 and i32.
+            let mut score = Vec::new();
+            for &l in logs {
+                let a = self.scan::<f32>(1 << l, &configs)?;
+                let b = self.scan::<i32>(1 << l, &configs)?;
+                score.push(
+                    a.iter()
+                        .zip(&b)
+                        .map(|(x, y)| geo_mean(&[*x, *y]))
+                        .collect::<Vec<_>>(),
+                );
+            }
+            let registers: Vec<usize> = (0..3).collect();
+            let best_registers = |sizes: &[usize]| -> usize {
+                let s: Vec<f64> = registers
+                    .iter()
+                    .map(|&c| geo_mean(&sizes.iter().map(|&i| score[i][c]).collect::<Vec<_>>()))
+                    .collect();
+                registers[best_index(&s)]
+            };
+            let idx = |lo: u32, hi: u32| -> Vec<usize> {
+                (0..logs.len())
+                    .filter(|&i| logs[i] >= lo && logs[i] < hi)
+                    .collect()
+            };
+            let classes = [
+                ("scan.block_small", idx(0, 21)),
+                ("scan.block_medium", idx(21, 25)),
+                ("scan.block_large", idx(25, 64)),
+            ];
+            for (key, sizes) in &classes {
+                if sizes.is_empty() {
+                    continue;
+                }
+                let c = best_registers(sizes);
+                self.table.set(key, configs[c].1 as u64)?;
+                self.notes.push(format!(
+                    "{key} = {} (register tiles at 2^{:?})",
+                    configs[c].1,
+                    sizes.iter().map(|&i| logs[i]).collect::<Vec<_>>()
+                ));
+            }
+            if staged {
+                // Per size: does the best staged config beat the best register one?
+                let best_of = |i: usize, range: std::ops::Range<usize>| {
+                    range.map(|c| score[i][c]).fold(0.0f64, f64::max)
+                };
+                let wins: Vec<bool> = (0..logs.len())
+                    .map(|i| best_of(i, 3..6) > best_of(i, 0..3))
+                    .collect();
+                let from = (0..logs.len())
+                    .find(|&i| wins[i..].iter().all(|&w| w))
+                    .map(|i| 1u64 << logs[i]);
+                let winning: Vec<usize> = (0..logs.len()).filter(|&i| wins[i]).collect();
+                match from {
+                    Some(f) => {
+                        self.table.set("scan.staged_from", f)?;
+                        self.notes.push(format!(
+                            "scan.staged_from = 2^{}: staged tiles win from there on",
+                            f.trailing_zeros()
+                        ));
+                    }
+                    None => {
+                        self.table.set("scan.staged_from", 1 << 40)?;
+                        self.notes
+                            .push("scan.staged_from = 2^40: staged tiles never win at the longest lengths".into());
+                    }
+                }
+                let over = if winning.is_empty() {
+                    vec![logs.len() - 1]
+                } else {
+                    winning
+                };
+                let s: Vec<f64> = (3..6)
+                    .map(|c| geo_mean(&over.iter().map(|&i| score[i][c]).collect::<Vec<_>>()))
+                    .collect();
+                let c = 3 + best_index(&s);
+                self.table.set("scan.staged_block", configs[c].1 as u64)?;
+                self.notes.push(format!(
+                    "scan.staged_block = {} (staged tiles at 2^{:?}: {})",
+                    configs[c].1,
+                    over.iter().map(|&i| logs[i]).collect::<Vec<_>>(),
+                    s.iter()
+                        .zip([256, 512, 1024])
+                        .map(|(v, b)| format!("{b}: {v:.3}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            Ok(())
+        }
+
+        // ---- conv1d ------------------------------------------------------------------------
+
+        /// ×copy of `Strategy::Auto` for a `same` correlation of `n` values with a mask of `w`,
+        /// `key` set to `value`; the path that ran.
+        fn conv<T: Real + Element>(
+            &mut self,
+            x: &DeviceArray<T>,
+            y: &mut DeviceArray<T>,
+            copy: f64,
+            w: usize,
+            key: &str,
+            value: u64,
+        ) -> gpu_core::Result<(f64, ConvPath)> {
+            self.with_key(key, value)?;
+            let mask: Vec<T> = data::uniform(w, w as u64, -1.0, 1.0);
+            let conv = Conv1d::correlation(&self.gpu, &mask, Options::new().mode(Mode::Same))?
+                .stream(self.gpu.stream());
+            let path = conv.path(x.len())?;
+            conv.run_into(x, y)?;
+            self.gpu.stream().synchronize()?;
+            let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
+                conv.run_into(x, y)
+            })?;
+            self.gpu.set_tuning(Tuning::new())?;
+            let f = copy / t.median_ms;
+            self.record(
+                "conv1d",
+                format!("same {} w {w}", T::NAME),
+                format!("{key}={value} ({path:?})"),
+                t.median_ms,
+                f,
+                true,
+            );
+            Ok((f, path))
+        }
+
+        /// The narrowest of `widths` from which `key = low` (the path past the crossover) beats
+        /// `key = high` at every wider one; `None` where it does not win at the widest.
+        fn crossover<T: Real + Element>(
+            &mut self,
+            n: usize,
+            key: &'static str,
+            widths: &[usize],
+            low: u64,
+            high: u64,
+        ) -> gpu_core::Result<Option<usize>> {
+            let host: Vec<T> = data::uniform(n, 5, -1.0, 1.0);
+            let x = self.gpu.upload(&host)?;
+            let mut y = self.gpu.alloc::<T>(n)?;
+            let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
+            let mut wins = Vec::new();
+            for &w in widths {
+                let (before, p0) = self.conv(&x, &mut y, copy, w, key, high)?;
+                let (after, p1) = self.conv(&x, &mut y, copy, w, key, low)?;
+                if p0 == p1 {
+                    self.notes.push(format!(
+                        "{key}: w {w} ran {p0:?} both ways: not a crossover"
+                    ));
+                }
+                wins.push(after > before);
+            }
+            Ok((0..widths.len())
+                .find(|&i| wins[i..].iter().all(|&w| w))
+                .map(|i| widths[i]))
+        }
+
+        fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {
+            const DIRECT_F32: [usize; 10] = [33, 40, 48, 56, 63, 64, 72, 80, 96, 127];
+            const DIRECT_F64: [usize; 7] = [48, 63, 64, 72, 80, 96, 127];
+            const CUFFT: [usize; 6] = [4095, 6143, 8191, 10239, 12287, 14335];
+            type Key = (&'static str, &'static [usize], u64, u64, bool);
+            let plan: [Key; 3] = [
+                ("conv1d.fft_min_width", &DIRECT_F32, 2, 1 << 20, false),
+                ("conv1d.fft_min_width_f64", &DIRECT_F64, 2, 1 << 20, true),
+                ("conv1d.cufft_min_width", &CUFFT, 2, 1 << 40, false),
+            ];
+            for (key, widths, low, high, f64_) in plan {
+                let found = if f64_ {
+                    self.crossover::<f64>(n, key, widths, low, high)?
+                } else {
+                    self.crossover::<f32>(n, key, widths, low, high)?
+                };
+                match found {
+                    Some(w) => {
+                        self.table.set(key, w as u64)?;
+                        self.notes.push(format!(
+                            "{key} = {w}: the path past it wins from w = {w} to {}",
+                            widths[widths.len() - 1]
+                        ));
+                    }
+                    None => self.notes.push(format!(
+                        "{key}: the path past it does not win at w = {}; left at the built-in value",
+                        widths[widths.len() - 1]
+                    )),
+                }
+            }
+            Ok(())
+        }
+    }
+
+    fn best_index(v: &[f64]) -> usize {
+        let mut best = 0;
+        for (i, x) in v.iter().enumerate() {
+            if *x > v[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    pub fn main() -> Result<bool, String> {
+        let a = args()?;
+        let gpu = Gpu::default_device().map_err(|e| e.to_string())?;
+        let p = gpu.properties().clone();
+        let profile = p.profile();
+        println!(
+            "tune: {} (compute {}.{}, {} SMs, {:.2} TB/s peak, {:.1} GB/s per SM: {} memory)",
+            p.name,
+            p.compute_capability.0,
+            p.compute_capability.1,
+            p.sm_count,
+            profile.memory_bandwidth / 1e12,
+            profile.bandwidth_per_sm() / 1e9,
+            if profile.fast_memory() {
+                "fast"
+            } else {
+                "ordinary"
+            }
+        );
+        let mut t = Tuner {
+            gpu,
+            timing: GpuTiming {
+                reps: a.reps,
+                ..Default::default()
+            },
+            samples: Vec::new(),
+            table: Tuning::new().for_device(p.name.clone()),
+            notes: Vec::new(),
+        };
+        let big = if a.quick { 24 } else { 28 };
+        let run = |t: &mut Tuner| -> gpu_core::Result<()> {
+            if a.only.iter().any(|o| o == "reduce") {
+                t.tune_reduce(1 << big)?;
+            }
+            if a.only.iter().any(|o| o == "scan") {
+                let logs: Vec<u32> = (20..=big).step_by(2).collect();
+                t.tune_scan(&logs)?;
+            }
+            if a.only.iter().any(|o| o == "conv1d") {
+                t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;
+            }
+            Ok(())
+        };
+        let result = run(&mut t);
+        std::fs::create_dir_all(&a.out).map_err(|e| e.to_string())?;
+        let mut md = String::new();
+        let _ = writeln!(
+            md,
+            "# bin tune on {}\n\n{:.2} TB/s peak over {} SMs ({:.1} GB/s per SM, {} memory \
+             by the built-in rule).\n",
+            p.name,
+            profile.memory_bandwidth / 1e12,
+            p.sm_count,
+            profile.bandwidth_per_sm() / 1e9,
+            if profile.fast_memory() {
+                "fast"
+            } else {
+                "ordinary"
+            }
+        );
+        let _ = writeln!(md, "## Chosen\n");
+        for n in &t.notes {
+            let _ = writeln!(md, "- {n}");
+        }
+        let _ = writeln!(
+            md,
+            "\n## Every candidate\n\n| part | case | candidate | ms | ×copy | checked |\n| --- | --- | --- | ---: | ---: | --- |"
+        );
+        for s in &t.samples {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {:.4} | {:.3} | {} |",
+                s.part,
+                s.case,
+                s.candidate,
+                s.ms,
+                s.copy_fraction,
+                if s.ok { "ok" } else { "WRONG" }
+            );
+        }
+        let out = std::path::Path::new(&a.out);
+        let table = format!(
+            "# gpu-prims tuning table written by `bin tune` on {} ({} SMs, {:.2} TB/s peak).\n\
+             # Point GPU_PRIMS_TUNING at this file, or load it with Tuning::read and Gpu::set_tuning.\n{}",
+            p.name,
+            p.sm_count,
+            profile.memory_bandwidth / 1e12,
+            t.table
+        );
+        let samples: Vec<Value> = t
+            .samples
+            .iter()
+            .map(|s| {
+                json!({"part": s.part, "case": s.case, "candidate": s.candidate, "ms": s.ms,
+                       "copy_fraction": s.copy_fraction, "ok": s.ok})
+            })
+            .collect();
+        let j = json!({"device": p.name, "sm_count": p.sm_count,
+                       "memory_bandwidth": profile.memory_bandwidth,
+                       "fast_memory": profile.fast_memory(), "table": t.table.to_string(),
+                       "notes": t.notes, "samples": samples});
+        let write = |name: &str, text: String| {
+            std::fs::write(out.join(name), text).map_err(|e| format!("{name}: {e}"))
+        };
+        write("tuning.txt", table.clone())?;
+        write("tune.md", md)?;
+        write(
+            "tune.json",
+            serde_json::to_string_pretty(&j).unwrap_or_default(),
+        )?;
+        println!("{table}");
+        result.map_err(|e| e.to_string())?;
+        Ok(t.samples.iter().all(|s| s.ok))
+    }
+}
