@@ -317,6 +317,7 @@ mod run {
                     .find(|&i| wins[i..].iter().all(|&w| w))
                     .map(|i| 1u64 << logs[i]);
                 let winning: Vec<usize> = (0..logs.len()).filter(|&i| wins[i]).collect();
+                let large_from = self.gpu.tuned("scan.large_from");
                 match from {
                     Some(f) => {
                         self.table.set("scan.staged_from", f)?;
@@ -331,26 +332,40 @@ mod run {
                             .push("scan.staged_from = 2^40: staged tiles never win at the longest lengths".into());
                     }
                 }
-                let over = if winning.is_empty() {
-                    vec![logs.len() - 1]
-                } else {
-                    winning
-                };
-                let s: Vec<f64> = (3..6)
-                    .map(|c| geo_mean(&over.iter().map(|&i| score[i][c]).collect::<Vec<_>>()))
-                    .collect();
-                let c = 3 + best_index(&s);
-                self.table.set("scan.staged_block", configs[c].1 as u64)?;
-                self.notes.push(format!(
-                    "scan.staged_block = {} (staged tiles at 2^{:?}: {})",
-                    configs[c].1,
-                    over.iter().map(|&i| logs[i]).collect::<Vec<_>>(),
-                    s.iter()
-                        .zip([256, 512, 1024])
-                        .map(|(v, b)| format!("{b}: {v:.3}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                // Each length class's best staged block, over the lengths where staged tiles
+                // win (the longest length of the class where they never do).
+                for (key, large) in [
+                    ("scan.staged_block_medium", false),
+                    ("scan.staged_block", true),
+                ] {
+                    let class: Vec<usize> = (0..logs.len())
+                        .filter(|&i| ((1u64 << logs[i]) >= large_from) == large)
+                        .collect();
+                    let Some(&last) = class.last() else { continue };
+                    let mut over: Vec<usize> = class
+                        .iter()
+                        .copied()
+                        .filter(|i| winning.contains(i))
+                        .collect();
+                    if over.is_empty() {
+                        over.push(last);
+                    }
+                    let s: Vec<f64> = (3..6)
+                        .map(|c| geo_mean(&over.iter().map(|&i| score[i][c]).collect::<Vec<_>>()))
+                        .collect();
+                    let c = 3 + best_index(&s);
+                    self.table.set(key, configs[c].1 as u64)?;
+                    self.notes.push(format!(
+                        "{key} = {} (staged tiles at 2^{:?}: {})",
+                        configs[c].1,
+                        over.iter().map(|&i| logs[i]).collect::<Vec<_>>(),
+                        s.iter()
+                            .zip([256, 512, 1024])
+                            .map(|(v, b)| format!("{b}: {v:.3}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
             }
             Ok(())
         }
@@ -405,7 +420,8 @@ mod run {
             let x = self.gpu.upload(&host)?;
             let mut y = self.gpu.alloc::<T>(n)?;
             let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
-            let mut wins = Vec::new();
+            // Gain of the path past the crossover, per width (its ×copy over the other's).
+            let mut gain = Vec::new();
             for &w in widths {
                 let (before, p0) = self.conv(&x, &mut y, copy, w, key, high)?;
                 let (after, p1) = self.conv(&x, &mut y, copy, w, key, low)?;
@@ -414,11 +430,20 @@ mod run {
                         "{key}: w {w} ran {p0:?} both ways: not a crossover"
                     ));
                 }
-                wins.push(after > before);
+                gain.push(after / before);
             }
-            Ok((0..widths.len())
-                .find(|&i| wins[i..].iter().all(|&w| w))
-                .map(|i| widths[i]))
+            // Within 1 % counts as a tie: no loss worth a longer path list.
+            let Some(i) = (0..widths.len()).find(|&i| gain[i..].iter().all(|&g| g >= 0.99)) else {
+                return Ok(None);
+            };
+            if i == 0 {
+                return Ok(Some(widths[0]));
+            }
+            // Where the gains cross 1 between the last loss and the first win.
+            let (w0, w1) = (widths[i - 1] as f64, widths[i] as f64);
+            let (g0, g1) = (gain[i - 1], gain[i]);
+            let t = ((1.0 - g0) / (g1 - g0)).clamp(0.0, 1.0);
+            Ok(Some((w0 + t * (w1 - w0)).ceil() as usize))
         }
 
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {

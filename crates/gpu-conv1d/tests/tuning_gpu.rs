@@ -36,7 +36,10 @@ fn tuned_crossovers_choose_the_path() {
             .zip(&b)
             .map(|(p, q)| (p - q).abs())
             .fold(0.0f32, f32::max);
-        assert!(worst <= 1e-5 * w as f32, "w {w}: FFT off the direct sums by {worst}");
+        assert!(
+            worst <= 1e-5 * w as f32,
+            "w {w}: FFT off the direct sums by {worst}"
+        );
     }
     // cuFFT where libcufft loads: the crossover below the block FFT's widest mask.
     if gpu_conv1d::cufft_available() {
@@ -51,7 +54,10 @@ fn tuned_crossovers_choose_the_path() {
             .zip(&b)
             .map(|(p, q)| (p - q).abs())
             .fold(0.0f32, f32::max);
-        assert!(worst <= 1e-5 * w as f32, "cuFFT off the block FFT by {worst}");
+        assert!(
+            worst <= 1e-5 * w as f32,
+            "cuFFT off the block FFT by {worst}"
+        );
     } else {
         eprintln!("libcufft not loadable: the cuFFT crossover is not exercised");
     }

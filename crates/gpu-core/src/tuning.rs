@@ -223,11 +223,19 @@ pub const KEYS: &[Key] = &[
         1,
         1 << 40,
         1 << 25,
-        1 << 25,
+        1 << 24,
+    ),
+    block_key(
+        "scan.staged_block_medium",
+        "threads per block of the staged look-back scan of 4- and 8-byte values below \
+         scan.large_from",
+        1024,
+        256,
     ),
     block_key(
         "scan.staged_block",
-        "threads per block of the staged look-back scan of 4- and 8-byte values",
+        "threads per block of the staged look-back scan of 4- and 8-byte values from \
+         scan.large_from",
         1024,
         1024,
     ),
@@ -237,7 +245,7 @@ pub const KEYS: &[Key] = &[
         2,
         1 << 20,
         64,
-        64,
+        33,
     ),
     count_key(
         "conv1d.fft_min_width_f64",
@@ -245,7 +253,7 @@ pub const KEYS: &[Key] = &[
         2,
         1 << 20,
         80,
-        80,
+        64,
     ),
     count_key(
         "conv1d.cufft_min_width",

@@ -69,7 +69,10 @@ fn tuning_child() {
         ("refused", Err(e)) => {
             let text = e.to_string();
             eprintln!("child: {text}");
-            assert!(text.contains("bad.txt") && text.contains("line 2"), "{text}");
+            assert!(
+                text.contains("bad.txt") && text.contains("line 2"),
+                "{text}"
+            );
             assert!(text.contains("must be a power of two"), "{text}");
         }
         (want, got) => panic!("expected the table {want}, got {got:?}"),

@@ -117,7 +117,11 @@ pub struct LookbackTuning {
     pub block_large: u32,
     /// [`TileStaging::Auto`] stages tiles from this many values on (`scan.staged_from`).
     pub staged_from: usize,
-    /// Block of staged tiles (`scan.staged_block`), halved where shared memory is short.
+    /// Block of staged tiles below `large_from` values (`scan.staged_block_medium`), halved
+    /// where shared memory is short.
+    pub staged_block_medium: u32,
+    /// Block of staged tiles from `large_from` values (`scan.staged_block`), halved where
+    /// shared memory is short.
     pub staged_block: u32,
 }
 
@@ -130,6 +134,7 @@ impl Default for LookbackTuning {
             large_from: 1 << 25,
             block_large: 1024,
             staged_from: STAGED_MIN_LEN,
+            staged_block_medium: DEFAULT_STAGED_BLOCK,
             staged_block: DEFAULT_STAGED_BLOCK,
         }
     }
@@ -146,7 +151,17 @@ impl LookbackTuning {
             large_from: count("scan.large_from"),
             block_large: value("scan.block_large") as u32,
             staged_from: count("scan.staged_from"),
+            staged_block_medium: value("scan.staged_block_medium") as u32,
             staged_block: value("scan.staged_block") as u32,
+        }
+    }
+
+    /// The staged tiles' block for `n` values.
+    pub fn staged_block(&self, n: usize) -> u32 {
+        if n >= self.large_from {
+            self.staged_block
+        } else {
+            self.staged_block_medium
         }
     }
 
@@ -272,7 +287,7 @@ pub fn lookback_tuned(
         TileShape {
             items: (STAGED_BYTES_PER_THREAD / value_size) as u32,
             shared_per_thread: STAGED_SHARED_BYTES_PER_THREAD,
-            block: tuning.staged_block,
+            block: tuning.staged_block(n),
         }
     } else {
         TileShape {

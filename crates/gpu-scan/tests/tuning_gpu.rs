@@ -14,12 +14,23 @@ fn tuned_lookback_plans_and_results() {
     let staged_ok = gpu.properties().compute_capability >= (8, 0);
     // The built-in rule first.
     let scan = Scan::new(&gpu);
-    let big = scan.lookback_plan::<f32>(1 << 28, Op::Sum).unwrap().unwrap();
+    let big = scan
+        .lookback_plan::<f32>(1 << 28, Op::Sum)
+        .unwrap()
+        .unwrap();
     if staged_ok {
         assert!(big.staged);
         assert_eq!(big.block as u64, gpu.tuned("scan.staged_block"));
     } else {
         assert_eq!(big.block as u64, gpu.tuned("scan.block_large"));
+    }
+    let medium = scan
+        .lookback_plan::<f32>(1 << 24, Op::Sum)
+        .unwrap()
+        .unwrap();
+    if staged_ok && (1 << 24) >= gpu.tuned("scan.staged_from") {
+        assert!(medium.staged);
+        assert_eq!(medium.block as u64, gpu.tuned("scan.staged_block_medium"));
     }
     let small = scan.lookback_plan::<i32>(1000, Op::Sum).unwrap().unwrap();
     assert!(!small.staged);
@@ -30,12 +41,20 @@ fn tuned_lookback_plans_and_results() {
 
     for (staged_block, staged_from, small_block) in [(256, 1u64 << 12, 32), (512, 1 << 40, 1024)] {
         let mut t = Tuning::new();
-        t.set("scan.staged_block", staged_block).unwrap();
+        t.set("scan.staged_block_medium", staged_block).unwrap();
+        t.set("scan.staged_block", 1024).unwrap();
         t.set("scan.staged_from", staged_from).unwrap();
         t.set("scan.block_small", small_block).unwrap();
         t.set("scan.medium_from", 1 << 30).unwrap();
         gpu.set_tuning(t).unwrap();
-        for n in [0usize, 1, 4095, 4096, 32 * small_block as usize + 1, (1 << 20) + 3] {
+        for n in [
+            0usize,
+            1,
+            4095,
+            4096,
+            32 * small_block as usize + 1,
+            (1 << 20) + 3,
+        ] {
             let plan = scan.lookback_plan::<f32>(n, Op::Sum).unwrap().unwrap();
             let staged = staged_ok && n as u64 >= staged_from;
             assert_eq!(plan.staged, staged, "n {n}");
