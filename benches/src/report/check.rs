@@ -55,6 +55,33 @@ pub fn scalar<T: Element>(got: T, want: T) -> Verdict {
     })
 }
 
+/// [`slices`] with an absolute slack of `abs` for floats on top of [`FLOAT_RTOL`]: for FFT
+/// results, whose rounding follows the transform rather than the order of a sum, so even
+/// small-integer data come back a few units of `2^-24` times the window's norm off.
+pub fn slices_within<T: Element>(got: &[T], want: &[T], abs: f64) -> Verdict {
+    if !T::IS_FLOAT || abs == 0.0 {
+        return slices(got, want);
+    }
+    let near = |g: T, w: T| {
+        let (g, w) = (g.to_f64(), w.to_f64());
+        (g.is_nan() && w.is_nan()) || (g - w).abs() <= abs + FLOAT_RTOL * w.abs().max(1.0)
+    };
+    if got.len() != want.len() {
+        return slices(got, want);
+    }
+    let bad = got
+        .par_iter()
+        .zip(want.par_iter())
+        .filter(|(&g, &w)| !near(g, w))
+        .count();
+    Verdict::from_bool(bad == 0, || {
+        format!(
+            "{bad} of {} elements differ by more than {abs:e}",
+            got.len()
+        )
+    })
+}
+
 /// A slice against the reference, in parallel; reports the first mismatch and how many.
 pub fn slices<T: Element>(got: &[T], want: &[T]) -> Verdict {
     if got.len() != want.len() {

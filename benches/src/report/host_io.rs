@@ -49,13 +49,18 @@ impl<T: Element> HostIo<T> {
 
     /// The last result of that kind against `reference`.
     pub fn check(&self, pinned: bool, reference: &[T]) -> Verdict {
+        self.check_within(pinned, reference, 0.0)
+    }
+
+    /// [`check`](Self::check) with [`check::slices_within`]'s slack (FFT results).
+    pub fn check_within(&self, pinned: bool, reference: &[T], abs: f64) -> Verdict {
         if pinned {
             match self.pinned_out.borrow().as_slice() {
-                Ok(v) => check::slices(v, reference),
+                Ok(v) => check::slices_within(v, reference, abs),
                 Err(e) => Verdict::error(&e),
             }
         } else {
-            check::slices(&self.pageable_out.borrow(), reference)
+            check::slices_within(&self.pageable_out.borrow(), reference, abs)
         }
     }
 }
