@@ -11,7 +11,7 @@ carry_begin u
  done
  cargo test -p gpu-scan --release --features cuda --test gpu --no-run --message-format=json 2>/dev/null
  cargo test -p gpu-reduce --release --features cuda --test gpu --no-run --message-format=json 2>/dev/null
- cargo test -p gpu-conv1d --release --features cuda --test gpu --test fft_gpu --no-run --message-format=json 2>/dev/null
+ cargo test -p gpu-conv1d --release --features cuda --test gpu ${FFT_TEST:+--test fft_gpu} --no-run --message-format=json 2>/dev/null
  cargo build --release -p gpu-prims-benches --features cuda --bin tune --bin report --message-format=json 2>/dev/null) |
   carry_collect u
 if [ -n "${OLD_REPORT:-}" ]; then cp "$OLD_REPORT" gpu-carry2/u/report-old; fi

@@ -14,7 +14,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GUIDES = {
-    "gpu-core": ["api.md", "loading.md", "errors.md", "host-link.md"],
+    "gpu-core": ["api.md", "loading.md", "errors.md", "host-link.md", "tuning.md"],
     "gpu-reduce": ["reduce.md"],
     "gpu-scan": ["scan.md"],
     "gpu-conv1d": ["conv1d.md"],

@@ -17,7 +17,8 @@
 //!   at every longer one.
 //! - `conv1d.*`: `Strategy::Auto` with each crossover forced both ways (the key at its extremes)
 //!   at the widths around it, f32 and f64 `same` correlations of 2^24 outputs; the crossover is
-//!   the narrowest width from which the other path wins at every wider one.
+//!   the start that makes the widths from there on fastest together (the largest sum of log
+//!   gains), interpolated between it and the width before where the gains cross.
 
 use std::process::ExitCode;
 
@@ -406,8 +407,9 @@ mod run {
             Ok((f, path))
         }
 
-        /// The narrowest of `widths` from which `key = low` (the path past the crossover) beats
-        /// `key = high` at every wider one; `None` where it does not win at the widest.
+        /// Where `key = low` (the path past the crossover) should start among `widths`, against
+        /// `key = high`: the start that gains most over the widths from there on, the crossing
+        /// interpolated between it and the width before; `None` where no start gains.
         fn crossover<T: Real + Element>(
             &mut self,
             n: usize,
@@ -432,17 +434,26 @@ mod run {
                 }
                 gain.push(after / before);
             }
-            // Within 1 % counts as a tie: no loss worth a longer path list.
-            let Some(i) = (0..widths.len()).find(|&i| gain[i..].iter().all(|&g| g >= 0.99)) else {
+            // The crossover that makes the swept widths fastest together: the start whose
+            // widths from there on gain most in total (sum of log gains), if that total gains.
+            let total = |i: usize| gain[i..].iter().map(|g| g.ln()).sum::<f64>();
+            let i = (0..widths.len())
+                .max_by(|&a, &b| total(a).total_cmp(&total(b)))
+                .unwrap_or(0);
+            if total(i) <= 0.0 {
                 return Ok(None);
-            };
+            }
             if i == 0 {
                 return Ok(Some(widths[0]));
             }
-            // Where the gains cross 1 between the last loss and the first win.
+            // Where the gains cross 1 between the width before and the start.
             let (w0, w1) = (widths[i - 1] as f64, widths[i] as f64);
             let (g0, g1) = (gain[i - 1], gain[i]);
-            let t = ((1.0 - g0) / (g1 - g0)).clamp(0.0, 1.0);
+            let t = if g1 > g0 {
+                ((1.0 - g0) / (g1 - g0)).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
             Ok(Some((w0 + t * (w1 - w0)).ceil() as usize))
         }
 

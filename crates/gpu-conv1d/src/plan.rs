@@ -341,6 +341,7 @@ impl Default for Crossovers {
 
 impl Crossovers {
     /// The crossovers from a lookup of gpu_core::tuning keys (`|k| gpu.tuned(k)`).
+    #[cfg_attr(not(any(test, feature = "cuda")), allow(dead_code))]
     pub fn from_keys(value: impl Fn(&str) -> u64) -> Self {
         let count = |k: &str| usize::try_from(value(k)).unwrap_or(usize::MAX);
         Crossovers {
@@ -364,6 +365,7 @@ impl Crossovers {
     }
 
     /// The shortest mask of `T` through cuFFT (f64: past the block FFT's widest mask).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) fn cufft_min<T: Real>(&self) -> usize {
         if std::mem::size_of::<T::Wide>() == 8 {
             cufft_min_width::<T>()

@@ -31,7 +31,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-/// The crate's guide (docs/api.md, docs/loading.md, docs/errors.md and docs/host-link.md: the one API shape every primitive follows, how kernels load, what a user sees when the GPU fails, and the host pipeline), reproduced from the repository so that it travels with the
+/// The crate's guide (docs/api.md, docs/loading.md, docs/errors.md, docs/host-link.md and docs/tuning.md: the one API shape every primitive follows, how kernels load, what a user sees when the GPU fails, the host pipeline, and tuning per device), reproduced from the repository so that it travels with the
 /// crate.
 #[doc = include_str!("../GUIDE.md")]
 pub mod guide {}

@@ -11,7 +11,7 @@
 //!    name: a table keyed by architecture cannot tell an H100 from an H200);
 //! 2. the tables named by [`TUNING_VAR`] (`GPU_PRIMS_TUNING=path[:path…]`), read when a `Gpu`
 //!    is first made, each applied to the devices its `device =` line names (all, without one);
-//! 3. [`Gpu::set_tuning`](crate::Gpu::set_tuning).
+//! 3. `Gpu::set_tuning` (with the `cuda` feature).
 //!
 //! A table is text, one `key = value` per line, `#` comments; `bin tune` (the workspace's
 //! tuning tool, docs/tuning.md) sweeps the keys on the GPU it runs on and writes one.

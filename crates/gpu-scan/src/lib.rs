@@ -72,9 +72,11 @@
 //! plain look-back everywhere else (where grouping cannot change a result). See the [guide].
 //!
 //! ## Look-back tiles
-//! On GPUs of compute capability 8.0 and later, inputs of at least [`plan::STAGED_MIN_LEN`]
-//! values scan in larger tiles staged through shared memory ([`TileStaging`]); older GPUs and
-//! the matrix/affine monoids use register tiles. [`ScanOptions::staging`] forces either.
+//! On GPUs of compute capability 8.0 and later, long inputs scan in larger tiles staged through
+//! shared memory ([`TileStaging`]): from the device's tuned `scan.staged_from` values on
+//! ([`plan::STAGED_MIN_LEN`] on GPUs like the H100, 2^24 on faster memory per SM; block sizes
+//! likewise, see `gpu_core::tuning` and `Scan::lookback_plan`). Older GPUs and the
+//! matrix/affine monoids use register tiles. [`ScanOptions::staging`] forces either.
 //!
 //! ## Timing
 //! `Scan::stream(&s)` with `scan_into` / `scan_in_place` only enqueue work on a stream (no
@@ -278,7 +280,8 @@ pub enum ScanKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TileStaging {
     /// Staged where possible (compute capability 8.0+, element operators) for inputs of at
-    /// least [`plan::STAGED_MIN_LEN`] values; registers otherwise.
+    /// least the device's tuned `scan.staged_from` values ([`plan::STAGED_MIN_LEN`] on GPUs of
+    /// ordinary memory bandwidth per SM); registers otherwise.
     #[default]
     Auto,
     /// Every value in registers (the compute_70 kernels: every GPU, every operator).
@@ -314,8 +317,9 @@ pub struct ScanOptions {
     /// Which algorithm.
     pub algorithm: Algorithm,
     /// Threads per block for the GPU algorithms (a power of two in 32..=1024); `None` for the
-    /// default ([`plan::default_lookback_block`], [`plan::DEFAULT_STAGED_BLOCK`] or
-    /// [`plan::DEFAULT_REPORT_BLOCK`]).
+    /// device's tuned look-back blocks (`gpu_core::tuning`'s `scan.*` keys: on GPUs of ordinary
+    /// memory bandwidth per SM [`plan::default_lookback_block`] and
+    /// [`plan::DEFAULT_STAGED_BLOCK`]) or [`plan::DEFAULT_REPORT_BLOCK`].
     pub block_size: Option<u32>,
     /// Where the look-back scan and the segmented scans keep their tiles.
     pub staging: TileStaging,
