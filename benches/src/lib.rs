@@ -9,6 +9,7 @@
 //!   skipping GPU groups without a device).
 //! - [`report`]: the report's cases, runner, table, Markdown, JSON, peers and plots.
 //! - [`svg`]: hand-written SVG line charts.
+//! - [`tune_choice`]: how `bin tune` turns its measurements into tuning values.
 //! - [`first_call`]: first-call latency in fresh processes, and the kernel bytes each crate
 //!   embeds.
 //!
@@ -27,6 +28,7 @@ pub mod gpu;
 pub mod report;
 pub mod stats;
 pub mod svg;
+pub mod tune_choice;
 
 /// docs/shapes.md, compiled here (this crate depends on every primitive) so its example is
 /// checked with the `cuda` feature.

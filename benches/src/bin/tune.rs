@@ -47,6 +47,7 @@ mod run {
     use gpu_conv1d::{Conv1d, Mode, Options, Path as ConvPath, Real};
     use gpu_core::{data, DeviceArray, Element, Gpu, Op, Tuning};
     use gpu_prims_benches::gpu::{time_copy, time_gpu, GpuTiming};
+    use gpu_prims_benches::tune_choice::{best_index, crossover, geo_mean, wins_from};
     use gpu_reduce::{Reduce, Workspace};
     use gpu_scan::{Scan, ScanKind, ScanOptions, TileStaging};
     use serde_json::{json, Value};
@@ -105,13 +106,6 @@ mod run {
         samples: Vec<Sample>,
         table: Tuning,
         notes: Vec<String>,
-    }
-
-    fn geo_mean(v: &[f64]) -> f64 {
-        if v.is_empty() {
-            return 0.0;
-        }
-        (v.iter().map(|x| x.max(1e-12).ln()).sum::<f64>() / v.len() as f64).exp()
     }
 
     impl Tuner {
@@ -314,9 +308,7 @@ mod run {
                 let wins: Vec<bool> = (0..logs.len())
                     .map(|i| best_of(i, 3..6) > best_of(i, 0..3))
                     .collect();
-                let from = (0..logs.len())
-                    .find(|&i| wins[i..].iter().all(|&w| w))
-                    .map(|i| 1u64 << logs[i]);
+                let from = wins_from(&wins).map(|i| 1u64 << logs[i]);
                 let winning: Vec<usize> = (0..logs.len()).filter(|&i| wins[i]).collect();
                 let large_from = self.gpu.tuned("scan.large_from");
                 match from {
@@ -434,27 +426,7 @@ mod run {
                 }
                 gain.push(after / before);
             }
-            // The crossover that makes the swept widths fastest together: the start whose
-            // widths from there on gain most in total (sum of log gains), if that total gains.
-            let total = |i: usize| gain[i..].iter().map(|g| g.ln()).sum::<f64>();
-            let i = (0..widths.len())
-                .max_by(|&a, &b| total(a).total_cmp(&total(b)))
-                .unwrap_or(0);
-            if total(i) <= 0.0 {
-                return Ok(None);
-            }
-            if i == 0 {
-                return Ok(Some(widths[0]));
-            }
-            // Where the gains cross 1 between the width before and the start.
-            let (w0, w1) = (widths[i - 1] as f64, widths[i] as f64);
-            let (g0, g1) = (gain[i - 1], gain[i]);
-            let t = if g1 > g0 {
-                ((1.0 - g0) / (g1 - g0)).clamp(0.0, 1.0)
-            } else {
-                1.0
-            };
-            Ok(Some((w0 + t * (w1 - w0)).ceil() as usize))
+            Ok(crossover(widths, &gain))
         }
 
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {
@@ -489,16 +461,6 @@ mod run {
             }
             Ok(())
         }
-    }
-
-    fn best_index(v: &[f64]) -> usize {
-        let mut best = 0;
-        for (i, x) in v.iter().enumerate() {
-            if *x > v[best] {
-                best = i;
-            }
-        }
-        best
     }
 
     pub fn main() -> Result<bool, String> {
