@@ -15,6 +15,13 @@ fn run(gpu: &Gpu, key: &str, value: u64, x: &[f32], mask: &[f32]) -> (Path, Vec<
     (conv.path(x.len()).unwrap(), conv.run(x).unwrap())
 }
 
+fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (p - q).abs())
+        .fold(0.0f32, f32::max)
+}
+
 /// One test function: the tuning is per device and process.
 #[test]
 fn tuned_crossovers_choose_the_path() {
@@ -31,11 +38,7 @@ fn tuned_crossovers_choose_the_path() {
         );
         assert!(matches!(fft, Path::Fft { .. }), "w {w}: {fft:?} from it");
         // Values and mask in [-1, 1]: a window's norm is at most w.
-        let worst = a
-            .iter()
-            .zip(&b)
-            .map(|(p, q)| (p - q).abs())
-            .fold(0.0f32, f32::max);
+        let worst = max_diff(&a, &b);
         assert!(
             worst <= 1e-5 * w as f32,
             "w {w}: FFT off the direct sums by {worst}"
@@ -49,11 +52,7 @@ fn tuned_crossovers_choose_the_path() {
         let (cufft, b) = run(&gpu, "conv1d.cufft_min_width", w as u64, &x, &mask);
         assert!(matches!(block, Path::Fft { .. }), "{block:?}");
         assert!(matches!(cufft, Path::CuFft { .. }), "{cufft:?}");
-        let worst = a
-            .iter()
-            .zip(&b)
-            .map(|(p, q)| (p - q).abs())
-            .fold(0.0f32, f32::max);
+        let worst = max_diff(&a, &b);
         assert!(
             worst <= 1e-5 * w as f32,
             "cuFFT off the block FFT by {worst}"
