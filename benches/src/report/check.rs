@@ -40,9 +40,14 @@ pub const FLOAT_RTOL: f64 = 1e-5;
 /// Whether `got` matches `want` (exact for integers, within [`FLOAT_RTOL`] for floats; NaN
 /// matches NaN).
 pub fn close<T: Element>(got: T, want: T) -> bool {
+    close_within(got, want, 0.0)
+}
+
+/// [`close`] with an absolute slack of `abs` for floats on top of [`FLOAT_RTOL`].
+fn close_within<T: Element>(got: T, want: T, abs: f64) -> bool {
     if T::IS_FLOAT {
         let (g, w) = (got.to_f64(), want.to_f64());
-        (g.is_nan() && w.is_nan()) || (g - w).abs() <= FLOAT_RTOL * w.abs().max(1.0)
+        (g.is_nan() && w.is_nan()) || (g - w).abs() <= abs + FLOAT_RTOL * w.abs().max(1.0)
     } else {
         got == want
     }
@@ -55,35 +60,15 @@ pub fn scalar<T: Element>(got: T, want: T) -> Verdict {
     })
 }
 
+/// A slice against the reference, in parallel; reports the first mismatch and how many.
+pub fn slices<T: Element>(got: &[T], want: &[T]) -> Verdict {
+    slices_within(got, want, 0.0)
+}
+
 /// [`slices`] with an absolute slack of `abs` for floats on top of [`FLOAT_RTOL`]: for FFT
 /// results, whose rounding follows the transform rather than the order of a sum, so even
 /// small-integer data come back a few units of `2^-24` times the window's norm off.
 pub fn slices_within<T: Element>(got: &[T], want: &[T], abs: f64) -> Verdict {
-    if !T::IS_FLOAT || abs == 0.0 {
-        return slices(got, want);
-    }
-    let near = |g: T, w: T| {
-        let (g, w) = (g.to_f64(), w.to_f64());
-        (g.is_nan() && w.is_nan()) || (g - w).abs() <= abs + FLOAT_RTOL * w.abs().max(1.0)
-    };
-    if got.len() != want.len() {
-        return slices(got, want);
-    }
-    let bad = got
-        .par_iter()
-        .zip(want.par_iter())
-        .filter(|(&g, &w)| !near(g, w))
-        .count();
-    Verdict::from_bool(bad == 0, || {
-        format!(
-            "{bad} of {} elements differ by more than {abs:e}",
-            got.len()
-        )
-    })
-}
-
-/// A slice against the reference, in parallel; reports the first mismatch and how many.
-pub fn slices<T: Element>(got: &[T], want: &[T]) -> Verdict {
     if got.len() != want.len() {
         return Verdict::Wrong(format!(
             "length {} differs from the reference's {}",
@@ -91,10 +76,11 @@ pub fn slices<T: Element>(got: &[T], want: &[T]) -> Verdict {
             want.len()
         ));
     }
+    let near = |(&g, &w): (&T, &T)| close_within(g, w, abs);
     let bad = got
         .par_iter()
         .zip(want.par_iter())
-        .filter(|(&g, &w)| !close(g, w))
+        .filter(|p| !near(*p))
         .count();
     if bad == 0 {
         return Verdict::Correct;
@@ -102,7 +88,7 @@ pub fn slices<T: Element>(got: &[T], want: &[T]) -> Verdict {
     let first = got
         .par_iter()
         .zip(want.par_iter())
-        .position_first(|(&g, &w)| !close(g, w))
+        .position_first(|p| !near(p))
         .unwrap_or(0);
     Verdict::Wrong(format!(
         "{bad} of {} elements differ; first at {first}: got {:?}, expected {:?}",

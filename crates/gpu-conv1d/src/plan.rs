@@ -590,9 +590,27 @@ mod tests {
         ));
     }
 
+    /// The path with the built-in crossovers of an ordinary GPU (the H100's).
+    fn resolve_h100<T: Real>(
+        strategy: Strategy,
+        n_out: usize,
+        w: usize,
+        tensor_cores: bool,
+        cufft: bool,
+    ) -> Path {
+        resolve::<T>(
+            strategy,
+            n_out,
+            w,
+            tensor_cores,
+            cufft,
+            &Crossovers::default(),
+        )
+    }
+
     /// The path without tensor cores (older GPUs, f64).
     fn resolve_fma<T: Real>(strategy: Strategy, n_out: usize, w: usize) -> Path {
-        resolve::<T>(strategy, n_out, w, false, false, &Crossovers::default())
+        resolve_h100::<T>(strategy, n_out, w, false, false)
     }
 
     #[test]
@@ -600,179 +618,95 @@ mod tests {
         use gpu_core::{bf16, f16};
         let n = 1 << 20;
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 25, true, false, &Crossovers::default()),
+            resolve_h100::<f16>(Strategy::Auto, n, 25, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 24, true, false, &Crossovers::default()),
+            resolve_h100::<f16>(Strategy::Auto, n, 24, true, false),
             Path::RegisterTiledFixed { width: 24 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, 24, true, false, &Crossovers::default()),
+            resolve_h100::<bf16>(Strategy::Auto, n, 24, true, false),
             Path::RegisterTiledFixed { width: 24 }
         );
         assert_eq!(
-            resolve::<bf16>(
-                Strategy::Auto,
-                n,
-                TENSOR_MAX_WIDTH,
-                true,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<bf16>(
-                Strategy::Auto,
-                n,
-                TENSOR_MAX_WIDTH + 1,
-                true,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH + 1, true, false),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 127, false, false, &Crossovers::default()),
+            resolve_h100::<f16>(Strategy::Auto, n, 127, false, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 383, true, false, &Crossovers::default()),
+            resolve_h100::<f16>(Strategy::Auto, n, 383, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f16>(Strategy::Auto, n, 1024, true, false, &Crossovers::default()),
+            resolve_h100::<f16>(Strategy::Auto, n, 1024, true, false),
             Path::Fft { size: 4096 }
         );
         assert_eq!(
-            resolve::<bf16>(Strategy::Auto, n, 31, true, false, &Crossovers::default()),
+            resolve_h100::<bf16>(Strategy::Auto, n, 31, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 200, true, false, &Crossovers::default()),
+            resolve_h100::<f32>(Strategy::Auto, n, 200, true, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::TensorCore,
-                n,
-                200,
-                true,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::TensorCore, n, 200, true, false),
             Path::TensorCore
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 200, false, false, &Crossovers::default()),
+            resolve_h100::<f32>(Strategy::Auto, n, 200, false, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::Auto,
-                n,
-                20_000,
-                false,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::Auto, n, 20_000, false, false),
             Path::RegisterTiled
         );
         // Past one block's transform: cuFFT where it loads, explicit or automatic.
         let segment = crate::cufft_size(20_000, n) as u64;
         assert_eq!(
-            resolve::<f32>(
-                Strategy::Auto,
-                n,
-                20_000,
-                false,
-                true,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::Auto, n, 20_000, false, true),
             Path::CuFft { size: segment }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::FFT,
-                n,
-                20_000,
-                false,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::FFT, n, 20_000, false, false),
             Path::CuFft { size: segment }
         );
         assert_eq!(
-            resolve::<f64>(
-                Strategy::Fft { size: 1 << 16 },
-                n,
-                200,
-                false,
-                true,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f64>(Strategy::Fft { size: 1 << 16 }, n, 200, false, true),
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::Auto,
-                n,
-                12_999,
-                false,
-                true,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::Auto, n, 12_999, false, true),
             Path::Fft { size: 16384 }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::Auto,
-                n,
-                13_000,
-                false,
-                true,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::Auto, n, 13_000, false, true),
             Path::CuFft {
                 size: crate::cufft_size(13_000, n) as u64
             }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::Auto,
-                n,
-                15_361,
-                false,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::Auto, n, 15_361, false, false),
             Path::Fft { size: 16384 }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::FFT,
-                n,
-                15_361,
-                false,
-                true,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::FFT, n, 15_361, false, true),
             Path::Fft { size: 16384 }
         );
         assert_eq!(
-            resolve::<f32>(Strategy::FFT, n, 200, false, false, &Crossovers::default()),
+            resolve_h100::<f32>(Strategy::FFT, n, 200, false, false),
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve::<f32>(
-                Strategy::Fft { size: 4096 },
-                n,
-                200,
-                false,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f32>(Strategy::Fft { size: 4096 }, n, 200, false, false),
             Path::Fft { size: 4096 }
         );
         assert_eq!(
@@ -780,26 +714,19 @@ mod tests {
             "conv1d_fft4096_f64"
         );
         assert_eq!(
-            resolve::<f32>(Strategy::Auto, n, 63, true, false, &Crossovers::default()),
+            resolve_h100::<f32>(Strategy::Auto, n, 63, true, false),
             Path::RegisterTiledFixed { width: 63 }
         );
         assert_eq!(
-            resolve::<f64>(Strategy::Auto, n, 200, true, false, &Crossovers::default()),
+            resolve_h100::<f64>(Strategy::Auto, n, 200, true, false),
             Path::Fft { size: 2048 }
         );
         assert_eq!(
-            resolve::<f64>(Strategy::Auto, n, 79, true, false, &Crossovers::default()),
+            resolve_h100::<f64>(Strategy::Auto, n, 79, true, false),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<f16>(
-                Strategy::Auto,
-                100,
-                200,
-                true,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<f16>(Strategy::Auto, 100, 200, true, false),
             Path::Basic
         );
         assert_eq!(Path::TensorCore.kernel_name::<bf16>(), "conv1d_tensor_bf16");
@@ -844,25 +771,11 @@ mod tests {
         );
         assert_eq!(resolve_fma::<f32>(Strategy::Basic, 1 << 20, 3), Path::Basic);
         assert_eq!(
-            resolve::<gpu_core::f16>(
-                Strategy::RegisterTiled,
-                10,
-                200,
-                true,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<gpu_core::f16>(Strategy::RegisterTiled, 10, 200, true, false),
             Path::RegisterTiled
         );
         assert_eq!(
-            resolve::<gpu_core::f16>(
-                Strategy::RegisterTiled,
-                1 << 20,
-                31,
-                true,
-                false,
-                &Crossovers::default()
-            ),
+            resolve_h100::<gpu_core::f16>(Strategy::RegisterTiled, 1 << 20, 31, true, false),
             Path::RegisterTiledFixed { width: 31 }
         );
         assert_eq!(Path::RegisterTiled.kernel_name::<f64>(), "conv1d_auto_f64");
