@@ -41,8 +41,88 @@ fn exact_operators_equal_one_shot_around_chunks() {
             "f32 max n={n}"
         );
         assert_eq!(piped.sum_wide(&x).unwrap(), cpu::sum_wide(&x), "wide n={n}");
-        // argmin goes one-shot under any pipelining, with the same answer.
         assert_eq!(piped.argmin(&f).unwrap(), cpu::argmin(&f), "argmin n={n}");
+    }
+}
+
+/// argmin and argmax of host data through the pipeline: each chunk's pair folded in chunk
+/// order with its index made global. Ties across chunks (the first wins), a NaN in a later
+/// chunk (the first NaN wins), -0.0 against 0.0 (equal: the first), sizes around the chunk,
+/// f32, f16 and u32, all equal to the CPU and the one-shot index.
+#[test]
+fn arg_reductions_equal_one_shot_across_chunks() {
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let c = PIPELINE_CHUNK_BYTES / 4;
+    let piped = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    let once = Reduce::new(&gpu).pipelining(Pipelining::Never);
+    for n in [1, 1000, c - 1, c, c + 1, 3 * c + 5, 7 * c - 3] {
+        // Few distinct values: every extreme occurs in every chunk.
+        let mut f: Vec<f32> = ints(n, n as u64 + 7)
+            .iter()
+            .map(|&v| (v % 9) as f32 - 4.0)
+            .collect();
+        let u: Vec<u32> = f.iter().map(|&v| v as u32).collect();
+        let h: Vec<f16> = f.iter().map(|&v| f16::from_f32(v)).collect();
+        let (got, launches) = count_calls("cuLaunchKernel", || piped.argmin(&f).unwrap());
+        if let Some(k) = launches {
+            assert!(k >= n.div_ceil(c), "n={n}: {k} launches, not pipelined");
+        }
+        assert_eq!(got, cpu::argmin(&f), "f32 argmin n={n}");
+        assert_eq!(got, once.argmin(&f).unwrap(), "f32 argmin n={n} one-shot");
+        assert_eq!(
+            piped.argmax(&f).unwrap(),
+            cpu::argmax(&f),
+            "f32 argmax n={n}"
+        );
+        assert_eq!(
+            piped.argmin(&u).unwrap(),
+            cpu::argmin(&u),
+            "u32 argmin n={n}"
+        );
+        assert_eq!(
+            piped.argmax(&u).unwrap(),
+            cpu::argmax(&u),
+            "u32 argmax n={n}"
+        );
+        assert_eq!(
+            piped.argmin(&h).unwrap(),
+            cpu::argmin(&h),
+            "f16 argmin n={n}"
+        );
+        assert_eq!(
+            piped.argmax(&h).unwrap(),
+            cpu::argmax(&h),
+            "f16 argmax n={n}"
+        );
+        if n < 5 {
+            continue;
+        }
+        // Zeros of both signs are the smallest values, from the middle on: equal, so the
+        // first of them wins.
+        let z: Vec<f32> = (0..n)
+            .map(|i| match (i < n / 2, i % 3) {
+                (true, _) => 1.0 + (i % 4) as f32,
+                (false, 0) => -0.0,
+                (false, 1) => 0.0,
+                _ => 2.0,
+            })
+            .collect();
+        assert_eq!(piped.argmin(&z).unwrap(), cpu::argmin(&z), "zeros n={n}");
+        // NaNs in the later chunks: the first of them wins, argmin and argmax alike.
+        f[n - 2] = f32::NAN;
+        f[n - 1 - n / 3] = f32::NAN;
+        assert_eq!(cpu::argmax(&f), Some(n - 1 - n / 3), "n={n}");
+        assert_eq!(
+            piped.argmin(&f).unwrap(),
+            cpu::argmin(&f),
+            "NaN argmin n={n}"
+        );
+        assert_eq!(
+            piped.argmax(&f).unwrap(),
+            cpu::argmax(&f),
+            "NaN argmax n={n}"
+        );
     }
 }
 
@@ -178,7 +258,8 @@ fn more_than_two_to_the_31_values() {
 /// Axis reductions of host arrays in C and Fortran order: along every axis but the outer
 /// memory axis, chunks of whole slices through the pipeline (several chunks, the last partial;
 /// packed rows, vector columns, strided columns and long rows), every operator equal to the CPU
-/// and the float sum to the one-shot bits; along the outer axis the one-shot path.
+/// and the float sum to the one-shot bits; along the outer axis rows of partials folded along
+/// the chunks (argmin and argmax: rows of chunk-local indices folded on the host).
 #[test]
 fn axis_reductions_of_host_arrays() {
     use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
@@ -240,8 +321,12 @@ fn axis_reductions_of_host_arrays() {
                 "{ctx}: result order"
             );
         }
+        let (got, n) = count_calls("cuLaunchKernel", || always.argmin_axis(&x, ax).unwrap());
+        if let Some(n) = n {
+            assert_eq!(n >= chunks.max(3), chunks > 0, "{ctx} argmin: {n} launches");
+        }
         assert_eq!(
-            always.argmin_axis(&x, ax).unwrap(),
+            got,
             cpu::argmin_axis(x.view(), ax).unwrap(),
             "{ctx}: argmin"
         );
@@ -306,6 +391,24 @@ fn axis_reductions_of_host_arrays() {
                 );
             }
         }
+        // Few distinct values (ties in every chunk) and NaNs in some lanes' later slices.
+        let mut t = array(shape, fortran, |r| (r % 5) as f32);
+        let len = t.len();
+        for (i, v) in t.iter_mut().enumerate() {
+            if i % 7919 == 0 && i > len / 2 {
+                *v = f32::NAN;
+            }
+        }
+        assert_eq!(
+            always.argmax_axis(&t, ax).unwrap(),
+            cpu::argmax_axis(t.view(), ax).unwrap(),
+            "{ctx}: f32 argmax with ties and NaNs"
+        );
+        assert_eq!(
+            always.argmin_axis(&t, ax).unwrap(),
+            never.argmin_axis(&t, ax).unwrap(),
+            "{ctx}: f32 argmin against one-shot"
+        );
         let m = array(shape, fortran, |r| {
             let (a, b) = (r as u32 & 7, (r >> 8) as u32 & 7);
             Mat2([1, a, b, 1u32.wrapping_add(a.wrapping_mul(b))])

@@ -11,16 +11,18 @@ use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use gpu_core::{
-    aligned_count, axis_lanes, HostNd, LaneBatches, Pod, Result, Stream, PIPELINE_CHUNK_BYTES,
-    PIPELINE_RING_SLOTS,
+    aligned_count, axis_lanes, Element, HostNd, LaneBatches, Pod, Result, Stream,
+    PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use rayon::prelude::*;
 
 use super::engine::Desc;
 use super::shaped::{AxisChoice, Out};
 use super::workspace::{with_pooled, Workspace};
 use super::Reduce;
 use crate::algorithm::Operation;
+use crate::value::{arg_combine, Extreme};
 
 /// A host array seen in C order: shape, strides and the axis followed
 /// ([`HostNd::c_order_view`]).
@@ -149,7 +151,8 @@ impl Reduce<'_> {
     /// [`OUTER_PARTIALS_MAX_BYTES`] of rows are kept: when they are full, they are reduced
     /// into the first row (the same order, so exact operators keep the one-shot values, and
     /// floats a grouping fixed by the shape). `None` for argmin and argmax (a chunk's index is
-    /// local to it), fewer than two slices, a slice (or sixteen bytes' worth) over a chunk, or
+    /// local to it: [`outer_axis_arg_pipelined`](Self::outer_axis_arg_pipelined)), fewer than
+    /// two slices, a slice (or sixteen bytes' worth) over a chunk, or
     /// a row of partials over half the bound.
     fn outer_axis_pipelined<T: Pod, V: Pod>(
         &self,
@@ -170,12 +173,9 @@ impl Reduce<'_> {
         {
             return Ok(None);
         }
-        let slice = total / slices;
-        let align = aligned_count(slice * size);
-        let per_chunk = (PIPELINE_CHUNK_BYTES / (slice * size)).min(slices) / align * align;
-        if per_chunk == 0 {
+        let Some((slice, per_chunk)) = outer_chunking(total, slices, size) else {
             return Ok(None);
-        }
+        };
         let chunks = slices.div_ceil(per_chunk);
         let rows = (OUTER_PARTIALS_MAX_BYTES / (slice * value_size)).min(chunks);
         if rows < 2 {
@@ -236,6 +236,89 @@ impl Reduce<'_> {
         result_array(host, axis, out.to_vec()?).map(Some)
     }
 
+    /// argmin / argmax (`which`) along the outer memory axis of `host` through the host
+    /// pipeline: chunks of whole slices, each reduced along its slices into a row of indices
+    /// local to the chunk (the one-shot kernels), then the rows folded on the host in chunk
+    /// order, each lane's candidate values read from `host` itself and combined by
+    /// [`arg_combine`] (the kernels' total order), so every index is the one-shot one. `None`
+    /// where `axis` is not the outer memory axis, the pipeline does not apply (as
+    /// [`axis_host_pipelined`](Self::axis_host_pipelined)), or the rows of indices would exceed
+    /// [`OUTER_PARTIALS_MAX_BYTES`].
+    pub(super) fn outer_axis_arg_pipelined<T: Element>(
+        &self,
+        host: &HostNd<'_, T>,
+        axis: usize,
+        which: Extreme,
+        desc: &Desc,
+    ) -> Result<Option<ArrayD<u64>>> {
+        let (total, size) = (host.data.len(), std::mem::size_of::<T>());
+        if self.stream.is_some()
+            || total == 0
+            || !self.pipelining.applies(std::mem::size_of_val(host.data))
+        {
+            return Ok(None);
+        }
+        gpu_core::check_axis(axis, host.shape.len())?;
+        self.settings().validate(desc.operation)?;
+        let (shape, strides, c_axis) = host.c_order_view(axis);
+        let slices = shape[0];
+        if c_axis != 0 || slices < 2 {
+            return Ok(None);
+        }
+        let Some((slice, per_chunk)) = outer_chunking(total, slices, size) else {
+            return Ok(None);
+        };
+        let chunks = slices.div_ceil(per_chunk);
+        if chunks * slice * 8 > OUTER_PARTIALS_MAX_BYTES {
+            return Ok(None);
+        }
+        let chunk = per_chunk * slice;
+        let gpu = &self.gpu;
+        let rows = gpu.alloc::<u64>(chunks * slice)?;
+        with_pooled(gpu, |ws| {
+            let _staged = self.reduce_chunks(ws, host.data, chunk, |ws, at, range, s| {
+                let mut chunk_shape = shape.clone();
+                chunk_shape[0] = range.len() / slice;
+                let lanes = axis_lanes(&chunk_shape, &strides, 0)?;
+                let row = Out {
+                    ptr: rows.device_ptr() + (range.start / chunk * slice * 8) as u64,
+                    size: 8,
+                };
+                self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
+            })?;
+            gpu.stream().synchronize()
+        })?;
+        let local = rows.to_vec()?;
+        // Lane `l` of slice `i` is host.data[i · slice + l] (the C-order view, memory order).
+        let out = (0..slice)
+            .into_par_iter()
+            .map(|l| {
+                let mut best: Option<(T, u64)> = None;
+                for k in 0..chunks {
+                    let count = per_chunk.min(slices - k * per_chunk) as u64;
+                    let i = local[k * slice + l];
+                    if i >= count {
+                        return Err(gpu_core::Error::invalid(
+                            "x",
+                            format!(
+                                "internal error: {} returned index {i} for {count} slices",
+                                which.kernel_op()
+                            ),
+                        ));
+                    }
+                    let g = (k * per_chunk) as u64 + i;
+                    let here = (host.data[g as usize * slice + l], g);
+                    best = Some(match best {
+                        None => here,
+                        Some(b) => arg_combine(which, b, here),
+                    });
+                }
+                Ok(best.expect("at least two slices").1)
+            })
+            .collect::<Result<Vec<u64>>>()?;
+        result_array(host, axis, out).map(Some)
+    }
+
     /// The chunking of `host` along `axis` and the whole array's choice, or `None` where the
     /// pipeline does not apply (see [`axis_host_pipelined`](Self::axis_host_pipelined)).
     fn chunk_plan<T: Pod>(
@@ -275,6 +358,16 @@ impl Reduce<'_> {
             whole,
         }))
     }
+}
+
+/// Elements per slice and whole slices per chunk of `total` elements of `size` bytes in
+/// `slices` slices along the outer memory axis: a multiple of what keeps every chunk 16-byte
+/// aligned in its slot. `None` where one such multiple exceeds a pipeline chunk.
+fn outer_chunking(total: usize, slices: usize, size: usize) -> Option<(usize, usize)> {
+    let slice = total / slices;
+    let align = aligned_count(slice * size);
+    let per_chunk = (PIPELINE_CHUNK_BYTES / (slice * size)).min(slices) / align * align;
+    (per_chunk > 0).then_some((slice, per_chunk))
 }
 
 /// Bytes of partials an outer-axis reduction keeps on the device (rows of results, one per

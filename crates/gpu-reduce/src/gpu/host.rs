@@ -6,23 +6,25 @@
 //! non-commutative monoids, run-to-run identical floats: when another pipeline holds the
 //! device's staging, the same chunks are reduced from one upload instead); float sums and
 //! products are associated by chunks, so they can differ in the last bits from the one-launch
-//! reduction of the same data in a device array. argmin and argmax take the one-shot path (their partial indices are local to
-//! a chunk).
+//! reduction of the same data in a device array. argmin and argmax keep each chunk's (value,
+//! index) pair, whose index is local to the chunk: the pairs (16 bytes per 8 MiB chunk) come
+//! down and are folded on the host in chunk order with the kernels' rule, each index made
+//! global, so the index is the one-launch reduction's.
 
 use std::ops::Range;
 
-use gpu_core::{DeviceArray, Pod, Result, Stream, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
+use gpu_core::{
+    DeviceArray, Element, Error, Pod, Result, Stream, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
+};
 
 use super::engine::{Desc, Engine};
-use super::{workspace, Reduce, Workspace};
-use crate::algorithm::Operation;
+use super::{read_value, workspace, Reduce, Workspace};
+use crate::value::{arg_combine, Extreme};
 
 impl Reduce<'_> {
     /// Whether [`Reduce::pipelining`] sends `bytes` of host data through the pipeline.
-    pub(super) fn takes_pipeline(&self, desc: &Desc, bytes: usize) -> bool {
-        self.stream.is_none()
-            && self.pipelining.applies(bytes)
-            && !matches!(desc.operation, Operation::ArgMin | Operation::ArgMax)
+    pub(super) fn takes_pipeline(&self, bytes: usize) -> bool {
+        self.stream.is_none() && self.pipelining.applies(bytes)
     }
 
     /// Runs `reduce(ws, address, range, stream)` over each chunk of `chunk` elements of `host`
@@ -59,6 +61,38 @@ impl Reduce<'_> {
         Ok(Some(whole))
     }
 
+    /// Elements per chunk of a pipelined reduction of `n` values of `desc`.
+    fn chunk_len(desc: &Desc, n: usize) -> usize {
+        (PIPELINE_CHUNK_BYTES / desc.input_size.max(1))
+            .max(1)
+            .min(n)
+    }
+
+    /// Each chunk of `chunk` elements of `host` reduced by `desc` into its own partial, slot
+    /// `k` of `partials` (`value_size` bytes each), through [`reduce_chunks`](Self::reduce_chunks);
+    /// returns the upload to keep alive until the device's stream has run.
+    fn reduce_into_partials<T: Pod>(
+        &self,
+        ws: &mut Workspace,
+        desc: &Desc,
+        host: &[T],
+        chunk: usize,
+        partials: &DeviceArray<u8>,
+    ) -> Result<Option<DeviceArray<T>>> {
+        let (gpu, settings) = (&self.gpu, self.settings());
+        self.reduce_chunks(ws, host, chunk, |ws, at, range, s| {
+            let partial = partials.device_ptr() + (range.start / chunk * desc.value_size) as u64;
+            Engine {
+                gpu,
+                desc,
+                settings,
+                ws,
+                stream: s,
+            }
+            .enqueue(at, range.len() as u64, partial, false)
+        })
+    }
+
     /// The reduction `desc` of `host` (not empty) by chunks: through the host pipeline, or,
     /// when another pipeline of the device holds it, over the whole input uploaded at once in
     /// the same chunks, so that the value is the same bit for bit either way (contention never
@@ -67,26 +101,11 @@ impl Reduce<'_> {
         let gpu = &self.gpu;
         let settings = self.settings();
         settings.validate(desc.operation)?;
-        let chunk = (PIPELINE_CHUNK_BYTES / desc.input_size.max(1))
-            .max(1)
-            .min(host.len());
+        let chunk = Self::chunk_len(desc, host.len());
         let chunks = host.len().div_ceil(chunk);
         let partials = gpu.alloc::<u8>(chunks * desc.value_size)?;
-        let partial = |k: usize| partials.device_ptr() + (k * desc.value_size) as u64;
-        let chunk_reduction = |ws: &mut Workspace, at: u64, len: usize, k: usize, s: &Stream| {
-            Engine {
-                gpu,
-                desc,
-                settings,
-                ws,
-                stream: s,
-            }
-            .enqueue(at, len as u64, partial(k), false)
-        };
         workspace::with_pooled(gpu, |ws| {
-            let _staged = self.reduce_chunks(ws, host, chunk, |ws, at, range, s| {
-                chunk_reduction(ws, at, range.len(), range.start / chunk, s)
-            })?;
+            let _staged = self.reduce_into_partials(ws, desc, host, chunk, &partials)?;
             let stream = gpu.stream();
             let fold = desc.fold();
             let out = ws.result_ptr();
@@ -104,5 +123,48 @@ impl Reduce<'_> {
             bytes.truncate(desc.value_size);
             Ok(bytes)
         })
+    }
+
+    /// argmin / argmax (`desc`, `which`) of `host` (not empty) by chunks: each chunk's (value,
+    /// index) pair as [`run_pipelined`](Self::run_pipelined) makes its partials, then the
+    /// pairs folded on the host in chunk order by [`arg_combine`] (the kernels' total order),
+    /// chunk `k`'s index offset by `k` chunks. Any grouping gives that order's first extreme,
+    /// so the index is the one-launch reduction's.
+    pub(super) fn arg_pipelined<T: Element>(
+        &self,
+        desc: &Desc,
+        which: Extreme,
+        host: &[T],
+    ) -> Result<usize> {
+        let gpu = &self.gpu;
+        self.settings().validate(desc.operation)?;
+        let chunk = Self::chunk_len(desc, host.len());
+        let chunks = host.len().div_ceil(chunk);
+        let partials = gpu.alloc::<u8>(chunks * desc.value_size)?;
+        workspace::with_pooled(gpu, |ws| {
+            let _staged = self.reduce_into_partials(ws, desc, host, chunk, &partials)?;
+            gpu.stream().synchronize()
+        })?;
+        let bytes = partials.to_vec()?;
+        let mut best: Option<(T::Accumulator, u64)> = None;
+        for (k, pair) in bytes.chunks_exact(desc.value_size).enumerate() {
+            let len = chunk.min(host.len() - k * chunk) as u64;
+            let (value, index) = (read_value(pair)?, read_value::<u64>(&pair[8..])?);
+            if index >= len {
+                return Err(Error::invalid(
+                    "x",
+                    format!(
+                        "internal error: {} returned index {index} for a chunk of {len}",
+                        which.kernel_op()
+                    ),
+                ));
+            }
+            let here = (value, (k * chunk) as u64 + index);
+            best = Some(match best {
+                None => here,
+                Some(b) => arg_combine(which, b, here),
+            });
+        }
+        Ok(best.expect("host is not empty").1 as usize)
     }
 }

@@ -188,8 +188,8 @@ impl<'s> Reduce<'s> {
     /// into a small device ring and reduced while the next ones upload, the partials folded
     /// on the device in order; see the crate's host-link guide): [`Pipelining::Auto`] by
     /// default (from [`gpu_core::PIPELINE_MIN_BYTES`] of input on). Float sums and products are then associated by 8 MiB chunks, deterministic
-    /// but not always the same last bits as the one-launch reduction; argmin and argmax
-    /// always go one-shot.
+    /// but not always the same last bits as the one-launch reduction; argmin and argmax give
+    /// the one-launch index (each chunk's pair comes down and the pairs are folded in order).
     pub fn pipelining(mut self, pipelining: Pipelining) -> Self {
         self.pipelining = pipelining;
         self
@@ -250,7 +250,7 @@ impl<'s> Reduce<'s> {
 
     fn value<T: Pod, V: Pod, I: Input<T> + ?Sized>(&self, x: &I, desc: &Desc) -> Result<Option<V>> {
         if let Some(host) = x.host_slice() {
-            if !host.is_empty() && self.takes_pipeline(desc, std::mem::size_of_val(host)) {
+            if !host.is_empty() && self.takes_pipeline(std::mem::size_of_val(host)) {
                 return Ok(Some(read_value(&self.run_pipelined(desc, host)?)?));
             }
         }
@@ -306,14 +306,14 @@ impl<'s> Reduce<'s> {
         x: &I,
         which: Extreme,
     ) -> Result<Option<usize>> {
+        let desc = desc_arg::<T>(which);
+        if let Some(host) = x.host_slice() {
+            if !host.is_empty() && self.takes_pipeline(std::mem::size_of_val(host)) {
+                return self.arg_pipelined(&desc, which, host).map(Some);
+            }
+        }
         let staged = x.stage(&self.gpu)?;
-        let Some(bytes) = self.run_host(
-            &desc_arg::<T>(which),
-            staged.device_ptr(),
-            staged.len(),
-            false,
-        )?
-        else {
+        let Some(bytes) = self.run_host(&desc, staged.device_ptr(), staged.len(), false)? else {
             return Ok(None);
         };
         let index: u64 = read_value(&bytes[8..])?;

@@ -743,7 +743,13 @@ impl Reduce<'_> {
         axis: Axis,
         which: Extreme,
     ) -> Result<ArrayD<usize>> {
-        let (out, len) = self.axis_host::<T, u64, I>(x, axis, &desc_arg::<T>(which))?;
+        let desc = desc_arg::<T>(which);
+        if let Some(host) = x.host_contiguous() {
+            if let Some(out) = self.outer_axis_arg_pipelined(&host, axis.0, which, &desc)? {
+                return checked_indices(out, host.shape[axis.0] as u64);
+            }
+        }
+        let (out, len) = self.axis_host::<T, u64, I>(x, axis, &desc)?;
         if len == 0 && !out.is_empty() {
             return Err(empty_axis(which.kernel_op()));
         }
