@@ -327,8 +327,9 @@ GP_FOR_EACH_MONOID_TYPE(SCAN_SEGMENT_TILES)
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK) scan_columns_##opname##_##tname( \
         const T* in, gp::ColumnLanes in_lanes, T* out, gp::ColumnLanes out_lanes,              \
-        gp::u32* state, void* values, gp::u32 exclusive) {                                     \
-        gp::lanes_scan_columns<OpT<T>>(in, in_lanes, out, out_lanes, state, values, exclusive); \
+        gp::u32* state, void* values, gp::u32 exclusive, gp::u64 begin, gp::u64 end) {         \
+        gp::lanes_scan_columns<OpT<T>>(in, in_lanes, out, out_lanes, state, values, exclusive,  \
+                                       begin, end);                                            \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
         scan_columns_short_##opname##_##tname(const T* in, gp::ColumnLanes in_lanes, T* out,   \
@@ -344,8 +345,10 @@ GP_FOR_EACH_OP_TYPE(SCAN_PACKED)
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
         scan_columns_long_##opname##_##tname(const T* in, gp::ColumnLanes in_lanes, T* out,    \
                                              gp::ColumnLanes out_lanes, gp::u32* state,        \
-                                             void* values, gp::u32 exclusive) {                \
+                                             void* values, gp::u32 exclusive, gp::u64 begin,   \
+                                             gp::u64 end) {                                    \
         gp::lanes_scan_columns<OpT<T>, gp::COLUMN_LONG_ROWS>(in, in_lanes, out, out_lanes,      \
-                                                              state, values, exclusive);       \
+                                                              state, values, exclusive, begin, \
+                                                              end);                            \
     }
 GP_FOR_EACH_ARITH_OP_TYPE(SCAN_COLUMNS_LONG)

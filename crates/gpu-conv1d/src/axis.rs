@@ -4,7 +4,7 @@
 //! copied into that form on the device (one pass, coalesced: `DeviceArrayD::assign_staged`),
 //! and results are written straight into the output when its layout allows, copied otherwise.
 
-use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+use ndarray::{ArrayD, Axis};
 
 use gpu_core::{check_axis, DeviceArrayD, Error, Result, ShapedInput, StagedNd};
 
@@ -102,10 +102,8 @@ impl<T: Real> Conv1d<'_, T> {
             return Ok(None);
         };
         let shape = self.axis_output_shape(&host.shape, axis)?;
-        let innermost = if host.fortran {
-            0
-        } else {
-            host.shape.len() - 1
+        let Some(innermost) = host.innermost_axis() else {
+            return Ok(None);
         };
         let n = host.shape[axis.0];
         if n == 0 {
@@ -129,15 +127,7 @@ impl<T: Real> Conv1d<'_, T> {
         let Some(out) = out else {
             return Ok(None);
         };
-        let dim = IxDyn(&shape);
-        let array = if host.fortran {
-            ArrayD::from_shape_vec(dim.f(), out)
-        } else {
-            ArrayD::from_shape_vec(dim, out)
-        };
-        array
-            .map(Some)
-            .map_err(|e| Error::invalid("x", format!("result of shape {shape:?}: {e}")))
+        host.array_in_order(&shape, None, out).map(Some)
     }
 
     /// [`run_axis`](Conv1d::run_axis) into a device array of the result's shape

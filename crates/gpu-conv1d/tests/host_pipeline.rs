@@ -423,4 +423,41 @@ fn rows_and_axes_of_host_arrays() {
     axes::<f32>(&gpu, (&[300, 50, 6, 40], true, 2, true), 9, d);
     axes::<f16>(&gpu, (&[300, 37, 1001], false, 1, true), 15, d);
     axes::<f64>(&gpu, (&[100, 37, 1001], false, 1, true), 15, full);
+    // A layout that is neither C nor Fortran (axes in memory 1, 0, 2): its innermost axis (2)
+    // as rows and its middle one (0) through the pipeline, the outer one (1) one-shot; the
+    // result in the input's layout.
+    let base = ArrayD::from_shape_vec(IxDyn(&[30, 64, 3001]), data::<f32>(30 * 64 * 3001, 5));
+    let x = base.unwrap().permuted_axes(IxDyn(&[1, 0, 2]));
+    let conv = Conv1d::correlation(&gpu, &data::<f32>(9, 14), full).unwrap();
+    for (axis, piped) in [(2, true), (0, true), (1, false)] {
+        let (got, ran) = ran_pipeline(|| {
+            conv.clone()
+                .pipelining(Pipelining::Always)
+                .run_axis(&x, Axis(axis))
+                .unwrap()
+        });
+        if let Some(ran) = ran {
+            assert_eq!(ran, piped, "permuted, axis {axis}: pipeline taken");
+        }
+        let once = conv
+            .clone()
+            .pipelining(Pipelining::Never)
+            .run_axis(&x, Axis(axis))
+            .unwrap();
+        let (g, o): (Vec<f32>, Vec<f32>) = (
+            got.iter().copied().collect(),
+            once.iter().copied().collect(),
+        );
+        assert_eq!(got.shape(), once.shape(), "permuted, axis {axis}");
+        if let Some(i) = same_bits(&g, &o) {
+            panic!("permuted, axis {axis}: differs from one-shot at output {i}");
+        }
+        if piped {
+            assert_eq!(got.strides()[2], 1, "permuted, axis {axis}: result layout");
+            assert!(
+                got.strides()[0] < got.strides()[1],
+                "permuted, axis {axis}: layout"
+            );
+        }
+    }
 }

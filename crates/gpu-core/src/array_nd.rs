@@ -319,16 +319,18 @@ pub trait ShapedInput<T: Pod> {
     /// otherwise. Device data on another device is an error.
     fn stage_nd(&self, gpu: &Gpu) -> Result<StagedNd<'_, T>>;
 
-    /// The input's host memory when it is a host array laid out in C or Fortran order (the
-    /// host pipeline streams such arrays in memory order); `None` otherwise.
+    /// The input's host memory when it is a host array whose elements fill one block of
+    /// memory with positive strides, in any order of its axes (C, Fortran, or a permutation:
+    /// the host pipeline streams such arrays in memory order); `None` otherwise.
     fn host_contiguous(&self) -> Option<HostNd<'_, T>> {
         None
     }
 }
 
-/// A host array in C or Fortran order: its elements in memory order, its shape, and its
-/// element strides (positive, computed from the shape: size-1 axes get the stride the order
-/// gives them).
+/// A host array whose elements fill one block of memory (C order, Fortran order, or any other
+/// order of its axes, strides positive): its elements in memory order, its shape, the order of
+/// its axes in memory and its element strides (computed from the shape and the order: size-1
+/// axes get the stride the order gives them).
 #[derive(Debug, Clone)]
 pub struct HostNd<'a, T> {
     /// The elements, in memory order.
@@ -337,47 +339,109 @@ pub struct HostNd<'a, T> {
     pub shape: Vec<usize>,
     /// The strides in elements.
     pub strides: Vec<isize>,
-    /// Whether the order is Fortran's (the first axis varies fastest).
-    pub fortran: bool,
+    /// The axes from the outermost in memory (largest stride) to the innermost: `0, 1, …` in
+    /// C order, reversed in Fortran order.
+    pub order: Vec<usize>,
 }
 
 impl<T> HostNd<'_, T> {
     /// The axis whose stride is largest: the array is a sequence of slices along it (the first
     /// axis in C order, the last in Fortran order; `None` for 0-D).
     pub fn outer_axis(&self) -> Option<usize> {
-        let nd = self.shape.len();
-        match (nd, self.fortran) {
-            (0, _) => None,
-            (_, false) => Some(0),
-            (_, true) => Some(nd - 1),
-        }
+        self.order.first().copied()
     }
 
-    /// The array seen in C order with `axis` followed: shape, strides and the axis, reversed
-    /// for Fortran order (axis `a` becomes `ndim − 1 − a`), so that the slices along axis 0 are
-    /// consecutive in memory and a row-major result of the reversed view is the Fortran-order
-    /// result of the array.
+    /// The axis whose stride is 1 (the last in C order, the first in Fortran order; `None`
+    /// for 0-D).
+    pub fn innermost_axis(&self) -> Option<usize> {
+        self.order.last().copied()
+    }
+
+    /// Whether the layout is Fortran's (of more than one axis): the first axis varies fastest.
+    pub fn is_fortran(&self) -> bool {
+        self.order.len() > 1 && self.order.iter().rev().copied().eq(0..self.order.len())
+    }
+
+    /// The array seen in C order with `axis` followed: shape, strides and the axis, its axes
+    /// permuted into memory order (reversed for Fortran order: axis `a` becomes
+    /// `ndim − 1 − a`), so that the slices along axis 0 are consecutive in memory and a
+    /// row-major result of the view is the result of the array in its own order
+    /// ([`array_in_order`](Self::array_in_order)).
     pub fn c_order_view(&self, axis: usize) -> (Vec<usize>, Vec<isize>, usize) {
-        let (mut shape, mut strides) = (self.shape.clone(), self.strides.clone());
-        if !self.fortran {
-            return (shape, strides, axis);
+        let shape = self.order.iter().map(|&a| self.shape[a]).collect();
+        let strides = self.order.iter().map(|&a| self.strides[a]).collect();
+        let at = self.order.iter().position(|&a| a == axis).unwrap_or(axis);
+        (shape, strides, at)
+    }
+
+    /// An array of `shape` from `data` in the memory order of this array's layout: the same
+    /// shape and order for a scan or a convolution (`removed` `None`), or this array's with axis
+    /// `removed` taken out, for a reduction along it. C order gives a standard-layout array,
+    /// Fortran order a Fortran-layout one, another order the permutation of its axes.
+    pub fn array_in_order<V>(
+        &self,
+        shape: &[usize],
+        removed: Option<usize>,
+        data: Vec<V>,
+    ) -> Result<ArrayD<V>> {
+        let order: Vec<usize> = self
+            .order
+            .iter()
+            .filter(|&&a| Some(a) != removed)
+            .map(|&a| match removed {
+                Some(r) if a > r => a - 1,
+                _ => a,
+            })
+            .collect();
+        if order.len() != shape.len() {
+            return Err(Error::invalid(
+                "shape",
+                format!("{shape:?} for an array of {} axes", order.len()),
+            ));
         }
-        shape.reverse();
-        strides.reverse();
-        (shape, strides, self.shape.len().saturating_sub(1 + axis))
+        let memory_shape: Vec<usize> = order.iter().map(|&a| shape[a]).collect();
+        let array = ArrayD::from_shape_vec(IxDyn(&memory_shape), data)
+            .map_err(|e| Error::invalid("shape", format!("{shape:?}: {e}")))?;
+        // Axis k of `array` is axis order[k] of the result.
+        let mut axes = vec![0usize; order.len()];
+        for (k, &a) in order.iter().enumerate() {
+            axes[a] = k;
+        }
+        Ok(array.permuted_axes(IxDyn(&axes)))
     }
 }
 
-/// Strides of `shape` in C order (`fortran` false) or Fortran order.
-fn order_strides(shape: &[usize], fortran: bool) -> Vec<isize> {
+/// The order of `strides`' axes in memory, outermost first, where `shape` with those strides
+/// fills one block of memory with positive strides; `None` otherwise. Size-1 axes (any stride)
+/// stay where `fallback` has them.
+fn memory_order(shape: &[usize], strides: &[isize], fallback: &[usize]) -> Option<Vec<usize>> {
+    // The axes of more than one element, by decreasing stride.
+    let mut sized: Vec<usize> = fallback.iter().copied().filter(|&a| shape[a] > 1).collect();
+    sized.sort_by_key(|&a| std::cmp::Reverse(strides[a]));
+    let mut want = 1isize;
+    for &a in sized.iter().rev() {
+        if strides[a] != want {
+            return None;
+        }
+        want = want.checked_mul(shape[a] as isize)?;
+    }
+    let mut next = sized.into_iter();
+    Some(
+        fallback
+            .iter()
+            .map(|&a| match shape[a] > 1 {
+                true => next.next().expect("one per sized axis"),
+                false => a,
+            })
+            .collect(),
+    )
+}
+
+/// Strides of `shape` with its axes in memory in `order` (outermost first).
+fn order_strides(shape: &[usize], order: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
     let mut step = 1isize;
-    let axes: Vec<usize> = if fortran {
-        (0..shape.len()).collect()
-    } else {
-        (0..shape.len()).rev().collect()
-    };
-    for a in axes {
+    for &a in order.iter().rev() {
         strides[a] = step;
         step = step.saturating_mul(shape[a].max(1) as isize);
     }
@@ -397,22 +461,25 @@ impl<T: Pod, S: Data<Elem = T>, D: Dimension> ShapedInput<T> for ArrayBase<S, D>
 
     fn host_contiguous(&self) -> Option<HostNd<'_, T>> {
         let shape = self.shape().to_vec();
-        let fortran = if self.is_standard_layout() {
-            false
+        let nd = shape.len();
+        let c: Vec<usize> = (0..nd).collect();
+        let order = if self.is_standard_layout() {
+            c
         } else if self.t().is_standard_layout() {
-            true
+            c.into_iter().rev().collect()
         } else {
-            return None;
+            // Another order of the axes: the strides must fill one block, all positive (a
+            // negative stride would run that axis backwards through memory).
+            let strides: Vec<isize> = self.strides().to_vec();
+            memory_order(&shape, &strides, &c)?
         };
-        // Standard layout (of the array or its transpose): positive strides, so the memory
-        // order slice starts at the first element.
         let data = self.as_slice_memory_order()?;
-        let strides = order_strides(&shape, fortran);
+        let strides = order_strides(&shape, &order);
         Some(HostNd {
             data,
             shape,
             strides,
-            fortran,
+            order,
         })
     }
 }
@@ -447,25 +514,36 @@ mod tests {
     use ndarray::{s, Array3, ShapeBuilder};
 
     #[test]
-    fn host_contiguous_finds_c_and_fortran_order_only() {
+    fn host_contiguous_finds_every_order_of_one_block() {
         let c = Array3::<u32>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 12 + j * 4 + k) as u32);
         let h = ShapedInput::host_contiguous(&c).expect("C order");
         assert_eq!(
-            (h.fortran, h.strides.as_slice(), h.outer_axis()),
-            (false, &[12isize, 4, 1][..], Some(0))
+            (&h.order[..], h.strides.as_slice(), h.outer_axis()),
+            (&[0usize, 1, 2][..], &[12isize, 4, 1][..], Some(0))
         );
+        assert!(!h.is_fortran());
         assert_eq!(h.data[5], c[[0, 1, 1]]);
         let f =
             Array3::<u32>::from_shape_fn((2, 3, 4).f(), |(i, j, k)| (i * 12 + j * 4 + k) as u32);
         let h = ShapedInput::host_contiguous(&f).expect("Fortran order");
         assert_eq!(
-            (h.fortran, h.strides.as_slice(), h.outer_axis()),
-            (true, &[1isize, 2, 6][..], Some(2))
+            (&h.order[..], h.strides.as_slice(), h.outer_axis()),
+            (&[2usize, 1, 0][..], &[1isize, 2, 6][..], Some(2))
         );
+        assert!(h.is_fortran());
         assert_eq!(h.data[5], f[[1, 2, 0]]);
-        // A strided view, a permuted view and a reversed view are neither.
+        // A permuted view: axis 1 outermost, then 0, then 2 (stride 1).
+        let p = c.view().permuted_axes([1, 0, 2]);
+        let h = ShapedInput::host_contiguous(&p).expect("permuted");
+        assert_eq!(
+            (&h.order[..], h.strides.as_slice(), h.innermost_axis()),
+            (&[1usize, 0, 2][..], &[4isize, 12, 1][..], Some(2))
+        );
+        assert_eq!(h.data[13], p[[0, 1, 1]]);
+        let (shape, strides, axis) = h.c_order_view(0);
+        assert_eq!((shape, strides, axis), (vec![2, 3, 4], vec![12, 4, 1], 1));
+        // A strided view and a reversed view are not one block in order.
         assert!(ShapedInput::host_contiguous(&c.slice(s![.., ..;2, ..])).is_none());
-        assert!(ShapedInput::host_contiguous(&c.view().permuted_axes([1, 0, 2])).is_none());
         assert!(ShapedInput::host_contiguous(&c.slice(s![..;-1, .., ..])).is_none());
         // Size-1 axes take the stride their order gives them.
         let one = Array3::<u32>::zeros((1, 5, 1));
@@ -473,5 +551,42 @@ mod tests {
             ShapedInput::host_contiguous(&one).unwrap().strides,
             vec![5, 1, 1]
         );
+        let q = Array3::<u32>::zeros((3, 1, 4).f());
+        let q = q.view().permuted_axes([2, 1, 0]);
+        let h = ShapedInput::host_contiguous(&q).expect("size-1 axis");
+        assert_eq!(h.order, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn arrays_in_order_follow_the_layout() {
+        let c = Array3::<u32>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 12 + j * 4 + k) as u32);
+        for (what, x) in [
+            ("C", c.view()),
+            ("Fortran", c.view().reversed_axes()),
+            ("permuted", c.view().permuted_axes([2, 0, 1])),
+        ] {
+            let h = ShapedInput::host_contiguous(&x).expect(what);
+            // The elements in memory order come back as the same array, in the same layout.
+            let same = h.array_in_order(x.shape(), None, h.data.to_vec()).unwrap();
+            assert_eq!(same, x.into_dyn(), "{what}");
+            assert_eq!(same.strides(), x.strides(), "{what}: layout");
+            // Sums along each axis, computed in the memory order of the C-order view.
+            for axis in 0..3 {
+                let (shape, _, a) = h.c_order_view(axis);
+                let view = ArrayView::from_shape(IxDyn(&shape), h.data).unwrap();
+                let sums = view.sum_axis(ndarray::Axis(a));
+                let mut out_shape = x.shape().to_vec();
+                out_shape.remove(axis);
+                let data: Vec<u32> = sums.iter().copied().collect();
+                let got = h.array_in_order(&out_shape, Some(axis), data).unwrap();
+                assert_eq!(
+                    got,
+                    x.sum_axis(ndarray::Axis(axis)).into_dyn(),
+                    "{what} axis {axis}"
+                );
+            }
+        }
+        let h = ShapedInput::host_contiguous(&c).unwrap();
+        assert!(h.array_in_order(&[2, 3], None, vec![0u32; 6]).is_err());
     }
 }

@@ -444,6 +444,37 @@ fn axis_reductions_of_host_arrays() {
         .zip(&free)
         .all(|(a, b)| a.to_bits() == b.to_bits());
     assert!(same, "outer axis: a busy pipeline changed the float sum");
+    // A layout that is neither C nor Fortran (axes in memory 1, 0, 2), along every axis
+    // (axis 1 is its outer memory axis): pipelined, every operator equal to the CPU, argmax
+    // too, and float sums off the outer axis the one-shot bits.
+    let x = array(&[64, 600, 130], false, |r| r as u32).permuted_axes(IxDyn(&[1, 0, 2]));
+    let f = array(&[64, 600, 130], false, |r| (r % 2001) as f32 * 0.37 - 370.0)
+        .permuted_axes(IxDyn(&[1, 0, 2]));
+    for axis in 0..3 {
+        let ax = Axis(axis);
+        for op in [Op::Sum, Op::Max, Op::BitXor] {
+            let (got, n) =
+                count_calls("cuLaunchKernel", || always.reduce_axis(&x, ax, op).unwrap());
+            if let Some(n) = n {
+                assert!(n >= 3, "permuted, axis {axis} {op}: {n} launches");
+            }
+            let want = cpu::reduce_axis(x.view(), ax, op).unwrap();
+            assert_eq!(got, want, "permuted, axis {axis}: u32 {op}");
+        }
+        assert_eq!(
+            always.argmax_axis(&x, ax).unwrap(),
+            cpu::argmax_axis(x.view(), ax).unwrap(),
+            "permuted, axis {axis}: argmax"
+        );
+        if axis != 1 {
+            let bits = |a: &ArrayD<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&always.sum_axis(&f, ax).unwrap()),
+                bits(&never.sum_axis(&f, ax).unwrap()),
+                "permuted, axis {axis}: f32 sum differs from one-shot"
+            );
+        }
+    }
     // Bad input keeps its error through the pipelined path.
     let x = array(&[1000, 5000], false, |r| r as u32);
     let e = always.reduce_axis(&x, Axis(2), Op::Sum).unwrap_err();

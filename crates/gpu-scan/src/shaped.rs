@@ -11,7 +11,7 @@ use gpu_core::{
     axis_lanes, axis_lanes_pair, DeviceArray, DeviceArrayD, Element, Error, Input, LanePlan, Op,
     Pod, Result, SegmentOffsets, Segments, ShapedInput, StagedNd,
 };
-use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+use ndarray::{ArrayD, Axis};
 
 use crate::gpu::{LaneKind, Scanner};
 use crate::{Scan, ScanKind, ScanMonoid};
@@ -144,15 +144,7 @@ impl Scan<'_> {
         // SAFETY: the pipeline wrote every element of the spare capacity when it returned true;
         // `T: Pod` accepts the bytes it copied.
         unsafe { out.set_len(host.data.len()) };
-        let shape = IxDyn(&host.shape);
-        let array = if host.fortran {
-            ArrayD::from_shape_vec(shape.f(), out)
-        } else {
-            ArrayD::from_shape_vec(shape, out)
-        };
-        array
-            .map(Some)
-            .map_err(|e| Error::invalid("x", format!("result of shape {:?}: {e}", host.shape)))
+        host.array_in_order(&host.shape, None, out).map(Some)
     }
 
     /// The scan with `op` of every lane of `x` along `axis` (inclusive or exclusive as this

@@ -349,9 +349,10 @@ fn many_callers_at_once() {
 /// Axis scans of host arrays in C and Fortran order, along every axis: chunks of whole outer
 /// slices through the pipeline (several chunks, the last one partial), the one-shot scan's bits
 /// for exact and float data and a monoid. Along the outer axis (its lanes cross the chunks)
-/// exact scans carry each lane's running value from chunk to chunk (few long lanes, split
-/// inside a chunk, and many short ones; a slice of exactly one chunk) and float scans go
-/// one-shot.
+/// the one-shot launch runs chunk by chunk where it takes vector columns (spans) or look-back
+/// rows (tiles: one, two or four columns, a 1-D array), every operator with the one-shot
+/// bits; elsewhere exact scans carry each lane's running value from chunk to chunk (a slice
+/// of exactly one chunk, monoids) and float scans go one-shot.
 #[test]
 fn axis_scans_of_host_arrays() {
     use gpu_core::Affine;
@@ -370,22 +371,29 @@ fn axis_scans_of_host_arrays() {
     }
     // (shape, Fortran order, axis, pipelined expected for exact / for float scans): rows of
     // 5000 (419 per 8 MiB chunk of 4-byte values: 3 chunks), columns inside slices of
-    // 64 × 130, Fortran likewise; then the outer axis: 1000 rows of 5000 lanes, 600000 rows
-    // of 8 lanes (3 chunks of 262144 rows), slices of exactly one chunk (2^21 values of 4
-    // bytes), 3-D C and Fortran.
+    // 64 × 130, Fortran likewise; then the outer axis: 1000 rows of 5000 lanes (vector
+    // columns, spans of 256 rows: 4 chunks), 600000 rows of 8 lanes (spans of 4096 rows, 3
+    // chunks of 262144 rows), slices of exactly one chunk (2^21 values of 4 bytes: one span
+    // per lane, so floats go one-shot), 3-D C and Fortran (spans of 128 slices of 8320: 5
+    // chunks), four and two interleaved columns and one column (look-back rows, tiles of
+    // 14336, 28672 and 57344 slices of 4-byte values), a 1-D array.
     type Case = (&'static [usize], bool, usize, bool, bool);
-    let cases: [Case; 11] = [
+    let cases: [Case; 15] = [
         (&[1000, 5000], false, 1, true, true),
         (&[5000, 1000], true, 0, true, true),
         (&[600, 64, 130], false, 1, true, true),
         (&[600, 64, 130], false, 2, true, true),
         (&[130, 64, 600], true, 0, true, true),
         (&[130, 64, 600], true, 1, true, true),
-        (&[1000, 5000], false, 0, true, false),
-        (&[600000, 8], false, 0, true, false),
+        (&[1000, 5000], false, 0, true, true),
+        (&[600000, 8], false, 0, true, true),
         (&[3, 1 << 21], false, 0, true, false),
-        (&[600, 64, 130], false, 0, true, false),
-        (&[130, 64, 600], true, 2, true, false),
+        (&[600, 64, 130], false, 0, true, true),
+        (&[130, 64, 600], true, 2, true, true),
+        (&[(1 << 20) + 3, 4], false, 0, true, true),
+        (&[2, 3 << 20], true, 1, true, true),
+        (&[3_000_000, 1], false, 0, true, true),
+        (&[5_000_003], false, 0, true, true),
     ];
     for (shape, fortran, axis, piped, piped_float) in cases {
         let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
@@ -471,6 +479,37 @@ fn axis_scans_of_host_arrays() {
             got == once,
             "{ctx}: affine scan differs from the one-shot scan"
         );
+    }
+    // A layout that is neither C nor Fortran (axes in memory 1, 0, 2), along every axis
+    // (axis 1 is its outer memory axis): the one-shot bits, the result in the input's layout.
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let scan = Scan::new(&gpu).kind(kind);
+        // Its outer axis: 1024 slices of 40 × 130, vector columns in spans of 256 slices.
+        let base = array::<f32>(&[1024, 40, 130], false, 11).mapv(|v| v * 0.37 + 0.001);
+        let x = base.permuted_axes(IxDyn(&[1, 0, 2]));
+        for axis in 0..3 {
+            let ctx = format!("permuted, axis {axis} {kind:?}");
+            let (got, ran) = ran_pipeline(|| {
+                scan.clone()
+                    .pipelining(Pipelining::Always)
+                    .scan_axis(&x, Axis(axis), Op::Sum)
+                    .unwrap()
+            });
+            if let Some(ran) = ran {
+                assert!(ran, "{ctx}: pipeline not taken");
+            }
+            let once = scan
+                .clone()
+                .pipelining(Pipelining::Never)
+                .scan_axis(&x, Axis(axis), Op::Sum)
+                .unwrap();
+            let (g, o): (Vec<f32>, Vec<f32>) = (
+                got.iter().copied().collect(),
+                once.iter().copied().collect(),
+            );
+            assert!(same_bits(&g, &o), "{ctx}: differs from the one-shot scan");
+            assert_eq!(got.strides(), x.strides(), "{ctx}: layout");
+        }
     }
     // Bad input keeps its error through the pipelined path.
     let x = array::<i32>(&[1000, 5000], false, 9);

@@ -466,20 +466,23 @@ template <int R> __device__ __forceinline__ u64 column_span_rows(const ColumnLan
 // exclusive. `state` holds a zeroed span counter then one zeroed flag per (span, tile, lane
 // group); `values` two ColumnPack arrays of as many entries (aggregates, then inclusives).
 // Spans are handed out in order by the counter (span-major over tiles), so a block only
-// waits on spans held by blocks already running.
+// waits on spans held by blocks already running. A launch scans the span ids [begin, end)
+// only (0 and ~0 for all): a host pipeline launches each chunk's spans in turn over one
+// status, the counter zeroed before each launch, so the spans of a chunk look back into the
+// earlier chunks' exactly as in one launch (the same results, bit for bit).
 template <class Op, int LW, int R>
 __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_type* in,
                                                       ColumnLanes ci,
                                                       typename Op::value_type* out,
                                                       ColumnLanes co, u32* state, void* values,
-                                                      u32 exclusive) {
+                                                      u32 exclusive, u64 begin, u64 end) {
     typedef typename Op::value_type T;
     constexpr int W = VecWidth<T>::value;
     typedef Vec<T, W> Vw;
     typedef ColumnPack<T, LW> Pack;
     __shared__ T totals[LANES_BLOCK * LW];  // per (warp row group, x): inclusive totals
     __shared__ Pack prefixes[LANES_BLOCK];  // per x: the span's exclusive prefix
-    __shared__ u32 span_id;
+    __shared__ u64 span_id;
     __shared__ u64 look_from;  // the nearest span with its inclusive prefix out
     Op op;
     const ColumnThread t(ci);
@@ -488,6 +491,7 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     const u64 spans = (ci.vrows + span_rows - 1) / span_rows;
     const u64 total = tiles * spans;
     const u64 slots = total * t.tx;
+    const u64 limit = end < total ? end : total;
     const ColumnStatus<T, LW> st{state + 1, static_cast<Pack*>(values),
                                  static_cast<Pack*>(values) + slots};
     // Rows of a warp: TX >= 32, one row y of 32 groups; TX < 32, 32 / TX rows of TX groups.
@@ -499,14 +503,15 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     while (true) {
         // One span per lane: no look-back, so no order to keep (and no atomic per block).
         if (threadIdx.x == 0) {
-            const u64 next = (u64)blockIdx.x + pass * gridDim.x;
-            span_id = spans == 1 ? (u32)(next < total ? next : total) : atomicAdd(state, 1u);
+            const u64 next = spans == 1 ? (u64)blockIdx.x + pass * gridDim.x
+                                        : (u64)atomicAdd(state, 1u);
+            span_id = begin + next;
         }
         ++pass;
         __syncthreads();
         const u64 id = span_id;
         __syncthreads();
-        if (id >= total) break;
+        if (id >= limit) break;
         const u64 s = id / tiles, tile = id % tiles;
         const u64 o = tile / t.tiles_per_outer;
         const u64 g = (tile % t.tiles_per_outer) * t.tx + t.x;
@@ -618,15 +623,16 @@ template <class Op, int R = COLUMN_ROWS>
 __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type* in,
                                                    ColumnLanes ci, typename Op::value_type* out,
                                                    ColumnLanes co, u32* state, void* values,
-                                                   u32 exclusive) {
+                                                   u32 exclusive, u64 begin, u64 end) {
     constexpr int W = VecWidth<typename Op::value_type>::value;
     if constexpr (W >= 4) {
         if (ci.rv == 2) {
-            lanes_scan_columns_lw<Op, W / 2, R>(in, ci, out, co, state, values, exclusive);
+            lanes_scan_columns_lw<Op, W / 2, R>(in, ci, out, co, state, values, exclusive, begin,
+                                                end);
             return;
         }
     }
-    lanes_scan_columns_lw<Op, W, R>(in, ci, out, co, state, values, exclusive);
+    lanes_scan_columns_lw<Op, W, R>(in, ci, out, co, state, values, exclusive, begin, end);
 }
 
 }  // namespace gp

@@ -14,7 +14,7 @@ use gpu_core::{
     aligned_count, axis_lanes, Element, HostNd, LaneBatches, Pod, Result, Stream,
     PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
-use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use ndarray::ArrayD;
 use rayon::prelude::*;
 
 use super::engine::Desc;
@@ -379,10 +379,5 @@ const OUTER_PARTIALS_MAX_BYTES: usize = 64 << 20;
 fn result_array<T, V>(host: &HostNd<'_, T>, axis: usize, out: Vec<V>) -> Result<ArrayD<V>> {
     let mut shape = host.shape.clone();
     shape.remove(axis);
-    let array = if host.fortran {
-        ArrayD::from_shape_vec(IxDyn(&shape).f(), out)
-    } else {
-        ArrayD::from_shape_vec(IxDyn(&shape), out)
-    };
-    array.map_err(|e| gpu_core::Error::invalid("x", format!("result of shape {shape:?}: {e}")))
+    host.array_in_order(&shape, Some(axis), out)
 }

@@ -2,22 +2,28 @@
 //! sequence of slices along its outer memory axis, and when the scan runs along another axis
 //! every lane lies inside one slice. Chunks of whole slices then go up, are scanned in their
 //! ring slot and come down while the next ones do, with no carry between chunks. Along the
-//! outer axis itself, where every lane crosses the chunks, exact operators (integer types)
-//! carry each lane's running value from chunk to chunk on the device.
+//! outer axis itself, where every lane crosses the chunks, the one-shot launch is cut into
+//! parts at its own tile boundaries (vector columns: spans; look-back rows: tiles), each part
+//! launched over its chunk with the status of the earlier ones, so every operator, floats
+//! included, gives the one-shot bits; the generic lane kernels carry each lane's running
+//! value from chunk to chunk instead, for exact operators (integer types).
 
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    axis_lanes, HostNd, LaneBatches, Pod, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
+    axis_lanes, HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result, PIPELINE_CHUNK_BYTES,
+    PIPELINE_RING_SLOTS,
 };
 
+use super::lanes::{AxisChoice, RowsTile, SpanPart};
 use super::{LaneKind, Scanner};
 
 impl Scanner {
     /// Scans `host` along `axis` into `output` (memory order, the input's length) through the
     /// host pipeline: `Ok(true)` with every element written, `Ok(false)` with nothing done where
-    /// it does not apply: `axis` is the outer memory axis (its lanes cross the slices) and the
-    /// operator is not `exact` (a float's running sums would be grouped by chunks), one slice
+    /// it does not apply: `axis` is the outer memory axis (its lanes cross the slices), the
+    /// operator is not `exact` and the one-shot launch cannot be cut at chunk boundaries
+    /// ([`scan_outer_axis_host_pipelined`](Self::scan_outer_axis_host_pipelined)), one slice
     /// exceeds a pipeline chunk, fewer than two slices, or a chunk's launch would not give its
     /// lanes the arithmetic of the whole array's launch (so results stay bit for bit those of
     /// the one-shot scan), or another pipeline of the `Gpu` holds its staging.
@@ -38,10 +44,8 @@ impl Scanner {
             return Ok(false);
         }
         if axis == outer {
-            return match exact {
-                true => self.scan_outer_axis_host_pipelined(kind, host, outer, exclusive, output),
-                false => Ok(false),
-            };
+            return self
+                .scan_outer_axis_host_pipelined(kind, host, outer, exclusive, exact, output);
         }
         let size = std::mem::size_of::<T>();
         let slice = total / slices;
@@ -99,45 +103,226 @@ impl Scanner {
     }
 
     /// The scan along the outer memory axis of `host` (every lane crosses the slices) through
-    /// the host pipeline, for exact operators only: chunks of whole slices, each lane of a
-    /// chunk scanned by the generic lane kernel from its running value in `carry` (the identity
-    /// for the first chunk), then `carry` advanced to the chunk's last inclusive value, all on
-    /// the work stream. Any grouping gives exact operators the same values, so the results
-    /// equal the one-shot scan's. `Ok(false)` with nothing done where one slice exceeds a
-    /// chunk or the pipeline's staging is busy.
+    /// the host pipeline. Where the one-shot launch takes the vector columns or the look-back
+    /// rows (the columns of a dense array of one, two or four columns), its spans or tiles are
+    /// launched chunk by chunk ([`outer_columns`](Self::outer_columns),
+    /// [`outer_rows`](Self::outer_rows)): the one-shot bits for every operator. Elsewhere exact
+    /// operators carry each lane's running value ([`outer_carry`](Self::outer_carry)), and
+    /// float scans return `Ok(false)`, as where one slice (or one span or tile of slices)
+    /// exceeds a chunk or the pipeline's staging is busy.
     fn scan_outer_axis_host_pipelined<T: Pod>(
         &mut self,
         kind: &LaneKind<'_>,
         host: &HostNd<'_, T>,
         outer: usize,
         exclusive: bool,
+        exact: bool,
         output: &mut [MaybeUninit<T>],
     ) -> Result<bool> {
         // The C-order view: axis 0 is the outer axis, the lanes are each slice's elements in
         // memory order, so lane `l`'s running value is `carry[l]`.
         let (shape, strides, axis) = host.c_order_view(outer);
         let (total, slices) = (host.data.len(), shape[0]);
-        let size = std::mem::size_of::<T>();
         let slice = total / slices;
-        let per_chunk = (PIPELINE_CHUNK_BYTES / (slice * size)).min(slices);
-        if axis != 0 || per_chunk == 0 {
+        if axis != 0 || slice * std::mem::size_of::<T>() > PIPELINE_CHUNK_BYTES {
             return Ok(false);
         }
-        let chunk = per_chunk * slice;
-        let lanes_of = |count: usize| -> Result<LaneBatches> {
-            let mut shape = shape.clone();
-            shape[0] = count;
-            axis_lanes(&shape, &strides, 0)
-        };
-        let whole = lanes_of(slices)?;
+        let whole = axis_lanes(&shape, &strides, 0)?;
         let l = whole.lanes;
+        // (One lane, a column of one or a 1-D array, has no stride across lanes.)
         let in_memory_order = whole.batches == [0]
             && l.count == slice as u64
-            && l.inner_stride == 1
-            && (l.inner == l.count || l.outer_stride == l.inner as i64);
+            && (l.count == 1
+                || l.inner_stride == 1 && (l.inner == l.count || l.outer_stride == l.inner as i64));
         if !in_memory_order {
             return Ok(false);
         }
+        // The one-shot launch's choice: the array as staged (its own shape and strides, the
+        // same lanes), from 16-byte aligned bases.
+        let staged = axis_lanes(&host.shape, &host.strides, outer)?;
+        let choice = match staged == whole {
+            true => Some(self.choose_axis(kind, 0, &whole, 0, &whole)?),
+            false => None,
+        };
+        let ctx = OuterScan {
+            host,
+            slice,
+            exclusive,
+        };
+        match choice {
+            Some(AxisChoice::Columns(planned)) if planned.0.splits > 1 => {
+                self.outer_columns(kind, &ctx, &whole, planned, output)
+            }
+            Some(AxisChoice::Rows(planned)) => self.outer_rows(kind, &ctx, &whole, planned, output),
+            Some(AxisChoice::Interleaved(i)) => {
+                let vkind = LaneKind {
+                    suffix: &i.suffix,
+                    value_size: i.value_size,
+                };
+                self.outer_rows(&vkind, &ctx, &i.input, i.rows, output)
+            }
+            _ if exact => self.outer_carry(kind, &ctx, &shape, &strides, output),
+            _ => Ok(false),
+        }
+    }
+
+    /// The vector-columns scan of the whole array (`planned`, of more than one span per lane)
+    /// launched chunk by chunk: each chunk holds whole spans of slices, and its launch scans
+    /// those spans' ids over the one status (zeroed by the first), looking back into the
+    /// spans of the earlier chunks. The same spans, each with the same prefix: the one-shot
+    /// bits.
+    fn outer_columns<T: Pod>(
+        &mut self,
+        kind: &LaneKind<'_>,
+        ctx: &OuterScan<'_, '_, T>,
+        whole: &LaneBatches,
+        planned: (LanePlan, gpu_core::ColumnLanes, gpu_core::ColumnLanes),
+        output: &mut [MaybeUninit<T>],
+    ) -> Result<bool> {
+        let plan = planned.0;
+        let LaneAccess::VectorColumns {
+            rows_per_thread,
+            threads_down,
+            ..
+        } = plan.access
+        else {
+            return Ok(false);
+        };
+        let span = (rows_per_thread * threads_down) as usize * planned.1.rv as usize;
+        let Some((chunk, mut ring_in, mut ring_out)) = self.outer_rings(ctx, span)? else {
+            return Ok(false);
+        };
+        let (slice, tiles, ids) = (ctx.slice, plan.tiles, plan.tiles * plan.splits as u64);
+        let mut first = true;
+        self.release_scratch()?;
+        self.gpu.clone().host_pipeline_rings(
+            ctx.host.data,
+            &mut ring_in,
+            0,
+            output,
+            &mut ring_out,
+            chunk,
+            |step, stream| {
+                let part = SpanPart {
+                    begin: (step.range.start / slice / span) as u64 * tiles,
+                    end: ((step.range.end / slice).div_ceil(span) as u64 * tiles).min(ids),
+                    first,
+                };
+                first = false;
+                self.in_order(stream, |s| {
+                    s.enqueue_columns(
+                        kind,
+                        step.input,
+                        whole,
+                        step.output,
+                        whole,
+                        planned,
+                        ctx.exclusive,
+                        Some(part),
+                        stream,
+                    )
+                    .map(drop)
+                })?;
+                Ok(step.range)
+            },
+        )
+    }
+
+    /// The look-back-rows scan of the whole array's one lane (`lanes`: a column of one, or
+    /// the two or four interleaved columns as one lane of vectors, a vector per slice)
+    /// launched chunk by chunk: each chunk holds whole tiles, and its launch takes the next
+    /// tiles from the counter over the one status, as the flat scan's pipeline does. The same
+    /// tiles, each with the same prefix: the one-shot bits.
+    fn outer_rows<T: Pod>(
+        &mut self,
+        kind: &LaneKind<'_>,
+        ctx: &OuterScan<'_, '_, T>,
+        lanes: &LaneBatches,
+        planned: (LanePlan, RowsTile),
+        output: &mut [MaybeUninit<T>],
+    ) -> Result<bool> {
+        let tile = match planned.0.access {
+            LaneAccess::LookBackRows { tile } | LaneAccess::InterleavedRows { tile, .. } => {
+                tile as usize
+            }
+            _ => return Ok(false),
+        };
+        let slices = ctx.host.data.len() / ctx.slice;
+        if lanes.batches != [0] || lanes.lanes.count != 1 || lanes.lanes.len != slices as u64 {
+            return Ok(false);
+        }
+        let Some((chunk, mut ring_in, mut ring_out)) = self.outer_rings(ctx, tile)? else {
+            return Ok(false);
+        };
+        let slice = ctx.slice;
+        let mut run = None;
+        self.release_scratch()?;
+        self.gpu.clone().host_pipeline_rings(
+            ctx.host.data,
+            &mut ring_in,
+            0,
+            output,
+            &mut ring_out,
+            chunk,
+            |step, stream| {
+                let tiles = (step.range.len() / slice).div_ceil(tile) as u64;
+                self.in_order(stream, |s| {
+                    if run.is_none() {
+                        run = Some(s.rows_begin(kind, planned, ctx.exclusive, stream)?);
+                    }
+                    let run = run.as_ref().expect("begun above");
+                    let l = &lanes.lanes;
+                    s.rows_tiles(run, step.input, l, step.output, l, tiles, stream)
+                })?;
+                Ok(step.range)
+            },
+        )
+    }
+
+    /// The chunk (a multiple of `unit` slices, at most one pipeline chunk) and the device
+    /// rings of an outer-axis pipeline, or `None` where `unit` slices exceed a chunk.
+    #[allow(clippy::type_complexity)]
+    fn outer_rings<T: Pod>(
+        &self,
+        ctx: &OuterScan<'_, '_, T>,
+        unit: usize,
+    ) -> Result<Option<(usize, gpu_core::DeviceArray<T>, gpu_core::DeviceArray<T>)>> {
+        let slices = ctx.host.data.len() / ctx.slice;
+        let fit = PIPELINE_CHUNK_BYTES / (ctx.slice * std::mem::size_of::<T>());
+        let per_chunk = (fit / unit.max(1) * unit).min(slices.next_multiple_of(unit.max(1)));
+        if per_chunk == 0 {
+            return Ok(None);
+        }
+        let chunk = per_chunk * ctx.slice;
+        let ring_in = self.gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let ring_out = self.gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        Ok(Some((chunk, ring_in, ring_out)))
+    }
+
+    /// The scan along the outer memory axis for exact operators, through the generic lane
+    /// kernels: chunks of whole slices, each lane of a chunk scanned from its running value
+    /// in `carry` (the identity for the first chunk), then `carry` advanced to the chunk's
+    /// last inclusive value, all on the work stream. Any grouping gives exact operators the
+    /// same values, so the results equal the one-shot scan's.
+    fn outer_carry<T: Pod>(
+        &mut self,
+        kind: &LaneKind<'_>,
+        ctx: &OuterScan<'_, '_, T>,
+        shape: &[usize],
+        strides: &[isize],
+        output: &mut [MaybeUninit<T>],
+    ) -> Result<bool> {
+        let (host, slice, exclusive) = (ctx.host, ctx.slice, ctx.exclusive);
+        let (total, slices) = (host.data.len(), shape[0]);
+        let size = std::mem::size_of::<T>();
+        let per_chunk = (PIPELINE_CHUNK_BYTES / (slice * size)).min(slices);
+        let chunk = per_chunk * slice;
+        let lanes_of = |count: usize| -> Result<LaneBatches> {
+            let mut shape = shape.to_vec();
+            shape[0] = count;
+            axis_lanes(&shape, strides, 0)
+        };
+        debug_assert!(total % slice == 0);
         let gpu = self.gpu.clone();
         let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
         let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
@@ -176,4 +361,12 @@ impl Scanner {
             },
         )
     }
+}
+
+/// What every outer-axis pipeline of one call shares: the host array, the elements of one
+/// slice, and whether the scan is exclusive.
+struct OuterScan<'h, 'a, T> {
+    host: &'h HostNd<'a, T>,
+    slice: usize,
+    exclusive: bool,
 }

@@ -185,9 +185,10 @@ impl Scanner {
     }
 
     /// Enqueues the one-pass vector-columns scan of `planned` (from
-    /// [`columns_plan`](Self::columns_plan)) for every batch.
+    /// [`columns_plan`](Self::columns_plan)) for every batch: all of its spans, or (`part`,
+    /// one batch) only the span ids of one launch of several.
     #[allow(clippy::too_many_arguments)]
-    fn enqueue_columns(
+    pub(crate) fn enqueue_columns(
         &mut self,
         kind: &LaneKind<'_>,
         input: u64,
@@ -196,6 +197,7 @@ impl Scanner {
         out_lb: &LaneBatches,
         planned: (LanePlan, ColumnLanes, ColumnLanes),
         exclusive: bool,
+        part: Option<SpanPart>,
         stream: &Stream,
     ) -> Result<LanePlan> {
         let (plan, ci, co) = planned;
@@ -229,13 +231,28 @@ impl Scanner {
             },
             kind,
         )?;
+        let part = part.unwrap_or(SpanPart {
+            begin: 0,
+            end: spans,
+            first: true,
+        });
+        if part.end > spans || part.begin >= part.end || (short && part.begin > 0) {
+            return Err(gpu_core::Error::invalid(
+                "spans",
+                format!(
+                    "internal error: span ids {}..{} of {spans}",
+                    part.begin, part.end
+                ),
+            ));
+        }
         let blocks = if short {
             (ci.outer * ci.groups).div_ceil(2 * LANES_BLOCK as u64)
         } else {
-            plan.tiles * plan.splits as u64
+            part.end - part.begin
         };
         let blocks = blocks.clamp(1, i32::MAX as u64) as u32;
         let exclusive = exclusive as u32;
+        let (begin, end) = (part.begin, part.end);
         for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
             let (src, dst) = (
                 offset_ptr(input, ib, kind.value_size),
@@ -255,22 +272,29 @@ impl Scanner {
                 }
                 continue;
             }
-            let base = self.zeroed_scratch(bytes, 1 + spans, stream)?;
+            // The first launch zeroes the counter and every flag; a later part of the same
+            // scan only the counter: its spans look back into the flags and values the
+            // earlier parts published, in the same scratch.
+            let words = if part.first { 1 + spans } else { 1 };
+            let base = self.zeroed_scratch(bytes, words, stream)?;
             let values = base + state_bytes;
             // SAFETY: scan_columns_<kind>(const T* in, ColumnLanes in_lanes, T* out,
-            // ColumnLanes out_lanes, u32* state, void* values, u32 exclusive) matches (u64,
-            // ColumnLanes, u64, ColumnLanes, u64, u64, u32), the structs #[repr(C)] copies of
-            // the CUDA one. ColumnLanes::of checked both arrays' vectors 16-byte aligned (bases
-            // checked) and inside their arrays (checked shapes and strides), of one geometry;
-            // the output does not alias the input unless it is the input itself, lane for lane
-            // (each element read before the same thread writes it). `state` holds the zeroed
-            // counter and `spans` zeroed flags, `values` 2 · slots vectors of lanes (scratch
-            // sized above, alive in this scanner, launches ordered on one stream).
+            // ColumnLanes out_lanes, u32* state, void* values, u32 exclusive, u64 begin, u64
+            // end) matches (u64, ColumnLanes, u64, ColumnLanes, u64, u64, u32, u64, u64), the
+            // structs #[repr(C)] copies of the CUDA one. ColumnLanes::of checked both arrays'
+            // vectors 16-byte aligned (bases checked) and inside their arrays (checked shapes
+            // and strides), of one geometry; a part's callers place the rows of its spans
+            // there (the rest is not touched); the output does not alias the input unless it
+            // is the input itself, lane for lane (each element read before the same thread
+            // writes it). `state` holds the zeroed counter and `spans` flags, zeroed by the
+            // first part, `values` 2 · slots vectors of lanes (scratch sized above, alive in
+            // this scanner, the parts' launches ordered on one stream, each span's look-back
+            // reaching only lower ids, launched in this or an earlier part).
             unsafe {
                 scan.launch(
                     LaunchConfig::new(blocks, threads),
                     stream,
-                    &kernel_args![src, ci, dst, co, base, values, exclusive],
+                    &kernel_args![src, ci, dst, co, base, values, exclusive, begin, end],
                 )?;
             }
         }
@@ -447,56 +471,96 @@ impl Scanner {
         exclusive: bool,
         stream: &Stream,
     ) -> Result<LanePlan> {
-        let (
-            plan,
-            RowsTile {
-                block,
-                shared_bytes,
-            },
-        ) = planned;
-        let per_lane = plan.splits as u64;
-        let tiles = plan.tiles * per_lane;
-        let kernel = self.tile_kernel("rows", kind, shared_bytes)?;
-        self.check_kernel(&kernel, block)?;
-        let grid = self.grid(tiles)?;
-        let layout = StatusLayout::new(tiles, kind.value_size)?;
-        let exclusive = exclusive as u32;
+        let plan = planned.0;
+        let tiles = plan.tiles * plan.splits as u64;
         for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
             let (src, dst) = (
                 offset_ptr(input, ib, kind.value_size),
                 offset_ptr(output, ob, kind.value_size),
             );
-            let (in_lanes, out_lanes) = (in_lb.lanes, out_lb.lanes);
-            let LookbackStatus {
-                counter,
-                flags,
-                aggregates,
-                inclusives,
-            } = self.zeroed_status(&layout, stream)?;
-            // SAFETY: scan_rows[_staged]_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
-            // out_lanes, u64 tiles_per_lane, u32 exclusive, u32* counter, u32* flags, void*
-            // aggs, void* incs) matches (u64, AxisLanes, u64, AxisLanes, u64, u32, u64, u64,
-            // u64, u64). Both arrays' lanes are contiguous (axis stride 1, checked by
-            // rows_plan) and lie inside their arrays (checked shapes and strides); the output
-            // does not alias the input unless it is the input itself, lane for lane (a block
-            // reads its tile before writing it); the grid has count · tiles_per_lane blocks of
-            // `block` threads, each tile block · items values (items as the kernel's shape,
-            // registers or staged), staged kernels get the block · 128 bytes of dynamic shared
-            // memory they index (allowed above); the scratch holds the counter
-            // and status of that many tiles as StatusLayout lays them out (the kernel's
-            // layout), zeroed just before on the same stream.
-            unsafe {
-                kernel.launch(
-                    LaunchConfig::new(grid, block).with_shared_bytes(shared_bytes as u32),
-                    stream,
-                    &kernel_args![
-                        src, in_lanes, dst, out_lanes, per_lane, exclusive, counter, flags,
-                        aggregates, inclusives
-                    ],
-                )?;
-            }
+            let run = self.rows_begin(kind, planned, exclusive, stream)?;
+            self.rows_tiles(&run, src, &in_lb.lanes, dst, &out_lb.lanes, tiles, stream)?;
         }
         Ok(plan)
+    }
+
+    /// The kernel and zeroed status (on `stream`) of the look-back-rows scan `planned`, for
+    /// [`rows_tiles`](Self::rows_tiles) launches of its tiles.
+    pub(crate) fn rows_begin(
+        &mut self,
+        kind: &LaneKind<'_>,
+        planned: (LanePlan, RowsTile),
+        exclusive: bool,
+        stream: &Stream,
+    ) -> Result<RowsRun> {
+        let (plan, tile) = planned;
+        let per_lane = plan.splits as u64;
+        let kernel = self.tile_kernel("rows", kind, tile.shared_bytes)?;
+        self.check_kernel(&kernel, tile.block)?;
+        self.grid(plan.tiles * per_lane)?;
+        let layout = StatusLayout::new(plan.tiles * per_lane, kind.value_size)?;
+        let status = self.zeroed_status(&layout, stream)?;
+        Ok(RowsRun {
+            kernel,
+            tile,
+            per_lane,
+            status,
+            exclusive: exclusive as u32,
+        })
+    }
+
+    /// Launches the next `tiles` tiles of `run` (the first ones, or those after the previous
+    /// launch's on the same stream) over the lanes `in_lanes` at `input` into `out_lanes` at
+    /// `output`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn rows_tiles(
+        &self,
+        run: &RowsRun,
+        input: u64,
+        in_lanes: &AxisLanes,
+        output: u64,
+        out_lanes: &AxisLanes,
+        tiles: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        let grid = self.grid(tiles)?;
+        let LookbackStatus {
+            counter,
+            flags,
+            aggregates,
+            inclusives,
+        } = run.status;
+        let (in_lanes, out_lanes, per_lane, exclusive) =
+            (*in_lanes, *out_lanes, run.per_lane, run.exclusive);
+        let RowsTile {
+            block,
+            shared_bytes,
+        } = run.tile;
+        // SAFETY: scan_rows[_staged]_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
+        // out_lanes, u64 tiles_per_lane, u32 exclusive, u32* counter, u32* flags, void*
+        // aggs, void* incs) matches (u64, AxisLanes, u64, AxisLanes, u64, u32, u64, u64,
+        // u64, u64). Both arrays' lanes are contiguous (axis stride 1, checked by
+        // rows_plan) and lie inside their arrays (checked shapes and strides); the output
+        // does not alias the input unless it is the input itself, lane for lane (a block
+        // reads its tile before writing it); the launches of one run have count ·
+        // tiles_per_lane blocks of `block` threads in all, each block taking the next tile
+        // from the counter (a launch after another on the same stream continues where it
+        // stopped, and reads only tiles whose data its callers have placed by then), each
+        // tile block · items values (items as the kernel's shape, registers or staged),
+        // staged kernels get the block · 128 bytes of dynamic shared memory they index
+        // (allowed by rows_begin); the scratch holds the counter and status of that many
+        // tiles as StatusLayout lays them out (the kernel's layout), zeroed by rows_begin
+        // before the first launch on the same stream.
+        unsafe {
+            run.kernel.launch(
+                LaunchConfig::new(grid, block).with_shared_bytes(shared_bytes as u32),
+                stream,
+                &kernel_args![
+                    input, in_lanes, output, out_lanes, per_lane, exclusive, counter, flags,
+                    aggregates, inclusives
+                ],
+            )
+        }
     }
 
     /// Turns the `splits × count` split totals at `totals` into each split's seed, in place:
@@ -588,7 +652,7 @@ impl Scanner {
                     return Ok(planned.0);
                 }
                 return self.enqueue_columns(
-                    kind, input, in_lb, output, out_lb, planned, exclusive, stream,
+                    kind, input, in_lb, output, out_lb, planned, exclusive, None, stream,
                 );
             }
             AxisChoice::Rows(planned) => {
@@ -874,11 +938,31 @@ pub(crate) struct SegmentsRun {
 /// A scan of interleaved lanes ([`Scanner::interleaved_plan`]): the K-wide vector kind and the
 /// lanes counted in vectors.
 pub(crate) struct Interleaved {
-    suffix: String,
-    value_size: usize,
-    input: LaneBatches,
-    output: LaneBatches,
-    rows: (LanePlan, RowsTile),
+    pub(crate) suffix: String,
+    pub(crate) value_size: usize,
+    pub(crate) input: LaneBatches,
+    pub(crate) output: LaneBatches,
+    pub(crate) rows: (LanePlan, RowsTile),
+}
+
+/// One launch of several that together scan the spans of a columns scan (a host pipeline's
+/// chunk): span ids `[begin, end)`; `first` zeroes the status the later ones read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SpanPart {
+    pub begin: u64,
+    pub end: u64,
+    pub first: bool,
+}
+
+/// A look-back-rows scan launched in parts ([`Scanner::rows_begin`]): its kernel, tile and
+/// zeroed status, the tiles of each part continuing the counter where the previous part on
+/// the stream left it.
+pub(crate) struct RowsRun {
+    kernel: gpu_core::Kernel,
+    tile: RowsTile,
+    per_lane: u64,
+    status: LookbackStatus,
+    exclusive: u32,
 }
 
 /// How the look-back rows run: threads per block, and the dynamic shared memory of the staged
