@@ -10,7 +10,7 @@ mod common;
 use std::mem::MaybeUninit;
 
 use common::{same_bits, small_integers};
-use gpu_core::data::offsets_over;
+use gpu_core::data::{offsets_over, typical};
 use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
 use gpu_core::{f16, Element, Gpu, Op, Pipelining, PIPELINE_CHUNK_BYTES};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind};
@@ -518,6 +518,41 @@ fn axis_scans_of_host_arrays() {
         .scan_axis(&x, Axis(2), Op::Sum)
         .unwrap_err();
     assert!(e.to_string().contains("axis"), "{e}");
+}
+
+/// The outer-axis parts alone, small, for compute-sanitizer (filter `outer_axis_parts`):
+/// vector columns by spans (4 chunks), four interleaved columns and one column by tiles, f32
+/// sums against the one-shot bits.
+#[test]
+fn outer_axis_parts_for_the_sanitizers() {
+    use ndarray::{ArrayD, Axis, IxDyn};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    for shape in [&[1000usize, 5000][..], &[(1 << 20) + 3, 4], &[2_100_000, 1]] {
+        let n = shape.iter().product();
+        let x = ArrayD::from_shape_vec(IxDyn(shape), typical::<f32>(n, 3)).unwrap();
+        let scan = Scan::new(&gpu).kind(ScanKind::Exclusive);
+        let (got, ran) = ran_pipeline(|| {
+            scan.clone()
+                .pipelining(Pipelining::Always)
+                .scan_axis(&x, Axis(0), Op::Sum)
+                .unwrap()
+        });
+        if let Some(ran) = ran {
+            assert!(ran, "{shape:?}: pipeline not taken");
+        }
+        let once = scan
+            .pipelining(Pipelining::Never)
+            .scan_axis(&x, Axis(0), Op::Sum)
+            .unwrap();
+        assert!(
+            same_bits(
+                got.as_slice_memory_order().unwrap(),
+                once.as_slice_memory_order().unwrap()
+            ),
+            "{shape:?}: differs from the one-shot scan"
+        );
+    }
 }
 
 /// Segmented scans of host values through the pipeline (chunks of whole tiles, the look-back
