@@ -358,8 +358,24 @@ pub fn fail_every_call<R>(
                 },
             }
             if fired != Some(call) {
+                // Where the calls part from the recorded run's: a fresh recording, compared.
+                settle();
+                let (again, now) = record(|| catch_unwind(AssertUnwindSafe(&mut op)));
+                drop(again);
+                let first = calls.iter().zip(&now).position(|(a, b)| a != b);
+                let at_diff = first.unwrap_or(calls.len().min(now.len()));
+                let span = at_diff.saturating_sub(3)..(at_diff + 4);
+                let show = |v: &[&str]| {
+                    v.get(span.start..span.end.min(v.len()))
+                        .map(|w| w.join(" "))
+                        .unwrap_or_default()
+                };
                 problems.push(format!(
-                    "{at}: the failure hit {fired:?}: the calls changed"
+                    "{at}: the failure hit {fired:?}: the calls changed (a new recording of {}                      calls parts from the first at call {}: recorded [{}], now [{}])",
+                    now.len(),
+                    at_diff + 1,
+                    show(&calls),
+                    show(&now)
                 ));
             }
             let after = held();

@@ -137,13 +137,13 @@ impl Scanner {
         if !in_memory_order {
             return Ok(false);
         }
-        // The one-shot launch's choice: the array as staged (its own shape and strides, the
-        // same lanes), from 16-byte aligned bases.
+        // The one-shot launch's choice is that of the array as staged (its own shape and
+        // strides, from 16-byte aligned bases): the view's must give every lane the same
+        // arithmetic (a Fortran array's lanes may merge otherwise and take another kernel).
         let staged = axis_lanes(&host.shape, &host.strides, outer)?;
-        let choice = match staged == whole {
-            true => Some(self.choose_axis(kind, 0, &whole, 0, &whole)?),
-            false => None,
-        };
+        let one_shot = self.choose_axis(kind, 0, &staged, 0, &staged)?.arithmetic();
+        let choice = self.choose_axis(kind, 0, &whole, 0, &whole)?;
+        let choice = (choice.arithmetic() == one_shot).then_some(choice);
         let ctx = OuterScan {
             host,
             slice,
