@@ -98,7 +98,8 @@ impl<T: Real> Conv1d<'_, T> {
         x: &I,
         axis: Axis,
     ) -> Result<Option<ArrayD<T>>> {
-        let Some(host) = x.host_contiguous() else {
+        let worth = |bytes| !self.has_stream() && self.options().pipelining.applies(bytes);
+        let Some(host) = x.host_for_pipeline(&worth) else {
             return Ok(None);
         };
         let shape = self.axis_output_shape(&host.shape, axis)?;
@@ -110,7 +111,7 @@ impl<T: Real> Conv1d<'_, T> {
             return Ok(None);
         }
         let out = if axis.0 == innermost {
-            self.rows_host_pipelined(host.data, host.data.len() / n)?
+            self.rows_host_pipelined(&host.data, host.data.len() / n)?
         } else {
             let len = shape.iter().product();
             let mut out = gpu_core::host_output_vec::<T>(len);

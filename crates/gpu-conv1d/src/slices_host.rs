@@ -51,7 +51,7 @@ impl<T: Real> Conv1d<'_, T> {
             || !self
                 .options()
                 .pipelining
-                .applies(std::mem::size_of_val(host.data))
+                .applies(std::mem::size_of_val(&*host.data))
         {
             return Ok(false);
         }
@@ -88,7 +88,7 @@ impl<T: Real> Conv1d<'_, T> {
         let rows_in = gpu.alloc::<T>(chunk + SPAN_ALIGN + self.mask_len())?;
         let rows_out = gpu.alloc::<T>(chunk_out)?;
         gpu.host_pipeline_rings(
-            host.data,
+            &host.data,
             &mut ring_in,
             0,
             out,

@@ -425,11 +425,22 @@ fn rows_and_axes_of_host_arrays() {
     axes::<f64>(&gpu, (&[100, 37, 1001], false, 1, true), 15, full);
     // A layout that is neither C nor Fortran (axes in memory 1, 0, 2): its innermost axis (2)
     // as rows and its middle one (0) through the pipeline, the outer one (1) one-shot; the
-    // result in the input's layout.
+    // result in the input's layout. And a strided view (every other row of a C-order array),
+    // gathered into C order as the one-shot path gathers it: its rows (axis 2) and middle
+    // axis (1) pipelined.
     let base = ArrayD::from_shape_vec(IxDyn(&[30, 64, 3001]), data::<f32>(30 * 64 * 3001, 5));
-    let x = base.unwrap().permuted_axes(IxDyn(&[1, 0, 2]));
+    let permuted = base.unwrap().permuted_axes(IxDyn(&[1, 0, 2]));
+    let wide = ArrayD::from_shape_vec(IxDyn(&[64, 60, 3001]), data::<f32>(64 * 60 * 3001, 6));
+    let wide = wide.unwrap();
+    let strided = wide.slice(ndarray::s![.., ..;2, ..]).into_dyn();
     let conv = Conv1d::correlation(&gpu, &data::<f32>(9, 14), full).unwrap();
-    for (axis, piped) in [(2, true), (0, true), (1, false)] {
+    for (what, x, axis, piped) in [
+        ("permuted", permuted.view(), 2, true),
+        ("permuted", permuted.view(), 0, true),
+        ("permuted", permuted.view(), 1, false),
+        ("strided", strided.clone(), 2, true),
+        ("strided", strided.clone(), 1, true),
+    ] {
         let (got, ran) = ran_pipeline(|| {
             conv.clone()
                 .pipelining(Pipelining::Always)
@@ -437,7 +448,7 @@ fn rows_and_axes_of_host_arrays() {
                 .unwrap()
         });
         if let Some(ran) = ran {
-            assert_eq!(ran, piped, "permuted, axis {axis}: pipeline taken");
+            assert_eq!(ran, piped, "{what}, axis {axis}: pipeline taken");
         }
         let once = conv
             .clone()
@@ -448,11 +459,11 @@ fn rows_and_axes_of_host_arrays() {
             got.iter().copied().collect(),
             once.iter().copied().collect(),
         );
-        assert_eq!(got.shape(), once.shape(), "permuted, axis {axis}");
+        assert_eq!(got.shape(), once.shape(), "{what}, axis {axis}");
         if let Some(i) = same_bits(&g, &o) {
-            panic!("permuted, axis {axis}: differs from one-shot at output {i}");
+            panic!("{what}, axis {axis}: differs from one-shot at output {i}");
         }
-        if piped {
+        if piped && what == "permuted" {
             assert_eq!(got.strides()[2], 1, "permuted, axis {axis}: result layout");
             assert!(
                 got.strides()[0] < got.strides()[1],

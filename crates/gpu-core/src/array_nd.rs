@@ -1,6 +1,8 @@
 //! Device-resident N-D arrays: a buffer with a shape and element strides, so that a result
 //! along one axis feeds an operation along another without a trip through the host.
 
+use std::borrow::Cow;
+
 use ndarray::{ArrayBase, ArrayD, ArrayView, Data, Dimension, IxDyn, ShapeBuilder};
 
 use crate::device::Gpu;
@@ -325,6 +327,17 @@ pub trait ShapedInput<T: Pod> {
     fn host_contiguous(&self) -> Option<HostNd<'_, T>> {
         None
     }
+
+    /// The input's host memory for the host pipeline: as [`host_contiguous`](Self::host_contiguous)
+    /// where its elements fill one block, else, for a host array whose elements are spread
+    /// out (a strided view) and where `worth(bytes)` says the pipeline takes that many bytes,
+    /// its elements gathered into a new C-order buffer, as the one-shot path gathers them for
+    /// its upload (so the results are the same). `None` otherwise, and for one block with a
+    /// negative stride (the one-shot path keeps that layout).
+    fn host_for_pipeline(&self, worth: &dyn Fn(usize) -> bool) -> Option<HostNd<'_, T>> {
+        let _ = worth;
+        self.host_contiguous()
+    }
 }
 
 /// A host array whose elements fill one block of memory (C order, Fortran order, or any other
@@ -332,9 +345,10 @@ pub trait ShapedInput<T: Pod> {
 /// its axes in memory and its element strides (computed from the shape and the order: size-1
 /// axes get the stride the order gives them).
 #[derive(Debug, Clone)]
-pub struct HostNd<'a, T> {
-    /// The elements, in memory order.
-    pub data: &'a [T],
+pub struct HostNd<'a, T: Clone> {
+    /// The elements, in memory order (borrowed from the array, or gathered into a new buffer
+    /// for a strided view: [`ShapedInput::host_for_pipeline`]).
+    pub data: Cow<'a, [T]>,
     /// The shape.
     pub shape: Vec<usize>,
     /// The strides in elements.
@@ -344,7 +358,7 @@ pub struct HostNd<'a, T> {
     pub order: Vec<usize>,
 }
 
-impl<T> HostNd<'_, T> {
+impl<T: Clone> HostNd<'_, T> {
     /// The axis whose stride is largest: the array is a sequence of slices along it (the first
     /// axis in C order, the last in Fortran order; `None` for 0-D).
     pub fn outer_axis(&self) -> Option<usize> {
@@ -473,12 +487,31 @@ impl<T: Pod, S: Data<Elem = T>, D: Dimension> ShapedInput<T> for ArrayBase<S, D>
             let strides: Vec<isize> = self.strides().to_vec();
             memory_order(&shape, &strides, &c)?
         };
-        let data = self.as_slice_memory_order()?;
+        let data = Cow::Borrowed(self.as_slice_memory_order()?);
         let strides = order_strides(&shape, &order);
         Some(HostNd {
             data,
             shape,
             strides,
+            order,
+        })
+    }
+
+    fn host_for_pipeline(&self, worth: &dyn Fn(usize) -> bool) -> Option<HostNd<'_, T>> {
+        if let Some(host) = self.host_contiguous() {
+            return Some(host);
+        }
+        if self.as_slice_memory_order().is_some() || !worth(std::mem::size_of::<T>() * self.len()) {
+            return None;
+        }
+        // In logical (C) order, as `Gpu::upload_array` gathers it for the one-shot path.
+        let data: Vec<T> = self.iter().copied().collect();
+        let shape = self.shape().to_vec();
+        let order: Vec<usize> = (0..shape.len()).collect();
+        Some(HostNd {
+            data: Cow::Owned(data),
+            strides: order_strides(&shape, &order),
+            shape,
             order,
         })
     }
@@ -573,7 +606,7 @@ mod tests {
             // Sums along each axis, computed in the memory order of the C-order view.
             for axis in 0..3 {
                 let (shape, _, a) = h.c_order_view(axis);
-                let view = ArrayView::from_shape(IxDyn(&shape), h.data).unwrap();
+                let view = ArrayView::from_shape(IxDyn(&shape), &*h.data).unwrap();
                 let sums = view.sum_axis(ndarray::Axis(a));
                 let mut out_shape = x.shape().to_vec();
                 out_shape.remove(axis);
@@ -588,5 +621,28 @@ mod tests {
         }
         let h = ShapedInput::host_contiguous(&c).unwrap();
         assert!(h.array_in_order(&[2, 3], None, vec![0u32; 6]).is_err());
+    }
+
+    #[test]
+    fn strided_views_are_gathered_for_the_pipeline_only_where_it_runs() {
+        let c = Array3::<u32>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 12 + j * 4 + k) as u32);
+        let yes = |_: usize| true;
+        // One block: borrowed, as host_contiguous.
+        let h = c.host_for_pipeline(&yes).unwrap();
+        assert!(matches!(h.data, Cow::Borrowed(_)));
+        // A strided view: its elements gathered in C order, when the pipeline takes them.
+        let v = c.slice(s![.., ..;2, 1..]);
+        let h = v
+            .host_for_pipeline(&|bytes| bytes == 2 * 2 * 3 * 4)
+            .unwrap();
+        assert!(matches!(h.data, Cow::Owned(_)));
+        assert_eq!(&*h.data, v.iter().copied().collect::<Vec<_>>().as_slice());
+        assert_eq!(
+            (h.order.clone(), h.strides.clone()),
+            (vec![0, 1, 2], vec![6, 3, 1])
+        );
+        assert!(v.host_for_pipeline(&|_| false).is_none());
+        // One block with a negative stride: the one-shot path keeps that layout.
+        assert!(c.slice(s![..;-1, .., ..]).host_for_pipeline(&yes).is_none());
     }
 }

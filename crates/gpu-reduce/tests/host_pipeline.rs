@@ -262,7 +262,7 @@ fn more_than_two_to_the_31_values() {
 /// the chunks (argmin and argmax: rows of chunk-local indices folded on the host).
 #[test]
 fn axis_reductions_of_host_arrays() {
-    use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+    use ndarray::{s, ArrayD, Axis, IxDyn, ShapeBuilder};
     let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     fn array<T>(shape: &[usize], fortran: bool, f: impl Fn(u64) -> T) -> ArrayD<T> {
@@ -448,35 +448,50 @@ fn axis_reductions_of_host_arrays() {
         .zip(&free)
         .all(|(a, b)| a.to_bits() == b.to_bits());
     assert!(same, "outer axis: a busy pipeline changed the float sum");
-    // A layout that is neither C nor Fortran (axes in memory 1, 0, 2), along every axis
-    // (axis 1 is its outer memory axis): pipelined, every operator equal to the CPU, argmax
-    // too, and float sums off the outer axis the one-shot bits.
-    let x = array(&[64, 600, 130], false, |r| r as u32).permuted_axes(IxDyn(&[1, 0, 2]));
-    let f = array(&[64, 600, 130], false, |r| (r % 2001) as f32 * 0.37 - 370.0)
+    // Layouts that are neither C nor Fortran, along every axis: axes in memory 1, 0, 2 (axis
+    // 1 is the outer memory axis), and a strided view (every other element of the last axis,
+    // gathered into C order as the one-shot path gathers it). Pipelined, every operator equal
+    // to the CPU, argmax too, and float sums off the outer axis the one-shot bits.
+    let permuted_u = array(&[64, 600, 130], false, |r| r as u32).permuted_axes(IxDyn(&[1, 0, 2]));
+    let permuted_f = array(&[64, 600, 130], false, |r| (r % 2001) as f32 * 0.37 - 370.0)
         .permuted_axes(IxDyn(&[1, 0, 2]));
-    for axis in 0..3 {
-        let ax = Axis(axis);
-        for op in [Op::Sum, Op::Max, Op::BitXor] {
-            let (got, n) =
-                count_calls("cuLaunchKernel", || always.reduce_axis(&x, ax, op).unwrap());
-            if let Some(n) = n {
-                assert!(n >= 3, "permuted, axis {axis} {op}: {n} launches");
+    let u = array(&[600, 64, 260], false, |r| r as u32);
+    let g = array(&[600, 64, 260], false, |r| (r % 2001) as f32 * 0.37 - 370.0);
+    let layouts = [
+        ("permuted", permuted_u.view(), permuted_f.view(), 1),
+        (
+            "strided",
+            u.slice(s![.., .., ..;2]).into_dyn(),
+            g.slice(s![.., .., ..;2]).into_dyn(),
+            0,
+        ),
+    ];
+    for (what, x, f, outer) in layouts {
+        for axis in 0..3 {
+            let ax = Axis(axis);
+            let ctx = format!("{what}, axis {axis}");
+            for op in [Op::Sum, Op::Max, Op::BitXor] {
+                let (got, n) =
+                    count_calls("cuLaunchKernel", || always.reduce_axis(&x, ax, op).unwrap());
+                if let Some(n) = n {
+                    assert!(n >= 3, "{ctx} {op}: {n} launches");
+                }
+                let want = cpu::reduce_axis(x.view(), ax, op).unwrap();
+                assert_eq!(got, want, "{ctx}: u32 {op}");
             }
-            let want = cpu::reduce_axis(x.view(), ax, op).unwrap();
-            assert_eq!(got, want, "permuted, axis {axis}: u32 {op}");
-        }
-        assert_eq!(
-            always.argmax_axis(&x, ax).unwrap(),
-            cpu::argmax_axis(x.view(), ax).unwrap(),
-            "permuted, axis {axis}: argmax"
-        );
-        if axis != 1 {
-            let bits = |a: &ArrayD<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             assert_eq!(
-                bits(&always.sum_axis(&f, ax).unwrap()),
-                bits(&never.sum_axis(&f, ax).unwrap()),
-                "permuted, axis {axis}: f32 sum differs from one-shot"
+                always.argmax_axis(&x, ax).unwrap(),
+                cpu::argmax_axis(x.view(), ax).unwrap(),
+                "{ctx}: argmax"
             );
+            if axis != outer {
+                let bits = |a: &ArrayD<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&always.sum_axis(&f, ax).unwrap()),
+                    bits(&never.sum_axis(&f, ax).unwrap()),
+                    "{ctx}: f32 sum differs from one-shot"
+                );
+            }
         }
     }
     // Bad input keeps its error through the pipelined path.

@@ -118,13 +118,16 @@ impl Scan<'_> {
         suffix: &str,
         exact: bool,
     ) -> Result<Option<ArrayD<T>>> {
-        let Some(host) = x.host_contiguous() else {
+        let options = self.scan_options();
+        let worth = |bytes| options.pipelining.applies(bytes) && !self.has_stream();
+        let Some(host) = x.host_for_pipeline(&worth) else {
             return Ok(None);
         };
-        let options = self.scan_options();
         if self.has_stream()
             || !options.algorithm.is_gpu()
-            || !options.pipelining.applies(std::mem::size_of_val(host.data))
+            || !options
+                .pipelining
+                .applies(std::mem::size_of_val(&*host.data))
         {
             return Ok(None);
         }

@@ -481,35 +481,44 @@ fn axis_scans_of_host_arrays() {
             "{ctx}: affine scan differs from the one-shot scan"
         );
     }
-    // A layout that is neither C nor Fortran (axes in memory 1, 0, 2), along every axis
-    // (axis 1 is its outer memory axis): the one-shot bits, the result in the input's layout.
-    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
-        let scan = Scan::new(&gpu).kind(kind);
-        // Its outer axis: 1024 slices of 40 × 130, vector columns in spans of 256 slices.
-        let base = array::<f32>(&[1024, 40, 130], false, 11).mapv(|v| v * 0.37 + 0.001);
-        let x = base.permuted_axes(IxDyn(&[1, 0, 2]));
-        for axis in 0..3 {
-            let ctx = format!("permuted, axis {axis} {kind:?}");
-            let (got, ran) = ran_pipeline(|| {
-                scan.clone()
-                    .pipelining(Pipelining::Always)
+    // Layouts that are neither C nor Fortran, along every axis: axes in memory 1, 0, 2 (axis
+    // 1 is its outer memory axis: 1024 slices of 40 × 130, vector columns in spans of 256
+    // slices), the result in the input's layout; and a strided view (every other element of
+    // the last axis, gathered into C order as the one-shot path gathers it). The one-shot
+    // bits.
+    let permuted = array::<f32>(&[1024, 40, 130], false, 11)
+        .mapv(|v| v * 0.37 + 0.001)
+        .permuted_axes(IxDyn(&[1, 0, 2]));
+    let wide = array::<f32>(&[1024, 40, 260], false, 12).mapv(|v| v * 0.37 + 0.001);
+    let strided = wide.slice(ndarray::s![.., .., ..;2]).into_dyn();
+    for (what, x) in [("permuted", permuted.view()), ("strided", strided)] {
+        for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+            let scan = Scan::new(&gpu).kind(kind);
+            for axis in 0..3 {
+                let ctx = format!("{what}, axis {axis} {kind:?}");
+                let (got, ran) = ran_pipeline(|| {
+                    scan.clone()
+                        .pipelining(Pipelining::Always)
+                        .scan_axis(&x, Axis(axis), Op::Sum)
+                        .unwrap()
+                });
+                if let Some(ran) = ran {
+                    assert!(ran, "{ctx}: pipeline not taken");
+                }
+                let once = scan
+                    .clone()
+                    .pipelining(Pipelining::Never)
                     .scan_axis(&x, Axis(axis), Op::Sum)
-                    .unwrap()
-            });
-            if let Some(ran) = ran {
-                assert!(ran, "{ctx}: pipeline not taken");
+                    .unwrap();
+                let (g, o): (Vec<f32>, Vec<f32>) = (
+                    got.iter().copied().collect(),
+                    once.iter().copied().collect(),
+                );
+                assert!(same_bits(&g, &o), "{ctx}: differs from the one-shot scan");
+                if what == "permuted" {
+                    assert_eq!(got.strides(), x.strides(), "{ctx}: layout");
+                }
             }
-            let once = scan
-                .clone()
-                .pipelining(Pipelining::Never)
-                .scan_axis(&x, Axis(axis), Op::Sum)
-                .unwrap();
-            let (g, o): (Vec<f32>, Vec<f32>) = (
-                got.iter().copied().collect(),
-                once.iter().copied().collect(),
-            );
-            assert!(same_bits(&g, &o), "{ctx}: differs from the one-shot scan");
-            assert_eq!(got.strides(), x.strides(), "{ctx}: layout");
         }
     }
     // Bad input keeps its error through the pipelined path.

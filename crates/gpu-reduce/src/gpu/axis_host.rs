@@ -69,7 +69,7 @@ impl Reduce<'_> {
         let size = std::mem::size_of::<T>();
         if self.stream.is_some()
             || total == 0
-            || !self.pipelining.applies(std::mem::size_of_val(host.data))
+            || !self.pipelining.applies(std::mem::size_of_val(&*host.data))
         {
             return Ok(None);
         }
@@ -108,7 +108,7 @@ impl Reduce<'_> {
         let ran = with_pooled(&gpu, |ws| {
             ws.forget_stream()?;
             gpu.host_pipeline_rings(
-                host.data,
+                &host.data,
                 &mut ring_in,
                 0,
                 spare,
@@ -227,7 +227,7 @@ impl Reduce<'_> {
             self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
         };
         with_pooled(gpu, |ws| {
-            let _staged = self.reduce_chunks(ws, host.data, chunk, chunk_reduction)?;
+            let _staged = self.reduce_chunks(ws, &host.data, chunk, chunk_reduction)?;
             // The rows of partials left, reduced along the chunks.
             let stream = gpu.stream();
             fold(next.get(), out.device_ptr(), ws, stream)?;
@@ -254,7 +254,7 @@ impl Reduce<'_> {
         let (total, size) = (host.data.len(), std::mem::size_of::<T>());
         if self.stream.is_some()
             || total == 0
-            || !self.pipelining.applies(std::mem::size_of_val(host.data))
+            || !self.pipelining.applies(std::mem::size_of_val(&*host.data))
         {
             return Ok(None);
         }
@@ -276,7 +276,7 @@ impl Reduce<'_> {
         let gpu = &self.gpu;
         let rows = gpu.alloc::<u64>(chunks * slice)?;
         with_pooled(gpu, |ws| {
-            let _staged = self.reduce_chunks(ws, host.data, chunk, |ws, at, range, s| {
+            let _staged = self.reduce_chunks(ws, &host.data, chunk, |ws, at, range, s| {
                 let mut chunk_shape = shape.clone();
                 chunk_shape[0] = range.len() / slice;
                 let lanes = axis_lanes(&chunk_shape, &strides, 0)?;
@@ -376,7 +376,7 @@ const OUTER_PARTIALS_MAX_BYTES: usize = 64 << 20;
 
 /// The results of `host` reduced along `axis`, in memory order of the C-order view, as an array
 /// of the result's shape in the input's order.
-fn result_array<T, V>(host: &HostNd<'_, T>, axis: usize, out: Vec<V>) -> Result<ArrayD<V>> {
+fn result_array<T: Clone, V>(host: &HostNd<'_, T>, axis: usize, out: Vec<V>) -> Result<ArrayD<V>> {
     let mut shape = host.shape.clone();
     shape.remove(axis);
     host.array_in_order(&shape, Some(axis), out)

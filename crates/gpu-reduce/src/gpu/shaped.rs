@@ -4,8 +4,8 @@
 
 use gpu_core::{
     axis_lanes, kernel_args, AxisLanes, ColumnLanes, DeviceArray, DeviceArrayD, Element, Error,
-    Input, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod, Result,
-    SegmentOffsets, Segments, ShapedInput, StatusLayout, Stream, LANES_BLOCK,
+    HostNd, Input, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod,
+    Result, SegmentOffsets, Segments, ShapedInput, StatusLayout, Stream, LANES_BLOCK,
 };
 use ndarray::{ArrayD, Axis, IxDyn};
 
@@ -645,8 +645,21 @@ impl Reduce<'_> {
         axis: Axis,
         desc: &Desc,
     ) -> Result<(ArrayD<V>, u64)> {
-        if let Some(host) = x.host_contiguous() {
-            if let Some(a) = self.axis_host_pipelined::<T, V>(&host, axis.0, desc)? {
+        let host = x.host_for_pipeline(&|bytes| self.takes_pipeline(bytes));
+        self.axis_host_from(x, host.as_ref(), axis, desc)
+    }
+
+    /// [`axis_host`](Self::axis_host) with the input's host memory for the pipeline, if any,
+    /// already found.
+    fn axis_host_from<T: Pod, V: Pod, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        host: Option<&HostNd<'_, T>>,
+        axis: Axis,
+        desc: &Desc,
+    ) -> Result<(ArrayD<V>, u64)> {
+        if let Some(host) = host {
+            if let Some(a) = self.axis_host_pipelined::<T, V>(host, axis.0, desc)? {
                 return Ok((a, host.shape[axis.0] as u64));
             }
         }
@@ -744,12 +757,13 @@ impl Reduce<'_> {
         which: Extreme,
     ) -> Result<ArrayD<usize>> {
         let desc = desc_arg::<T>(which);
-        if let Some(host) = x.host_contiguous() {
-            if let Some(out) = self.outer_axis_arg_pipelined(&host, axis.0, which, &desc)? {
+        let host = x.host_for_pipeline(&|bytes| self.takes_pipeline(bytes));
+        if let Some(host) = &host {
+            if let Some(out) = self.outer_axis_arg_pipelined(host, axis.0, which, &desc)? {
                 return checked_indices(out, host.shape[axis.0] as u64);
             }
         }
-        let (out, len) = self.axis_host::<T, u64, I>(x, axis, &desc)?;
+        let (out, len) = self.axis_host_from::<T, u64, I>(x, host.as_ref(), axis, &desc)?;
         if len == 0 && !out.is_empty() {
             return Err(empty_axis(which.kernel_op()));
         }

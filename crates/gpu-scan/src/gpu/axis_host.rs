@@ -83,7 +83,7 @@ impl Scanner {
         }
         self.release_scratch()?;
         gpu.host_pipeline_rings(
-            host.data,
+            &host.data,
             &mut ring_in,
             0,
             output,
@@ -196,7 +196,7 @@ impl Scanner {
         let mut first = true;
         self.release_scratch()?;
         self.gpu.clone().host_pipeline_rings(
-            ctx.host.data,
+            &ctx.host.data,
             &mut ring_in,
             0,
             output,
@@ -258,7 +258,7 @@ impl Scanner {
         let mut run = None;
         self.release_scratch()?;
         self.gpu.clone().host_pipeline_rings(
-            ctx.host.data,
+            &ctx.host.data,
             &mut ring_in,
             0,
             output,
@@ -330,7 +330,7 @@ impl Scanner {
         self.release_scratch()?;
         let mut carried = false;
         gpu.host_pipeline_rings(
-            host.data,
+            &host.data,
             &mut ring_in,
             0,
             output,
@@ -365,7 +365,7 @@ impl Scanner {
 
 /// What every outer-axis pipeline of one call shares: the host array, the elements of one
 /// slice, and whether the scan is exclusive.
-struct OuterScan<'h, 'a, T> {
+struct OuterScan<'h, 'a, T: Clone> {
     host: &'h HostNd<'a, T>,
     slice: usize,
     exclusive: bool,
