@@ -326,12 +326,10 @@ mod gpu {
                 }
                 // Rows of 4096 scanned along axis 1 (`Scan::scan_axis`), from a pageable host
                 // array into a new one: chunks of whole rows through the pipeline against the
-                // one-shot path; for the integers also down the columns (axis 0: each lane's
-                // running value carried between chunks). Checked against the CPU's scan.
-                let mut axes = vec![(1usize, HOST_ROWS)];
-                if !T::IS_FLOAT {
-                    axes.push((0, HOST_COLUMNS));
-                }
+                // one-shot path; and down the columns (axis 0: the one-shot launch's vector
+                // columns run chunk by chunk, whole spans each). Checked against the CPU's scan
+                // (the small-integer data keep float sums exact).
+                let axes = [(1usize, HOST_ROWS), (0, HOST_COLUMNS)];
                 if !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
                     let rows = ndarray::ArrayView2::from_shape((n / ROW, ROW), host)
                         .expect("n is a multiple of the row");

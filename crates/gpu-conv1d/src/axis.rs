@@ -55,11 +55,12 @@ impl<T: Real> Conv1d<'_, T> {
     /// shape with that axis's length replaced by the mode's output length. `x` is any ndarray
     /// array or view (any layout, strides of any sign) or a [`DeviceArrayD`]. Lane for lane
     /// the same as [`run`](Conv1d::run) of the lane, and as
-    /// [`cpu::apply_axis`](crate::cpu::apply_axis). A host array in C or Fortran order
-    /// streams through the host pipeline as [`pipelining`](Conv1d::pipelining) says, along its
+    /// [`cpu::apply_axis`](crate::cpu::apply_axis). A host array (any order of its axes; a
+    /// strided view is first gathered into C order, as the one-shot path gathers it) streams
+    /// through the host pipeline as [`pipelining`](Conv1d::pipelining) says, along its
     /// innermost memory axis (chunks of whole rows) or a middle one (chunks of whole outer
     /// slices, gathered into rows on the device), with the one-shot call's results bit for
-    /// bit; along the outer memory axis it goes one-shot.
+    /// bit, in the input's order; along the outer memory axis it goes one-shot.
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {
@@ -88,9 +89,9 @@ impl<T: Real> Conv1d<'_, T> {
         out.to_array()
     }
 
-    /// [`run_axis`](Conv1d::run_axis) of a host array in C or Fortran order through the host
-    /// pipeline: along the innermost memory axis (the last in C order, the first in Fortran
-    /// order: lanes that are rows one after the other) or a middle one (chunks of whole outer
+    /// [`run_axis`](Conv1d::run_axis) of a host array through the host pipeline: along the
+    /// innermost memory axis (the last in C order, the first in Fortran order: lanes that are
+    /// rows one after the other) or a middle one (chunks of whole outer
     /// slices gathered into rows on the device, `slices_host.rs`). The result in the input's
     /// order, or `None` where it does not apply (the outer memory axis among others).
     fn axis_rows_pipelined<I: ShapedInput<T> + ?Sized>(

@@ -324,8 +324,8 @@ pub struct ScanOptions {
     /// Where the look-back scan and the segmented scans keep their tiles.
     pub staging: TileStaging,
     /// Whether host-to-host scans (`Scan::scan` of a host slice, `Scan::scan_to_slice`;
-    /// look-back algorithms; `Scan::scan_axis` of a host array in C or Fortran order along
-    /// any axis but its outer memory axis) stream through the device in overlapped chunks
+    /// look-back algorithms; `Scan::scan_axis` of a host array, see there) stream through the
+    /// device in overlapped chunks
     /// (`gpu_core::Gpu::host_pipeline`); from 32 MiB of input on by default
     /// ([`gpu_core::Pipelining::Auto`]).
     pub pipelining: gpu_core::Pipelining,

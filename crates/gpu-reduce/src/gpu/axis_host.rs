@@ -1,4 +1,4 @@
-//! Axis reductions of host arrays through the host pipeline. An array in C or Fortran order is
+//! Axis reductions of host arrays through the host pipeline. An array in any order of its axes is
 //! a sequence of slices along its outer memory axis; a reduction along any other axis keeps
 //! every lane inside one slice. Chunks of whole slices upload into a device ring, each is
 //! reduced into its block of results (launched with the whole array's plan, so every lane gets

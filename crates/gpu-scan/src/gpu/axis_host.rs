@@ -1,4 +1,4 @@
-//! Axis scans of host arrays through the host pipeline: an array in C or Fortran order is a
+//! Axis scans of host arrays through the host pipeline: an array in any order of its axes is a
 //! sequence of slices along its outer memory axis, and when the scan runs along another axis
 //! every lane lies inside one slice. Chunks of whole slices then go up, are scanned in their
 //! ring slot and come down while the next ones do, with no carry between chunks. Along the
