@@ -8,10 +8,45 @@
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    axis_lanes, axis_lanes_pair, DeviceArray, DeviceArrayD, Element, Error, Input, LanePlan, Op,
-    Pod, Result, SegmentOffsets, Segments, ShapedInput, StagedNd,
+    axis_lanes_pair, DeviceArray, DeviceArrayD, Element, Error, Input, LanePlan, Op, Pod, Result,
+    SegmentOffsets, Segments, ShapedInput, StagedNd,
 };
 use ndarray::{ArrayD, Axis};
+
+/// The lanes along `axis` of an input and an output of `shape` (`gpu_core::axis_lanes_pair`),
+/// with the other axes taken in the input's memory order (largest stride first), so that they
+/// merge as far as memory allows whatever the order of the axes (Fortran order, a
+/// permutation): a scan pairs lane `l` of the input with lane `l` of the output, so their
+/// numbering is free. C order keeps its axes as they are.
+pub(crate) fn scan_lanes_pair(
+    shape: &[usize],
+    in_strides: &[isize],
+    out_strides: &[isize],
+    axis: usize,
+) -> Result<(gpu_core::LaneBatches, gpu_core::LaneBatches)> {
+    gpu_core::check_axis(axis, shape.len())?;
+    if in_strides.len() != shape.len() || out_strides.len() != shape.len() {
+        return axis_lanes_pair(shape, in_strides, out_strides, axis);
+    }
+    let mut order: Vec<usize> = (0..shape.len()).collect();
+    order.sort_by_key(|&d| std::cmp::Reverse(in_strides[d].unsigned_abs()));
+    let pick = |v: &[isize]| order.iter().map(|&d| v[d]).collect::<Vec<_>>();
+    let shape: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
+    let at = order
+        .iter()
+        .position(|&d| d == axis)
+        .expect("a permutation");
+    axis_lanes_pair(&shape, &pick(in_strides), &pick(out_strides), at)
+}
+
+/// [`scan_lanes_pair`] of one array.
+pub(crate) fn scan_lanes(
+    shape: &[usize],
+    strides: &[isize],
+    axis: usize,
+) -> Result<gpu_core::LaneBatches> {
+    Ok(scan_lanes_pair(shape, strides, strides, axis)?.0)
+}
 
 use crate::gpu::{LaneKind, Scanner};
 use crate::{Scan, ScanKind, ScanMonoid};
@@ -75,7 +110,7 @@ impl Scan<'_> {
             ));
         }
         let (in_lb, out_lb) =
-            axis_lanes_pair(staged.shape(), staged.strides(), out.strides(), axis.0)?;
+            scan_lanes_pair(staged.shape(), staged.strides(), out.strides(), axis.0)?;
         let kind = LaneKind {
             suffix,
             value_size: std::mem::size_of::<T>(),
@@ -246,7 +281,7 @@ impl Scan<'_> {
         op: Op,
     ) -> Result<LanePlan> {
         let suffix = op_suffix::<T>(op)?;
-        let lb = axis_lanes(shape, strides, axis.0)?;
+        let lb = scan_lanes(shape, strides, axis.0)?;
         let kind = LaneKind {
             suffix: &suffix,
             value_size: std::mem::size_of::<T>(),

@@ -11,12 +11,13 @@
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    axis_lanes, HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result, PIPELINE_CHUNK_BYTES,
+    HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result, PIPELINE_CHUNK_BYTES,
     PIPELINE_RING_SLOTS,
 };
 
 use super::lanes::{AxisChoice, RowsTile, SpanPart};
 use super::{LaneKind, Scanner};
+use crate::shaped::scan_lanes;
 
 impl Scanner {
     /// Scans `host` along `axis` into `output` (memory order, the input's length) through the
@@ -58,7 +59,7 @@ impl Scanner {
         let lanes_of = |count: usize| -> Result<LaneBatches> {
             let mut shape = host.shape.clone();
             shape[outer] = count;
-            axis_lanes(&shape, &host.strides, axis)
+            scan_lanes(&shape, &host.strides, axis)
         };
         let whole = lanes_of(slices)?;
         let arithmetic = self.choose_axis(kind, 0, &whole, 0, &whole)?.arithmetic();
@@ -127,7 +128,7 @@ impl Scanner {
         if axis != 0 || slice * std::mem::size_of::<T>() > PIPELINE_CHUNK_BYTES {
             return Ok(false);
         }
-        let whole = axis_lanes(&shape, &strides, 0)?;
+        let whole = scan_lanes(&shape, &strides, 0)?;
         let l = whole.lanes;
         // (One lane, a column of one or a 1-D array, has no stride across lanes.)
         let in_memory_order = whole.batches == [0]
@@ -140,7 +141,7 @@ impl Scanner {
         // The one-shot launch's choice is that of the array as staged (its own shape and
         // strides, from 16-byte aligned bases): the view's must give every lane the same
         // arithmetic (a Fortran array's lanes may merge otherwise and take another kernel).
-        let staged = axis_lanes(&host.shape, &host.strides, outer)?;
+        let staged = scan_lanes(&host.shape, &host.strides, outer)?;
         let one_shot = self.choose_axis(kind, 0, &staged, 0, &staged)?.arithmetic();
         let choice = self.choose_axis(kind, 0, &whole, 0, &whole)?;
         let choice = (choice.arithmetic() == one_shot).then_some(choice);
@@ -320,7 +321,7 @@ impl Scanner {
         let lanes_of = |count: usize| -> Result<LaneBatches> {
             let mut shape = shape.to_vec();
             shape[0] = count;
-            axis_lanes(&shape, strides, 0)
+            scan_lanes(&shape, strides, 0)
         };
         debug_assert!(total % slice == 0);
         let gpu = self.gpu.clone();
