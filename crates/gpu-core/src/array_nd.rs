@@ -606,7 +606,7 @@ mod tests {
             // Sums along each axis, computed in the memory order of the C-order view.
             for axis in 0..3 {
                 let (shape, _, a) = h.c_order_view(axis);
-                let view = ArrayView::from_shape(IxDyn(&shape), &*h.data).unwrap();
+                let view = ArrayView::from_shape(IxDyn(&shape), &h.data).unwrap();
                 let sums = view.sum_axis(ndarray::Axis(a));
                 let mut out_shape = x.shape().to_vec();
                 out_shape.remove(axis);

@@ -57,7 +57,11 @@ fn driver_failures_in_gpu_core_are_clear_errors() {
         }
     }
     // Exactly the two optional attributes, under every code.
-    assert_eq!(optional, 2 * (INJECTED_CODES.len() + 1), "optional attributes");
+    assert_eq!(
+        optional,
+        2 * (INJECTED_CODES.len() + 1),
+        "optional attributes"
+    );
     eprintln!("Gpu::new: {} calls, {points} failure points", calls.len());
 
     let gpu = Gpu::new(0).unwrap();
