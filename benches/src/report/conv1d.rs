@@ -303,6 +303,25 @@ mod gpu {
                     cases.push(host_to_new_array(case, mask.len(), array, slack, run, want));
                 }
             }
+            // Down the columns of (n / 64) × 64 (64 channels of n / 64 samples, C order:
+            // `Conv1d::run_axis` along axis 0, the outer memory axis): chunks of slices with
+            // the mask's reach before them, gathered into rows on the device.
+            if !d.is_half() && n % 64 == 0 && n >= 2 * 64 * mask.len() {
+                let x = ndarray::ArrayView2::from_shape((n / 64, 64), host)
+                    .expect("n is a multiple of 64");
+                let (axis, lane) = (ndarray::Axis(0), n / 64);
+                let variant = format!(
+                    "{VARIANT} down the columns of rows of 64, host to new array, pageable"
+                );
+                for (name, p) in PATHS {
+                    let c = conv.clone().pipelining(p);
+                    let run = move || c.run_axis(&x, axis);
+                    let want = move || same_zero_along(x.into_dyn(), axis, mask);
+                    let case = Case::new("conv1d", name, &variant, d.name(), n);
+                    let slack = fft_slack(conv.path(lane).ok(), host, mask);
+                    cases.push(host_to_new_array(case, mask.len(), array, slack, run, want));
+                }
+            }
             env.run_cases(cases)
         }
     }

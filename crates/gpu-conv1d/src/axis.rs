@@ -58,9 +58,10 @@ impl<T: Real> Conv1d<'_, T> {
     /// [`cpu::apply_axis`](crate::cpu::apply_axis). A host array (any order of its axes; a
     /// strided view is first gathered into C order, as the one-shot path gathers it) streams
     /// through the host pipeline as [`pipelining`](Conv1d::pipelining) says, along its
-    /// innermost memory axis (chunks of whole rows) or a middle one (chunks of whole outer
-    /// slices, gathered into rows on the device), with the one-shot call's results bit for
-    /// bit, in the input's order; along the outer memory axis it goes one-shot.
+    /// innermost memory axis (chunks of whole rows), a middle one (chunks of whole outer
+    /// slices, gathered into rows on the device) or the outer one (chunks of slices with the
+    /// mask's reach before them, the direct kernels only), with the one-shot call's results
+    /// bit for bit, in the input's order.
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {
@@ -91,9 +92,9 @@ impl<T: Real> Conv1d<'_, T> {
 
     /// [`run_axis`](Conv1d::run_axis) of a host array through the host pipeline: along the
     /// innermost memory axis (the last in C order, the first in Fortran order: lanes that are
-    /// rows one after the other) or a middle one (chunks of whole outer
-    /// slices gathered into rows on the device, `slices_host.rs`). The result in the input's
-    /// order, or `None` where it does not apply (the outer memory axis among others).
+    /// rows one after the other), a middle one (chunks of whole outer slices gathered into
+    /// rows on the device, `slices_host.rs`) or the outer one (`outer_host.rs`). The result in
+    /// the input's order, or `None` where it does not apply.
     fn axis_rows_pipelined<I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
@@ -117,7 +118,9 @@ impl<T: Real> Conv1d<'_, T> {
             let len = shape.iter().product();
             let mut out = gpu_core::host_output_vec::<T>(len);
             let spare = &mut out.spare_capacity_mut()[..len];
-            if self.axis_slices_pipelined(&host, axis.0, spare)? {
+            if self.axis_outer_pipelined(&host, axis.0, spare)?
+                || self.axis_slices_pipelined(&host, axis.0, spare)?
+            {
                 // SAFETY: the pipeline wrote all `len` elements of the spare capacity when it
                 // returned true; `T: Pod` accepts the bytes it copied.
                 unsafe { out.set_len(len) };

@@ -536,6 +536,55 @@ impl<'s, T: Real> Conv1d<'s, T> {
         self.launch(input, at, shape, path, stream)
     }
 
+    /// Enqueues outputs `span` of `rows` signals of `n` elements each, whose positions
+    /// `first .. first + m` lie on the device as packed rows of `m` at `input`, into packed
+    /// rows of `span.len()` outputs at `output` (16-byte aligned), with `path` (the whole
+    /// signals' path, one that gives [the same arithmetic anywhere](Path::same_arithmetic_anywhere)).
+    /// The rows' ends stand for the signal's ends: the caller guarantees that every window of
+    /// `span` reads only positions inside `first .. first + m`, past the left end only where
+    /// `first == 0` and past the right end only where `first + m == n`, so the boundary rule
+    /// applied at the rows' ends is the signal's; and keeps both arrays alive until the
+    /// stream has run.
+    // The window's place in the signal and the two arrays: each argument is one fact.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn enqueue_rows_window(
+        &self,
+        input: u64,
+        rows: usize,
+        (first, m, n): (usize, usize, usize),
+        output: u64,
+        span: std::ops::Range<usize>,
+        path: Path,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.options.strategy.validate::<T>(self.mask.len())?;
+        let n_out = self.output_len(n)?;
+        if span.end > n_out || span.start > span.end || first + m > n {
+            return Err(Error::invalid(
+                "span",
+                format!("{span:?} of {n_out} outputs, positions {first}+{m} of {n}"),
+            ));
+        }
+        if !path.same_arithmetic_anywhere() {
+            return Err(Error::invalid(
+                "path",
+                format!("{path:?} computes an output by its tile: it runs over whole rows only"),
+            ));
+        }
+        if span.is_empty() || rows == 0 {
+            return Ok(());
+        }
+        let shape = Shape {
+            rows: rows as u64,
+            n: m as u64,
+            n_out: span.len() as u64,
+            off: offset(self.options.mode, self.mask.len()) + span.start as i64 - first as i64,
+            w: self.mask.len() as u64,
+            boundary: self.options.boundary.code(),
+        };
+        self.launch(input, output, shape, path, stream)
+    }
+
     /// Launches `path` over `shape` (checked by the caller: `input` holds `rows · n` elements
     /// and `output` `rows · n_out`, this context's memory, alive until the stream has run,
     /// `output` 16-byte aligned).

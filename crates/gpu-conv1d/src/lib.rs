@@ -115,6 +115,8 @@ mod host_async;
 #[cfg(feature = "cuda")]
 mod kernels;
 #[cfg(feature = "cuda")]
+mod outer_host;
+#[cfg(feature = "cuda")]
 mod rows_host;
 #[cfg(feature = "cuda")]
 mod slices_host;

@@ -246,6 +246,17 @@ impl Path {
         }
     }
 
+    /// Whether each output is one chain of multiply-adds over the mask in order, whatever tile
+    /// or position of a launch it falls in (the direct paths): a launch over any part of a
+    /// signal then gives those outputs the bits of a launch over all of it. The tensor-core
+    /// path groups the mask by its tile and the FFT paths mix a whole transform's span.
+    pub(crate) fn same_arithmetic_anywhere(self) -> bool {
+        !matches!(
+            self,
+            Path::TensorCore | Path::Fft { .. } | Path::CuFft { .. }
+        )
+    }
+
     /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {

@@ -260,7 +260,7 @@ fn async_forms() {
 /// every mode and boundary (`Wrap` included: a row never leaves its chunk), the kernels chosen
 /// explicitly, f32, f64 and f16; along a middle axis chunks of whole outer slices gathered
 /// into rows on the device (the same checks, lanes whose bytes are not a multiple of 16); along
-/// the outer axis the one-shot path.
+/// the outer axis too (`outer_axis_of_host_arrays` for its cases).
 #[test]
 fn rows_and_axes_of_host_arrays() {
     use ndarray::{Array2, ArrayD, Axis, IxDyn, ShapeBuilder};
@@ -339,7 +339,7 @@ fn rows_and_axes_of_host_arrays() {
     rows::<f16>(&gpu, 3000, 3001, 63, Options::new(), "f16");
     rows::<f64>(&gpu, 1000, 2999, 9, Options::new(), "f64");
     // N-D arrays along their innermost memory axis (rows), a middle one (chunks of whole outer
-    // slices gathered into rows on the device) and the outer one (one-shot).
+    // slices gathered into rows on the device) and the outer one.
     fn axes<T: Real>(
         gpu: &Gpu,
         (shape, fortran, axis, piped): (&[usize], bool, usize, bool),
@@ -404,8 +404,8 @@ fn rows_and_axes_of_host_arrays() {
         (&[3001, 30, 64], true, 0, true),
         (&[64, 30, 3001], false, 1, true),
         (&[3001, 30, 64], true, 1, true),
-        (&[64, 30, 3001], false, 0, false),
-        (&[3001, 30, 64], true, 2, false),
+        (&[64, 30, 3001], false, 0, true),
+        (&[3001, 30, 64], true, 2, true),
     ] {
         axes::<f32>(&gpu, case, 4, d);
     }
@@ -424,15 +424,18 @@ fn rows_and_axes_of_host_arrays() {
     axes::<f16>(&gpu, (&[300, 37, 1001], false, 1, true), 15, d);
     axes::<f64>(&gpu, (&[100, 37, 1001], false, 1, true), 15, full);
     // A layout that is neither C nor Fortran (axes in memory 1, 0, 2): its innermost axis (2)
-    // as rows and its middle one (0) through the pipeline, the outer one (1) one-shot; the
+    // as rows and its middle one (0) through the pipeline, the outer one (1) one-shot (the
+    // mask's 9 slices of 64 × 3001 exceed half a chunk); the
     // result in the input's layout. And a strided view (every other row of a C-order array),
     // gathered into C order as the one-shot path gathers it: its rows (axis 2) and middle
-    // axis (1) pipelined.
+    // axis (1) pipelined; and a reversed view (two axes backwards through memory), gathered
+    // likewise: its outer axis one-shot (9 slices of 60 × 3001 exceed half a chunk).
     let base = ArrayD::from_shape_vec(IxDyn(&[30, 64, 3001]), data::<f32>(30 * 64 * 3001, 5));
     let permuted = base.unwrap().permuted_axes(IxDyn(&[1, 0, 2]));
     let wide = ArrayD::from_shape_vec(IxDyn(&[64, 60, 3001]), data::<f32>(64 * 60 * 3001, 6));
     let wide = wide.unwrap();
     let strided = wide.slice(ndarray::s![.., ..;2, ..]).into_dyn();
+    let reversed = wide.slice(ndarray::s![..;-1, .., ..;-1]).into_dyn();
     let conv = Conv1d::correlation(&gpu, &data::<f32>(9, 14), full).unwrap();
     for (what, x, axis, piped) in [
         ("permuted", permuted.view(), 2, true),
@@ -440,6 +443,9 @@ fn rows_and_axes_of_host_arrays() {
         ("permuted", permuted.view(), 1, false),
         ("strided", strided.clone(), 2, true),
         ("strided", strided.clone(), 1, true),
+        ("reversed", reversed.clone(), 2, true),
+        ("reversed", reversed.clone(), 1, true),
+        ("reversed", reversed.clone(), 0, false),
     ] {
         let (got, ran) = ran_pipeline(|| {
             conv.clone()
@@ -471,4 +477,129 @@ fn rows_and_axes_of_host_arrays() {
             );
         }
     }
+}
+
+/// Along the outer memory axis (every lane crosses every chunk): chunks of slices with the
+/// mask's reach before them, gathered into rows on the device; the one-shot results bit for
+/// bit around the chunk's slice count (one chunk, exactly one, one more, several), every
+/// mode and boundary (`Wrap` one-shot: it reads the far end first), each direct kernel (the
+/// tensor-core path one-shot: it computes by tiles), lanes whose bytes are not a multiple of
+/// 16, C and Fortran order, f16 and f64, lanes shorter than the mask.
+#[test]
+fn outer_axis_of_host_arrays() {
+    use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn outer<T: Real>(
+        gpu: &Gpu,
+        (slices, lanes, fortran): (usize, &[usize], bool),
+        w: usize,
+        options: Options,
+        piped: bool,
+    ) {
+        let mask: Vec<T> = data(w, w as u64 + 3);
+        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+        let always = conv.clone().pipelining(Pipelining::Always);
+        let never = conv.clone().pipelining(Pipelining::Never);
+        // C order: the outer axis first; Fortran order: last.
+        let mut shape = vec![slices];
+        shape.extend_from_slice(lanes);
+        let axis = if fortran {
+            shape.reverse();
+            shape.len() - 1
+        } else {
+            0
+        };
+        let n: usize = shape.iter().product();
+        let v = data::<T>(n, (slices + w) as u64);
+        let dim = IxDyn(&shape);
+        let x = match fortran {
+            true => ArrayD::from_shape_vec(dim.f(), v).unwrap(),
+            false => ArrayD::from_shape_vec(dim, v).unwrap(),
+        };
+        let ctx = format!(
+            "{} shape {shape:?} fortran {fortran} axis {axis} w={w} {:?} {:?} {:?}",
+            T::NAME,
+            options.mode,
+            options.boundary,
+            options.strategy
+        );
+        let (got, ran) = ran_pipeline(|| always.run_axis(&x, Axis(axis)).unwrap());
+        if let Some(ran) = ran {
+            assert_eq!(ran, piped, "{ctx}: pipeline taken");
+        }
+        let once = never.run_axis(&x, Axis(axis)).unwrap();
+        assert_eq!(got.shape(), once.shape(), "{ctx}");
+        let (g, o): (Vec<T>, Vec<T>) = (
+            got.iter().copied().collect(),
+            once.iter().copied().collect(),
+        );
+        if let Some(i) = same_bits(&g, &o) {
+            panic!("{ctx}: differs from one-shot at output {i} (logical order)");
+        }
+        if piped {
+            assert_eq!(got.is_standard_layout(), !fortran, "{ctx}: result order");
+        }
+        // The first, a middle and the last lane against the CPU reference.
+        let count = n / slices.max(1);
+        for k in [0, count / 2, count - 1] {
+            let lane: Vec<T> = x.lanes(Axis(axis)).into_iter().nth(k).unwrap().to_vec();
+            let got_lane: Vec<T> = got.lanes(Axis(axis)).into_iter().nth(k).unwrap().to_vec();
+            let r = check(
+                &got_lane,
+                Operation::Correlation,
+                &lane,
+                &mask,
+                options.mode,
+                options.boundary,
+                512,
+            );
+            if let Err(e) = r {
+                panic!("{ctx}, lane {k}: {e}");
+            }
+        }
+    }
+    // Slices per chunk: a chunk's elements less the mask's w slices before it.
+    let per_chunk = |lanes: usize, w: usize, size: usize| PIPELINE_CHUNK_BYTES / size / lanes - w;
+    let (d, full, valid) = (
+        Options::new(),
+        Options::new().mode(Mode::Full),
+        Options::new().mode(Mode::Valid),
+    );
+    // 1000 lanes of f32, w = 31: 2066 slices per chunk.
+    let c = per_chunk(1000, 31, 4);
+    for slices in [1, 30, 31, c - 1, c, c + 1, 2 * c, 3 * c + 7] {
+        for options in [d, full, valid] {
+            let piped = !(options.mode == Mode::Valid && slices < 31);
+            outer::<f32>(&gpu, (slices, &[1000], false), 31, options, piped);
+        }
+    }
+    // Lanes of 37 f32 (148 bytes), in C and Fortran order, every boundary.
+    for b in Boundary::ALL {
+        for fortran in [false, true] {
+            let piped = b != Boundary::Wrap;
+            outer::<f32>(&gpu, (9000, &[37], fortran), 31, full.boundary(b), piped);
+        }
+    }
+    // Several chunks of 37 lanes: 56648 slices per chunk.
+    let c = per_chunk(37, 31, 4);
+    outer::<f32>(&gpu, (2 * c + 3, &[37], false), 31, d, true);
+    // Each direct kernel; the tensor-core path goes one-shot.
+    for (strategy, w, piped) in [
+        (Strategy::Basic, 63, true),
+        (Strategy::ConstantMask, 63, true),
+        (Strategy::TILED_HALO, 63, true),
+        (Strategy::TILED_CACHED, 63, true),
+        (Strategy::RegisterTiled, 127, true),
+        (Strategy::TensorCore, 63, false),
+    ] {
+        let options = full.strategy(strategy);
+        outer::<f32>(&gpu, (5000, &[30, 41], false), w, options, piped);
+    }
+    // 3-D, f16 and f64.
+    outer::<f16>(&gpu, (7000, &[20, 33], false), 15, d, true);
+    outer::<f16>(&gpu, (7000, &[20, 33], true), 7, valid, true);
+    outer::<f64>(&gpu, (6000, &[333], false), 9, full, true);
+    // The mask's reach over half a chunk: one-shot.
+    outer::<f32>(&gpu, (300, &[40000], false), 31, d, false);
 }

@@ -332,8 +332,8 @@ pub trait ShapedInput<T: Pod> {
     /// where its elements fill one block, else, for a host array whose elements are spread
     /// out (a strided view) and where `worth(bytes)` says the pipeline takes that many bytes,
     /// its elements gathered into a new C-order buffer, as the one-shot path gathers them for
-    /// its upload (so the results are the same). `None` otherwise, and for one block with a
-    /// negative stride (the one-shot path keeps that layout).
+    /// its upload (so the results are the same); a view with a negative stride is gathered
+    /// too, as the one-shot path gathers it. `None` otherwise.
     fn host_for_pipeline(&self, worth: &dyn Fn(usize) -> bool) -> Option<HostNd<'_, T>> {
         let _ = worth;
         self.host_contiguous()
@@ -451,6 +451,11 @@ fn memory_order(shape: &[usize], strides: &[isize], fallback: &[usize]) -> Optio
     )
 }
 
+/// Whether an axis of more than one element has a negative stride.
+fn runs_backwards(shape: &[usize], strides: &[isize]) -> bool {
+    shape.iter().zip(strides).any(|(&n, &s)| n > 1 && s < 0)
+}
+
 /// Strides of `shape` with its axes in memory in `order` (outermost first).
 fn order_strides(shape: &[usize], order: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
@@ -464,7 +469,12 @@ fn order_strides(shape: &[usize], order: &[usize]) -> Vec<isize> {
 
 impl<T: Pod, S: Data<Elem = T>, D: Dimension> ShapedInput<T> for ArrayBase<S, D> {
     fn stage_nd(&self, gpu: &Gpu) -> Result<StagedNd<'_, T>> {
-        let a = DeviceArrayD::from_array(gpu, self)?;
+        // A view running backwards through memory is gathered into C order, as the pipeline
+        // gathers it (`host_for_pipeline`), so that both give the same bits.
+        let a = match runs_backwards(self.shape(), self.strides()) {
+            true => DeviceArrayD::from_device(gpu.upload_array(self)?, self.shape())?,
+            false => DeviceArrayD::from_array(gpu, self)?,
+        };
         Ok(StagedNd {
             offset: a.offset,
             shape: a.shape,
@@ -501,10 +511,14 @@ impl<T: Pod, S: Data<Elem = T>, D: Dimension> ShapedInput<T> for ArrayBase<S, D>
         if let Some(host) = self.host_contiguous() {
             return Some(host);
         }
-        if self.as_slice_memory_order().is_some() || !worth(std::mem::size_of::<T>() * self.len()) {
+        let one_block = self.as_slice_memory_order().is_some();
+        if one_block && !runs_backwards(self.shape(), self.strides())
+            || !worth(std::mem::size_of::<T>() * self.len())
+        {
             return None;
         }
-        // In logical (C) order, as `Gpu::upload_array` gathers it for the one-shot path.
+        // In logical (C) order, as `Gpu::upload_array` gathers it for the one-shot path (a
+        // strided view, or one running backwards: `stage_nd`).
         let data: Vec<T> = self.iter().copied().collect();
         let shape = self.shape().to_vec();
         let order: Vec<usize> = (0..shape.len()).collect();
@@ -642,7 +656,18 @@ mod tests {
             (vec![0, 1, 2], vec![6, 3, 1])
         );
         assert!(v.host_for_pipeline(&|_| false).is_none());
-        // One block with a negative stride: the one-shot path keeps that layout.
-        assert!(c.slice(s![..;-1, .., ..]).host_for_pipeline(&yes).is_none());
+        // One block with a negative stride: gathered in C order, as the one-shot path
+        // gathers it.
+        let r = c.slice(s![..;-1, .., ..]);
+        let h = r.host_for_pipeline(&yes).unwrap();
+        assert!(matches!(h.data, Cow::Owned(_)));
+        assert_eq!(&*h.data, r.iter().copied().collect::<Vec<_>>().as_slice());
+        assert!(r.host_for_pipeline(&|_| false).is_none());
+        // A negative stride on an axis of one element runs nowhere: borrowed.
+        let one = c.slice(s![..1;-1, .., ..]);
+        assert!(matches!(
+            one.host_for_pipeline(&yes).unwrap().data,
+            Cow::Borrowed(_)
+        ));
     }
 }

@@ -449,8 +449,9 @@ fn axis_reductions_of_host_arrays() {
         .all(|(a, b)| a.to_bits() == b.to_bits());
     assert!(same, "outer axis: a busy pipeline changed the float sum");
     // Layouts that are neither C nor Fortran, along every axis: axes in memory 1, 0, 2 (axis
-    // 1 is the outer memory axis), and a strided view (every other element of the last axis,
-    // gathered into C order as the one-shot path gathers it). Pipelined, every operator equal
+    // 1 is the outer memory axis), a strided view (every other element of the last axis) and
+    // a reversed one (two axes running backwards through memory), each gathered into C order
+    // as the one-shot path gathers it. Pipelined, every operator equal
     // to the CPU, argmax too, and float sums off the outer axis the one-shot bits.
     let permuted_u = array(&[64, 600, 130], false, |r| r as u32).permuted_axes(IxDyn(&[1, 0, 2]));
     let permuted_f = array(&[64, 600, 130], false, |r| (r % 2001) as f32 * 0.37 - 370.0)
@@ -463,6 +464,12 @@ fn axis_reductions_of_host_arrays() {
             "strided",
             u.slice(s![.., .., ..;2]).into_dyn(),
             g.slice(s![.., .., ..;2]).into_dyn(),
+            0,
+        ),
+        (
+            "reversed",
+            u.slice(s![..;-1, .., ..;-1]).into_dyn(),
+            g.slice(s![..;-1, .., ..;-1]).into_dyn(),
             0,
         ),
     ];

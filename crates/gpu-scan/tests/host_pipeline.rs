@@ -482,15 +482,20 @@ fn axis_scans_of_host_arrays() {
     }
     // Layouts that are neither C nor Fortran, along every axis: axes in memory 1, 0, 2 (axis
     // 1 is its outer memory axis: 1024 slices of 40 × 130, vector columns in spans of 256
-    // slices), the result in the input's layout; and a strided view (every other element of
-    // the last axis, gathered into C order as the one-shot path gathers it). The one-shot
-    // bits.
+    // slices), the result in the input's layout; a strided view (every other element of the
+    // last axis) and a reversed one (two axes running backwards through memory), each
+    // gathered into C order as the one-shot path gathers it. The one-shot bits.
     let permuted = array::<f32>(&[1024, 40, 130], false, 11)
         .mapv(|v| v * 0.37 + 0.001)
         .permuted_axes(IxDyn(&[1, 0, 2]));
     let wide = array::<f32>(&[1024, 40, 260], false, 12).mapv(|v| v * 0.37 + 0.001);
     let strided = wide.slice(ndarray::s![.., .., ..;2]).into_dyn();
-    for (what, x) in [("permuted", permuted.view()), ("strided", strided)] {
+    let reversed = wide.slice(ndarray::s![..;-1, .., ..;-1]).into_dyn();
+    for (what, x) in [
+        ("permuted", permuted.view()),
+        ("strided", strided),
+        ("reversed", reversed),
+    ] {
         for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
             let scan = Scan::new(&gpu).kind(kind);
             for axis in 0..3 {

@@ -473,12 +473,16 @@ impl Scanner {
     ) -> Result<LanePlan> {
         let plan = planned.0;
         let tiles = plan.tiles * plan.splits as u64;
-        for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
+        // The kernel is looked up once; each batch is a run of its own over a fresh status.
+        let mut run = self.rows_begin(kind, planned, exclusive, stream)?;
+        for (b, (&ib, &ob)) in in_lb.batches.iter().zip(&out_lb.batches).enumerate() {
             let (src, dst) = (
                 offset_ptr(input, ib, kind.value_size),
                 offset_ptr(output, ob, kind.value_size),
             );
-            let run = self.rows_begin(kind, planned, exclusive, stream)?;
+            if b > 0 {
+                run.status = self.zeroed_status(&run.layout, stream)?;
+            }
             self.rows_tiles(&run, src, &in_lb.lanes, dst, &out_lb.lanes, tiles, stream)?;
         }
         Ok(plan)
@@ -504,6 +508,7 @@ impl Scanner {
             kernel,
             tile,
             per_lane,
+            layout,
             status,
             exclusive: exclusive as u32,
         })
@@ -550,7 +555,7 @@ impl Scanner {
         // staged kernels get the block · 128 bytes of dynamic shared memory they index
         // (allowed by rows_begin); the scratch holds the counter and status of that many
         // tiles as StatusLayout lays them out (the kernel's layout), zeroed by rows_begin
-        // before the first launch on the same stream.
+        // (again per batch by enqueue_rows) before the run's first launch on the same stream.
         unsafe {
             run.kernel.launch(
                 LaunchConfig::new(grid, block).with_shared_bytes(shared_bytes as u32),
@@ -961,6 +966,7 @@ pub(crate) struct RowsRun {
     kernel: gpu_core::Kernel,
     tile: RowsTile,
     per_lane: u64,
+    layout: StatusLayout,
     status: LookbackStatus,
     exclusive: u32,
 }

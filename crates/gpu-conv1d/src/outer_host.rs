@@ -1,0 +1,147 @@
+//! Convolution along the outer memory axis of a host array through the host pipeline: every
+//! lane crosses every chunk. Chunks of whole slices go up, each with the `w` slices before it
+//! (the windows of its first outputs reach back that far); on the device each chunk's window
+//! of slices is gathered into packed rows (one per lane, as the one-shot call gathers whole
+//! lanes), the outputs whose windows it holds are convolved by the batched-rows kernels with
+//! the rows' ends standing for the signal's where they are its ends, and the results are
+//! scattered back into slices in the ring slot, which comes down while the next chunk uploads.
+//! Only the direct paths are taken: each of their outputs is the same chain of multiply-adds
+//! wherever it falls in a launch, so the results equal the one-shot call's bit for bit.
+
+use std::mem::MaybeUninit;
+
+use gpu_core::{enqueue_layout_copy_at, HostNd, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
+
+use crate::gpu::{Conv1d, SPAN_ALIGN};
+use crate::{Boundary, Real};
+
+impl<T: Real> Conv1d<'_, T> {
+    /// [`run_axis`](Conv1d::run_axis) of `host` along `axis`, its outer memory axis, through
+    /// the host pipeline into `out` (the result in the input's memory order): `Ok(true)` with
+    /// every element written, `Ok(false)` with nothing done where it does not apply (a stream
+    /// is set, below the pipelining size, another axis, a periodic boundary (it reads the far
+    /// end first), a path that computes by tiles (tensor cores, FFT), the mask's `w` slices
+    /// exceed half a chunk, or another pipeline holds the staging).
+    pub(crate) fn axis_outer_pipelined(
+        &self,
+        host: &HostNd<'_, T>,
+        axis: usize,
+        out: &mut [MaybeUninit<T>],
+    ) -> Result<bool> {
+        let size = std::mem::size_of::<T>();
+        if self.has_stream()
+            || self.options().boundary == Boundary::Wrap
+            || !self
+                .options()
+                .pipelining
+                .applies(std::mem::size_of_val(&*host.data))
+        {
+            return Ok(false);
+        }
+        // The C-order view: axis 0 is the outer one; a slice holds one element of each lane.
+        // (Axes of length 1 before it change nothing.)
+        let (shape, _, a) = host.c_order_view(axis);
+        let (slices, total) = (shape[a], host.data.len());
+        if shape[..a].iter().any(|&n| n != 1) || slices == 0 || total == 0 {
+            return Ok(false);
+        }
+        let lanes = total / slices;
+        let n_out = self.output_len(slices)?;
+        if n_out == 0 || out.len() != n_out * lanes {
+            return Ok(false);
+        }
+        let path = self.resolve(n_out);
+        if !path.same_arithmetic_anywhere() {
+            return Ok(false);
+        }
+        let w = self.mask_len();
+        // Slices uploaded again before each chunk: the first output a step computes has its
+        // window start w − 1 slices before the chunk.
+        let halo_slices = w;
+        let budget = PIPELINE_CHUNK_BYTES / size;
+        let Some(halo) = halo_slices.checked_mul(lanes).filter(|&h| h <= budget / 2) else {
+            return Ok(false);
+        };
+        // At least `w` slices per chunk: each step has outputs to give.
+        let per_chunk = budget / lanes - halo_slices;
+        let chunk = per_chunk * lanes;
+        // Outputs per step: at most a chunk's and, in the last, `full` mode's w − 1 more.
+        let out_slot = (per_chunk + 2 * w) * lanes;
+        let gpu = self.gpu().clone();
+        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * (chunk + halo))?;
+        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * out_slot)?;
+        // The packed rows of one window and their results (the work stream runs one step at a
+        // time); room past the rows as the one-row pipeline keeps.
+        let rows_in = gpu.alloc::<T>(chunk + halo + SPAN_ALIGN + w)?;
+        let rows_out = gpu.alloc::<T>(out_slot)?;
+        let off = self.options().mode.offset(w);
+        let lane_stride = lanes as isize;
+        let mut done = 0usize;
+        gpu.host_pipeline_rings(
+            &host.data,
+            &mut ring_in,
+            halo,
+            out,
+            &mut ring_out,
+            chunk,
+            |s, stream| {
+                // Slices `first .. last` are on the device; outputs up to `end` have their
+                // windows inside them (all of them once the last slice is up).
+                let (first, last) = (s.window.start / lanes, s.range.end / lanes);
+                let end = if last == slices {
+                    n_out
+                } else {
+                    (last as i64 - off - (w as i64 - 1)).clamp(0, n_out as i64) as usize
+                };
+                let span = done..end.max(done);
+                if span.is_empty() {
+                    return Ok(s.produced..s.produced);
+                }
+                let (m, count) = (last - first, span.len());
+                let window = s.input.wrapping_add((first * lanes * size) as u64);
+                // SAFETY: the window's `m` slices of `lanes` lie in C order in its input slot
+                // from `window`; their packed rows (`lanes` rows of `m`) fit `rows_in`
+                // (`chunk + halo` elements); distinct allocations, alive until the pipeline
+                // has waited for the stream.
+                unsafe {
+                    enqueue_layout_copy_at::<T>(
+                        &gpu,
+                        window,
+                        &[lane_stride, 1],
+                        rows_in.device_ptr(),
+                        &[1, m as isize],
+                        &[m, lanes],
+                        stream,
+                    )?;
+                }
+                self.enqueue_rows_window(
+                    rows_in.device_ptr(),
+                    lanes,
+                    (first, m, slices),
+                    rows_out.device_ptr(),
+                    span.clone(),
+                    path,
+                    stream,
+                )?;
+                let output = s.output.wrapping_add((s.produced * size) as u64);
+                // SAFETY: as above for the results: `lanes` packed rows of `count` in
+                // `rows_out` (`out_slot` elements), the step's `count` slices of results in
+                // C order in its output slot from `output`, which the engine checks the
+                // announced range against.
+                unsafe {
+                    enqueue_layout_copy_at::<T>(
+                        &gpu,
+                        rows_out.device_ptr(),
+                        &[1, count as isize],
+                        output,
+                        &[lane_stride, 1],
+                        &[count, lanes],
+                        stream,
+                    )?;
+                }
+                done = span.end;
+                Ok(s.produced..s.produced + count * lanes)
+            },
+        )
+    }
+}
