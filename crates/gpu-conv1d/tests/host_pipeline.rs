@@ -603,3 +603,41 @@ fn outer_axis_of_host_arrays() {
     // The mask's reach over half a chunk: one-shot.
     outer::<f32>(&gpu, (300, &[40000], false), 31, d, false);
 }
+
+/// The outer-axis pipeline alone, small, for compute-sanitizer (filter `outer_axis_for`): five
+/// chunks of 45 slices of 40000 lanes (w = 7), `same` with a mirrored boundary and `full`,
+/// against the one-shot bits.
+#[test]
+fn outer_axis_for_the_sanitizers() {
+    use ndarray::{Array2, Axis};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let x = Array2::from_shape_vec((200, 40000), data::<f32>(200 * 40000, 8)).unwrap();
+    for options in [
+        Options::new().boundary(Boundary::Reflect),
+        Options::new().mode(Mode::Full),
+    ] {
+        let conv = Conv1d::correlation(&gpu, &data::<f32>(7, 9), options).unwrap();
+        let (got, ran) = ran_pipeline(|| {
+            conv.clone()
+                .pipelining(Pipelining::Always)
+                .run_axis(&x, Axis(0))
+                .unwrap()
+        });
+        if let Some(ran) = ran {
+            assert!(ran, "{options:?}: pipeline not taken");
+        }
+        let once = conv
+            .clone()
+            .pipelining(Pipelining::Never)
+            .run_axis(&x, Axis(0))
+            .unwrap();
+        let (g, o): (Vec<f32>, Vec<f32>) = (
+            got.iter().copied().collect(),
+            once.iter().copied().collect(),
+        );
+        if let Some(i) = same_bits(&g, &o) {
+            panic!("{options:?}: differs from one-shot at output {i}");
+        }
+    }
+}
