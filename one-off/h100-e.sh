@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 14, call E (one H100): the test binaries of carry e, GPU_PRIMS_REQUIRE_GPU=1, one after
 # another alone on the GPU; then compute-sanitizer (memcheck, racecheck, synccheck) over the
-# conv1d outer-axis pipeline's small test.
+# outer-axis pipelines' small tests (conv1d; scan, its generic lanes' splits included).
 set -u
 cd "$(dirname "$0")/.."
 [ -d gpu-carry2/e ] || tar -C gpu-carry2 -xJf gpu-carry2/e.tar.xz; C=gpu-carry2/e
@@ -21,8 +21,11 @@ for b in $(ls $C); do
   [ $rc -ne 0 ] && grep -E "panicked|FAILED" -A5 "$R/logs/$b.log" | head -14
 done
 echo "$P passed, $F failed" | tee -a "$R/summary.txt"
-for tool in memcheck racecheck synccheck; do
-  timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 $C/gpu-conv1d__host_pipeline outer_axis_for --test-threads=1 > "$R/logs/sanitizer-$tool.log" 2>&1
-  echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|test result' "$R/logs/sanitizer-$tool.log" | tr '\n' ' ')" | tee -a "$R/summary.txt"
+for t in "gpu-conv1d__host_pipeline outer_axis_for" "gpu-scan__host_pipeline outer_axis_parts"; do
+  set -- $t
+  for tool in memcheck racecheck synccheck; do
+    timeout 150 compute-sanitizer --tool $tool $( [ $tool = memcheck ] && echo --report-api-errors no ) --error-exitcode 9 $C/$1 $2 --test-threads=1 > "$R/logs/sanitizer-$1-$tool.log" 2>&1
+    echo "$1 $2 $tool rc=$? $(grep -E 'ERROR SUMMARY|test result' "$R/logs/sanitizer-$1-$tool.log" | tr '\n' ' ')" | tee -a "$R/summary.txt"
+  done
 done
 (cd "$OUT" && tar czf h100-e.tgz h100-e && rm -rf h100-e)

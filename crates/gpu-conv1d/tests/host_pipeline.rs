@@ -570,8 +570,11 @@ fn outer_axis_of_host_arrays() {
     let c = per_chunk(1000, 31, 4);
     for slices in [1, 30, 31, c - 1, c, c + 1, 2 * c, 3 * c + 7] {
         for options in [d, full, valid] {
-            let piped = !(options.mode == Mode::Valid && slices < 31);
-            outer::<f32>(&gpu, (slices, &[1000], false), 31, options, piped);
+            // (`valid` needs lanes at least as long as the mask: an error on both paths.)
+            if options.mode == Mode::Valid && slices < 31 {
+                continue;
+            }
+            outer::<f32>(&gpu, (slices, &[1000], false), 31, options, true);
         }
     }
     // Lanes of 37 f32 (148 bytes), in C and Fortran order, every boundary.

@@ -350,9 +350,9 @@ fn many_callers_at_once() {
 /// slices through the pipeline (several chunks, the last one partial), the one-shot scan's bits
 /// for exact and float data and a monoid. Along the outer axis (its lanes cross the chunks)
 /// the one-shot launch runs chunk by chunk where it takes vector columns (spans) or look-back
-/// rows (tiles: one, two or four columns, a 1-D array), every operator with the one-shot
-/// bits; elsewhere exact scans carry each lane's running value from chunk to chunk (a slice
-/// of exactly one chunk, monoids) and float scans go one-shot.
+/// rows (tiles: one, two or four columns, a 1-D array) or the generic lane kernels (splits),
+/// every operator with the one-shot bits; elsewhere exact scans carry each lane's running
+/// value from chunk to chunk (a slice of exactly one chunk) and float scans go one-shot.
 #[test]
 fn axis_scans_of_host_arrays() {
     use gpu_core::Affine;
@@ -377,8 +377,10 @@ fn axis_scans_of_host_arrays() {
     // per lane, so floats go one-shot), 3-D C and Fortran (spans of 128 slices of 8320: 5
     // chunks, in C and Fortran order), four and two interleaved columns and one column (look-back rows, tiles of
     // 14336, 28672 and 57344 slices of 4-byte values), a 1-D array.
+    // Then the generic lane kernels' splits along the outer axis (lanes that are not 16-byte
+    // vectors: 37 and 15 of 4 bytes, C and Fortran order), chunk by chunk.
     type Case = (&'static [usize], bool, usize, bool, bool);
-    let cases: [Case; 15] = [
+    let cases: [Case; 18] = [
         (&[1000, 5000], false, 1, true, true),
         (&[5000, 1000], true, 0, true, true),
         (&[600, 64, 130], false, 1, true, true),
@@ -394,6 +396,9 @@ fn axis_scans_of_host_arrays() {
         (&[2, 3 << 20], true, 1, true, true),
         (&[3_000_000, 1], false, 0, true, true),
         (&[5_000_003], false, 0, true, true),
+        (&[600_000, 37], false, 0, true, true),
+        (&[37, 600_001], true, 1, true, true),
+        (&[200_003, 3, 5], false, 0, true, true),
     ];
     for (shape, fortran, axis, piped, piped_float) in cases {
         let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
@@ -535,14 +540,19 @@ fn axis_scans_of_host_arrays() {
 }
 
 /// The outer-axis parts alone, small, for compute-sanitizer (filter `outer_axis_parts`):
-/// vector columns by spans (4 chunks), four interleaved columns and one column by tiles, f32
-/// sums against the one-shot bits.
+/// vector columns by spans (4 chunks), four interleaved columns and one column by tiles, 37
+/// columns by the generic lanes' splits, f32 sums against the one-shot bits.
 #[test]
 fn outer_axis_parts_for_the_sanitizers() {
     use ndarray::{ArrayD, Axis, IxDyn};
     let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
-    for shape in [&[1000usize, 5000][..], &[(1 << 20) + 3, 4], &[2_100_000, 1]] {
+    for shape in [
+        &[1000usize, 5000][..],
+        &[(1 << 20) + 3, 4],
+        &[2_100_000, 1],
+        &[150_001, 37],
+    ] {
         let n = shape.iter().product();
         let x = ArrayD::from_shape_vec(IxDyn(shape), typical::<f32>(n, 3)).unwrap();
         let scan = Scan::new(&gpu).kind(ScanKind::Exclusive);

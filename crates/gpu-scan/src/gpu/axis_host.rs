@@ -4,18 +4,23 @@
 //! ring slot and come down while the next ones do, with no carry between chunks. Along the
 //! outer axis itself, where every lane crosses the chunks, the one-shot launch is cut into
 //! parts at its own tile boundaries (vector columns: spans; look-back rows: tiles), each part
-//! launched over its chunk with the status of the earlier ones, so every operator, floats
-//! included, gives the one-shot bits; the generic lane kernels carry each lane's running
-//! value from chunk to chunk instead, for exact operators (integer types).
+//! launched over its chunk with the status of the earlier ones, and the generic lane kernels'
+//! splits are launched chunk by chunk with their seeds scanned as the one-shot launch scans
+//! them, so every operator, floats included, gives the one-shot bits; lanes of one split carry
+//! each lane's running value from chunk to chunk instead, for exact operators (integer types).
 
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result, PIPELINE_CHUNK_BYTES,
+    AxisLanes, HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result, PIPELINE_CHUNK_BYTES,
     PIPELINE_RING_SLOTS,
 };
 
-use super::lanes::{AxisChoice, RowsTile, SpanPart};
+/// Split totals per round of a generic lane scan, or a multiple of it: a round is the block's
+/// positions on a lane (a power of two up to 256) times its items per thread (1, 2 or 4).
+const SEED_ROUND: u64 = 1024;
+
+use super::lanes::{seed_lanes, AxisChoice, RowsTile, SpanPart};
 use super::{LaneKind, Scanner};
 use crate::shaped::scan_lanes;
 
@@ -107,10 +112,12 @@ impl Scanner {
     /// the host pipeline. Where the one-shot launch takes the vector columns or the look-back
     /// rows (the columns of a dense array of one, two or four columns), its spans or tiles are
     /// launched chunk by chunk ([`outer_columns`](Self::outer_columns),
-    /// [`outer_rows`](Self::outer_rows)): the one-shot bits for every operator. Elsewhere exact
-    /// operators carry each lane's running value ([`outer_carry`](Self::outer_carry)), and
-    /// float scans return `Ok(false)`, as where one slice (or one span or tile of slices)
-    /// exceeds a chunk or the pipeline's staging is busy.
+    /// [`outer_rows`](Self::outer_rows)), as are the generic lane kernels' splits
+    /// ([`outer_splits`](Self::outer_splits)): the one-shot bits for every operator. Lanes of
+    /// one split carry each lane's running value for exact operators
+    /// ([`outer_carry`](Self::outer_carry)); float scans of those return `Ok(false)`, as where
+    /// one slice (or one span, tile or two splits of slices) exceeds a chunk or the pipeline's
+    /// staging is busy.
     fn scan_outer_axis_host_pipelined<T: Pod>(
         &mut self,
         kind: &LaneKind<'_>,
@@ -150,6 +157,13 @@ impl Scanner {
             slice,
             exclusive,
         };
+        // The generic lanes' splits where they can be cut into chunks; else, for exact
+        // operators, the carry below.
+        if let Some(AxisChoice::Lanes(plan)) = &choice {
+            if plan.splits > 1 && self.outer_splits(kind, &ctx, &whole, *plan, output)? {
+                return Ok(true);
+            }
+        }
         match choice {
             Some(AxisChoice::Columns(planned)) if planned.0.splits > 1 => {
                 self.outer_columns(kind, &ctx, &whole, planned, output)
@@ -165,6 +179,139 @@ impl Scanner {
             _ if exact => self.outer_carry(kind, &ctx, &shape, &strides, output),
             _ => Ok(false),
         }
+    }
+
+    /// The generic lane scan of the whole array (`plan`, more than one split per lane)
+    /// launched chunk by chunk, each chunk holding whole splits of slices. Per chunk, on the
+    /// work stream: the totals of its whole splits; the seeds of its splits, scanned from the
+    /// totals with the one-shot seed scan's plan, from the start of the seed scan's round
+    /// that holds the chunk's first split (its running value is that round's first exclusive
+    /// output, which the seed scan gives exactly); then its splits scanned from their seeds.
+    /// The same splits, totals, rounds and seeds as the one-shot launch: its bits, for every
+    /// operator. `Ok(false)` where a chunk cannot hold two splits, or the chunks would end in
+    /// one whole split before the partial last one (a totals pass needs two splits).
+    fn outer_splits<T: Pod>(
+        &mut self,
+        kind: &LaneKind<'_>,
+        ctx: &OuterScan<'_, '_, T>,
+        whole: &LaneBatches,
+        plan: LanePlan,
+        output: &mut [MaybeUninit<T>],
+    ) -> Result<bool> {
+        let (l, vs, size) = (whole.lanes, kind.value_size, std::mem::size_of::<T>());
+        if whole.batches != [0] || vs != size || l.len == 0 {
+            return Ok(false);
+        }
+        let (n, count, splits) = (l.len, l.count, plan.splits as u64);
+        // The kernels' cut (lane_split): splits of `per` slices, a multiple of 4.
+        let per = (n.div_ceil(splits) + 3) & !3;
+        let (full, used) = (n / per, n.div_ceil(per));
+        let split_len = per as usize * ctx.slice;
+        let fit = (PIPELINE_CHUNK_BYTES / (split_len * size)) as u64;
+        let ends_well = |m: u64| {
+            let last_first = (used - 1) / m * m;
+            used == full || full.saturating_sub(last_first) != 1
+        };
+        let Some(m) = (2..=fit.min(used)).rev().find(|&m| ends_well(m)) else {
+            return Ok(false);
+        };
+        let chunk = m as usize * split_len;
+        let gpu = self.gpu.clone();
+        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        // Totals and seeds of every split and one more (a chunk's seed scan runs one split
+        // past its own, whose exclusive output is the next round's running value); zeroed,
+        // so that no scan reads uninitialised memory.
+        let row = count as usize * vs;
+        let words = ((splits as usize + 1) * row).div_ceil(8);
+        let (totals_buf, seeds_buf) = (gpu.zeros::<u64>(words)?, gpu.zeros::<u64>(words)?);
+        let (totals, seeds) = (totals_buf.device_ptr(), seeds_buf.device_ptr());
+        let seed_plan = self.seed_plan(kind, count, plan.splits)?;
+        let scan = self.lane_kernel("axis", kind)?;
+        let first = self.lane_kernel("axis_totals", kind)?;
+        let exclusive = ctx.exclusive;
+        let at = |base: u64, s: u64, unit: usize| base + s * unit as u64;
+        self.release_scratch()?;
+        gpu.host_pipeline_rings(
+            &ctx.host.data,
+            &mut ring_in,
+            0,
+            output,
+            &mut ring_out,
+            chunk,
+            |step, stream| {
+                let (s0, s1) = (
+                    (step.range.start / split_len) as u64,
+                    step.range.end.div_ceil(split_len) as u64,
+                );
+                let whole_end = s1.min(full);
+                let (input, out) = (step.input, step.output);
+                let bytes = split_len * size;
+                self.in_order(stream, |_| {
+                    // SAFETY (all three launches): the chunk's slices lie in its ring slots
+                    // (`input` and `out` stand for element 0 of the array, so split `s`
+                    // starts at `s · split_len` elements); `totals` and `seeds` hold
+                    // `splits + 1` rows of `count` values, alive until the pipeline has
+                    // waited for the stream; the seed scan reads its running value from the
+                    // first row it writes (read before any write, the kernel's contract).
+                    unsafe {
+                        if whole_end >= s0 + 2 {
+                            let lanes = AxisLanes {
+                                len: (whole_end - s0) * per,
+                                ..l
+                            };
+                            let p = LanePlan {
+                                splits: (whole_end - s0) as u32,
+                                ..plan
+                            };
+                            Scanner::launch_split_totals(
+                                &first,
+                                at(input, s0, bytes),
+                                lanes,
+                                &p,
+                                at(totals, s0, row),
+                                stream,
+                            )?;
+                        }
+                        let r0 = s0 / SEED_ROUND * SEED_ROUND;
+                        let lanes = seed_lanes(count, s1 + 1 - r0);
+                        let carry = if r0 == 0 { 0 } else { at(seeds, r0, row) };
+                        Scanner::launch_lane_scan(
+                            &scan,
+                            (at(totals, r0, row), lanes),
+                            (at(seeds, r0, row), lanes),
+                            &seed_plan,
+                            carry,
+                            true,
+                            stream,
+                        )?;
+                        // The whole splits, then the partial last one (a split of its own).
+                        let mut parts = vec![(s0, whole_end - s0, (whole_end - s0) * per)];
+                        if s1 > full {
+                            parts.push((full, 1, n - full * per));
+                        }
+                        for (a, k, len) in parts.into_iter().filter(|p| p.1 > 0) {
+                            let lanes = AxisLanes { len, ..l };
+                            let p = LanePlan {
+                                splits: k as u32,
+                                ..plan
+                            };
+                            Scanner::launch_lane_scan(
+                                &scan,
+                                (at(input, a, bytes), lanes),
+                                (at(out, a, bytes), lanes),
+                                &p,
+                                at(seeds, a, row),
+                                exclusive,
+                                stream,
+                            )?;
+                        }
+                    }
+                    Ok(())
+                })?;
+                Ok(step.range)
+            },
+        )
     }
 
     /// The vector-columns scan of the whole array (`planned`, of more than one span per lane)

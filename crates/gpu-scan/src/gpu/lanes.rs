@@ -103,7 +103,7 @@ fn offset_ptr(base: u64, offset: i64, size: usize) -> u64 {
 }
 
 impl Scanner {
-    fn lane_kernel(&self, name: &str, kind: &LaneKind<'_>) -> Result<Kernel> {
+    pub(crate) fn lane_kernel(&self, name: &str, kind: &LaneKind<'_>) -> Result<Kernel> {
         self.gpu
             .kernel(&SCAN_PTX, &format!("scan_{name}_{}", kind.suffix))
     }
@@ -237,7 +237,7 @@ impl Scanner {
             first: true,
         });
         if part.end > spans || part.begin >= part.end || (short && part.begin > 0) {
-            return Err(gpu_core::Error::invalid(
+            return Err(Error::invalid(
                 "spans",
                 format!(
                     "internal error: span ids {}..{} of {spans}",
@@ -580,28 +580,107 @@ impl Scanner {
         carry: u64,
         stream: &Stream,
     ) -> Result<()> {
-        let lanes = AxisLanes {
-            count,
-            inner: count,
-            len: splits as u64,
-            outer_stride: 0,
-            inner_stride: 1,
-            axis_stride: count as i64,
-        };
-        let kernel = self.lane_kernel("axis", kind)?;
-        let plan = self.axis_plan(kind, &lanes)?.without_splits();
-        let (tiling, seeds, exclusive): (LaneTiling, u64, u32) = (plan.tiling, carry, 1);
-        // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
-        // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64, AxisLanes,
-        // u64, AxisLanes, LaneTiling, u64, u32); the lanes address splits × count values of
-        // the totals scratch (alive in this scanner), scanned in place (each element read and
-        // written by one thread); one-split grid, seeds null or the caller's `count` values.
+        let lanes = seed_lanes(count, splits as u64);
+        let plan = self.seed_plan(kind, count, splits)?;
+        // SAFETY: the lanes address splits × count values of the totals scratch (alive in
+        // this scanner), scanned in place (each element read and written by one thread);
+        // seeds null or the caller's `count` values.
         unsafe {
-            kernel.launch_2d(
-                LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
-                1,
+            let scan = self.lane_kernel("axis", kind)?;
+            Self::launch_lane_scan(
+                &scan,
+                (totals, lanes),
+                (totals, lanes),
+                &plan,
+                carry,
+                true,
                 stream,
-                &kernel_args![totals, lanes, totals, lanes, tiling, seeds, exclusive],
+            )
+        }
+    }
+
+    /// The plan of the scan of `splits` split totals of `count` lanes into their seeds
+    /// ([`seed_splits`](Self::seed_splits)): one split of its own.
+    pub(crate) fn seed_plan(
+        &self,
+        kind: &LaneKind<'_>,
+        count: u64,
+        splits: u32,
+    ) -> Result<LanePlan> {
+        Ok(self
+            .axis_plan(kind, &seed_lanes(count, splits as u64))?
+            .without_splits())
+    }
+
+    /// Launches `scan_axis_<kind>` (the generic lane scan) of the lanes `input.1` at `input.0`
+    /// into `output.1` at `output.0` with `plan` (its tiling, tiles and splits), split `s` of
+    /// lane `l` starting from `seeds[s · count + l]` or, with `seeds` 0, the identity.
+    ///
+    /// # Safety
+    /// Both lane sets lie inside device memory of this context that stays allocated until the
+    /// stream has run the launch, lane `l` the same index in both; the output does not
+    /// overlap the input unless it is the input itself, lane for lane (each element is read
+    /// and written by one thread, read first); `seeds` is 0 or holds `splits · count` values
+    /// (read before the first barrier: each block reads its lanes' seeds before any of its
+    /// threads writes, so they may lie in the output's first row itself).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn launch_lane_scan(
+        scan: &Kernel,
+        input: (u64, AxisLanes),
+        output: (u64, AxisLanes),
+        plan: &LanePlan,
+        seeds: u64,
+        exclusive: bool,
+        stream: &Stream,
+    ) -> Result<()> {
+        let ((src, in_lanes), (dst, out_lanes)) = (input, output);
+        let (tiling, exclusive) = (plan.tiling, exclusive as u32);
+        // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
+        // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64,
+        // AxisLanes, u64, AxisLanes, LaneTiling, u64, u32); the memory as the caller
+        // guarantees.
+        unsafe {
+            scan.launch_2d(
+                LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
+                plan.splits,
+                stream,
+                &kernel_args![src, in_lanes, dst, out_lanes, tiling, seeds, exclusive],
+            )
+        }
+    }
+
+    /// Launches `scan_axis_totals_<kind>`: the totals of the `plan.splits` (> 1) contiguous
+    /// ranges of every lane of `lanes` at `input` into `totals` (split-major: split `s` of
+    /// lane `l` at `s · count + l`).
+    ///
+    /// # Safety
+    /// The lanes lie inside device memory of this context, and `totals` holds `splits · count`
+    /// values, both allocated until the stream has run the launch.
+    pub(crate) unsafe fn launch_split_totals(
+        first: &Kernel,
+        input: u64,
+        lanes: AxisLanes,
+        plan: &LanePlan,
+        totals: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        if plan.splits < 2 {
+            // With one split the kernel would store results, not totals.
+            return Err(Error::invalid(
+                "splits",
+                "a totals pass needs at least two splits",
+            ));
+        }
+        let tiling = plan.tiling;
+        // SAFETY: scan_axis_totals_<kind>(const T* in, AxisLanes lanes, LaneTiling tiling,
+        // T* totals) matches (u64, AxisLanes, LaneTiling, u64); the memory as the caller
+        // guarantees; splits > 1 along y (the kernel then writes only the totals).
+        unsafe {
+            first.launch_2d(
+                LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
+                plan.splits,
+                stream,
+                &kernel_args![input, lanes, tiling, totals],
             )
         }
     }
@@ -701,44 +780,33 @@ impl Scanner {
         };
         let scan = self.lane_kernel("axis", kind)?;
         let first = self.lane_kernel("axis_totals", kind)?;
-        let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
-        let exclusive = exclusive as u32;
         for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
             let (src, dst) = (
                 offset_ptr(input, ib, kind.value_size),
                 offset_ptr(output, ob, kind.value_size),
             );
-            let (in_lanes, out_lanes, tiling) = (in_lb.lanes, out_lb.lanes, plan.tiling);
+            let (in_lanes, out_lanes) = (in_lb.lanes, out_lb.lanes);
             if plan.splits > 1 {
-                // SAFETY: scan_axis_totals_<kind>(const T* in, AxisLanes lanes, LaneTiling
-                // tiling, T* totals) matches (u64, AxisLanes, LaneTiling, u64); the lanes lie
-                // inside the staged input (checked shape and strides); `totals` holds
-                // splits × count values; the grid has splits > 1 along y (the kernel then
-                // writes only the totals).
-                unsafe {
-                    first.launch_2d(
-                        config,
-                        plan.splits,
-                        stream,
-                        &kernel_args![src, in_lanes, tiling, totals],
-                    )?;
-                }
+                // SAFETY: the lanes lie inside the staged input (checked shape and strides);
+                // `totals` holds splits × count values of the scratch.
+                unsafe { Self::launch_split_totals(&first, src, in_lanes, &plan, totals, stream)? };
                 self.seed_splits(kind, totals, count, plan.splits, carry, stream)?;
             }
             let seeds = if plan.splits > 1 { totals } else { carry };
-            // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
-            // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64,
-            // AxisLanes, u64, AxisLanes, LaneTiling, u64, u32). Input and output lanes come
-            // from one merge of the same shape (lane l is the same index in both) and lie
-            // inside their arrays; the output does not alias (checked strides) unless it is
-            // the input itself, lane for lane; seeds hold splits × count values (the seeded
-            // totals), or `count` values (the caller's carry) or are null with one split.
+            // SAFETY: input and output lanes come from one merge of the same shape (lane l is
+            // the same index in both) and lie inside their arrays; the output does not alias
+            // (checked strides) unless it is the input itself, lane for lane; seeds hold
+            // splits × count values (the seeded totals), or `count` values (the caller's
+            // carry) or are null with one split.
             unsafe {
-                scan.launch_2d(
-                    config,
-                    plan.splits,
+                Self::launch_lane_scan(
+                    &scan,
+                    (src, in_lanes),
+                    (dst, out_lanes),
+                    &plan,
+                    seeds,
+                    exclusive,
                     stream,
-                    &kernel_args![src, in_lanes, dst, out_lanes, tiling, seeds, exclusive],
                 )?;
             }
         }
@@ -770,17 +838,17 @@ impl Scanner {
         };
         let kernel = self.lane_kernel("axis", kind)?;
         let plan = self.axis_plan(kind, &lanes)?.without_splits();
-        let (tiling, exclusive): (LaneTiling, u32) = (plan.tiling, 0);
-        // SAFETY: scan_axis_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
-        // out_lanes, LaneTiling tiling, const T* seeds, u32 exclusive) matches (u64, AxisLanes,
-        // u64, AxisLanes, LaneTiling, u64, u32); the caller gives `count` values at `input`,
-        // at `seeds` (or null) and at `output`, the output apart from both; one-split grid.
+        // SAFETY: the caller gives `count` values at `input`, at `seeds` (or null) and at
+        // `output`, the output apart from both; one split.
         unsafe {
-            kernel.launch_2d(
-                LaunchConfig::new(plan.grid_x(), LANES_BLOCK),
-                1,
+            Self::launch_lane_scan(
+                &kernel,
+                (input, lanes),
+                (output, lanes),
+                &plan,
+                seeds,
+                false,
                 stream,
-                &kernel_args![input, lanes, output, lanes, tiling, seeds, exclusive],
             )
         }
     }
@@ -1059,4 +1127,17 @@ fn interleaved_lanes(lb: &LaneBatches, base: u64, k: u64, size: usize) -> Option
         },
         batches: lb.batches.iter().map(|b| b / ki).collect(),
     })
+}
+
+/// The split totals of `count` lanes as lanes of their own: `splits` values each, split-major
+/// (split `s` of lane `l` at `s · count + l`).
+pub(crate) fn seed_lanes(count: u64, splits: u64) -> AxisLanes {
+    AxisLanes {
+        count,
+        inner: count,
+        len: splits,
+        outer_stride: 0,
+        inner_stride: 1,
+        axis_stride: count as i64,
+    }
 }
