@@ -189,15 +189,17 @@ impl Scan<'_> {
     /// object is set), on the host: an array of `x`'s shape. `x` is any ndarray array or view
     /// (any layout and strides) or a [`DeviceArrayD`]. Same semantics as
     /// [`cpu::scan_axis`](crate::cpu::scan_axis). A host array (any order of its axes; a
-    /// strided view is first gathered into C order, as the one-shot path gathers it) scanned
-    /// along any axis but its outer memory axis streams through the host pipeline in chunks
-    /// of whole outer slices as [`ScanOptions::pipelining`](crate::ScanOptions::pipelining)
-    /// says (same results bit for bit: each chunk runs with the whole array's plan, checked
-    /// before it starts, or the call goes one-shot). Along the outer memory axis (axis 0 of a
-    /// C-order array) the one-shot launch runs chunk by chunk where it takes vector columns
-    /// or look-back rows (the same spans and tiles: the one-shot bits for every operator);
-    /// elsewhere integer scans carry each lane's running value from chunk to chunk on the
-    /// device, and float scans go one-shot.
+    /// strided or backwards view is first gathered into C order, as the one-shot path
+    /// gathers it) scanned along any axis but its outer memory axis streams through the host
+    /// pipeline in chunks of whole outer slices as
+    /// [`ScanOptions::pipelining`](crate::ScanOptions::pipelining) says (same results bit for
+    /// bit: each chunk runs with the whole array's plan, checked before it starts, or the call
+    /// goes one-shot). Along the outer memory axis (axis 0 of a C-order array) the one-shot
+    /// launch runs chunk by chunk at its own boundaries (vector columns: spans; look-back
+    /// rows: tiles; generic lanes: splits, their seeds scanned as the one-shot launch scans
+    /// them), the one-shot bits for every operator; lanes of one split longer than a chunk
+    /// carry each lane's running value from chunk to chunk for integer scans, and go one-shot
+    /// for float scans.
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {
