@@ -56,8 +56,9 @@ impl<T: Real> Conv1d<'_, T> {
     /// array or view (any layout, strides of any sign) or a [`DeviceArrayD`]. Lane for lane
     /// the same as [`run`](Conv1d::run) of the lane, and as
     /// [`cpu::apply_axis`](crate::cpu::apply_axis). A host array (any order of its axes; a
-    /// strided or backwards view is first gathered into C order, as the one-shot path gathers it) streams
-    /// through the host pipeline as [`pipelining`](Conv1d::pipelining) says, along its
+    /// strided or backwards view is first gathered into C order, as the one-shot path
+    /// gathers it) streams through the host pipeline as [`pipelining`](Conv1d::pipelining)
+    /// says, along its
     /// innermost memory axis (chunks of whole rows), a middle one (chunks of whole outer
     /// slices, gathered into rows on the device) or the outer one (chunks of slices with the
     /// mask's reach before them, the direct kernels only), with the one-shot call's results
