@@ -197,9 +197,9 @@ impl Scan<'_> {
     /// goes one-shot). Along the outer memory axis (axis 0 of a C-order array) the one-shot
     /// launch runs chunk by chunk at its own boundaries (vector columns: spans; look-back
     /// rows: tiles; generic lanes: splits, their seeds scanned as the one-shot launch scans
-    /// them), the one-shot bits for every operator; lanes of one split longer than a chunk
-    /// carry each lane's running value from chunk to chunk for integer scans, and go one-shot
-    /// for float scans.
+    /// them, or rounds of lanes of one split), the one-shot bits for every operator; where
+    /// no such cut fits a chunk, integer scans carry each lane's running value from chunk to
+    /// chunk, and float scans go one-shot.
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {

@@ -377,10 +377,12 @@ fn axis_scans_of_host_arrays() {
     // per lane, so floats go one-shot), 3-D C and Fortran (spans of 128 slices of 8320: 5
     // chunks, in C and Fortran order), four and two interleaved columns and one column (look-back rows, tiles of
     // 14336, 28672 and 57344 slices of 4-byte values), a 1-D array.
-    // Then the generic lane kernels' splits along the outer axis (lanes that are not 16-byte
-    // vectors: 37 and 15 of 4 bytes, C and Fortran order), chunk by chunk.
+    // Then the generic lane kernels along the outer axis (lanes that are not 16-byte vectors):
+    // 37 and 15 lanes of 4 bytes cut into splits (C and Fortran order), chunk by chunk; and
+    // 30001 lanes of one split each, 100 rows (chunks of 68 rows, rounds of 4), chunk by
+    // chunk with the running value handed on.
     type Case = (&'static [usize], bool, usize, bool, bool);
-    let cases: [Case; 18] = [
+    let cases: [Case; 20] = [
         (&[1000, 5000], false, 1, true, true),
         (&[5000, 1000], true, 0, true, true),
         (&[600, 64, 130], false, 1, true, true),
@@ -399,6 +401,8 @@ fn axis_scans_of_host_arrays() {
         (&[600_000, 37], false, 0, true, true),
         (&[37, 600_001], true, 1, true, true),
         (&[200_003, 3, 5], false, 0, true, true),
+        (&[100, 30_001], false, 0, true, true),
+        (&[30_001, 100], true, 1, true, true),
     ];
     for (shape, fortran, axis, piped, piped_float) in cases {
         let ctx = format!("shape {shape:?} fortran {fortran} axis {axis}");
@@ -541,7 +545,8 @@ fn axis_scans_of_host_arrays() {
 
 /// The outer-axis parts alone, small, for compute-sanitizer (filter `outer_axis_parts`):
 /// vector columns by spans (4 chunks), four interleaved columns and one column by tiles, 37
-/// columns by the generic lanes' splits, f32 sums against the one-shot bits.
+/// columns by the generic lanes' splits, 30001 columns of one split each by rounds, f32 sums
+/// against the one-shot bits.
 #[test]
 fn outer_axis_parts_for_the_sanitizers() {
     use ndarray::{ArrayD, Axis, IxDyn};
@@ -552,6 +557,7 @@ fn outer_axis_parts_for_the_sanitizers() {
         &[(1 << 20) + 3, 4],
         &[2_100_000, 1],
         &[150_001, 37],
+        &[100, 30_001],
     ] {
         let n = shape.iter().product();
         let x = ArrayD::from_shape_vec(IxDyn(shape), typical::<f32>(n, 3)).unwrap();

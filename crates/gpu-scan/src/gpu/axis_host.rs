@@ -12,15 +12,15 @@
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    AxisLanes, HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result, PIPELINE_CHUNK_BYTES,
-    PIPELINE_RING_SLOTS,
+    enqueue_layout_copy_at, AxisLanes, HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result,
+    PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 
 /// Split totals per round of a generic lane scan, or a multiple of it: a round is the block's
 /// positions on a lane (a power of two up to 256) times its items per thread (1, 2 or 4).
 const SEED_ROUND: u64 = 1024;
 
-use super::lanes::{seed_lanes, AxisChoice, RowsTile, SpanPart};
+use super::lanes::{lane_items, seed_lanes, AxisChoice, RowsTile, SpanPart};
 use super::{LaneKind, Scanner};
 use crate::shaped::scan_lanes;
 
@@ -160,7 +160,12 @@ impl Scanner {
         // The generic lanes' splits where they can be cut into chunks; else, for exact
         // operators, the carry below.
         if let Some(AxisChoice::Lanes(plan)) = &choice {
-            if plan.splits > 1 && self.outer_splits(kind, &ctx, &whole, *plan, output)? {
+            let done = if plan.splits > 1 {
+                self.outer_splits(kind, &ctx, &whole, *plan, output)?
+            } else {
+                !exact && self.outer_one_split(kind, &ctx, &whole, *plan, output)?
+            };
+            if done {
                 return Ok(true);
             }
         }
@@ -421,6 +426,114 @@ impl Scanner {
                     let run = run.as_ref().expect("begun above");
                     let l = &lanes.lanes;
                     s.rows_tiles(run, step.input, l, step.output, l, tiles, stream)
+                })?;
+                Ok(step.range)
+            },
+        )
+    }
+
+    /// The generic lane scan of the whole array with one split per lane (`plan`) launched
+    /// chunk by chunk: each chunk holds whole rounds of the kernel (its positions on a lane
+    /// times its items per thread), is scanned from the running value the one-shot launch
+    /// has at its first round, and hands on the running value it ends with. That value is the
+    /// exclusive output at the next round's first element, which the kernel gives exactly: a
+    /// second, exclusive scan of the chunk, copied with one zero row after it (not read from
+    /// the ring, whose next slot may be filling), from the same seed into scratch. The same
+    /// rounds and running values as the one-shot launch: its bits. `Ok(false)` where a round
+    /// of slices exceeds a chunk.
+    fn outer_one_split<T: Pod>(
+        &mut self,
+        kind: &LaneKind<'_>,
+        ctx: &OuterScan<'_, '_, T>,
+        whole: &LaneBatches,
+        plan: LanePlan,
+        output: &mut [MaybeUninit<T>],
+    ) -> Result<bool> {
+        let (l, vs, size) = (whole.lanes, kind.value_size, std::mem::size_of::<T>());
+        if whole.batches != [0] || vs != size || plan.splits != 1 {
+            return Ok(false);
+        }
+        let slice = ctx.slice;
+        let round = (plan.tiling.positions() * lane_items(vs)) as usize;
+        let rows = PIPELINE_CHUNK_BYTES / (slice * size) / round * round;
+        if rows == 0 {
+            return Ok(false);
+        }
+        let (chunk, total) = (rows * slice, ctx.host.data.len());
+        let gpu = self.gpu.clone();
+        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        // The carry scan's input (a chunk and one zero row) and output, and the running values.
+        let (tail_in, tail_out) = (
+            gpu.zeros::<T>(chunk + slice)?,
+            gpu.alloc::<T>(chunk + slice)?,
+        );
+        let carry = gpu.alloc::<T>(slice)?;
+        let scan = self.lane_kernel("axis", kind)?;
+        let exclusive = ctx.exclusive;
+        self.release_scratch()?;
+        gpu.host_pipeline_rings(
+            &ctx.host.data,
+            &mut ring_in,
+            0,
+            output,
+            &mut ring_out,
+            chunk,
+            |step, stream| {
+                let lanes = AxisLanes {
+                    len: (step.range.len() / slice) as u64,
+                    ..l
+                };
+                let at = (step.range.start * size) as u64;
+                let (input, out) = (step.input + at, step.output + at);
+                let seeds = if step.range.start == 0 {
+                    0
+                } else {
+                    carry.device_ptr()
+                };
+                let g = gpu.clone();
+                self.in_order(stream, |_| {
+                    // SAFETY: the chunk's rows lie in its ring slots from `input` and `out`;
+                    // `tail_in` and `tail_out` hold `rows + 1` rows and `carry` one, alive until
+                    // the pipeline has waited for the stream; distinct allocations; each scan
+                    // reads its seeds before it writes, and the copy into `carry` comes after
+                    // both scans that read it, on the same stream.
+                    unsafe {
+                        Scanner::launch_lane_scan(
+                            &scan,
+                            (input, lanes),
+                            (out, lanes),
+                            &plan,
+                            seeds,
+                            exclusive,
+                            stream,
+                        )?;
+                        if step.range.end == total {
+                            return Ok(());
+                        }
+                        let copy = |src: u64, dst: u64, len: usize| {
+                            enqueue_layout_copy_at::<T>(&g, src, &[1], dst, &[1], &[len], stream)
+                        };
+                        copy(input, tail_in.device_ptr(), chunk)?;
+                        let tail = AxisLanes {
+                            len: rows as u64 + 1,
+                            ..l
+                        };
+                        Scanner::launch_lane_scan(
+                            &scan,
+                            (tail_in.device_ptr(), tail),
+                            (tail_out.device_ptr(), tail),
+                            &plan,
+                            seeds,
+                            true,
+                            stream,
+                        )?;
+                        copy(
+                            tail_out.device_ptr() + (chunk * size) as u64,
+                            carry.device_ptr(),
+                            slice,
+                        )
+                    }
                 })?;
                 Ok(step.range)
             },
