@@ -6,8 +6,9 @@
 //! parts at its own tile boundaries (vector columns: spans; look-back rows: tiles), each part
 //! launched over its chunk with the status of the earlier ones, and the generic lane kernels'
 //! splits are launched chunk by chunk with their seeds scanned as the one-shot launch scans
-//! them, so every operator, floats included, gives the one-shot bits; lanes of one split carry
-//! each lane's running value from chunk to chunk instead, for exact operators (integer types).
+//! them (lanes of one split: at the kernel's rounds, each chunk handing on its running
+//! value), so every operator, floats included, gives the one-shot bits; where no such cut fits
+//! a chunk, exact operators (integer types) carry each lane's running value instead.
 
 use std::mem::MaybeUninit;
 
@@ -113,11 +114,12 @@ impl Scanner {
     /// rows (the columns of a dense array of one, two or four columns), its spans or tiles are
     /// launched chunk by chunk ([`outer_columns`](Self::outer_columns),
     /// [`outer_rows`](Self::outer_rows)), as are the generic lane kernels' splits
-    /// ([`outer_splits`](Self::outer_splits)): the one-shot bits for every operator. Lanes of
-    /// one split carry each lane's running value for exact operators
-    /// ([`outer_carry`](Self::outer_carry)); float scans of those return `Ok(false)`, as where
-    /// one slice (or one span, tile or two splits of slices) exceeds a chunk or the pipeline's
-    /// staging is busy.
+    /// ([`outer_splits`](Self::outer_splits)), or their rounds for lanes of one split
+    /// ([`outer_one_split`](Self::outer_one_split)): the one-shot bits for every operator.
+    /// Elsewhere exact operators carry each lane's running value
+    /// ([`outer_carry`](Self::outer_carry)), and float scans return `Ok(false)`, as where one
+    /// slice (or one span, tile, round or two splits of slices) exceeds a chunk or the
+    /// pipeline's staging is busy.
     fn scan_outer_axis_host_pipelined<T: Pod>(
         &mut self,
         kind: &LaneKind<'_>,
