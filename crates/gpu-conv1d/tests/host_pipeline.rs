@@ -254,6 +254,34 @@ fn async_forms() {
     assert_eq!(same_bits(&pending.wait().unwrap(), &want), None);
 }
 
+/// More than 2^31 values through the pipeline (8 GiB of f32 in and out): small integers, so
+/// every sum is exact; every output near the ends and the chunk boundaries, and a sample of the
+/// rest, against the three-tap sum.
+#[test]
+fn more_than_two_to_the_31_values() {
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let n = (1usize << 31) + 5;
+    let x: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+    let conv = Conv1d::correlation(&gpu, &[1.0f32; 3], Options::new())
+        .unwrap()
+        .pipelining(Pipelining::Always);
+    let (got, ran) = ran_pipeline(|| conv.run(&x).unwrap());
+    if let Some(ran) = ran {
+        assert!(ran, "pipeline not taken");
+    }
+    assert_eq!(got.len(), n);
+    // (Past either end the zero boundary.)
+    let at = |i: Option<usize>| i.and_then(|i| x.get(i)).copied().unwrap_or(0.0);
+    let c = chunk_of::<f32>();
+    for (i, &g) in got.iter().enumerate() {
+        if i < 3 || i + 3 >= n || (i + 2) % c < 5 || i % 1_000_003 == 0 {
+            let want = at(i.checked_sub(1)) + at(Some(i)) + at(Some(i + 1));
+            assert_eq!(g, want, "output {i}");
+        }
+    }
+}
+
 /// Batches of rows from the host (`run_rows` of a C-order `Array2`, `run_axis` along the
 /// innermost memory axis in C and Fortran order) in chunks of whole rows: the one-shot results
 /// bit for bit, rows whose bytes are not a multiple of 16 (chunks rounded to keep alignment),
