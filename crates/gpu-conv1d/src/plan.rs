@@ -250,6 +250,7 @@ impl Path {
     /// or position of a launch it falls in (the direct paths): a launch over any part of a
     /// signal then gives those outputs the bits of a launch over all of it. The tensor-core
     /// path groups the mask by its tile and the FFT paths mix a whole transform's span.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) fn same_arithmetic_anywhere(self) -> bool {
         !matches!(
             self,

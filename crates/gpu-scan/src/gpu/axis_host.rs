@@ -13,8 +13,8 @@
 use std::mem::MaybeUninit;
 
 use gpu_core::{
-    enqueue_layout_copy_at, AxisLanes, HostNd, LaneAccess, LaneBatches, LanePlan, Pod, Result,
-    PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
+    enqueue_layout_copy_at, AxisLanes, DeviceArray, HostNd, LaneAccess, LaneBatches, LanePlan, Pod,
+    Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 
 /// Split totals per round of a generic lane scan, or a multiple of it: a round is the block's
@@ -70,8 +70,7 @@ impl Scanner {
         let whole = lanes_of(slices)?;
         let arithmetic = self.choose_axis(kind, 0, &whole, 0, &whole)?.arithmetic();
         let gpu = self.gpu.clone();
-        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
-        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let (mut ring_in, mut ring_out) = rings::<T>(&gpu, chunk)?;
         // Every chunk length in every slot (alignments differ between slots) must plan as the
         // whole array does.
         let last = slices % per_chunk;
@@ -224,8 +223,7 @@ impl Scanner {
         };
         let chunk = m as usize * split_len;
         let gpu = self.gpu.clone();
-        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
-        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let (mut ring_in, mut ring_out) = rings::<T>(&gpu, chunk)?;
         // Totals and seeds of every split and one more (a chunk's seed scan runs one split
         // past its own, whose exclusive output is the next round's running value); zeroed,
         // so that no scan reads uninitialised memory.
@@ -463,8 +461,7 @@ impl Scanner {
         }
         let (chunk, total) = (rows * slice, ctx.host.data.len());
         let gpu = self.gpu.clone();
-        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
-        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let (mut ring_in, mut ring_out) = rings::<T>(&gpu, chunk)?;
         // The carry scan's input (a chunk and one zero row) and output, and the running values.
         let (tail_in, tail_out) = (
             gpu.zeros::<T>(chunk + slice)?,
@@ -549,7 +546,7 @@ impl Scanner {
         &self,
         ctx: &OuterScan<'_, '_, T>,
         unit: usize,
-    ) -> Result<Option<(usize, gpu_core::DeviceArray<T>, gpu_core::DeviceArray<T>)>> {
+    ) -> Result<Option<(usize, DeviceArray<T>, DeviceArray<T>)>> {
         let slices = ctx.host.data.len() / ctx.slice;
         let fit = PIPELINE_CHUNK_BYTES / (ctx.slice * std::mem::size_of::<T>());
         let per_chunk = (fit / unit.max(1) * unit).min(slices.next_multiple_of(unit.max(1)));
@@ -557,8 +554,7 @@ impl Scanner {
             return Ok(None);
         }
         let chunk = per_chunk * ctx.slice;
-        let ring_in = self.gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
-        let ring_out = self.gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let (ring_in, ring_out) = rings::<T>(&self.gpu, chunk)?;
         Ok(Some((chunk, ring_in, ring_out)))
     }
 
@@ -587,8 +583,7 @@ impl Scanner {
         };
         debug_assert!(total % slice == 0);
         let gpu = self.gpu.clone();
-        let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
-        let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        let (mut ring_in, mut ring_out) = rings::<T>(&gpu, chunk)?;
         let carry = gpu.alloc::<T>(slice)?;
         self.release_scratch()?;
         let mut carried = false;
@@ -624,6 +619,12 @@ impl Scanner {
             },
         )
     }
+}
+
+/// The input and output rings of a pipeline of `chunk`-element chunks (no halo).
+fn rings<T: Pod>(gpu: &gpu_core::Gpu, chunk: usize) -> Result<(DeviceArray<T>, DeviceArray<T>)> {
+    let len = PIPELINE_RING_SLOTS * chunk;
+    Ok((gpu.alloc::<T>(len)?, gpu.alloc::<T>(len)?))
 }
 
 /// What every outer-axis pipeline of one call shares: the host array, the elements of one
