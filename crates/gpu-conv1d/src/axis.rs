@@ -105,6 +105,9 @@ impl<T: Real> Conv1d<'_, T> {
         let Some(host) = x.host_for_pipeline(&worth) else {
             return Ok(None);
         };
+        if !worth(std::mem::size_of_val(&*host.data)) {
+            return Ok(None);
+        }
         let shape = self.axis_output_shape(&host.shape, axis)?;
         let Some(innermost) = host.innermost_axis() else {
             return Ok(None);

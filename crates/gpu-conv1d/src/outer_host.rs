@@ -18,10 +18,10 @@ use crate::{Boundary, Real};
 impl<T: Real> Conv1d<'_, T> {
     /// [`run_axis`](Conv1d::run_axis) of `host` along `axis`, its outer memory axis, through
     /// the host pipeline into `out` (the result in the input's memory order): `Ok(true)` with
-    /// every element written, `Ok(false)` with nothing done where it does not apply (a stream
-    /// is set, below the pipelining size, another axis, a periodic boundary (it reads the far
-    /// end first), a path that computes by tiles (tensor cores, FFT), the mask's `w` slices
-    /// exceed half a chunk, or another pipeline holds the staging).
+    /// every element written, `Ok(false)` with nothing done where it does not apply (another
+    /// axis, a periodic boundary (it reads the far end first), a path that computes by tiles
+    /// (tensor cores, FFT), the mask's `w` slices exceed half a chunk, or another pipeline
+    /// holds the staging). The caller has checked the stream and the pipelining size.
     pub(crate) fn axis_outer_pipelined(
         &self,
         host: &HostNd<'_, T>,
@@ -29,13 +29,7 @@ impl<T: Real> Conv1d<'_, T> {
         out: &mut [MaybeUninit<T>],
     ) -> Result<bool> {
         let size = std::mem::size_of::<T>();
-        if self.has_stream()
-            || self.options().boundary == Boundary::Wrap
-            || !self
-                .options()
-                .pipelining
-                .applies(std::mem::size_of_val(&*host.data))
-        {
+        if self.options().boundary == Boundary::Wrap {
             return Ok(false);
         }
         // The C-order view: axis 0 is the outer one; a slice holds one element of each lane.

@@ -37,9 +37,9 @@ impl<T: Real> Conv1d<'_, T> {
     /// [`run_axis`](Conv1d::run_axis) of `host` along `axis`, a middle axis (neither the outer
     /// nor the innermost memory axis), through the host pipeline into `out` (the result in the
     /// input's memory order: C, or Fortran for a Fortran input): `Ok(true)` with every element
-    /// written, `Ok(false)` with nothing done where it does not apply (a stream is set, below
-    /// the pipelining size, another axis, fewer than two slices, a slice's worth of aligned
-    /// rows exceeds a chunk, or another pipeline holds the staging).
+    /// written, `Ok(false)` with nothing done where it does not apply (another axis, fewer than
+    /// two slices, a slice's worth of aligned rows exceeds a chunk, or another pipeline holds
+    /// the staging). The caller has checked the stream and the pipelining size.
     pub(crate) fn axis_slices_pipelined(
         &self,
         host: &HostNd<'_, T>,
@@ -47,14 +47,6 @@ impl<T: Real> Conv1d<'_, T> {
         out: &mut [MaybeUninit<T>],
     ) -> Result<bool> {
         let size = std::mem::size_of::<T>();
-        if self.has_stream()
-            || !self
-                .options()
-                .pipelining
-                .applies(std::mem::size_of_val(&*host.data))
-        {
-            return Ok(false);
-        }
         // The C-order view: axis 0 is the outer one, the last the innermost.
         let (shape, _, a) = host.c_order_view(axis);
         if a == 0 || a + 1 >= shape.len() {

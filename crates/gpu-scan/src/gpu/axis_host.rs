@@ -17,13 +17,13 @@ use gpu_core::{
     Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 
-/// Split totals per round of a generic lane scan, or a multiple of it: a round is the block's
-/// positions on a lane (a power of two up to 256) times its items per thread (1, 2 or 4).
-const SEED_ROUND: u64 = 1024;
-
 use super::lanes::{lane_items, seed_lanes, AxisChoice, RowsTile, SpanPart};
 use super::{LaneKind, Scanner};
 use crate::shaped::scan_lanes;
+
+/// Split totals per round of a generic lane scan, or a multiple of it: a round is the block's
+/// positions on a lane (a power of two up to 256) times its items per thread (1, 2 or 4).
+const SEED_ROUND: u64 = 1024;
 
 impl Scanner {
     /// Scans `host` along `axis` into `output` (memory order, the input's length) through the
@@ -490,7 +490,6 @@ impl Scanner {
                 } else {
                     carry.device_ptr()
                 };
-                let g = gpu.clone();
                 self.in_order(stream, |_| {
                     // SAFETY: the chunk's rows lie in its ring slots from `input` and `out`;
                     // `tail_in` and `tail_out` hold `rows + 1` rows and `carry` one, alive until
@@ -511,7 +510,7 @@ impl Scanner {
                             return Ok(());
                         }
                         let copy = |src: u64, dst: u64, len: usize| {
-                            enqueue_layout_copy_at::<T>(&g, src, &[1], dst, &[1], &[len], stream)
+                            enqueue_layout_copy_at::<T>(&gpu, src, &[1], dst, &[1], &[len], stream)
                         };
                         copy(input, tail_in.device_ptr(), chunk)?;
                         let tail = AxisLanes {

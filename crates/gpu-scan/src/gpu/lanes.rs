@@ -582,11 +582,11 @@ impl Scanner {
     ) -> Result<()> {
         let lanes = seed_lanes(count, splits as u64);
         let plan = self.seed_plan(kind, count, splits)?;
+        let scan = self.lane_kernel("axis", kind)?;
         // SAFETY: the lanes address splits × count values of the totals scratch (alive in
         // this scanner), scanned in place (each element read and written by one thread);
         // seeds null or the caller's `count` values.
         unsafe {
-            let scan = self.lane_kernel("axis", kind)?;
             Self::launch_lane_scan(
                 &scan,
                 (totals, lanes),
