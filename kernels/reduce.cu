@@ -27,6 +27,11 @@
 //                         unsigned* counters)
 //     lanes side by side, read as 16-byte vectors of neighbouring lanes
 //     (gpu_prims/lanes_columns.cuh; grid (tiles, splits); not the monoids)
+//   reduce_rebase_arg_pairs(u64* pairs, u64 count, u64 chunk)
+//   reduce_merge_lanes_<argkind>(const In* in, u64 lanes, u64 count, const u64* local, u64 base,
+//                                ArgVal* best, u32 first)
+//     argmin/argmax of chunked host data (gpu_prims/arg_merge.cuh): chunk partials made
+//     global before their second pass; one chunk's slices merged into the lanes' best pairs
 //   reduce_columns_short_<op>_<type>(const T* in, gp::ColumnLanes c, T* out)
 //     plain values: lanes of at most 8 vector rows, 256 lane groups across, one thread per
 //     lane group (two per thread for lanes of up to 4 rows; grid-stride over the tiles)
@@ -37,6 +42,7 @@
 //   values; the accumulator an ArgVal pair), <op>_<in>_to_<acc> (widening: sum_i32_to_i64),
 //   mat2_<type> / affine_<type> (non-commutative), argmin_<type>_partials (pairs in, pairs
 //   out: second passes of argmin/argmax).
+#include <gpu_prims/arg_merge.cuh>
 #include <gpu_prims/block.cuh>
 #include <gpu_prims/block_reduce_tree.cuh>
 #include <gpu_prims/lanes.cuh>
@@ -534,3 +540,21 @@ REDUCE_LANES_HALF(bf16, gp::bf16)
 #define REDUCE_LANES_MONOID(opname, Op, tname, T)                                                \
     REDUCE_LANES(opname##_##tname, Op<T>, Op<T>::value_type, gp::StoreValue<Op<T>::value_type>)
 GP_FOR_EACH_MONOID_TYPE(REDUCE_LANES_MONOID)
+
+// ---- argmin/argmax of chunked host data (gpu_prims/arg_merge.cuh) ----------------------------
+extern "C" __global__ void reduce_rebase_arg_pairs(gp::u64* pairs, gp::u64 count, gp::u64 chunk) {
+    gp::rebase_arg_pairs(pairs, count, chunk);
+}
+#define REDUCE_MERGE_LANES(name, OpT, In)                                                        \
+    extern "C" __global__ void reduce_merge_lanes_##name(                                        \
+        const In* __restrict__ in, gp::u64 lanes, gp::u64 count, const gp::u64* local,           \
+        gp::u64 base, OpT::value_type* best, gp::u32 first) {                                    \
+        gp::merge_arg_lanes<OpT, In>(in, lanes, count, local, base, best, first != 0);           \
+    }
+#define REDUCE_MERGE_LANES_TYPE(opname, Op, tname, T) REDUCE_MERGE_LANES(opname##_##tname, Op<T>, T)
+GP_FOR_EACH_TYPE(REDUCE_MERGE_LANES_TYPE, argmin, gp::ArgMin)
+GP_FOR_EACH_TYPE(REDUCE_MERGE_LANES_TYPE, argmax, gp::ArgMax)
+REDUCE_MERGE_LANES(argmin_f16, gp::ArgMin<gp::f32>, gp::f16)
+REDUCE_MERGE_LANES(argmax_f16, gp::ArgMax<gp::f32>, gp::f16)
+REDUCE_MERGE_LANES(argmin_bf16, gp::ArgMin<gp::f32>, gp::bf16)
+REDUCE_MERGE_LANES(argmax_bf16, gp::ArgMax<gp::f32>, gp::bf16)

@@ -209,6 +209,42 @@ mod gpu {
                 );
             }
         }
+        // argmin of the same host data (once, beside the sums): the chunks' (value, index)
+        // pairs made global and folded on the device, checked against the CPU's index.
+        if op == Op::Sum {
+            for (name, p) in PATHS {
+                for is_pinned in [false, true] {
+                    let variant = if is_pinned {
+                        HOST_ARGMIN_PINNED
+                    } else {
+                        HOST_ARGMIN_PAGEABLE
+                    };
+                    let run = move || -> gpu_core::Result<Option<usize>> {
+                        let r = Reduce::new(gpu).pipelining(p);
+                        if is_pinned {
+                            r.argmin(pinned.as_slice()?)
+                        } else {
+                            r.argmin(host)
+                        }
+                    };
+                    cases.push(
+                        Case::new("reduce", name, variant, d.name(), n)
+                            .bytes(array as u64, Some(array))
+                            .reps(5)
+                            .gpu(move |_: &Stream| run().map(drop))
+                            .check(move || match run() {
+                                Ok(got) => {
+                                    let want = gpu_reduce::cpu::argmin(host);
+                                    Verdict::from_bool(got == want, || {
+                                        format!("index {got:?}, the CPU's {want:?}")
+                                    })
+                                }
+                                Err(e) => Verdict::error(&e),
+                            }),
+                    );
+                }
+            }
+        }
         // Sums along rows of 4096 of a pageable host array and down its columns
         // (`Reduce::sum_axis` along axes 1 and 0): chunks of whole rows through the pipeline
         // against the one-shot path, checked against the CPU's sums.
@@ -275,6 +311,8 @@ mod gpu {
         env.run_cases(cases)
     }
 
+    const HOST_ARGMIN_PAGEABLE: &str = "argmin, from host, pageable";
+    const HOST_ARGMIN_PINNED: &str = "argmin, from host, pinned";
     const HOST_LONG_SEGMENTS: &str = "sum in segments of 1000-3000, from host, pageable";
     const HOST_ROWS: &str = "sum along rows of 4096, from host, pageable";
     const HOST_COLUMNS: &str = "sum down the columns of rows of 4096, from host, pageable";

@@ -8,7 +8,7 @@
 
 use gpu_core::data::{offsets_over, typical, SplitMix64};
 use gpu_core::testing::{count_calls, gpu_or_skip, one_pipeline_at_a_time};
-use gpu_core::{f16, Mat2, Op, Pipelining, PIPELINE_CHUNK_BYTES};
+use gpu_core::{bf16, f16, Mat2, Op, Pipelining, PIPELINE_CHUNK_BYTES};
 use gpu_reduce::{cpu, Algorithm, Reduce};
 
 fn ints(n: usize, seed: u64) -> Vec<u32> {
@@ -45,10 +45,10 @@ fn exact_operators_equal_one_shot_around_chunks() {
     }
 }
 
-/// argmin and argmax of host data through the pipeline: each chunk's pair folded in chunk
-/// order with its index made global. Ties across chunks (the first wins), a NaN in a later
+/// argmin and argmax of host data through the pipeline: each chunk's pair made global and the
+/// pairs folded on the device. Ties across chunks (the first wins), a NaN in a later
 /// chunk (the first NaN wins), -0.0 against 0.0 (equal: the first), sizes around the chunk,
-/// f32, f16 and u32, all equal to the CPU and the one-shot index.
+/// every element type, all equal to the CPU (f32 also to the one-shot index).
 #[test]
 fn arg_reductions_equal_one_shot_across_chunks() {
     let _serial = one_pipeline_at_a_time();
@@ -95,6 +95,11 @@ fn arg_reductions_equal_one_shot_across_chunks() {
             cpu::argmax(&h),
             "f16 argmax n={n}"
         );
+        let (d, l): (Vec<f64>, Vec<i64>) = f.iter().map(|&v| (v as f64, v as i64)).unzip();
+        let b: Vec<bf16> = f.iter().map(|&v| bf16::from_f32(v)).collect();
+        assert_eq!(piped.argmin(&d).unwrap(), cpu::argmin(&d), "f64 n={n}");
+        assert_eq!(piped.argmax(&l).unwrap(), cpu::argmax(&l), "i64 n={n}");
+        assert_eq!(piped.argmax(&b).unwrap(), cpu::argmax(&b), "bf16 n={n}");
         if n < 5 {
             continue;
         }
@@ -122,6 +127,39 @@ fn arg_reductions_equal_one_shot_across_chunks() {
             piped.argmax(&f).unwrap(),
             cpu::argmax(&f),
             "NaN argmax n={n}"
+        );
+    }
+}
+
+/// The argmin/argmax pipelines' own kernels (indices made global, chunks merged into the lanes'
+/// best pairs) on inputs of three chunks, small enough for compute-sanitizer: flat f32 and f64,
+/// and along the outer axis of a C-order array (slices of 1000).
+#[test]
+fn arg_pipelines_for_the_sanitizers() {
+    use ndarray::{Array2, Axis};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let piped = Reduce::new(&gpu).pipelining(Pipelining::Always);
+    let n = 5 * (PIPELINE_CHUNK_BYTES / 8) / 2;
+    let f: Vec<f32> = ints(n, 3).iter().map(|&v| (v % 5) as f32).collect();
+    let d: Vec<f64> = f.iter().map(|&v| v as f64).collect();
+    assert_eq!(piped.argmin(&f).unwrap(), cpu::argmin(&f), "f32 argmin");
+    assert_eq!(piped.argmax(&d).unwrap(), cpu::argmax(&d), "f64 argmax");
+    let x = Array2::from_shape_vec((n / 1000, 1000), f[..n / 1000 * 1000].to_vec()).unwrap();
+    for (got, want) in [
+        (
+            piped.argmin_axis(&x, Axis(0)),
+            cpu::argmin_axis(x.view(), Axis(0)),
+        ),
+        (
+            piped.argmax_axis(&x, Axis(0)),
+            cpu::argmax_axis(x.view(), Axis(0)),
+        ),
+    ] {
+        assert_eq!(
+            got.unwrap(),
+            want.unwrap().into_dyn(),
+            "along the outer axis"
         );
     }
 }
@@ -259,7 +297,8 @@ fn more_than_two_to_the_31_values() {
 /// memory axis, chunks of whole slices through the pipeline (several chunks, the last partial;
 /// packed rows, vector columns, strided columns and long rows), every operator equal to the CPU
 /// and the float sum to the one-shot bits; along the outer axis rows of partials folded along
-/// the chunks (argmin and argmax: rows of chunk-local indices folded on the host).
+/// the chunks (argmin and argmax: each chunk's indices merged into the lanes' best pairs on the
+/// device, every element type).
 #[test]
 fn axis_reductions_of_host_arrays() {
     use ndarray::{s, ArrayD, Axis, IxDyn, ShapeBuilder};
@@ -321,13 +360,9 @@ fn axis_reductions_of_host_arrays() {
                 "{ctx}: result order"
             );
         }
-        // Along the outer axis the rows of chunk-local indices (8 bytes a lane and chunk) must
-        // fit 64 MiB: 9 chunks of slices of 2^21 go one-shot.
-        let index_rows = chunks * (x.len() / shape[axis]) * 8;
-        let arg_piped = chunks > 0 && (!is_outer || index_rows <= 64 << 20);
         let (got, n) = count_calls("cuLaunchKernel", || always.argmin_axis(&x, ax).unwrap());
         if let Some(n) = n {
-            assert_eq!(n >= chunks.max(3), arg_piped, "{ctx} argmin: {n} launches");
+            assert_eq!(n >= chunks.max(3), chunks > 0, "{ctx} argmin: {n} launches");
         }
         assert_eq!(
             got,
@@ -413,6 +448,55 @@ fn axis_reductions_of_host_arrays() {
             never.argmin_axis(&t, ax).unwrap(),
             "{ctx}: f32 argmin against one-shot"
         );
+        if is_outer {
+            // The merge kernel of every other element type, with ties (few distinct values).
+            let tie = |r: u64| (r % 7) as i64 - 3;
+            let (l, u) = (array(shape, fortran, tie), array(shape, fortran, |r| r % 7));
+            let (d, b) = (l.mapv(|v| v as f64), l.mapv(|v| bf16::from_f32(v as f32)));
+            let (h, i) = (l.mapv(|v| f16::from_f32(v as f32)), l.mapv(|v| v as i32));
+            let want = |a: &ArrayD<i64>| {
+                (
+                    cpu::argmin_axis(a.view(), ax).unwrap(),
+                    cpu::argmax_axis(a.view(), ax).unwrap(),
+                )
+            };
+            let (lo, hi) = want(&l);
+            for (what, got_lo, got_hi) in [
+                (
+                    "i64",
+                    always.argmin_axis(&l, ax),
+                    always.argmax_axis(&l, ax),
+                ),
+                (
+                    "f64",
+                    always.argmin_axis(&d, ax),
+                    always.argmax_axis(&d, ax),
+                ),
+                (
+                    "bf16",
+                    always.argmin_axis(&b, ax),
+                    always.argmax_axis(&b, ax),
+                ),
+                (
+                    "f16",
+                    always.argmin_axis(&h, ax),
+                    always.argmax_axis(&h, ax),
+                ),
+                (
+                    "i32",
+                    always.argmin_axis(&i, ax),
+                    always.argmax_axis(&i, ax),
+                ),
+            ] {
+                assert_eq!(got_lo.unwrap(), lo, "{ctx}: {what} argmin");
+                assert_eq!(got_hi.unwrap(), hi, "{ctx}: {what} argmax");
+            }
+            assert_eq!(
+                always.argmin_axis(&u, ax).unwrap(),
+                cpu::argmin_axis(u.view(), ax).unwrap(),
+                "{ctx}: u64 argmin"
+            );
+        }
         let m = array(shape, fortran, |r| {
             let (a, b) = (r as u32 & 7, (r >> 8) as u32 & 7);
             Mat2([1, a, b, 1u32.wrapping_add(a.wrapping_mul(b))])

@@ -5,24 +5,25 @@
 //! the one-shot arithmetic), and the results download while the next chunks upload: no
 //! whole-array allocation on the device, whatever the array's size. Along the outer axis each
 //! chunk of slices is reduced into a row of partials, and the partials are reduced along the
-//! chunks at the end, in chunk order, as the flat reduction folds its chunks' partials.
+//! chunks at the end, in chunk order, as the flat reduction folds its chunks' partials;
+//! argmin and argmax merge each chunk's indices into the lanes' best pairs as it goes.
 
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use gpu_core::{
-    aligned_count, axis_lanes, Element, HostNd, LaneBatches, Pod, Result, Stream,
-    PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
+    aligned_count, axis_lanes, grid_for, kernel_args, Element, HostNd, LaneBatches, LaunchConfig,
+    Pod, Result, Stream, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 use ndarray::ArrayD;
-use rayon::prelude::*;
 
 use super::engine::Desc;
 use super::shaped::{AxisChoice, Out};
 use super::workspace::{with_pooled, Workspace};
-use super::Reduce;
+use super::{read_value, Reduce};
 use crate::algorithm::Operation;
-use crate::value::{arg_combine, Extreme};
+use crate::kernels::REDUCE_PTX;
+use crate::value::Extreme;
 
 /// A host array seen in C order: shape, strides and the axis followed
 /// ([`HostNd::c_order_view`]).
@@ -238,12 +239,11 @@ impl Reduce<'_> {
 
     /// argmin / argmax (`which`) along the outer memory axis of `host` through the host
     /// pipeline: chunks of whole slices, each reduced along its slices into a row of indices
-    /// local to the chunk (the one-shot kernels), then the rows folded on the host in chunk
-    /// order, each lane's candidate values read from `host` itself and combined by
-    /// [`arg_combine`] (the kernels' total order), so every index is the one-shot one. `None`
-    /// where `axis` is not the outer memory axis, the pipeline does not apply (as
-    /// [`axis_host_pipelined`](Self::axis_host_pipelined)), or the rows of indices would exceed
-    /// [`OUTER_PARTIALS_MAX_BYTES`].
+    /// local to the chunk (the one-shot kernels), then, while the chunk is still on the device,
+    /// merged into each lane's best (value, index) pair so far (`reduce_merge_lanes_<kind>`,
+    /// the kernels' total order, so every index is the one-shot one). `None` where `axis` is
+    /// not the outer memory axis or the pipeline does not apply (as
+    /// [`axis_host_pipelined`](Self::axis_host_pipelined)).
     pub(super) fn outer_axis_arg_pipelined<T: Element>(
         &self,
         host: &HostNd<'_, T>,
@@ -268,52 +268,61 @@ impl Reduce<'_> {
         let Some((slice, per_chunk)) = outer_chunking(total, slices, size) else {
             return Ok(None);
         };
-        let chunks = slices.div_ceil(per_chunk);
-        if chunks * slice * 8 > OUTER_PARTIALS_MAX_BYTES {
-            return Ok(None);
-        }
         let chunk = per_chunk * slice;
         let gpu = &self.gpu;
-        let rows = gpu.alloc::<u64>(chunks * slice)?;
+        let local = gpu.alloc::<u64>(slice)?;
+        let best = gpu.alloc::<u8>(slice * desc.value_size)?;
+        let merge = gpu.kernel(&REDUCE_PTX, &format!("reduce_merge_lanes_{}", desc.kind))?;
+        let config = LaunchConfig::new(grid_for(slice as u64, 256, 65535), 256);
         with_pooled(gpu, |ws| {
             let _staged = self.reduce_chunks(ws, &host.data, chunk, |ws, at, range, s| {
+                let count = range.len() / slice;
                 let mut chunk_shape = shape.clone();
-                chunk_shape[0] = range.len() / slice;
+                chunk_shape[0] = count;
                 let lanes = axis_lanes(&chunk_shape, &strides, 0)?;
                 let row = Out {
-                    ptr: rows.device_ptr() + (range.start / chunk * slice * 8) as u64,
+                    ptr: local.device_ptr(),
                     size: 8,
                 };
-                self.enqueue_axis(at, &lanes, desc, &row, ws, s).map(drop)
+                self.enqueue_axis(at, &lanes, desc, &row, ws, s)?;
+                let (lanes, count, local, best) = (
+                    slice as u64,
+                    count as u64,
+                    local.device_ptr(),
+                    best.device_ptr(),
+                );
+                let (base, first) = ((range.start / slice) as u64, u32::from(range.start == 0));
+                // SAFETY: reduce_merge_lanes_<kind>(const In* in, u64 lanes, u64 count, const
+                // u64* local, u64 base, ArgVal* best, u32 first) matches (u64 × 6, u32). The
+                // chunk at `at` holds `count` ≥ 1 whole slices of `lanes` values of T (its
+                // launch reads them before the slot is refilled: the pipeline orders the
+                // stream); `local` and `best` hold `lanes` indices and pairs, written in chunk
+                // order on this one stream, and outlive it (with_pooled waits).
+                unsafe {
+                    merge.launch(
+                        config,
+                        s,
+                        &kernel_args![at, lanes, count, local, base, best, first],
+                    )
+                }
             })?;
             gpu.stream().synchronize()
         })?;
-        let local = rows.to_vec()?;
-        // Lane `l` of slice `i` is host.data[i · slice + l] (the C-order view, memory order).
-        let out = (0..slice)
-            .into_par_iter()
-            .map(|l| {
-                let mut best: Option<(T, u64)> = None;
-                for k in 0..chunks {
-                    let count = per_chunk.min(slices - k * per_chunk) as u64;
-                    let i = local[k * slice + l];
-                    if i >= count {
-                        return Err(gpu_core::Error::invalid(
-                            "x",
-                            format!(
-                                "internal error: {} returned index {i} for {count} slices",
-                                which.kernel_op()
-                            ),
-                        ));
-                    }
-                    let g = (k * per_chunk) as u64 + i;
-                    let here = (host.data[g as usize * slice + l], g);
-                    best = Some(match best {
-                        None => here,
-                        Some(b) => arg_combine(which, b, here),
-                    });
+        let out = best
+            .to_vec()?
+            .chunks_exact(desc.value_size)
+            .map(|pair| {
+                let i: u64 = read_value(&pair[8..])?;
+                if i >= slices as u64 {
+                    return Err(gpu_core::Error::invalid(
+                        "x",
+                        format!(
+                            "internal error: {} returned index {i} for {slices} slices",
+                            which.kernel_op()
+                        ),
+                    ));
                 }
-                Ok(best.expect("at least two slices").1)
+                Ok(i)
             })
             .collect::<Result<Vec<u64>>>()?;
         result_array(host, axis, out).map(Some)

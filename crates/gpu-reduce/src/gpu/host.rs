@@ -7,19 +7,21 @@
 //! device's staging, the same chunks are reduced from one upload instead); float sums and
 //! products are associated by chunks, so they can differ in the last bits from the one-launch
 //! reduction of the same data in a device array. argmin and argmax keep each chunk's (value,
-//! index) pair, whose index is local to the chunk: the pairs (16 bytes per 8 MiB chunk) come
-//! down and are folded on the host in chunk order with the kernels' rule, each index made
-//! global, so the index is the one-launch reduction's.
+//! index) pair, whose index is local to the chunk: a small kernel moves each index to the whole
+//! input before the pairs are folded on the device, so the index is the one-launch reduction's.
 
 use std::ops::Range;
 
 use gpu_core::{
-    DeviceArray, Element, Error, Pod, Result, Stream, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
+    grid_for, kernel_args, DeviceArray, Element, Error, LaunchConfig, Pod, Result, Stream,
+    PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 
-use super::engine::{Desc, Engine};
+use super::engine::{Desc, Engine, Settings};
 use super::{read_value, workspace, Reduce, Workspace};
-use crate::value::{arg_combine, Extreme};
+use crate::kernels::REDUCE_PTX;
+use crate::value::Extreme;
+use crate::Algorithm;
 
 impl Reduce<'_> {
     /// Whether [`Reduce::pipelining`] sends `bytes` of host data through the pipeline.
@@ -98,22 +100,36 @@ impl Reduce<'_> {
     /// the same chunks, so that the value is the same bit for bit either way (contention never
     /// changes a float sum). Returns the result's bytes.
     pub(super) fn run_pipelined<T: Pod>(&self, desc: &Desc, host: &[T]) -> Result<Vec<u8>> {
+        self.fold_pipelined(desc, host, self.settings(), |_, _, _, _| Ok(()))
+    }
+
+    /// [`run_pipelined`](Self::run_pipelined)'s work: the chunks reduced into their partials
+    /// (in chunk order) with the caller's settings, `before_fold(partials, chunks, chunk,
+    /// stream)` enqueued, then the partials folded on the device with `fold_settings`.
+    fn fold_pipelined<T: Pod>(
+        &self,
+        desc: &Desc,
+        host: &[T],
+        fold_settings: Settings,
+        before_fold: impl FnOnce(&DeviceArray<u8>, usize, usize, &Stream) -> Result<()>,
+    ) -> Result<Vec<u8>> {
         let gpu = &self.gpu;
-        let settings = self.settings();
-        settings.validate(desc.operation)?;
+        self.settings().validate(desc.operation)?;
+        fold_settings.validate(desc.operation)?;
         let chunk = Self::chunk_len(desc, host.len());
         let chunks = host.len().div_ceil(chunk);
         let partials = gpu.alloc::<u8>(chunks * desc.value_size)?;
         workspace::with_pooled(gpu, |ws| {
             let _staged = self.reduce_into_partials(ws, desc, host, chunk, &partials)?;
             let stream = gpu.stream();
+            before_fold(&partials, chunks, chunk, stream)?;
             let fold = desc.fold();
             let out = ws.result_ptr();
             ws.poison_bytes(out, desc.value_size, stream)?;
             Engine {
                 gpu,
                 desc: &fold,
-                settings,
+                settings: fold_settings,
                 ws: &mut *ws,
                 stream,
             }
@@ -126,45 +142,44 @@ impl Reduce<'_> {
     }
 
     /// argmin / argmax (`desc`, `which`) of `host` (not empty) by chunks: each chunk's (value,
-    /// index) pair as [`run_pipelined`](Self::run_pipelined) makes its partials, then the
-    /// pairs folded on the host in chunk order by [`arg_combine`] (the kernels' total order),
-    /// chunk `k`'s index offset by `k` chunks. Any grouping gives that order's first extreme,
-    /// so the index is the one-launch reduction's.
+    /// index) pair as [`run_pipelined`](Self::run_pipelined) makes its partials, each index
+    /// made global on the device (`reduce_rebase_arg_pairs`), then the pairs folded on the
+    /// device by the pairs' own second pass (the tree kernels, the only family that has one).
+    /// The kernels' order is total, so any grouping gives its first extreme: the index is the
+    /// one-launch reduction's.
     pub(super) fn arg_pipelined<T: Element>(
         &self,
         desc: &Desc,
         which: Extreme,
         host: &[T],
     ) -> Result<usize> {
-        let gpu = &self.gpu;
-        self.settings().validate(desc.operation)?;
-        let chunk = Self::chunk_len(desc, host.len());
-        let chunks = host.len().div_ceil(chunk);
-        let partials = gpu.alloc::<u8>(chunks * desc.value_size)?;
-        workspace::with_pooled(gpu, |ws| {
-            let _staged = self.reduce_into_partials(ws, desc, host, chunk, &partials)?;
-            gpu.stream().synchronize()
-        })?;
-        let bytes = partials.to_vec()?;
-        let mut best: Option<(T::Accumulator, u64)> = None;
-        for (k, pair) in bytes.chunks_exact(desc.value_size).enumerate() {
-            let len = chunk.min(host.len() - k * chunk) as u64;
-            let (value, index) = (read_value(pair)?, read_value::<u64>(&pair[8..])?);
-            if index >= len {
-                return Err(Error::invalid(
-                    "x",
-                    format!(
-                        "internal error: {} returned index {index} for a chunk of {len}",
-                        which.kernel_op()
-                    ),
-                ));
-            }
-            let here = (value, (k * chunk) as u64 + index);
-            best = Some(match best {
-                None => here,
-                Some(b) => arg_combine(which, b, here),
-            });
+        let fold_settings = Settings {
+            algorithm: Algorithm::LastBlock,
+            block: None,
+            ..self.settings()
+        };
+        let rebase = |partials: &DeviceArray<u8>, chunks: usize, chunk: usize, s: &Stream| {
+            let kernel = self.gpu.kernel(&REDUCE_PTX, "reduce_rebase_arg_pairs")?;
+            let config = LaunchConfig::new(grid_for(chunks as u64, 256, 1024), 256);
+            let (pairs, count, chunk) = (partials.device_ptr(), chunks as u64, chunk as u64);
+            // SAFETY: reduce_rebase_arg_pairs(u64* pairs, u64 count, u64 chunk) matches (u64,
+            // u64, u64); `partials` holds `chunks` pairs of 16 bytes (desc.value_size) and
+            // outlives the stream's work (fold_pipelined waits before returning).
+            unsafe { kernel.launch(config, s, &kernel_args![pairs, count, chunk]) }
+        };
+        debug_assert_eq!(desc.value_size, 16, "ArgVal pairs are 16 bytes");
+        let bytes = self.fold_pipelined(desc, host, fold_settings, rebase)?;
+        let index: u64 = read_value(&bytes[8..])?;
+        if index >= host.len() as u64 {
+            return Err(Error::invalid(
+                "x",
+                format!(
+                    "internal error: {} returned index {index} for {} elements",
+                    which.kernel_op(),
+                    host.len()
+                ),
+            ));
         }
-        Ok(best.expect("host is not empty").1 as usize)
+        Ok(index as usize)
     }
 }
