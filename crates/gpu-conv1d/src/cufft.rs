@@ -245,6 +245,7 @@ pub(crate) fn run<T: Real>(
         off,
         w,
         boundary,
+        ..
     } = shape;
     if rows == 0 || n_out == 0 {
         return Ok(());

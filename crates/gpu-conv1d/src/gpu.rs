@@ -487,6 +487,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off: offset(self.options.mode, self.mask.len()),
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
+            first: 0,
         };
         self.launch(input, output, shape, self.resolve(n_out), stream)
     }
@@ -494,9 +495,10 @@ impl<'s, T: Real> Conv1d<'s, T> {
     /// Enqueues outputs `span` of the one-row result for a signal of `n` elements at `input`
     /// into the result's memory at `output` (all `output_len(n)` outputs), with `path` (the
     /// full result's: an output comes out the same bit for bit whatever span it is launched
-    /// in, the span starting on a multiple of [`SPAN_ALIGN`]). The caller keeps both alive
-    /// until the stream has run and guarantees the inputs the span's windows read have
-    /// arrived on the device.
+    /// in, the span starting on a multiple of [`SPAN_ALIGN`]; the FFT path's tile pairs are
+    /// the whole row's). The caller keeps both alive until the stream has run and guarantees
+    /// that the inputs the span reads have arrived on the device: its outputs' windows, and
+    /// [`span_reach`](crate::host::span_reach) outputs' windows more on each side.
     pub(crate) fn enqueue_span(
         &self,
         input: u64,
@@ -516,12 +518,11 @@ impl<'s, T: Real> Conv1d<'s, T> {
         if span.is_empty() {
             return Ok(());
         }
-        if let Path::Fft { .. } | Path::CuFft { .. } = path {
-            // Its tiles read a transform's span around their outputs, past the windows the
-            // caller guarantees.
+        if let Path::CuFft { .. } = path {
+            // cuFFT's segments are planned over whole rows.
             return Err(Error::invalid(
                 "span",
-                "the FFT path runs over whole rows only",
+                "the cuFFT path runs over whole rows only",
             ));
         }
         let shape = Shape {
@@ -531,6 +532,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off: offset(self.options.mode, self.mask.len()) + span.start as i64,
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
+            first: span.start as u64,
         };
         let at = output + (span.start * std::mem::size_of::<T>()) as u64;
         self.launch(input, at, shape, path, stream)
@@ -581,6 +583,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off: offset(self.options.mode, self.mask.len()) + span.start as i64 - first as i64,
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
+            first: span.start as u64,
         };
         self.launch(input, output, shape, path, stream)
     }
@@ -631,6 +634,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off,
             w,
             boundary,
+            first,
         } = shape;
         match path {
             Path::Basic => {
@@ -783,10 +787,12 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 let spectrum = tables.device_ptr();
                 let twiddles = spectrum + (2 * size * std::mem::size_of::<T::Wide>()) as u64;
                 let tile = crate::fft::fft_tile(size, w as usize) as u64;
-                let tiles_per_row = n_out.div_ceil(tile);
-                // Pairs of tiles within each row; tiles from the row's first output (origin 0).
+                // Pairs of tiles within each row, as the whole row's launch pairs them: a span
+                // from output `first` starts `lead` outputs into its first pair (origin −lead).
+                let lead = first % (2 * tile);
+                let tiles_per_row = (n_out + lead).div_ceil(tile);
                 let pairs = rows * tiles_per_row.div_ceil(2);
-                let origin = 0i64;
+                let origin = -(lead as i64);
                 let shared = crate::fft::shared_bytes::<T>(size);
                 admit_dynamic_shared(&self.gpu, &kernel, shared, "strategy", |max| {
                     format!(
@@ -800,7 +806,9 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // SAFETY: conv1d_fft<N>_T(const T* x, const Complex<A>* spectrum, const
                 // Complex<A>* twiddles, const A* mask, T* y, u64 rows, u64 n, u64 n_out, i64 off,
                 // u64 w, int boundary, u64 tiles_per_row, i64 origin), A = T::Wide: x holds rows·n
-                // elements, y rows·n_out, mask w (checked above; device arrays of this context); `tables`
+                // elements, y rows·n_out, mask w (checked above; device arrays of this context;
+                // a span's reads are the caller's to have uploaded: the windows of every tile
+                // pair it touches, crate::host::span_reach); `tables`
                 // holds 4·size A values, the spectrum then the twiddles (size complex values
                 // each, 16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept alive
                 // by the cache after this call; w < size (validated), so tiles have
@@ -870,6 +878,9 @@ pub(crate) struct Shape {
     pub(crate) off: i64,
     pub(crate) w: u64,
     pub(crate) boundary: i32,
+    /// The launch's first output's index in the whole result (a span's start; 0 over whole
+    /// rows): the FFT path pairs its tiles as the whole row's launch does from there.
+    pub(crate) first: u64,
 }
 
 /// Checks that `kernel` may have `shared` bytes of dynamic shared memory per block on `gpu`

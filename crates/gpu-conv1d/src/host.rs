@@ -3,8 +3,9 @@
 //! halo before it, into a three-slot device ring (about 50 MiB of device memory whatever the
 //! signal's length), and after each chunk the outputs whose windows lie inside the uploaded prefix
 //! are convolved into a three-slot output ring and downloaded while the next chunks upload. Each span of outputs is launched with the kernel the whole
-//! result would use, from a multiple of [`SPAN_ALIGN`], so the results equal the one-shot
-//! call's bit for bit.
+//! result would use, from a multiple of [`SPAN_ALIGN`] (the FFT path with the whole row's pairs
+//! of tiles, its halo widened by their reach), so the results equal the one-shot call's bit
+//! for bit. Only the cuFFT path (segments planned over whole rows) and `Wrap` stay one-shot.
 
 use std::mem::MaybeUninit;
 use std::ops::Range;
@@ -12,7 +13,7 @@ use std::ops::Range;
 use gpu_core::{Error, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
 use crate::gpu::{Conv1d, SPAN_ALIGN};
-use crate::{Boundary, Real};
+use crate::{Boundary, Path, Real};
 
 impl<T: Real> Conv1d<'_, T> {
     /// The result for the host signal `x` written into the host slice `out`, which holds
@@ -84,17 +85,20 @@ impl<T: Real> Conv1d<'_, T> {
 
     /// Whether [`Options::pipelining`](crate::Options::pipelining) sends `x` through the
     /// pipeline here: no stream of the caller's, no periodic boundary (it reads the far end of
-    /// the signal first), a halo that leaves room for a chunk, and a kernel that reads only its
-    /// outputs' windows (not the FFT paths, whose tiles read whole transforms' spans).
+    /// the signal first), a halo that leaves room for a chunk, and not the cuFFT path (its
+    /// segments are planned over whole rows).
     fn takes_pipeline(&self, x: &[T]) -> bool {
-        !self.has_stream()
-            && self.options().pipelining.applies(std::mem::size_of_val(x))
-            && self.options().boundary != Boundary::Wrap
-            && halo(self.mask_len()) <= chunk_budget::<T>() / 2
-            && !matches!(
-                self.output_len(x.len()).map(|n_out| self.resolve(n_out)),
-                Ok(crate::Path::Fft { .. } | crate::Path::CuFft { .. })
-            )
+        if self.has_stream()
+            || !self.options().pipelining.applies(std::mem::size_of_val(x))
+            || self.options().boundary == Boundary::Wrap
+        {
+            return false;
+        }
+        let w = self.mask_len();
+        match self.output_len(x.len()).map(|n_out| self.resolve(n_out)) {
+            Ok(Path::CuFft { .. }) | Err(_) => false,
+            Ok(path) => halo(w, span_reach(path, w)) <= chunk_budget::<T>() / 2,
+        }
     }
 
     /// The host-to-host run of `x` into `out` (`output_len(x.len())` elements) through the
@@ -106,17 +110,19 @@ impl<T: Real> Conv1d<'_, T> {
         }
         let (n, n_out) = (x.len(), out.len());
         let w = self.mask_len();
-        let h = halo(w);
+        let path = self.resolve(n_out);
+        let reach = span_reach(path, w);
+        let h = halo(w, reach);
         let chunk = round_down(chunk_budget::<T>() - h);
-        // Outputs per step: at most a chunk plus the alignment slack (SPAN_ALIGN), and in the
-        // last step also the mask's overhang (`full` mode's w − 1 more outputs than inputs).
-        let out_slot = round_up(chunk + w + SPAN_ALIGN);
+        // Outputs per step: at most a chunk plus the alignment slack (SPAN_ALIGN) and the
+        // reach, and in the last step also the mask's overhang (`full` mode's w − 1 more
+        // outputs than inputs).
+        let out_slot = round_up(chunk + w + SPAN_ALIGN + reach);
         let gpu = self.gpu().clone();
         // The kernels may read up to a tile and a mask past the last output they store: the
         // input ring has that much room after its last slot.
         let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * (chunk + h) + SPAN_ALIGN + w)?;
         let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * out_slot)?;
-        let path = self.resolve(n_out);
         let off = self.options().mode.offset(w);
         let mut done = 0usize;
         gpu.host_pipeline_rings(
@@ -130,7 +136,7 @@ impl<T: Real> Conv1d<'_, T> {
                 let end = if step.range.end == n {
                     n_out
                 } else {
-                    ready_outputs(step.range.end, off, w as i64, n_out)
+                    ready_outputs(step.range.end, off, w + reach, n_out)
                 };
                 let span: Range<usize> = done..end.max(done);
                 self.enqueue_span(step.input, n, step.output, span.clone(), path, stream)?;
@@ -146,12 +152,25 @@ fn chunk_budget<T>() -> usize {
     PIPELINE_CHUNK_BYTES / std::mem::size_of::<T>()
 }
 
-/// Signal elements uploaded again before each chunk: a step's first output lies up to
-/// `SPAN_ALIGN − 1` before the first whose window starts in its chunk, and its window reaches
-/// `w − 1` further back; 64 more cover the kernels' vector alignment, and the total stays a
-/// multiple of 64 so the slots' bases stay 16-byte aligned.
-fn halo(w: usize) -> usize {
-    round_up(w + SPAN_ALIGN + 62)
+/// Outputs beyond a span, on either side, whose windows a launch of `path` over that span reads
+/// (a mask of `w`): the FFT path computes whole pairs of tiles (each of
+/// [`fft_tile`](crate::fft::fft_tile) outputs), reading every pair's windows; the direct kernels
+/// read only their outputs' windows.
+pub(crate) fn span_reach(path: Path, w: usize) -> usize {
+    match path {
+        Path::Fft { size } => 2 * crate::fft::fft_tile(size as usize, w),
+        _ => 0,
+    }
+}
+
+/// Signal elements uploaded again before each chunk (a mask of `w`, a path reaching `reach`
+/// outputs beyond its spans): a step's first output lies up to `SPAN_ALIGN − 1 + reach`
+/// before the first whose reads all lie in its chunk's prefix, its launch reads `reach`
+/// outputs' windows further back, and a window reaches `w − 1` back; 64 more cover the
+/// kernels' vector alignment, and the total stays a multiple of 64 so the slots' bases stay
+/// 16-byte aligned.
+fn halo(w: usize, reach: usize) -> usize {
+    round_up(w + 2 * reach + SPAN_ALIGN + 62)
 }
 
 fn round_up(v: usize) -> usize {
@@ -162,10 +181,11 @@ fn round_down(v: usize) -> usize {
     v / 64 * 64
 }
 
-/// How many outputs (from 0, a multiple of [`SPAN_ALIGN`]) have their whole windows inside the
-/// first `uploaded` signal elements: output `o` reads positions `o + off .. o + off + w`.
-fn ready_outputs(uploaded: usize, off: i64, w: i64, n_out: usize) -> usize {
-    let end = (uploaded as i64 - off - (w - 1)).clamp(0, n_out as i64) as usize;
+/// How many outputs (from 0, a multiple of [`SPAN_ALIGN`]) have all their reads inside the
+/// first `uploaded` signal elements: output `o` reads positions `o + off .. o + off + w`, and
+/// with `reach` the windows of `reach` outputs after it too (`span`: `w + reach`).
+fn ready_outputs(uploaded: usize, off: i64, span: usize, n_out: usize) -> usize {
+    let end = (uploaded as i64 - off - (span as i64 - 1)).clamp(0, n_out as i64) as usize;
     end / SPAN_ALIGN * SPAN_ALIGN
 }
 

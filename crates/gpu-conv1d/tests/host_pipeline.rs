@@ -1,7 +1,8 @@
 //! Host-to-host convolutions through the device's host pipeline
 //! (`gpu_core::Gpu::host_pipeline_between`): the same results as the one-shot path, bit for
 //! bit, for signals around the chunk size, every mode and boundary, short and long masks (the
-//! tensor-core path included), f32, f64 and f16, from pageable and from page-locked memory;
+//! tensor-core and FFT paths included), f32, f64 and f16, from pageable and from page-locked
+//! memory;
 //! and the pipeline's own faults (outputs announced out of order, left unwritten).
 //! Skipped visibly without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
@@ -132,6 +133,95 @@ fn other_types() {
         compare::<f16>(&gpu, n, w, Options::new(), "f16");
     }
     compare::<f64>(&gpu, 2 * chunk_of::<f64>() + 3, 9, Options::new(), "f64");
+}
+
+/// The FFT path through the pipeline: each span launched with the whole row's pairs of tiles
+/// and a halo widened by their reach, so every output equals the one-shot call's bit for bit
+/// (sizes around the chunk, every mode and boundary, small and large transforms, f32, f64 and
+/// f16), checked against the f64 reference with the FFT's tolerance; `Wrap` stays one-shot.
+#[test]
+fn fft_path_streams() {
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn fft_case<T: Real>(gpu: &Gpu, n: usize, w: usize, size: usize, options: Options) {
+        let x: Vec<T> = data(n, (n + w) as u64);
+        let mask: Vec<T> = data(w, w as u64 + 3);
+        let options = options.strategy(Strategy::Fft { size: size as u32 });
+        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+        let ctx = format!(
+            "{} n={n} w={w} size={size} {:?} {:?}",
+            T::NAME,
+            options.mode,
+            options.boundary
+        );
+        let n_out = conv.output_len(n).unwrap();
+        let size = match conv.path(n_out).unwrap() {
+            gpu_conv1d::Path::Fft { size } => size as usize,
+            p => panic!("{ctx}: path {p:?}"),
+        };
+        let piped = conv.clone().pipelining(Pipelining::Always);
+        let (got, ran) = ran_pipeline(|| piped.run(&x).unwrap());
+        if let Some(ran) = ran {
+            assert_eq!(ran, options.boundary != Boundary::Wrap, "{ctx}: pipeline");
+        }
+        let once = conv.clone().pipelining(Pipelining::Never).run(&x).unwrap();
+        if let Some(i) = same_bits(&got, &once) {
+            panic!("{ctx}: differs from one-shot at output {i}");
+        }
+        let mut into = vec![T::from_f64(f64::NAN); once.len()];
+        piped.run_to_slice(&x, &mut into).unwrap();
+        if let Some(i) = same_bits(&into, &once) {
+            panic!("{ctx}: run_to_slice differs from one-shot at output {i}");
+        }
+        let (mode, boundary) = (options.mode, options.boundary);
+        if let Err(e) = common::check_fft(&got, &x, &mask, mode, boundary, size, 1024) {
+            panic!("{ctx}: {e}");
+        }
+    }
+    let c = chunk_of::<f32>();
+    for n in [1, 1000, c - 1, c, c + 1, 3 * c + 5] {
+        for mode in [Mode::Same, Mode::Full, Mode::Valid] {
+            if mode == Mode::Valid && n < 127 {
+                continue;
+            }
+            fft_case::<f32>(&gpu, n, 127, 0, Options::new().mode(mode));
+        }
+    }
+    let n = 2 * c + 12_345;
+    for b in Boundary::ALL {
+        fft_case::<f32>(&gpu, n, 127, 0, Options::new().boundary(b));
+    }
+    // Small and large transforms: pairs of 2 · 482 and of 2 · 12385 outputs.
+    fft_case::<f32>(&gpu, n, 31, 512, Options::new().boundary(Boundary::Reflect));
+    fft_case::<f32>(&gpu, n, 4000, 16384, Options::new().mode(Mode::Full));
+    fft_case::<f32>(&gpu, n, 15361, 0, Options::new());
+    fft_case::<f64>(&gpu, 2 * chunk_of::<f64>() + 3, 200, 0, Options::new());
+    let h = 3 * chunk_of::<f16>() + 7;
+    fft_case::<f16>(&gpu, h, 500, 0, Options::new().boundary(Boundary::Nearest));
+}
+
+/// The FFT path's span launches on three chunks, small enough for compute-sanitizer.
+#[test]
+fn fft_path_for_the_sanitizers() {
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let x: Vec<f32> = data(2 * chunk_of::<f32>() + 12_345, 5);
+    for (w, options) in [
+        (127, Options::new().boundary(Boundary::Reflect)),
+        (31, Options::new().mode(Mode::Full)),
+    ] {
+        let options = options.strategy(Strategy::FFT);
+        let conv = Conv1d::correlation(&gpu, &data::<f32>(w, 6), options).unwrap();
+        let (got, ran) =
+            ran_pipeline(|| conv.clone().pipelining(Pipelining::Always).run(&x).unwrap());
+        if let Some(ran) = ran {
+            assert!(ran, "w={w}: pipeline not taken");
+        }
+        let once = conv.clone().pipelining(Pipelining::Never).run(&x).unwrap();
+        if let Some(i) = same_bits(&got, &once) {
+            panic!("w={w}: differs from one-shot at output {i}");
+        }
+    }
 }
 
 /// Page-locked input and output go through the DMA engines directly, with the same results.
