@@ -20,7 +20,7 @@ use ndarray::ArrayD;
 use super::engine::Desc;
 use super::shaped::{AxisChoice, Out};
 use super::workspace::{with_pooled, Workspace};
-use super::{read_value, Reduce};
+use super::{arg_index, Reduce};
 use crate::algorithm::Operation;
 use crate::kernels::REDUCE_PTX;
 use crate::value::Extreme;
@@ -311,19 +311,7 @@ impl Reduce<'_> {
         let out = best
             .to_vec()?
             .chunks_exact(desc.value_size)
-            .map(|pair| {
-                let i: u64 = read_value(&pair[8..])?;
-                if i >= slices as u64 {
-                    return Err(gpu_core::Error::invalid(
-                        "x",
-                        format!(
-                            "internal error: {} returned index {i} for {slices} slices",
-                            which.kernel_op()
-                        ),
-                    ));
-                }
-                Ok(i)
-            })
+            .map(|pair| arg_index(which, pair, slices).map(|i| i as u64))
             .collect::<Result<Vec<u64>>>()?;
         result_array(host, axis, out).map(Some)
     }

@@ -13,12 +13,12 @@
 use std::ops::Range;
 
 use gpu_core::{
-    grid_for, kernel_args, DeviceArray, Element, Error, LaunchConfig, Pod, Result, Stream,
+    grid_for, kernel_args, DeviceArray, Element, LaunchConfig, Pod, Result, Stream,
     PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 
 use super::engine::{Desc, Engine, Settings};
-use super::{read_value, workspace, Reduce, Workspace};
+use super::{arg_index, workspace, Reduce, Workspace};
 use crate::kernels::REDUCE_PTX;
 use crate::value::Extreme;
 use crate::Algorithm;
@@ -169,17 +169,6 @@ impl Reduce<'_> {
         };
         debug_assert_eq!(desc.value_size, 16, "ArgVal pairs are 16 bytes");
         let bytes = self.fold_pipelined(desc, host, fold_settings, rebase)?;
-        let index: u64 = read_value(&bytes[8..])?;
-        if index >= host.len() as u64 {
-            return Err(Error::invalid(
-                "x",
-                format!(
-                    "internal error: {} returned index {index} for {} elements",
-                    which.kernel_op(),
-                    host.len()
-                ),
-            ));
-        }
-        Ok(index as usize)
+        arg_index(which, &bytes, host.len())
     }
 }

@@ -86,6 +86,22 @@ fn read_value<V: Pod>(bytes: &[u8]) -> Result<V> {
     Ok(unsafe { std::ptr::read_unaligned(bytes.as_ptr() as *const V) })
 }
 
+/// The index of an argmin/argmax (`which`) result pair's bytes (value, then the index at byte
+/// 8) over `len` elements; an index past them is an internal error, never a panic.
+pub(crate) fn arg_index(which: Extreme, pair: &[u8], len: usize) -> Result<usize> {
+    let index: u64 = read_value(pair.get(8..).unwrap_or_default())?;
+    if index >= len as u64 {
+        return Err(Error::invalid(
+            "x",
+            format!(
+                "internal error: {} returned index {index} for {len} elements",
+                which.kernel_op()
+            ),
+        ));
+    }
+    Ok(index as usize)
+}
+
 // ---- The builder ---------------------------------------------------------------------------
 
 /// A configured reduction on one GPU: algorithm, block size, unroll factor and stream, with
@@ -316,18 +332,7 @@ impl<'s> Reduce<'s> {
         let Some(bytes) = self.run_host(&desc, staged.device_ptr(), staged.len(), false)? else {
             return Ok(None);
         };
-        let index: u64 = read_value(&bytes[8..])?;
-        if index >= staged.len() as u64 {
-            return Err(Error::invalid(
-                "x",
-                format!(
-                    "internal error: {} returned index {index} for {} elements",
-                    which.kernel_op(),
-                    staged.len()
-                ),
-            ));
-        }
-        Ok(Some(index as usize))
+        arg_index(which, &bytes, staged.len()).map(Some)
     }
 
     /// Index of the first smallest element, or of the first NaN if there is one (PyTorch's
