@@ -541,12 +541,13 @@ impl<'s, T: Real> Conv1d<'s, T> {
     /// Enqueues outputs `span` of `rows` signals of `n` elements each, whose positions
     /// `first .. first + m` lie on the device as packed rows of `m` at `input`, into packed
     /// rows of `span.len()` outputs at `output` (16-byte aligned), with `path` (the whole
-    /// signals' path, one that gives [the same arithmetic anywhere](Path::same_arithmetic_anywhere)).
-    /// The rows' ends stand for the signal's ends: the caller guarantees that every window of
-    /// `span` reads only positions inside `first .. first + m`, past the left end only where
-    /// `first == 0` and past the right end only where `first + m == n`, so the boundary rule
-    /// applied at the rows' ends is the signal's; and keeps both arrays alive until the
-    /// stream has run.
+    /// signals' path, one that [splits by position](Path::splits_by_position)).
+    /// The rows' ends stand for the signal's ends: the caller guarantees that every position
+    /// the launch reads (the windows of `span`, and for the FFT path those of
+    /// [`span_reach`](crate::host::span_reach) outputs more on each side) lies inside
+    /// `first .. first + m`, past the left end only where `first == 0` and past the right end
+    /// only where `first + m == n`, so the boundary rule applied at the rows' ends is the
+    /// signal's; and keeps both arrays alive until the stream has run.
     // The window's place in the signal and the two arrays: each argument is one fact.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn enqueue_rows_window(
@@ -567,7 +568,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 format!("{span:?} of {n_out} outputs, positions {first}+{m} of {n}"),
             ));
         }
-        if !path.same_arithmetic_anywhere() {
+        if !path.splits_by_position() {
             return Err(Error::invalid(
                 "path",
                 format!("{path:?} computes an output by its tile: it runs over whole rows only"),

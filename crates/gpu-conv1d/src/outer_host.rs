@@ -5,23 +5,27 @@
 //! lanes), the outputs whose windows it holds are convolved by the batched-rows kernels with
 //! the rows' ends standing for the signal's where they are its ends, and the results are
 //! scattered back into slices in the ring slot, which comes down while the next chunk uploads.
-//! Only the direct paths are taken: each of their outputs is the same chain of multiply-adds
-//! wherever it falls in a launch, so the results equal the one-shot call's bit for bit.
+//! The direct paths and the FFT path are taken: each output of a direct path is the same chain
+//! of multiply-adds wherever it falls in a launch, and the FFT path pairs its tiles by the
+//! outputs' place in the signal (its windows then reach the pairs' spans: `span_reach` more
+//! slices on each side), so the results equal the one-shot call's bit for bit.
 
 use std::mem::MaybeUninit;
 
 use gpu_core::{enqueue_layout_copy_at, HostNd, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
 use crate::gpu::{Conv1d, SPAN_ALIGN};
+use crate::host::span_reach;
 use crate::{Boundary, Real};
 
 impl<T: Real> Conv1d<'_, T> {
     /// [`run_axis`](Conv1d::run_axis) of `host` along `axis`, its outer memory axis, through
     /// the host pipeline into `out` (the result in the input's memory order): `Ok(true)` with
     /// every element written, `Ok(false)` with nothing done where it does not apply (another
-    /// axis, a periodic boundary (it reads the far end first), a path that computes by tiles
-    /// (tensor cores, FFT), the mask's `w` slices exceed half a chunk, or another pipeline
-    /// holds the staging). The caller has checked the stream and the pipelining size.
+    /// axis, a periodic boundary (it reads the far end first), a path whose tiles follow the
+    /// rows' alignment or whole rows (tensor cores, cuFFT), a halo of slices over half a
+    /// chunk, or another pipeline holds the staging). The caller has checked the stream and
+    /// the pipelining size.
     pub(crate) fn axis_outer_pipelined(
         &self,
         host: &HostNd<'_, T>,
@@ -45,22 +49,25 @@ impl<T: Real> Conv1d<'_, T> {
             return Ok(false);
         }
         let path = self.resolve(n_out);
-        if !path.same_arithmetic_anywhere() {
+        if !path.splits_by_position() {
             return Ok(false);
         }
         let w = self.mask_len();
+        let reach = span_reach(path, w);
         // Slices uploaded again before each chunk: the first output a step computes has its
-        // window start w − 1 slices before the chunk.
-        let halo_slices = w;
+        // window start w − 1 slices before the chunk, and its launch reads `reach` outputs'
+        // windows further back, from an output up to `reach` before the chunk's first ready.
+        let halo_slices = w + 2 * reach;
         let budget = PIPELINE_CHUNK_BYTES / size;
         let Some(halo) = halo_slices.checked_mul(lanes).filter(|&h| h <= budget / 2) else {
             return Ok(false);
         };
-        // At least `w` slices per chunk: each step has outputs to give.
+        // At least the halo's slices per chunk: each step has outputs to give.
         let per_chunk = budget / lanes - halo_slices;
         let chunk = per_chunk * lanes;
-        // Outputs per step: at most a chunk's and, in the last, `full` mode's w − 1 more.
-        let out_slot = (per_chunk + 2 * w) * lanes;
+        // Outputs per step: at most a chunk's and, in the last, the reach and `full` mode's
+        // w − 1 more.
+        let out_slot = (per_chunk + 2 * w + reach) * lanes;
         let gpu = self.gpu().clone();
         let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * (chunk + halo))?;
         let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * out_slot)?;
@@ -80,12 +87,13 @@ impl<T: Real> Conv1d<'_, T> {
             chunk,
             |s, stream| {
                 // Slices `first .. last` are on the device; outputs up to `end` have their
-                // windows inside them (all of them once the last slice is up).
+                // reads inside them (all of them once the last slice is up).
                 let (first, last) = (s.window.start / lanes, s.range.end / lanes);
                 let end = if last == slices {
                     n_out
                 } else {
-                    (last as i64 - off - (w as i64 - 1)).clamp(0, n_out as i64) as usize
+                    let reads = (w + reach) as i64 - 1;
+                    (last as i64 - off - reads).clamp(0, n_out as i64) as usize
                 };
                 let span = done..end.max(done);
                 if span.is_empty() {

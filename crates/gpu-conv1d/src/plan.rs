@@ -258,6 +258,17 @@ impl Path {
         )
     }
 
+    /// Whether a launch over part of a signal, told where its outputs start, gives them the
+    /// bits of a launch over all of it, given every position it reads: the direct paths (see
+    /// [`same_arithmetic_anywhere`](Self::same_arithmetic_anywhere)) and the FFT path, whose
+    /// pairs of tiles follow the outputs' place in the signal (it reads whole pairs' spans:
+    /// `crate::host::span_reach`). Not the tensor-core path (its tiles follow the rows'
+    /// alignment) nor cuFFT (segments planned over whole rows).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    pub(crate) fn splits_by_position(self) -> bool {
+        self.same_arithmetic_anywhere() || matches!(self, Path::Fft { .. })
+    }
+
     /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {

@@ -726,6 +726,133 @@ fn outer_axis_of_host_arrays() {
     outer::<f32>(&gpu, (300, &[40000], false), 31, d, false);
 }
 
+/// The FFT path along the outer memory axis through the pipeline: windows widened by the tile
+/// pairs' reach, each span's pairs those of the whole lane, so the results equal the one-shot
+/// call's bit for bit (every mode and boundary, C and Fortran order, small and large
+/// transforms, f32, f64 and f16), and lanes agree with the f64 reference within the FFT's
+/// tolerance; `Wrap` and a halo of slices over half a chunk go one-shot.
+#[test]
+fn outer_axis_fft_path() {
+    use ndarray::{Array2, Axis, ShapeBuilder};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    // `slices` × `lanes` (the outer axis first in memory), mask of `w`, transform of `size`.
+    fn fft_outer<T: Real>(
+        gpu: &Gpu,
+        (slices, lanes, fortran): (usize, usize, bool),
+        (w, size): (usize, u32),
+        options: Options,
+        piped: bool,
+    ) {
+        let mask: Vec<T> = data(w, w as u64 + 5);
+        let options = options.strategy(Strategy::Fft { size });
+        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+        let v = data::<T>(slices * lanes, (slices + w) as u64);
+        let (x, axis) = match fortran {
+            false => (Array2::from_shape_vec((slices, lanes), v).unwrap(), 0),
+            true => (Array2::from_shape_vec((lanes, slices).f(), v).unwrap(), 1),
+        };
+        let ctx = format!(
+            "{} {slices} x {lanes} fortran {fortran} w={w} size={size} {:?} {:?}",
+            T::NAME,
+            options.mode,
+            options.boundary
+        );
+        let size = match conv.path(conv.output_len(slices).unwrap()).unwrap() {
+            gpu_conv1d::Path::Fft { size } => size as usize,
+            p => panic!("{ctx}: path {p:?}"),
+        };
+        let always = conv.clone().pipelining(Pipelining::Always);
+        let (got, ran) = ran_pipeline(|| always.run_axis(&x, Axis(axis)).unwrap());
+        if let Some(ran) = ran {
+            assert_eq!(ran, piped, "{ctx}: pipeline taken");
+        }
+        let once = conv
+            .clone()
+            .pipelining(Pipelining::Never)
+            .run_axis(&x, Axis(axis))
+            .unwrap();
+        let (g, o): (Vec<T>, Vec<T>) = (
+            got.iter().copied().collect(),
+            once.iter().copied().collect(),
+        );
+        if let Some(i) = same_bits(&g, &o) {
+            panic!("{ctx}: differs from one-shot at output {i} (logical order)");
+        }
+        for k in [0, lanes - 1] {
+            let lane: Vec<T> = x.lanes(Axis(axis)).into_iter().nth(k).unwrap().to_vec();
+            let got_lane: Vec<T> = got.lanes(Axis(axis)).into_iter().nth(k).unwrap().to_vec();
+            let (mode, boundary) = (options.mode, options.boundary);
+            if let Err(e) = common::check_fft(&got_lane, &lane, &mask, mode, boundary, size, 512) {
+                panic!("{ctx}, lane {k}: {e}");
+            }
+        }
+    }
+    let d = Options::new();
+    for mode in [Mode::Same, Mode::Full, Mode::Valid] {
+        fft_outer::<f32>(&gpu, (300_000, 16, false), (127, 0), d.mode(mode), true);
+    }
+    for b in Boundary::ALL {
+        let piped = b != Boundary::Wrap;
+        fft_outer::<f32>(&gpu, (300_000, 16, false), (127, 0), d.boundary(b), piped);
+    }
+    fft_outer::<f32>(
+        &gpu,
+        (300_000, 16, true),
+        (127, 0),
+        d.mode(Mode::Full),
+        true,
+    );
+    // A large transform: pairs of 2 · 12385 slices, a halo of 53540 slices, four chunks.
+    fft_outer::<f32>(&gpu, (300_000, 16, false), (4000, 16384), d, true);
+    fft_outer::<f64>(
+        &gpu,
+        (150_000, 16, false),
+        (200, 0),
+        d.boundary(Boundary::Reflect),
+        true,
+    );
+    fft_outer::<f16>(&gpu, (600_000, 16, false), (500, 0), d, true);
+    // The halo's slices over half a chunk: one-shot.
+    fft_outer::<f32>(&gpu, (150_000, 64, false), (4000, 16384), d, false);
+}
+
+/// The FFT path along the outer axis, small, for compute-sanitizer (filter
+/// `outer_axis_fft_for`): three chunks of 70000 slices of 64 lanes, w = 31 in 512-point
+/// transforms, against the one-shot bits.
+#[test]
+fn outer_axis_fft_for_the_sanitizers() {
+    use ndarray::{Array2, Axis};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    let x = Array2::from_shape_vec((70_000, 64), data::<f32>(70_000 * 64, 9)).unwrap();
+    let options = Options::new()
+        .boundary(Boundary::Mirror)
+        .strategy(Strategy::Fft { size: 512 });
+    let conv = Conv1d::correlation(&gpu, &data::<f32>(31, 10), options).unwrap();
+    let (got, ran) = ran_pipeline(|| {
+        conv.clone()
+            .pipelining(Pipelining::Always)
+            .run_axis(&x, Axis(0))
+            .unwrap()
+    });
+    if let Some(ran) = ran {
+        assert!(ran, "pipeline not taken");
+    }
+    let once = conv
+        .clone()
+        .pipelining(Pipelining::Never)
+        .run_axis(&x, Axis(0))
+        .unwrap();
+    let (g, o): (Vec<f32>, Vec<f32>) = (
+        got.iter().copied().collect(),
+        once.iter().copied().collect(),
+    );
+    if let Some(i) = same_bits(&g, &o) {
+        panic!("differs from one-shot at output {i}");
+    }
+}
+
 /// The outer-axis pipeline alone, small, for compute-sanitizer (filter `outer_axis_for`): five
 /// chunks of 45 slices of 40000 lanes (w = 7), `same` with a mirrored boundary and `full`,
 /// against the one-shot bits.
