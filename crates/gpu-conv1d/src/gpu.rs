@@ -498,7 +498,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
     /// in, the span starting on a multiple of [`SPAN_ALIGN`]; the FFT path's tile pairs are
     /// the whole row's). The caller keeps both alive until the stream has run and guarantees
     /// that the inputs the span reads have arrived on the device: its outputs' windows, and
-    /// [`span_reach`](crate::host::span_reach) outputs' windows more on each side.
+    /// the [`span_rule`](crate::host::span_rule)'s reach of outputs' windows more on each side.
     pub(crate) fn enqueue_span(
         &self,
         input: u64,
@@ -541,13 +541,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
     /// Enqueues outputs `span` of `rows` signals of `n` elements each, whose positions
     /// `first .. first + m` lie on the device as packed rows of `m` at `input`, into packed
     /// rows of `span.len()` outputs at `output` (16-byte aligned), with `path` (the whole
-    /// signals' path, one that [splits by position](Path::splits_by_position)).
-    /// The rows' ends stand for the signal's ends: the caller guarantees that every position
-    /// the launch reads (the windows of `span`, and for the FFT path those of
-    /// [`span_reach`](crate::host::span_reach) outputs more on each side) lies inside
-    /// `first .. first + m`, past the left end only where `first == 0` and past the right end
-    /// only where `first + m == n`, so the boundary rule applied at the rows' ends is the
-    /// signal's; and keeps both arrays alive until the stream has run.
+    /// signals' path, one with a [`span_rule`](crate::host::span_rule)). The rows' ends stand
+    /// for the signal's ends. The caller guarantees the rule: `span.start` a multiple of its
+    /// quantum (or the end of the result), `first` and `m − n` multiples of its alignment; that
+    /// every position the launch reads (the windows of `span`, and those of the rule's reach of
+    /// outputs more on each side) lies inside `first .. first + m`, past the left end only
+    /// where `first == 0` and past the right end only where `first + m == n`, so the boundary
+    /// rule applied at the rows' ends is the signal's; and keeps both arrays alive until the
+    /// stream has run.
     // The window's place in the signal and the two arrays: each argument is one fact.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn enqueue_rows_window(
@@ -568,10 +569,24 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 format!("{span:?} of {n_out} outputs, positions {first}+{m} of {n}"),
             ));
         }
-        if !path.splits_by_position() {
+        let Some(rule) = crate::host::span_rule::<T>(path, self.mask.len()) else {
             return Err(Error::invalid(
                 "path",
-                format!("{path:?} computes an output by its tile: it runs over whole rows only"),
+                format!("{path:?} runs over whole rows only"),
+            ));
+        };
+        let aligned = |v: usize| v % rule.align == 0;
+        if !(span.start % rule.quantum == 0 || span.start == n_out)
+            || !aligned(first)
+            || !aligned(m.abs_diff(n))
+        {
+            return Err(Error::invalid(
+                "span",
+                format!(
+                    "{span:?} from position {first}, rows of {m} of {n}: {path:?} needs spans \
+                     on multiples of {} outputs and windows aligned to {} elements",
+                    rule.quantum, rule.align
+                ),
             ));
         }
         if span.is_empty() || rows == 0 {
@@ -809,7 +824,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // u64 w, int boundary, u64 tiles_per_row, i64 origin), A = T::Wide: x holds rows·n
                 // elements, y rows·n_out, mask w (checked above; device arrays of this context;
                 // a span's reads are the caller's to have uploaded: the windows of every tile
-                // pair it touches, crate::host::span_reach); `tables`
+                // pair it touches, crate::host::span_rule); `tables`
                 // holds 4·size A values, the spectrum then the twiddles (size complex values
                 // each, 16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept alive
                 // by the cache after this call; w < size (validated), so tiles have

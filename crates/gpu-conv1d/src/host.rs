@@ -3,9 +3,10 @@
 //! halo before it, into a three-slot device ring (about 50 MiB of device memory whatever the
 //! signal's length), and after each chunk the outputs whose windows lie inside the uploaded prefix
 //! are convolved into a three-slot output ring and downloaded while the next chunks upload. Each span of outputs is launched with the kernel the whole
-//! result would use, from a multiple of [`SPAN_ALIGN`] (the FFT path with the whole row's pairs
-//! of tiles, its halo widened by their reach), so the results equal the one-shot call's bit
-//! for bit. Only the cuFFT path (segments planned over whole rows) and `Wrap` stay one-shot.
+//! result would use, from a multiple of [`SPAN_ALIGN`], its halo widened by what the path reads
+//! beyond a span's windows ([`span_rule`]: the FFT path's pairs of tiles, the tensor-core
+//! path's staged tile), so the results equal the one-shot call's bit for bit. Only the cuFFT
+//! path (segments planned over whole rows) and `Wrap` stay one-shot.
 
 use std::mem::MaybeUninit;
 use std::ops::Range;
@@ -13,6 +14,7 @@ use std::ops::Range;
 use gpu_core::{Error, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
 use crate::gpu::{Conv1d, SPAN_ALIGN};
+use crate::tensor::TENSOR_TILE;
 use crate::{Boundary, Path, Real};
 
 impl<T: Real> Conv1d<'_, T> {
@@ -95,10 +97,10 @@ impl<T: Real> Conv1d<'_, T> {
             return false;
         }
         let w = self.mask_len();
-        match self.output_len(x.len()).map(|n_out| self.resolve(n_out)) {
-            Ok(Path::CuFft { .. }) | Err(_) => false,
-            Ok(path) => halo(w, span_reach(path, w)) <= chunk_budget::<T>() / 2,
-        }
+        let Ok(path) = self.output_len(x.len()).map(|n_out| self.resolve(n_out)) else {
+            return false;
+        };
+        span_rule::<T>(path, w).is_some_and(|rule| halo(w, rule.reach) <= chunk_budget::<T>() / 2)
     }
 
     /// The host-to-host run of `x` into `out` (`output_len(x.len())` elements) through the
@@ -111,7 +113,10 @@ impl<T: Real> Conv1d<'_, T> {
         let (n, n_out) = (x.len(), out.len());
         let w = self.mask_len();
         let path = self.resolve(n_out);
-        let reach = span_reach(path, w);
+        // Spans start on multiples of SPAN_ALIGN: of every rule's quantum and alignment.
+        let Some(SpanRule { reach, .. }) = span_rule::<T>(path, w) else {
+            return Ok(false);
+        };
         let h = halo(w, reach);
         let chunk = round_down(chunk_budget::<T>() - h);
         // Outputs per step: at most a chunk plus the alignment slack (SPAN_ALIGN) and the
@@ -152,14 +157,45 @@ fn chunk_budget<T>() -> usize {
     PIPELINE_CHUNK_BYTES / std::mem::size_of::<T>()
 }
 
-/// Outputs beyond a span, on either side, whose windows a launch of `path` over that span reads
-/// (a mask of `w`): the FFT path computes whole pairs of tiles (each of
-/// [`fft_tile`](crate::fft::fft_tile) outputs), reading every pair's windows; the direct kernels
-/// read only their outputs' windows.
-pub(crate) fn span_reach(path: Path, w: usize) -> usize {
+/// How launches of a path over parts of a signal give every output the bits of the launch over
+/// all of it ([`span_rule`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SpanRule {
+    /// Spans start on multiples of this many outputs (the tile grid).
+    pub quantum: usize,
+    /// Rows of a window keep each position's place modulo this many elements (the 16-byte
+    /// shift the tile grid follows).
+    pub align: usize,
+    /// Outputs beyond a span, on either side, whose windows its launch reads (values that
+    /// decide its arithmetic, though it stores none of those outputs).
+    pub reach: usize,
+}
+
+/// The [`SpanRule`] of `path` with a mask of `w`, or `None` for the cuFFT path (segments planned
+/// over whole rows). The direct kernels compute each output by itself from its window. The FFT
+/// path computes whole pairs of tiles (each of [`fft_tile`](crate::fft::fft_tile) outputs),
+/// paired by the outputs' place in the signal, and reads every pair's windows. The tensor-core
+/// path cuts its rows into tiles of [`TENSOR_TILE`] outputs from a 16-byte boundary of the input,
+/// and stages (and checks for non-finite values) a tile's whole span: up to a tile and its
+/// line rounding past the last output a launch stores.
+pub(crate) fn span_rule<T: Real>(path: Path, w: usize) -> Option<SpanRule> {
+    let direct = SpanRule {
+        quantum: 1,
+        align: 1,
+        reach: 0,
+    };
     match path {
-        Path::Fft { size } => 2 * crate::fft::fft_tile(size as usize, w),
-        _ => 0,
+        Path::CuFft { .. } => None,
+        Path::Fft { size } => Some(SpanRule {
+            reach: 2 * crate::fft::fft_tile(size as usize, w),
+            ..direct
+        }),
+        Path::TensorCore => Some(SpanRule {
+            quantum: TENSOR_TILE,
+            align: 16 / std::mem::size_of::<T>(),
+            reach: TENSOR_TILE + 128,
+        }),
+        _ => Some(direct),
     }
 }
 

@@ -5,27 +5,28 @@
 //! lanes), the outputs whose windows it holds are convolved by the batched-rows kernels with
 //! the rows' ends standing for the signal's where they are its ends, and the results are
 //! scattered back into slices in the ring slot, which comes down while the next chunk uploads.
-//! The direct paths and the FFT path are taken: each output of a direct path is the same chain
-//! of multiply-adds wherever it falls in a launch, and the FFT path pairs its tiles by the
-//! outputs' place in the signal (its windows then reach the pairs' spans: `span_reach` more
-//! slices on each side), so the results equal the one-shot call's bit for bit.
+//! Every path but cuFFT is taken, each by its [`SpanRule`]: a direct path's output is the same
+//! chain of multiply-adds wherever it falls in a launch, the FFT path pairs its tiles by the
+//! outputs' place in the signal, and the tensor-core path's tiles follow the outputs' place and
+//! the rows' 16-byte alignment (spans on its tile grid, windows that keep every row's
+//! alignment); each window also holds what the launch reads beyond its outputs' windows (the
+//! rule's reach), so the results equal the one-shot call's bit for bit.
 
 use std::mem::MaybeUninit;
 
 use gpu_core::{enqueue_layout_copy_at, HostNd, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
 use crate::gpu::{Conv1d, SPAN_ALIGN};
-use crate::host::span_reach;
+use crate::host::{span_rule, SpanRule};
 use crate::{Boundary, Real};
 
 impl<T: Real> Conv1d<'_, T> {
     /// [`run_axis`](Conv1d::run_axis) of `host` along `axis`, its outer memory axis, through
     /// the host pipeline into `out` (the result in the input's memory order): `Ok(true)` with
     /// every element written, `Ok(false)` with nothing done where it does not apply (another
-    /// axis, a periodic boundary (it reads the far end first), a path whose tiles follow the
-    /// rows' alignment or whole rows (tensor cores, cuFFT), a halo of slices over half a
-    /// chunk, or another pipeline holds the staging). The caller has checked the stream and
-    /// the pipelining size.
+    /// axis, a periodic boundary (it reads the far end first), the cuFFT path (segments over
+    /// whole rows), a halo of slices over half a chunk, or another pipeline holds the
+    /// staging). The caller has checked the stream and the pipelining size.
     pub(crate) fn axis_outer_pipelined(
         &self,
         host: &HostNd<'_, T>,
@@ -49,25 +50,31 @@ impl<T: Real> Conv1d<'_, T> {
             return Ok(false);
         }
         let path = self.resolve(n_out);
-        if !path.splits_by_position() {
-            return Ok(false);
-        }
         let w = self.mask_len();
-        let reach = span_reach(path, w);
+        let Some(SpanRule {
+            quantum,
+            align,
+            reach,
+        }) = span_rule::<T>(path, w)
+        else {
+            return Ok(false);
+        };
         // Slices uploaded again before each chunk: the first output a step computes has its
-        // window start w − 1 slices before the chunk, and its launch reads `reach` outputs'
-        // windows further back, from an output up to `reach` before the chunk's first ready.
-        let halo_slices = w + 2 * reach;
+        // window start w − 1 slices before the chunk, up to a quantum and an alignment earlier,
+        // and its launch reads `reach` outputs' windows further back, from an output up to
+        // `reach` before the chunk's first ready. A multiple of the alignment, as the chunks
+        // are, so every window starts aligned.
+        let halo_slices = (w + 2 * reach + quantum + align).next_multiple_of(align);
         let budget = PIPELINE_CHUNK_BYTES / size;
         let Some(halo) = halo_slices.checked_mul(lanes).filter(|&h| h <= budget / 2) else {
             return Ok(false);
         };
         // At least the halo's slices per chunk: each step has outputs to give.
-        let per_chunk = budget / lanes - halo_slices;
+        let per_chunk = (budget / lanes - halo_slices) / align * align;
         let chunk = per_chunk * lanes;
-        // Outputs per step: at most a chunk's and, in the last, the reach and `full` mode's
-        // w − 1 more.
-        let out_slot = (per_chunk + 2 * w + reach) * lanes;
+        // Outputs per step: at most a chunk's and, in the last, the reach, the slack of the
+        // quantum and alignment, and `full` mode's w − 1 more.
+        let out_slot = (per_chunk + 2 * w + reach + quantum + align) * lanes;
         let gpu = self.gpu().clone();
         let mut ring_in = gpu.alloc::<T>(PIPELINE_RING_SLOTS * (chunk + halo))?;
         let mut ring_out = gpu.alloc::<T>(PIPELINE_RING_SLOTS * out_slot)?;
@@ -86,14 +93,17 @@ impl<T: Real> Conv1d<'_, T> {
             &mut ring_out,
             chunk,
             |s, stream| {
-                // Slices `first .. last` are on the device; outputs up to `end` have their
-                // reads inside them (all of them once the last slice is up).
-                let (first, last) = (s.window.start / lanes, s.range.end / lanes);
+                // Slices `first .. last` are on the device, of which the window keeps as many
+                // as leave its rows the signal's alignment (all once the last slice is up);
+                // outputs up to `end` (on the quantum) have their reads inside them.
+                let (first, mut last) = (s.window.start / lanes, s.range.end / lanes);
                 let end = if last == slices {
                     n_out
                 } else {
+                    last -= (last - first + align - slices % align) % align;
                     let reads = (w + reach) as i64 - 1;
-                    (last as i64 - off - reads).clamp(0, n_out as i64) as usize
+                    let ready = (last as i64 - off - reads).clamp(0, n_out as i64) as usize;
+                    ready / quantum * quantum
                 };
                 let span = done..end.max(done);
                 if span.is_empty() {

@@ -246,29 +246,6 @@ impl Path {
         }
     }
 
-    /// Whether each output is one chain of multiply-adds over the mask in order, whatever tile
-    /// or position of a launch it falls in (the direct paths): a launch over any part of a
-    /// signal then gives those outputs the bits of a launch over all of it. The tensor-core
-    /// path groups the mask by its tile and the FFT paths mix a whole transform's span.
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-    pub(crate) fn same_arithmetic_anywhere(self) -> bool {
-        !matches!(
-            self,
-            Path::TensorCore | Path::Fft { .. } | Path::CuFft { .. }
-        )
-    }
-
-    /// Whether a launch over part of a signal, told where its outputs start, gives them the
-    /// bits of a launch over all of it, given every position it reads: the direct paths (see
-    /// [`same_arithmetic_anywhere`](Self::same_arithmetic_anywhere)) and the FFT path, whose
-    /// pairs of tiles follow the outputs' place in the signal (it reads whole pairs' spans:
-    /// `crate::host::span_reach`). Not the tensor-core path (its tiles follow the rows'
-    /// alignment) nor cuFFT (segments planned over whole rows).
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-    pub(crate) fn splits_by_position(self) -> bool {
-        self.same_arithmetic_anywhere() || matches!(self, Path::Fft { .. })
-    }
-
     /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {

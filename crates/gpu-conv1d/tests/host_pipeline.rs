@@ -14,7 +14,7 @@ use std::mem::MaybeUninit;
 use common::{check, data};
 use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Real, Strategy};
 use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
-use gpu_core::{f16, Gpu, Pipelining, PIPELINE_CHUNK_BYTES};
+use gpu_core::{bf16, f16, Gpu, Pipelining, PIPELINE_CHUNK_BYTES};
 
 fn same_bits<T: Real>(a: &[T], b: &[T]) -> Option<usize> {
     if a.len() != b.len() {
@@ -817,12 +817,142 @@ fn outer_axis_fft_path() {
     fft_outer::<f32>(&gpu, (150_000, 64, false), (4000, 16384), d, false);
 }
 
-/// The FFT path along the outer axis, small, for compute-sanitizer (filter
-/// `outer_axis_fft_for`): three chunks of 70000 slices of 64 lanes, w = 31 in 512-point
-/// transforms, against the one-shot bits.
+/// Pipelined against one-shot `run_axis` of `x` along `axis`, bit for bit (NaN payloads
+/// included), with the pipeline taken or not as `piped` says.
+fn axis_bits<T: Real>(
+    conv: &Conv1d<'_, T>,
+    x: &ndarray::Array2<T>,
+    axis: usize,
+    piped: bool,
+    ctx: &str,
+) {
+    use ndarray::Axis;
+    let always = conv.clone().pipelining(Pipelining::Always);
+    let (got, ran) = ran_pipeline(|| always.run_axis(x, Axis(axis)).unwrap());
+    if let Some(ran) = ran {
+        assert_eq!(ran, piped, "{ctx}: pipeline taken");
+    }
+    let once = conv
+        .clone()
+        .pipelining(Pipelining::Never)
+        .run_axis(x, Axis(axis))
+        .unwrap();
+    let (g, o): (Vec<T>, Vec<T>) = (
+        got.iter().copied().collect(),
+        once.iter().copied().collect(),
+    );
+    if let Some(i) = same_bits(&g, &o) {
+        panic!("{ctx}: differs from one-shot at output {i} (logical order)");
+    }
+}
+
+/// The tensor-core path along the outer memory axis through the pipeline: spans on its tile
+/// grid, windows keeping every row's 16-byte alignment and holding each tile's whole staged span,
+/// so the results (the tiles computed directly around non-finite values included) equal the
+/// one-shot call's bit for bit: f16 and bf16 under `Auto`, f32 on 3×TF32, every mode and
+/// boundary, slice counts that are not multiples of the alignment, C and Fortran order.
 #[test]
-fn outer_axis_fft_for_the_sanitizers() {
-    use ndarray::{Array2, Axis};
+fn outer_axis_tensor_path() {
+    use ndarray::{Array2, ShapeBuilder};
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    if gpu.properties().compute_capability.0 < 8 {
+        eprintln!("SKIPPED: tensor cores need compute capability 8.0");
+        return;
+    }
+    fn case<T: Real>(
+        gpu: &Gpu,
+        (slices, lanes, fortran): (usize, usize, bool),
+        w: usize,
+        options: Options,
+        piped: bool,
+    ) {
+        let mask: Vec<T> = data(w, w as u64 + 7);
+        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+        let mut v = data::<T>(slices * lanes, (slices * 3 + w) as u64);
+        // Non-finite values here and there: their tiles are computed directly.
+        let len = v.len();
+        for k in 1..40 {
+            v[(k * 7_919_993) % len] = T::from_f64(f64::NAN);
+            v[(k * 5_003_003) % len] = T::from_f64(f64::INFINITY);
+        }
+        let (x, axis) = match fortran {
+            false => (Array2::from_shape_vec((slices, lanes), v).unwrap(), 0),
+            true => (Array2::from_shape_vec((lanes, slices).f(), v).unwrap(), 1),
+        };
+        let ctx = format!(
+            "{} {slices} x {lanes} fortran {fortran} w={w} {:?} {:?} {:?}",
+            T::NAME,
+            options.mode,
+            options.boundary,
+            options.strategy
+        );
+        let path = conv.path(conv.output_len(slices).unwrap()).unwrap();
+        assert_eq!(path, gpu_conv1d::Path::TensorCore, "{ctx}");
+        axis_bits(&conv, &x, axis, piped, &ctx);
+    }
+    let d = Options::new();
+    for mode in [Mode::Same, Mode::Full, Mode::Valid] {
+        case::<f16>(&gpu, (200_003, 64, false), 31, d.mode(mode), true);
+    }
+    for b in Boundary::ALL {
+        let piped = b != Boundary::Wrap;
+        case::<f16>(&gpu, (200_003, 64, false), 31, d.boundary(b), piped);
+    }
+    case::<bf16>(&gpu, (200_001, 64, true), 127, d.mode(Mode::Full), true);
+    let tensor = d.strategy(Strategy::TensorCore);
+    case::<f32>(
+        &gpu,
+        (300_001, 16, false),
+        63,
+        tensor.boundary(Boundary::Reflect),
+        true,
+    );
+    // A halo of slices over half a chunk: one-shot.
+    case::<f16>(&gpu, (20_000, 512, false), 31, d, false);
+}
+
+/// The flat pipeline on the tensor-core path with non-finite values spread through the signal:
+/// each span's last tile stages (and checks) inputs past the span's windows, which the
+/// pipeline uploads before the span runs, so the tiles computed directly are the one-shot
+/// call's.
+#[test]
+fn tensor_path_non_finite_streams() {
+    let _serial = one_pipeline_at_a_time();
+    let Some(gpu) = gpu_or_skip() else { return };
+    if gpu.properties().compute_capability.0 < 8 {
+        eprintln!("SKIPPED: tensor cores need compute capability 8.0");
+        return;
+    }
+    let n = 3 * chunk_of::<f16>() + 77;
+    let mut x: Vec<f16> = data(n, 21);
+    // A NaN a little past every multiple of 2^16 (where the spans end) and past every 2^21.
+    for k in 1..n / 65536 {
+        x[k * 65536 + 300] = f16::NAN;
+    }
+    for k in 1..n / (1 << 21) {
+        x[(k << 21) + 9] = f16::INFINITY;
+    }
+    for w in [31, 127] {
+        let conv = Conv1d::correlation(&gpu, &data::<f16>(w, 22), Options::new()).unwrap();
+        let (got, ran) =
+            ran_pipeline(|| conv.clone().pipelining(Pipelining::Always).run(&x).unwrap());
+        if let Some(ran) = ran {
+            assert!(ran, "w={w}: pipeline not taken");
+        }
+        let once = conv.clone().pipelining(Pipelining::Never).run(&x).unwrap();
+        if let Some(i) = same_bits(&got, &once) {
+            panic!("w={w}: differs from one-shot at output {i}");
+        }
+    }
+}
+
+/// The FFT and tensor-core paths along the outer axis, small, for compute-sanitizer (filter
+/// `outer_axis_tiles_for`): 70000 slices of 64 lanes, f32 with w = 31 in 512-point transforms
+/// (three chunks) and f16 with w = 31 on tensor cores (two chunks), against the one-shot bits.
+#[test]
+fn outer_axis_tiles_for_the_sanitizers() {
+    use ndarray::Array2;
     let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let x = Array2::from_shape_vec((70_000, 64), data::<f32>(70_000 * 64, 9)).unwrap();
@@ -830,26 +960,12 @@ fn outer_axis_fft_for_the_sanitizers() {
         .boundary(Boundary::Mirror)
         .strategy(Strategy::Fft { size: 512 });
     let conv = Conv1d::correlation(&gpu, &data::<f32>(31, 10), options).unwrap();
-    let (got, ran) = ran_pipeline(|| {
-        conv.clone()
-            .pipelining(Pipelining::Always)
-            .run_axis(&x, Axis(0))
-            .unwrap()
-    });
-    if let Some(ran) = ran {
-        assert!(ran, "pipeline not taken");
-    }
-    let once = conv
-        .clone()
-        .pipelining(Pipelining::Never)
-        .run_axis(&x, Axis(0))
-        .unwrap();
-    let (g, o): (Vec<f32>, Vec<f32>) = (
-        got.iter().copied().collect(),
-        once.iter().copied().collect(),
-    );
-    if let Some(i) = same_bits(&g, &o) {
-        panic!("differs from one-shot at output {i}");
+    axis_bits(&conv, &x, 0, true, "f32 FFT");
+    if gpu.properties().compute_capability.0 >= 8 {
+        let h = x.mapv(f16::from_f32);
+        let options = Options::new().strategy(Strategy::TensorCore);
+        let conv = Conv1d::correlation(&gpu, &data::<f16>(31, 11), options).unwrap();
+        axis_bits(&conv, &h, 0, true, "f16 tensor cores");
     }
 }
 
