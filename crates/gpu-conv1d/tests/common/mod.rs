@@ -68,6 +68,36 @@ pub fn check<T: Real>(
     boundary: Boundary,
     limit: usize,
 ) -> Result<(), String> {
+    check_within(
+        got,
+        operation,
+        x,
+        mask,
+        (mode, boundary),
+        limit,
+        tolerance::<T>,
+    )
+}
+
+/// The allowed error of an f32 output on the tensor cores (3×TF32): each product
+/// `hi·hi + hi·lo + lo·hi` misses `lo·lo` and the parts' own roundings, about 3 · 2^-22 of
+/// `|x·m|` (6 ε), and the tensor cores' f32 additions round less tightly than an FMA's
+/// (up to 2 ε each), so twice the direct sums' bound and 8 ε more (docs/conv1d.md measures
+/// 4–12 ε of `Σ|x·m|` at widths 63–1023).
+pub fn tensor_f32_tolerance(w: usize, mag: f64) -> f64 {
+    (2.0 * (w as f64 + 2.0) + 8.0) * f32::EPSILON as f64 * mag + 1e-30
+}
+
+/// [`check`] with the allowed error `tol(w, Σ|x·m|)` of each output.
+pub fn check_within<T: Real>(
+    got: &[T],
+    operation: Operation,
+    x: &[T],
+    mask: &[T],
+    (mode, boundary): (Mode, Boundary),
+    limit: usize,
+    tol: impl Fn(usize, f64) -> f64,
+) -> Result<(), String> {
     let m = operation.effective_mask(mask).map_err(|e| e.to_string())?;
     let n_out = gpu_conv1d::output_len(x.len(), m.len(), mode).map_err(|e| e.to_string())?;
     if got.len() != n_out {
@@ -83,7 +113,7 @@ pub fn check<T: Real>(
     for o in sample(n_out, limit) {
         let (r, mag) = cpu::reference_at(x, &m, o as i64 + off, boundary);
         let g = got[o].to_f64();
-        let tol = tolerance::<T>(m.len(), mag);
+        let tol = tol(m.len(), mag);
         if (g - r).abs() > tol {
             return Err(format!(
                 "output {o} of {n_out}: got {g:e}, reference {r:e} (|diff| {:e} > tol {tol:e})",
@@ -208,6 +238,15 @@ pub fn check_path<T: Real>(
             let m = operation.effective_mask(mask).map_err(|e| e.to_string())?;
             check_cufft(got, x, &m, mode, boundary, size as usize, limit)
         }
+        gpu_conv1d::Path::TensorCore if T::NAME == "f32" => check_within(
+            got,
+            operation,
+            x,
+            mask,
+            (mode, boundary),
+            limit,
+            tensor_f32_tolerance,
+        ),
         _ => check(got, operation, x, mask, mode, boundary, limit),
     }
 }
