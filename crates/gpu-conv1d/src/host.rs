@@ -230,6 +230,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn span_rules_by_path() {
+        let direct = SpanRule {
+            quantum: 1,
+            align: 1,
+            reach: 0,
+        };
+        assert_eq!(span_rule::<f32>(Path::Basic, 31), Some(direct));
+        assert_eq!(span_rule::<f32>(Path::CuFft { size: 1 << 16 }, 20000), None);
+        let fft = span_rule::<f32>(Path::Fft { size: 4096 }, 1023).unwrap();
+        assert_eq!(fft.reach, 2 * (4096 - 1023 + 1));
+        let tc16 = span_rule::<gpu_core::f16>(Path::TensorCore, 31).unwrap();
+        let tc32 = span_rule::<f32>(Path::TensorCore, 31).unwrap();
+        assert_eq!((tc16.quantum, tc16.align, tc32.align), (TENSOR_TILE, 8, 4));
+        assert!(tc16.reach > TENSOR_TILE);
+        // The flat pipeline's spans start on multiples of SPAN_ALIGN: every rule's grid.
+        for rule in [direct, fft, tc16, tc32] {
+            assert_eq!(SPAN_ALIGN % rule.quantum, 0);
+            assert_eq!(SPAN_ALIGN % rule.align, 0);
+        }
+    }
+
+    #[test]
     fn ready_outputs_have_their_windows_uploaded() {
         // `same` with w = 31: off = -15; a window of output o ends at o + 15.
         let a = SPAN_ALIGN;

@@ -100,7 +100,7 @@ impl<T: Real> Conv1d<'_, T> {
                 let end = if last == slices {
                     n_out
                 } else {
-                    last -= (last - first + align - slices % align) % align;
+                    last = aligned_end(first, last, slices, align);
                     let reads = (w + reach) as i64 - 1;
                     let ready = (last as i64 - off - reads).clamp(0, n_out as i64) as usize;
                     ready / quantum * quantum
@@ -155,5 +155,34 @@ impl<T: Real> Conv1d<'_, T> {
                 Ok(s.produced..s.produced + count * lanes)
             },
         )
+    }
+}
+
+/// The end of a window from slice `first` (a multiple of `align`) that keeps as many of the
+/// slices up to `last` as leave its rows the signal's alignment: `end − first ≡ slices`
+/// (mod `align`), at most `align − 1` slices short of `last` (at least `align` slices apart).
+fn aligned_end(first: usize, last: usize, slices: usize, align: usize) -> usize {
+    last - (last - first + align - slices % align) % align
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_keep_the_rows_alignment() {
+        for align in [1, 2, 4, 8] {
+            for slices in [1, 37, 64, 200_003] {
+                for (first, last) in [(0, 100), (8, 17), (64, 1000), (1600, 1615)] {
+                    let end = aligned_end(first, last, slices, align);
+                    assert!(end <= last && last - end < align, "{first} {last} {align}");
+                    assert_eq!(
+                        (end - first) % align,
+                        slices % align,
+                        "{first} {last} {align}"
+                    );
+                }
+            }
+        }
     }
 }
