@@ -487,7 +487,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off: offset(self.options.mode, self.mask.len()),
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
-            first: 0,
+            span_start: 0,
         };
         self.launch(input, output, shape, self.resolve(n_out), stream)
     }
@@ -532,7 +532,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off: offset(self.options.mode, self.mask.len()) + span.start as i64,
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
-            first: span.start as u64,
+            span_start: span.start as u64,
         };
         let at = output + (span.start * std::mem::size_of::<T>()) as u64;
         self.launch(input, at, shape, path, stream)
@@ -599,7 +599,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off: offset(self.options.mode, self.mask.len()) + span.start as i64 - first as i64,
             w: self.mask.len() as u64,
             boundary: self.options.boundary.code(),
-            first: span.start as u64,
+            span_start: span.start as u64,
         };
         self.launch(input, output, shape, path, stream)
     }
@@ -650,7 +650,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             off,
             w,
             boundary,
-            first,
+            span_start,
         } = shape;
         match path {
             Path::Basic => {
@@ -804,8 +804,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 let twiddles = spectrum + (2 * size * std::mem::size_of::<T::Wide>()) as u64;
                 let tile = crate::fft::fft_tile(size, w as usize) as u64;
                 // Pairs of tiles within each row, as the whole row's launch pairs them: a span
-                // from output `first` starts `lead` outputs into its first pair (origin −lead).
-                let lead = first % (2 * tile);
+                // from output `span_start` starts `lead` outputs into its first pair (origin −lead).
+                let lead = span_start % (2 * tile);
                 let tiles_per_row = (n_out + lead).div_ceil(tile);
                 let pairs = rows * tiles_per_row.div_ceil(2);
                 let origin = -(lead as i64);
@@ -896,7 +896,7 @@ pub(crate) struct Shape {
     pub(crate) boundary: i32,
     /// The launch's first output's index in the whole result (a span's start; 0 over whole
     /// rows): the FFT path pairs its tiles as the whole row's launch does from there.
-    pub(crate) first: u64,
+    pub(crate) span_start: u64,
 }
 
 /// Checks that `kernel` may have `shared` bytes of dynamic shared memory per block on `gpu`

@@ -14,7 +14,7 @@ use std::mem::MaybeUninit;
 use common::{check, data};
 use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Real, Strategy};
 use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
-use gpu_core::{bf16, f16, Gpu, Pipelining, PIPELINE_CHUNK_BYTES};
+use gpu_core::{bf16, f16, Gpu, Pipelining, ShapedInput, PIPELINE_CHUNK_BYTES};
 
 fn same_bits<T: Real>(a: &[T], b: &[T]) -> Option<usize> {
     if a.len() != b.len() {
@@ -73,6 +73,51 @@ fn compare<T: Real>(gpu: &Gpu, n: usize, w: usize, options: Options, what: &str)
 
 fn chunk_of<T>() -> usize {
     PIPELINE_CHUNK_BYTES / std::mem::size_of::<T>()
+}
+
+/// Pipelined against one-shot `run` of `x`, bit for bit (NaN payloads included), with the
+/// pipeline taken or not as `piped` says; the pipelined result.
+fn flat_bits<T: Real>(conv: &Conv1d<'_, T>, x: &[T], piped: bool, ctx: &str) -> Vec<T> {
+    let always = conv.clone().pipelining(Pipelining::Always);
+    let (got, ran) = ran_pipeline(|| always.run(x).unwrap());
+    if let Some(ran) = ran {
+        assert_eq!(ran, piped, "{ctx}: pipeline taken");
+    }
+    let once = conv.clone().pipelining(Pipelining::Never).run(x).unwrap();
+    if let Some(i) = same_bits(&got, &once) {
+        panic!("{ctx}: differs from one-shot at output {i}");
+    }
+    got
+}
+
+/// Pipelined against one-shot `run_axis` of `x` along `axis`, bit for bit (NaN payloads
+/// included), with the pipeline taken or not as `piped` says; the pipelined result.
+fn axis_bits<T: Real, I: ShapedInput<T> + ?Sized>(
+    conv: &Conv1d<'_, T>,
+    x: &I,
+    axis: usize,
+    piped: bool,
+    ctx: &str,
+) -> ndarray::ArrayD<T> {
+    use ndarray::Axis;
+    let always = conv.clone().pipelining(Pipelining::Always);
+    let (got, ran) = ran_pipeline(|| always.run_axis(x, Axis(axis)).unwrap());
+    if let Some(ran) = ran {
+        assert_eq!(ran, piped, "{ctx}: pipeline taken");
+    }
+    let once = conv
+        .clone()
+        .pipelining(Pipelining::Never)
+        .run_axis(x, Axis(axis))
+        .unwrap();
+    let (g, o): (Vec<T>, Vec<T>) = (
+        got.iter().copied().collect(),
+        once.iter().copied().collect(),
+    );
+    if let Some(i) = same_bits(&g, &o) {
+        panic!("{ctx}: differs from one-shot at output {i} (logical order)");
+    }
+    got
 }
 
 #[test]
@@ -159,18 +204,11 @@ fn fft_path_streams() {
             gpu_conv1d::Path::Fft { size } => size as usize,
             p => panic!("{ctx}: path {p:?}"),
         };
+        let got = flat_bits(&conv, &x, options.boundary != Boundary::Wrap, &ctx);
+        let mut into = vec![T::from_f64(f64::NAN); got.len()];
         let piped = conv.clone().pipelining(Pipelining::Always);
-        let (got, ran) = ran_pipeline(|| piped.run(&x).unwrap());
-        if let Some(ran) = ran {
-            assert_eq!(ran, options.boundary != Boundary::Wrap, "{ctx}: pipeline");
-        }
-        let once = conv.clone().pipelining(Pipelining::Never).run(&x).unwrap();
-        if let Some(i) = same_bits(&got, &once) {
-            panic!("{ctx}: differs from one-shot at output {i}");
-        }
-        let mut into = vec![T::from_f64(f64::NAN); once.len()];
         piped.run_to_slice(&x, &mut into).unwrap();
-        if let Some(i) = same_bits(&into, &once) {
+        if let Some(i) = same_bits(&into, &got) {
             panic!("{ctx}: run_to_slice differs from one-shot at output {i}");
         }
         let (mode, boundary) = (options.mode, options.boundary);
@@ -212,15 +250,7 @@ fn fft_path_for_the_sanitizers() {
     ] {
         let options = options.strategy(Strategy::FFT);
         let conv = Conv1d::correlation(&gpu, &data::<f32>(w, 6), options).unwrap();
-        let (got, ran) =
-            ran_pipeline(|| conv.clone().pipelining(Pipelining::Always).run(&x).unwrap());
-        if let Some(ran) = ran {
-            assert!(ran, "w={w}: pipeline not taken");
-        }
-        let once = conv.clone().pipelining(Pipelining::Never).run(&x).unwrap();
-        if let Some(i) = same_bits(&got, &once) {
-            panic!("w={w}: differs from one-shot at output {i}");
-        }
+        flat_bits(&conv, &x, true, &format!("w={w}"));
     }
 }
 
@@ -762,23 +792,7 @@ fn outer_axis_fft_path() {
             gpu_conv1d::Path::Fft { size } => size as usize,
             p => panic!("{ctx}: path {p:?}"),
         };
-        let always = conv.clone().pipelining(Pipelining::Always);
-        let (got, ran) = ran_pipeline(|| always.run_axis(&x, Axis(axis)).unwrap());
-        if let Some(ran) = ran {
-            assert_eq!(ran, piped, "{ctx}: pipeline taken");
-        }
-        let once = conv
-            .clone()
-            .pipelining(Pipelining::Never)
-            .run_axis(&x, Axis(axis))
-            .unwrap();
-        let (g, o): (Vec<T>, Vec<T>) = (
-            got.iter().copied().collect(),
-            once.iter().copied().collect(),
-        );
-        if let Some(i) = same_bits(&g, &o) {
-            panic!("{ctx}: differs from one-shot at output {i} (logical order)");
-        }
+        let got = axis_bits(&conv, &x, axis, piped, &ctx);
         for k in [0, lanes - 1] {
             let lane: Vec<T> = x.lanes(Axis(axis)).into_iter().nth(k).unwrap().to_vec();
             let got_lane: Vec<T> = got.lanes(Axis(axis)).into_iter().nth(k).unwrap().to_vec();
@@ -815,35 +829,6 @@ fn outer_axis_fft_path() {
     fft_outer::<f16>(&gpu, (600_000, 16, false), (500, 0), d, true);
     // The halo's slices over half a chunk: one-shot.
     fft_outer::<f32>(&gpu, (150_000, 64, false), (4000, 16384), d, false);
-}
-
-/// Pipelined against one-shot `run_axis` of `x` along `axis`, bit for bit (NaN payloads
-/// included), with the pipeline taken or not as `piped` says.
-fn axis_bits<T: Real>(
-    conv: &Conv1d<'_, T>,
-    x: &ndarray::Array2<T>,
-    axis: usize,
-    piped: bool,
-    ctx: &str,
-) {
-    use ndarray::Axis;
-    let always = conv.clone().pipelining(Pipelining::Always);
-    let (got, ran) = ran_pipeline(|| always.run_axis(x, Axis(axis)).unwrap());
-    if let Some(ran) = ran {
-        assert_eq!(ran, piped, "{ctx}: pipeline taken");
-    }
-    let once = conv
-        .clone()
-        .pipelining(Pipelining::Never)
-        .run_axis(x, Axis(axis))
-        .unwrap();
-    let (g, o): (Vec<T>, Vec<T>) = (
-        got.iter().copied().collect(),
-        once.iter().copied().collect(),
-    );
-    if let Some(i) = same_bits(&g, &o) {
-        panic!("{ctx}: differs from one-shot at output {i} (logical order)");
-    }
 }
 
 /// The tensor-core path along the outer memory axis through the pipeline: spans on its tile
@@ -935,15 +920,7 @@ fn tensor_path_non_finite_streams() {
     }
     for w in [31, 127] {
         let conv = Conv1d::correlation(&gpu, &data::<f16>(w, 22), Options::new()).unwrap();
-        let (got, ran) =
-            ran_pipeline(|| conv.clone().pipelining(Pipelining::Always).run(&x).unwrap());
-        if let Some(ran) = ran {
-            assert!(ran, "w={w}: pipeline not taken");
-        }
-        let once = conv.clone().pipelining(Pipelining::Never).run(&x).unwrap();
-        if let Some(i) = same_bits(&got, &once) {
-            panic!("w={w}: differs from one-shot at output {i}");
-        }
+        flat_bits(&conv, &x, true, &format!("w={w}"));
     }
 }
 
@@ -974,7 +951,7 @@ fn outer_axis_tiles_for_the_sanitizers() {
 /// against the one-shot bits.
 #[test]
 fn outer_axis_for_the_sanitizers() {
-    use ndarray::{Array2, Axis};
+    use ndarray::Array2;
     let _serial = one_pipeline_at_a_time();
     let Some(gpu) = gpu_or_skip() else { return };
     let x = Array2::from_shape_vec((200, 40000), data::<f32>(200 * 40000, 8)).unwrap();
@@ -983,26 +960,6 @@ fn outer_axis_for_the_sanitizers() {
         Options::new().mode(Mode::Full),
     ] {
         let conv = Conv1d::correlation(&gpu, &data::<f32>(7, 9), options).unwrap();
-        let (got, ran) = ran_pipeline(|| {
-            conv.clone()
-                .pipelining(Pipelining::Always)
-                .run_axis(&x, Axis(0))
-                .unwrap()
-        });
-        if let Some(ran) = ran {
-            assert!(ran, "{options:?}: pipeline not taken");
-        }
-        let once = conv
-            .clone()
-            .pipelining(Pipelining::Never)
-            .run_axis(&x, Axis(0))
-            .unwrap();
-        let (g, o): (Vec<f32>, Vec<f32>) = (
-            got.iter().copied().collect(),
-            once.iter().copied().collect(),
-        );
-        if let Some(i) = same_bits(&g, &o) {
-            panic!("{options:?}: differs from one-shot at output {i}");
-        }
+        axis_bits(&conv, &x, 0, true, &format!("{options:?}"));
     }
 }
