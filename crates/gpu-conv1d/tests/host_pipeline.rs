@@ -376,7 +376,8 @@ fn async_forms() {
 
 /// More than 2^31 values through the pipeline (8 GiB of f32 in and out): small integers, so
 /// every sum is exact; every output near the ends and the chunk boundaries, and a sample of the
-/// rest, against the three-tap sum.
+/// rest, against the three-tap sum. Then the FFT path (127 taps) over the same signal: the
+/// one-shot launch's bits, and the window sums within its rounding.
 #[test]
 fn more_than_two_to_the_31_values() {
     let _serial = one_pipeline_at_a_time();
@@ -398,6 +399,37 @@ fn more_than_two_to_the_31_values() {
         if i < 3 || i + 3 >= n || (i + 2) % c < 5 || i % 1_000_003 == 0 {
             let want = at(i.checked_sub(1)) + at(Some(i)) + at(Some(i + 1));
             assert_eq!(g, want, "output {i}");
+        }
+    }
+    // The FFT path past 2^31: its spans pair tiles from the row's start (`span_start` beyond 32
+    // bits), so the pipelined bits are the one-shot launch's; window sums within the FFT's
+    // rounding at the same sample points.
+    drop(got);
+    let w = 127;
+    let fft = Conv1d::correlation(
+        &gpu,
+        &vec![1.0f32; w],
+        Options::new().strategy(Strategy::FFT),
+    )
+    .unwrap();
+    let once = fft.clone().pipelining(Pipelining::Never).run(&x).unwrap();
+    let (piped, ran) = ran_pipeline(|| fft.clone().pipelining(Pipelining::Always).run(&x).unwrap());
+    if let Some(ran) = ran {
+        assert!(ran, "FFT pipeline not taken");
+    }
+    assert_eq!(
+        same_bits(&piped, &once),
+        None,
+        "FFT path: pipelined bits differ"
+    );
+    drop(once);
+    let h = w / 2;
+    for (i, &g) in piped.iter().enumerate() {
+        if i < w || i + w >= n || (i + 2) % c < 5 || i % 1_000_003 == 0 {
+            let want: f32 = (i.saturating_sub(h)..=(i + h).min(n - 1))
+                .map(|j| x[j])
+                .sum();
+            assert!((g - want).abs() <= 0.01, "FFT output {i}: {g} vs {want}");
         }
     }
 }

@@ -265,7 +265,8 @@ fn pinned_input_and_async_forms() {
     assert_eq!(pending.wait().unwrap(), want);
 }
 
-/// More than 2^31 values (8 GiB of u32) through the three 8 MiB slots of the device ring.
+/// More than 2^31 values (8 GiB of u32) through the three 8 MiB slots of the device ring:
+/// sum, max, argmax and argmin (indices past 2^31), and sums along rows.
 #[test]
 fn more_than_two_to_the_31_values() {
     let _serial = one_pipeline_at_a_time();
@@ -276,6 +277,16 @@ fn more_than_two_to_the_31_values() {
     let r = Reduce::new(&gpu).pipelining(Pipelining::Always);
     assert_eq!(r.sum(&x).unwrap(), want);
     assert_eq!(r.max(&x).unwrap(), Some(6));
+    // argmax and argmin past 2^31: each chunk's index made global on the device (64-bit).
+    let mut x = x;
+    let far = (1usize << 31) + 2;
+    x[far] = 9;
+    x[far + 1] = 9; // a tie: the first wins
+    assert_eq!(r.argmax(&x).unwrap(), Some(far));
+    assert_eq!(r.argmin(&x).unwrap(), Some(0));
+    x.iter_mut().for_each(|v| *v += 1);
+    x[n - 2] = 0;
+    assert_eq!(r.argmin(&x).unwrap(), Some(n - 2));
     // The same 8 GiB as (2^19 + 1) rows of 4096, summed along the rows through the ring.
     drop(x);
     let rows = (1usize << 19) + 1;
