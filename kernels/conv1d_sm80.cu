@@ -32,9 +32,12 @@
 // Layout: a block of 4 warps computes a tile of TILE = 2048 outputs (each warp 4 x 8 segments of
 // 16), grid-striding over rows * tiles_per_row tiles. Tile t of a row covers outputs
 // [t * TILE - d, (t + 1) * TILE - d) with d chosen so that its first input sits on a 16-byte
-// boundary of x: the span is staged with 16-byte loads (element by element through the boundary
-// mode at row ends). Results go back through shared memory, realigned to y, and leave as
-// 16-byte stores.
+// boundary of x: the span is staged by cp.async, 16 bytes per copy (element by element through
+// the boundary mode at row ends), so every copy of a thread is in flight at once without holding
+// registers; each thread then checks the granules it copied. Results go back through shared
+// memory, realigned to y, and leave as 16-byte stores. (Loads through registers, one 16-byte load
+// in flight per thread, held the kernel at 0.75x a copy at w = 31: docs/conv1d.md, run 10.)
+#include <gpu_prims/async_copy.cuh>
 #include <gpu_prims/conv1d_boundary.cuh>
 #include <gpu_prims/conv1d_fixed.cuh>
 #include <gpu_prims/load.cuh>
@@ -51,6 +54,20 @@ template <class T> struct ExponentBits2;
 template <> struct ExponentBits2<gp::f16> { static constexpr u32 value = 0x7c007c00u; };
 template <> struct ExponentBits2<gp::bf16> { static constexpr u32 value = 0x7f807f80u; };
 
+// x * 0 + acc over both halves of each word, in T's packed arithmetic: acc stays +0 while every
+// value is finite and turns NaN at the first infinity or NaN (0 * inf is NaN, NaN propagates).
+template <class T> struct PackedZeroFma;
+template <> struct PackedZeroFma<gp::f16> {
+    static __device__ __forceinline__ void run(u32& acc, u32 v) {
+        asm("fma.rn.f16x2 %0, %1, %2, %0;" : "+r"(acc) : "r"(v), "r"(0u));
+    }
+};
+template <> struct PackedZeroFma<gp::bf16> {
+    static __device__ __forceinline__ void run(u32& acc, u32 v) {
+        asm("fma.rn.bf16x2 %0, %1, %2, %0;" : "+r"(acc) : "r"(v), "r"(0u));
+    }
+};
+
 template <class T> struct TensorPolicy {
     static constexpr int KC = 16;     // values of t per mma
     static constexpr int EPG = 8;     // elements per 16-byte granule
@@ -58,21 +75,16 @@ template <class T> struct TensorPolicy {
     static constexpr int AREGS = 4;   // A-fragment registers per lane per chunk
     // Inputs the tensor-core product cannot take: inf and NaN.
     static __device__ __forceinline__ bool needs_direct(T x) { return gp::non_finite(x); }
-    // The same for a 16-byte granule, two values per word: with E the exponent bits of both
-    // halves, d = (u & E) ^ E is 0 in a half exactly where its exponent is all ones, and else at
-    // least E's lowest bit, so d + E sets bit 15 of the half (no carry out of it) exactly where
-    // the value is finite. `ok` collects those bits over a thread's granules (four operations
-    // per word instead of three per value): any_direct(ok) at the end.
-    static constexpr u32 EXP2 = ExponentBits2<T>::value;
-    static __device__ __forceinline__ void collect(const uint4& v, u32& ok) {
-        ok &= ((v.x & EXP2) ^ EXP2) + EXP2;
-        ok &= ((v.y & EXP2) ^ EXP2) + EXP2;
-        ok &= ((v.z & EXP2) ^ EXP2) + EXP2;
-        ok &= ((v.w & EXP2) ^ EXP2) + EXP2;
+    // The same for a 16-byte granule: one packed FMA per word (PackedZeroFma), four per granule
+    // instead of three integer operations per value. `acc` starts at 0; any_direct(acc) at the end.
+    static constexpr u32 CHECK_START = 0u;
+    static __device__ __forceinline__ void collect(const uint4& v, u32& acc) {
+        PackedZeroFma<T>::run(acc, v.x);
+        PackedZeroFma<T>::run(acc, v.y);
+        PackedZeroFma<T>::run(acc, v.z);
+        PackedZeroFma<T>::run(acc, v.w);
     }
-    static __device__ __forceinline__ bool any_direct(u32 ok) {
-        return (ok & 0x80008000u) != 0x80008000u;
-    }
+    static __device__ __forceinline__ bool any_direct(u32 acc) { return acc != 0u; }
 };
 template <> struct TensorPolicy<f32> {
     static constexpr int KC = 8;
@@ -84,6 +96,7 @@ template <> struct TensorPolicy<f32> {
         return (__float_as_uint(x) & 0x7f800000u) >= 0x7f000000u;
     }
     // Granules: bit 0 of `ok` cleared by any value needing the direct path.
+    static constexpr u32 CHECK_START = 1u;
     static __device__ __forceinline__ void collect(const uint4& v, u32& ok) {
         ok &= !(needs_direct(__uint_as_float(v.x)) | needs_direct(__uint_as_float(v.y)) |
                 needs_direct(__uint_as_float(v.z)) | needs_direct(__uint_as_float(v.w)));
@@ -108,10 +121,12 @@ template <class T> struct TensorOutputs {
 
 // Physical position of staged element q: its 16-byte granule G moves to G ^ (line & SWIZZLE),
 // within the same 128-byte line.
+template <class T> __device__ __forceinline__ u32 tensor_granule(u32 g) {
+    return g ^ ((g >> 3) & (u32)TensorPolicy<T>::SWIZZLE);
+}
 template <class T> __device__ __forceinline__ int tensor_swizzle(int q) {
     typedef TensorPolicy<T> P;
-    const int g = q / P::EPG;
-    return (g ^ ((g >> 3) & P::SWIZZLE)) * P::EPG + q % P::EPG;
+    return (int)tensor_granule<T>((u32)q / P::EPG) * P::EPG + q % P::EPG;
 }
 
 extern __shared__ __align__(16) unsigned char conv1d_tensor_smem[];
@@ -125,14 +140,18 @@ __device__ __forceinline__ bool tensor_stage(T* xs, const T* __restrict__ xr, i6
     constexpr int BLOCK = TensorShape::BLOCK;
     bool bad = false;
     if (p >= 0 && p + span <= n) {
-        // x_row + p is 16-byte aligned (the tile shift d).
-        u32 ok = 0xffffffffu;
-        for (int q = threadIdx.x * P::EPG; q < span; q += BLOCK * P::EPG) {
-            const uint4 v = __ldg(reinterpret_cast<const uint4*>(xr + p + q));
-            P::collect(v, ok);
-            *reinterpret_cast<uint4*>(xs + tensor_swizzle<T>(q)) = v;
-        }
-        bad = P::any_direct(ok);
+        // x_row + p is 16-byte aligned (the tile shift d). A thread's own copies are visible to
+        // it after its wait, so it checks them without a barrier.
+        const u32 granules = (u32)span / P::EPG;
+        const u32 base = gp::shared_address(xs);
+        const uint4* src = reinterpret_cast<const uint4*>(xr + p);
+        for (u32 g = threadIdx.x; g < granules; g += BLOCK)
+            gp::async_copy_16_shared(base + 16u * tensor_granule<T>(g), src + g);
+        gp::async_copy_wait_all();
+        u32 acc = P::CHECK_START;
+        for (u32 g = threadIdx.x; g < granules; g += BLOCK)
+            P::collect(*reinterpret_cast<const uint4*>(xs + tensor_granule<T>(g) * P::EPG), acc);
+        bad = P::any_direct(acc);
     } else {
         for (int q = threadIdx.x; q < span; q += BLOCK) {
             const T v = gp::boundary_load(xr, p + q, n, bmode);
@@ -143,31 +162,43 @@ __device__ __forceinline__ bool tensor_stage(T* xs, const T* __restrict__ xr, i6
     return bad;
 }
 
-// One chunk of t (c) into the warp's accumulators: 16-bit types.
+// Every chunk of t into the warp's accumulators: 16-bit types. Lane l gives ldmatrix.x4 row
+// l % 8 of matrix l / 8: matrices (column tile 2np, t 0-7), (2np, t 8-15), (2np+1, 0-7),
+// (2np+1, 8-15), each row one segment's 8 consecutive values of t (16 bytes). With G = 2 *
+// segment + half the row's granule, chunk c reads granule G + 2c (B[16c + t][s] = B[t][s + c]),
+// and column tiles 2np + 2 are 16 segments, G + 32, further: the swizzle bit (bit 3 of G) is
+// unchanged there, so np = 1 is 512 bytes on and each chunk costs one shift, one LOP3 and one
+// add of address arithmetic. (Recomputing tensor_swizzle per row and chunk took six times that,
+// measured at w = 127: docs/conv1d.md, run 10.)
 template <class T>
-__device__ __forceinline__ void tensor_chunk(f32 (&acc)[TensorShape::NT][4], const T* xs,
-                                             const uint4* __restrict__ afrag, int c, int seg_w) {
+__device__ __forceinline__ void tensor_product(f32 (&acc)[TensorShape::NT][4], const T* xs,
+                                               const uint4* __restrict__ afrag, int kt,
+                                               int seg_w) {
+    static_assert(TensorShape::NT == 4, "two ldmatrix.x4 per chunk cover the 4 column tiles");
     const int lane = threadIdx.x & 31;
-    const uint4 av = __ldg(afrag + c * 32 + lane);
-    const u32 a[4] = {av.x, av.y, av.z, av.w};
     const u32 base = gp::shared_address(xs);
-#pragma unroll
-    for (int np = 0; np < TensorShape::NT / 2; ++np) {
-        // ldmatrix.x4: matrices (column tile 2np, t 0-7), (2np, t 8-15), (2np+1, 0-7),
-        // (2np+1, 8-15); this lane gives row (lane % 8) of matrix lane / 8: one segment's 8
-        // consecutive values of t, 16 bytes.
-        const int seg = seg_w + np * 16 + (lane & 7) + ((lane >> 4) << 3);
-        const int q = 16 * seg + 16 * c + ((lane >> 3) & 1) * 8;
-        u32 b[4];
-        gp::ldmatrix_x4(b, base + 2u * (u32)tensor_swizzle<T>(q));
-        gp::Mma16816<T>::run(acc[2 * np], a, b[0], b[1]);
-        gp::Mma16816<T>::run(acc[2 * np + 1], a, b[2], b[3]);
+    const u32 g0 = 2u * (u32)(seg_w + (lane & 7) + ((lane >> 4) << 3)) + ((lane >> 3) & 1);
+    u32 at = 16u * g0;  // byte offset of the row's granule, before the swizzle
+    const uint4* af = afrag + lane;
+#pragma unroll 2
+    for (int c = 0; c < kt; ++c) {
+        const uint4 av = __ldg(af);
+        const u32 a[4] = {av.x, av.y, av.z, av.w};
+        const u32 row = base + (at ^ ((at >> 3) & (16u * TensorPolicy<T>::SWIZZLE)));
+        u32 b0[4], b1[4];
+        gp::ldmatrix_x4(b0, row);
+        gp::ldmatrix_x4(b1, row + 512u);
+        gp::Mma16816<T>::run(acc[0], a, b0[0], b0[1]);
+        gp::Mma16816<T>::run(acc[1], a, b0[2], b0[3]);
+        gp::Mma16816<T>::run(acc[2], a, b1[0], b1[1]);
+        gp::Mma16816<T>::run(acc[3], a, b1[2], b1[3]);
+        af += 32;
+        at += 32u;
     }
 }
 
 // One chunk of t into the accumulators: f32 through 3xTF32.
-template <>
-__device__ __forceinline__ void tensor_chunk<f32>(f32 (&acc)[TensorShape::NT][4], const f32* xs,
+__device__ __forceinline__ void tensor_chunk_tf32(f32 (&acc)[TensorShape::NT][4], const f32* xs,
                                                   const uint4* __restrict__ afrag, int c,
                                                   int seg_w) {
     const int lane = threadIdx.x & 31;
@@ -186,6 +217,14 @@ __device__ __forceinline__ void tensor_chunk<f32>(f32 (&acc)[TensorShape::NT][4]
         gp::mma_1688_tf32(acc[nt], ahi, l0, l1);
         gp::mma_1688_tf32(acc[nt], ahi, h0, h1);
     }
+}
+
+template <>
+__device__ __forceinline__ void tensor_product<f32>(f32 (&acc)[TensorShape::NT][4], const f32* xs,
+                                                    const uint4* __restrict__ afrag, int kt,
+                                                    int seg_w) {
+#pragma unroll 2
+    for (int c = 0; c < kt; ++c) tensor_chunk_tf32(acc, xs, afrag, c, seg_w);
 }
 
 template <class T>
@@ -218,8 +257,7 @@ __device__ __forceinline__ void conv_tensor(const T* __restrict__ x, const f32* 
             for (int nt = 0; nt < S::NT; ++nt)
 #pragma unroll
                 for (int e = 0; e < 4; ++e) acc[nt][e] = 0.0f;
-#pragma unroll 2
-            for (int c = 0; c < kt; ++c) tensor_chunk<T>(acc, xs, afrag, c, seg_w);
+            tensor_product<T>(acc, xs, afrag, kt, seg_w);
             // D[i][col]: output i = g (+8) of segment 2q (+1) of each column tile, slot
             // k = 16 * segment + i, into xs[k + sh] (now unswizzled): sh, the misalignment of
             // output slot 0 in y, puts every 16-byte granule of y on a 16-byte granule of xs.

@@ -24,6 +24,12 @@ __device__ __forceinline__ void async_copy_16(void* dst, const void* src) {
                  : "memory");
 }
 
+// The same with the destination given as a 32-bit shared-memory address (as shared_address
+// returns), for callers that step through a staged tile by address arithmetic.
+__device__ __forceinline__ void async_copy_16_shared(u32 dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+}
+
 // Closes the group of copies this thread started since the last commit.
 __device__ __forceinline__ void async_copy_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 

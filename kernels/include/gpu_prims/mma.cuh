@@ -11,14 +11,10 @@
 //     B (8x8, col):   b[0] = B[q][g], b[1] = B[q+4][g]
 //   C/D (16x8, f32): d[0..1] = D[g][2q..2q+1], d[2..3] = D[g+8][2q..2q+1]
 #pragma once
+#include <gpu_prims/async_copy.cuh>  // shared_address
 #include <gpu_prims/types.cuh>
 
 namespace gp {
-
-// The 32-bit shared-memory address of a generic pointer into shared memory.
-__device__ __forceinline__ u32 shared_address(const void* p) {
-    return (u32)__cvta_generic_to_shared(p);
-}
 
 // Four 8x8 matrices of 16-bit values from shared memory: lanes 8i..8i+7 give the addresses of
 // the eight 16-byte rows of matrix i; register i of every lane receives its two elements of

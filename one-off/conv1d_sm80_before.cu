@@ -1,0 +1,275 @@
+// Long masks on tensor cores (compute capability 8.0+; loaded only there): conv1d_tensor_<T>,
+// what Strategy::TensorCore (and Strategy::Auto for long masks) runs. T = f16, bf16 (products of
+// the 16-bit values, f32 sums) and f32 (error-compensated TF32: three TF32 products per pair).
+// (At the end of the file: the bf16 fixed-width FMA kernels, built here for the sm_80 rounding
+// instruction.)
+//
+// Same result as every conv1d kernel, y[r * n_out + o] = sum_{j < w} X_r(o + off + j) * M[j]
+// in f32, rounded to T once, but the sum is a matrix product. Cut the outputs of a tile into
+// segments of 16: output 16s + i (i < 16) is
+//
+//     y[16s + i] = sum_t A[i][t] * B[t][s],   A[i][t] = M[t - i],   B[t][s] = X(p + 16s + t)
+//
+// (p the input position of the tile's output 0, M[j] = 0 outside 0 <= j < w, t < w + 15): A is
+// the Toeplitz matrix of the mask, the same for every segment and tile, B a Hankel matrix of the
+// staged signal. mma.sync multiplies A's 16 rows by 8 segments, KC values of t at a time (KC =
+// 16 for the 16-bit types, 8 for TF32). A's fragments, one to two 16-byte loads per lane per
+// chunk of t, are laid out by the host once per mask (`afrag`, read through L1 and reused for a
+// warp's 4 x 8 segments); B's come from the staged tile, through ldmatrix (16-bit) or 32-bit
+// loads (f32). Consecutive segments start 32 (or 64) bytes apart, so the staged tile is stored
+// with its 16-byte granules XOR-swizzled within each 128-byte line (tensor_swizzle below):
+// every shared load of a fragment then touches 32 distinct banks.
+//
+// f32 (3xTF32): each value splits into TF32 hi + lo (split_tf32); a product is hi*hi + hi*lo +
+// lo*hi (the small terms first), which leaves an error of about 2^-22 of each product, below
+// f32's own rounding of the sum (measured against f64 in docs/conv1d.md).
+//
+// The structural zeros of A multiply inputs outside an output's window, and 0 * inf is NaN; an
+// f32 near the top of the range would split into inf + -inf. A tile whose staged inputs hold an
+// infinity or NaN (or, for f32, a magnitude of 2^127 or more) is therefore computed directly
+// instead (f32 FMAs, j upwards, from the staged inputs): the IEEE result of the direct kernels.
+//
+// Layout: a block of 4 warps computes a tile of TILE = 2048 outputs (each warp 4 x 8 segments of
+// 16), grid-striding over rows * tiles_per_row tiles. Tile t of a row covers outputs
+// [t * TILE - d, (t + 1) * TILE - d) with d chosen so that its first input sits on a 16-byte
+// boundary of x: the span is staged with 16-byte loads (element by element through the boundary
+// mode at row ends). Results go back through shared memory, realigned to y, and leave as
+// 16-byte stores.
+#include <gpu_prims/conv1d_boundary.cuh>
+#include <gpu_prims/conv1d_fixed.cuh>
+#include <gpu_prims/load.cuh>
+#include <gpu_prims/mma.cuh>
+
+using gp::f32;
+using gp::i64;
+using gp::u32;
+using gp::u64;
+
+// ---- Policies: what differs between the 16-bit types and f32 ----------------------------------
+// The exponent bits of two 16-bit values in a word.
+template <class T> struct ExponentBits2;
+template <> struct ExponentBits2<gp::f16> { static constexpr u32 value = 0x7c007c00u; };
+template <> struct ExponentBits2<gp::bf16> { static constexpr u32 value = 0x7f807f80u; };
+
+template <class T> struct TensorPolicy {
+    static constexpr int KC = 16;     // values of t per mma
+    static constexpr int EPG = 8;     // elements per 16-byte granule
+    static constexpr int SWIZZLE = 1; // granule XOR mask (line bits): 2 lines for 32-byte rows
+    static constexpr int AREGS = 4;   // A-fragment registers per lane per chunk
+    // Inputs the tensor-core product cannot take: inf and NaN.
+    static __device__ __forceinline__ bool needs_direct(T x) { return gp::non_finite(x); }
+    // The same for a 16-byte granule, two values per word: with E the exponent bits of both
+    // halves, d = (u & E) ^ E is 0 in a half exactly where its exponent is all ones, and else at
+    // least E's lowest bit, so d + E sets bit 15 of the half (no carry out of it) exactly where
+    // the value is finite. `ok` collects those bits over a thread's granules (four operations
+    // per word instead of three per value): any_direct(ok) at the end.
+    static constexpr u32 EXP2 = ExponentBits2<T>::value;
+    static __device__ __forceinline__ void collect(const uint4& v, u32& ok) {
+        ok &= ((v.x & EXP2) ^ EXP2) + EXP2;
+        ok &= ((v.y & EXP2) ^ EXP2) + EXP2;
+        ok &= ((v.z & EXP2) ^ EXP2) + EXP2;
+        ok &= ((v.w & EXP2) ^ EXP2) + EXP2;
+    }
+    static __device__ __forceinline__ bool any_direct(u32 ok) {
+        return (ok & 0x80008000u) != 0x80008000u;
+    }
+};
+template <> struct TensorPolicy<f32> {
+    static constexpr int KC = 8;
+    static constexpr int EPG = 4;
+    static constexpr int SWIZZLE = 3;  // 4 lines for 64-byte rows
+    static constexpr int AREGS = 8;    // TF32 hi and lo
+    // inf, NaN, and magnitudes >= 2^127, whose TF32 high part may round to infinity.
+    static __device__ __forceinline__ bool needs_direct(f32 x) {
+        return (__float_as_uint(x) & 0x7f800000u) >= 0x7f000000u;
+    }
+    // Granules: bit 0 of `ok` cleared by any value needing the direct path.
+    static __device__ __forceinline__ void collect(const uint4& v, u32& ok) {
+        ok &= !(needs_direct(__uint_as_float(v.x)) | needs_direct(__uint_as_float(v.y)) |
+                needs_direct(__uint_as_float(v.z)) | needs_direct(__uint_as_float(v.w)));
+    }
+    static __device__ __forceinline__ bool any_direct(u32 ok) { return (ok & 1u) == 0; }
+};
+
+struct TensorShape {
+    static constexpr int WARPS = 4;
+    static constexpr int BLOCK = 32 * WARPS;
+    static constexpr int NT = 4;                  // 8-segment column tiles per warp
+    static constexpr int SEGS = 8 * NT * WARPS;   // segments of 16 outputs per block
+    static constexpr int TILE = 16 * SEGS;        // outputs per block (2048)
+};
+
+// The tile's outputs as gp::conv1d_store_tile reads them: slot q at xs[q], V per 16 bytes.
+template <class T> struct TensorOutputs {
+    static constexpr int TILE = TensorShape::TILE;
+    static constexpr int V = TensorPolicy<T>::EPG;
+    static __device__ __forceinline__ int phys(int q) { return q; }
+};
+
+// Physical position of staged element q: its 16-byte granule G moves to G ^ (line & SWIZZLE),
+// within the same 128-byte line.
+template <class T> __device__ __forceinline__ int tensor_swizzle(int q) {
+    typedef TensorPolicy<T> P;
+    const int g = q / P::EPG;
+    return (g ^ ((g >> 3) & P::SWIZZLE)) * P::EPG + q % P::EPG;
+}
+
+extern __shared__ __align__(16) unsigned char conv1d_tensor_smem[];
+
+// Stages inputs [p, p + span) of the row into xs (swizzled); returns whether this thread saw a
+// value the tensor-core product cannot take. span is a whole number of 128-byte lines.
+template <class T>
+__device__ __forceinline__ bool tensor_stage(T* xs, const T* __restrict__ xr, i64 p, int span,
+                                             i64 n, int bmode) {
+    typedef TensorPolicy<T> P;
+    constexpr int BLOCK = TensorShape::BLOCK;
+    bool bad = false;
+    if (p >= 0 && p + span <= n) {
+        // x_row + p is 16-byte aligned (the tile shift d).
+        u32 ok = 0xffffffffu;
+        for (int q = threadIdx.x * P::EPG; q < span; q += BLOCK * P::EPG) {
+            const uint4 v = __ldg(reinterpret_cast<const uint4*>(xr + p + q));
+            P::collect(v, ok);
+            *reinterpret_cast<uint4*>(xs + tensor_swizzle<T>(q)) = v;
+        }
+        bad = P::any_direct(ok);
+    } else {
+        for (int q = threadIdx.x; q < span; q += BLOCK) {
+            const T v = gp::boundary_load(xr, p + q, n, bmode);
+            bad |= P::needs_direct(v);
+            xs[tensor_swizzle<T>(q)] = v;
+        }
+    }
+    return bad;
+}
+
+// One chunk of t (c) into the warp's accumulators: 16-bit types.
+template <class T>
+__device__ __forceinline__ void tensor_chunk(f32 (&acc)[TensorShape::NT][4], const T* xs,
+                                             const uint4* __restrict__ afrag, int c, int seg_w) {
+    const int lane = threadIdx.x & 31;
+    const uint4 av = __ldg(afrag + c * 32 + lane);
+    const u32 a[4] = {av.x, av.y, av.z, av.w};
+    const u32 base = gp::shared_address(xs);
+#pragma unroll
+    for (int np = 0; np < TensorShape::NT / 2; ++np) {
+        // ldmatrix.x4: matrices (column tile 2np, t 0-7), (2np, t 8-15), (2np+1, 0-7),
+        // (2np+1, 8-15); this lane gives row (lane % 8) of matrix lane / 8: one segment's 8
+        // consecutive values of t, 16 bytes.
+        const int seg = seg_w + np * 16 + (lane & 7) + ((lane >> 4) << 3);
+        const int q = 16 * seg + 16 * c + ((lane >> 3) & 1) * 8;
+        u32 b[4];
+        gp::ldmatrix_x4(b, base + 2u * (u32)tensor_swizzle<T>(q));
+        gp::Mma16816<T>::run(acc[2 * np], a, b[0], b[1]);
+        gp::Mma16816<T>::run(acc[2 * np + 1], a, b[2], b[3]);
+    }
+}
+
+// One chunk of t into the accumulators: f32 through 3xTF32.
+template <>
+__device__ __forceinline__ void tensor_chunk<f32>(f32 (&acc)[TensorShape::NT][4], const f32* xs,
+                                                  const uint4* __restrict__ afrag, int c,
+                                                  int seg_w) {
+    const int lane = threadIdx.x & 31;
+    const uint4 hv = __ldg(afrag + (c * 32 + lane) * 2);
+    const uint4 lv = __ldg(afrag + (c * 32 + lane) * 2 + 1);
+    const u32 ahi[4] = {hv.x, hv.y, hv.z, hv.w};
+    const u32 alo[4] = {lv.x, lv.y, lv.z, lv.w};
+    const int g = lane >> 2, qd = lane & 3;
+#pragma unroll
+    for (int nt = 0; nt < TensorShape::NT; ++nt) {
+        const int q = 16 * (seg_w + nt * 8 + g) + 8 * c + qd;  // B[qd][g], and B[qd + 4][g]
+        u32 h0, l0, h1, l1;
+        gp::split_tf32(xs[tensor_swizzle<f32>(q)], h0, l0);
+        gp::split_tf32(xs[tensor_swizzle<f32>(q + 4)], h1, l1);
+        gp::mma_1688_tf32(acc[nt], alo, h0, h1);
+        gp::mma_1688_tf32(acc[nt], ahi, l0, l1);
+        gp::mma_1688_tf32(acc[nt], ahi, h0, h1);
+    }
+}
+
+template <class T>
+__device__ __forceinline__ void conv_tensor(const T* __restrict__ x, const f32* __restrict__ mask,
+                                            const uint4* __restrict__ afrag, T* __restrict__ y,
+                                            u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode,
+                                            u64 tiles_per_row, int kt) {
+    typedef TensorShape S;
+    typedef TensorPolicy<T> P;
+    T* xs = reinterpret_cast<T*>(conv1d_tensor_smem);
+    constexpr int LINE = 8 * P::EPG;  // elements per 128-byte line
+    const int span = (S::TILE + P::KC * kt + LINE - 1) / LINE * LINE;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int seg_w = warp * 8 * S::NT;  // this warp's first segment
+    const u64 tiles = rows * tiles_per_row;
+    for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
+        const u64 row = b / tiles_per_row;
+        const u64 tile = b - row * tiles_per_row;
+        const T* xr = x + row * n;
+        const i64 d = gp::floor_mod((i64)(row * n) + off, P::EPG);
+        const i64 o_tile = (i64)(tile * S::TILE) - d;  // output of slot 0 (may be negative)
+        const i64 p_tile = o_tile + off;                // its first input, 16-byte aligned
+        __syncthreads();  // xs is free: the previous tile is done with it
+        const bool bad = tensor_stage(xs, xr, p_tile, span, (i64)n, bmode);
+        const bool any_bad = __syncthreads_or(bad);
+        T* yr = y + row * n_out;
+        if (!any_bad) {
+            f32 acc[S::NT][4];
+#pragma unroll
+            for (int nt = 0; nt < S::NT; ++nt)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[nt][e] = 0.0f;
+#pragma unroll 2
+            for (int c = 0; c < kt; ++c) tensor_chunk<T>(acc, xs, afrag, c, seg_w);
+            // D[i][col]: output i = g (+8) of segment 2q (+1) of each column tile, slot
+            // k = 16 * segment + i, into xs[k + sh] (now unswizzled): sh, the misalignment of
+            // output slot 0 in y, puts every 16-byte granule of y on a 16-byte granule of xs.
+            const i64 yt = (i64)(row * n_out) + o_tile;
+            const int sh = (int)gp::floor_mod(yt, P::EPG);
+            __syncthreads();  // every fragment read of xs is done
+            const int g = lane >> 2, qd = lane & 3;
+#pragma unroll
+            for (int nt = 0; nt < S::NT; ++nt) {
+                const int s0 = sh + 16 * (seg_w + nt * 8 + 2 * qd) + g;
+                xs[s0] = gp::narrow<T>(acc[nt][0]);
+                xs[s0 + 16] = gp::narrow<T>(acc[nt][1]);
+                xs[s0 + 8] = gp::narrow<T>(acc[nt][2]);
+                xs[s0 + 24] = gp::narrow<T>(acc[nt][3]);
+            }
+            __syncthreads();
+            gp::conv1d_store_tile<T, TensorOutputs<T>, S::BLOCK>(y, xs, yt, o_tile, n_out);
+        } else {
+            // The cold path: every output of the tile directly, j upwards with f32 FMAs.
+            for (int k = threadIdx.x; k < S::TILE; k += S::BLOCK) {
+                const i64 o = o_tile + k;
+                if (o < 0 || o >= (i64)n_out) continue;
+                f32 a = 0.0f;
+                for (u64 j = 0; j < w; ++j)
+                    a = __fmaf_rn(gp::widen(xs[tensor_swizzle<T>(k + (int)j)]), mask[j], a);
+                yr[o] = gp::narrow<T>(a);
+            }
+        }
+    }
+}
+
+// conv1d_tensor_<T>(x, mask (f32, for the cold path), afrag (kt * 32 lanes * AREGS u32), y,
+// rows, n, n_out, off, w, boundary, tiles_per_row, kt): 128 threads, span * sizeof(T) bytes of
+// dynamic shared memory (span = TILE + KC * kt rounded up to 128 bytes). MINB blocks per SM:
+// 10 for the 16-bit types (48 registers, no spills; unbounded, 64 registers allow 8 blocks and
+// ran 6-7 % slower), 8 for f32 (64 registers: 48 would spill).
+#define CONV1D_TENSOR_ENTRY(tname, T, MINB)                                                       \
+    extern "C" __global__ void __launch_bounds__(128, MINB) conv1d_tensor_##tname(               \
+        const T* __restrict__ x, const f32* __restrict__ mask, const uint4* __restrict__ afrag,   \
+        T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary,             \
+        u64 tiles_per_row, int kt) {                                                              \
+        conv_tensor<T>(x, mask, afrag, y, rows, n, n_out, off, w, boundary, tiles_per_row, kt);   \
+    }
+
+CONV1D_TENSOR_ENTRY(f16, gp::f16, 10)
+CONV1D_TENSOR_ENTRY(bf16, gp::bf16, 10)
+CONV1D_TENSOR_ENTRY(f32, f32, 8)
+
+// The bf16 fixed-width FMA kernels of conv1d.cu again (same template): built for compute_80, they
+// round to bf16 with cvt.rn.bf16.f32 (gp::from_f32) instead of seven integer operations. The
+// host takes them from here on compute capability 8.0+.
+#define CONV1D_FIXED_BF16(W) GP_CONV1D_FIXED_ENTRY(W, bf16, gp::bf16, f32, 16)
+GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED_BF16)
