@@ -127,7 +127,7 @@ pub use fft::{
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,
     tensor_min_width, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES,
-    DEFAULT_TILE,
+    DEFAULT_TILE, TENSOR_LONG_ROW, TENSOR_MIN_WIDTH_LONG_ROWS,
 };
 pub use tensor::TENSOR_MAX_WIDTH;
 
@@ -442,7 +442,8 @@ impl Boundary {
 /// kernel compiled for that width ([`auto_fixed_tile`] outputs per block), the others the
 /// runtime-width kernel ([`auto_tile`]); rows shorter than a quarter of [`auto_tile`] run the
 /// basic kernel instead (see [`Path`]). On GPUs of compute capability 8.0 or later, `Auto` runs
-/// f16 and bf16 masks of [`tensor_min_width`] to [`TENSOR_MAX_WIDTH`] elements on tensor cores
+/// f16 and bf16 masks of [`tensor_min_width`] (11 in rows of 2^24 outputs or more, else 25) to
+/// [`TENSOR_MAX_WIDTH`] elements on tensor cores
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
 /// rounding differs from the direct sums' (see there); longer masks through cuFFT where

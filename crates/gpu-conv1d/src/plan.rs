@@ -267,20 +267,30 @@ impl Path {
 /// register tile idle; `Auto` runs the per-output kernel for them.
 const AUTO_SHORT_ROW_DIVISOR: usize = 4;
 
-/// The shortest mask [`Strategy::Auto`] runs on tensor cores (where those exist) for `T`, or
-/// `None` where `Auto` never does. Measured on the H100 (docs/conv1d.md, run9: the tensor-core
-/// kernel against the fixed-width FMA kernels at widths 15-31 and 2^20, 2^24, 2^28 outputs):
-/// f16 and bf16 from 25, where tensor cores win at 2^28 (by 4.6 % for f16 and 7.5 % for bf16)
-/// and at 2^24 (by 0.7 % and 2.5 %), and lose by 0.2-0.3 µs at 2^20; at 23 they win only at
-/// 2^28 (by 0.8 % and 3.7 %), at 21 nowhere. f32 never: its three TF32
-/// products per pair ran slower than the FMA kernels at every width (w = 127: 0.24× against
-/// 0.50× a copy), so f32 reaches tensor cores only through [`Strategy::TensorCore`]; f64 has
-/// none.
-pub fn tensor_min_width<T: Real>() -> Option<usize> {
-    if T::computes_wider() {
-        Some(25)
-    } else {
+/// Rows of at least this many outputs take tensor cores from the shorter
+/// [`TENSOR_MIN_WIDTH_LONG_ROWS`].
+pub const TENSOR_LONG_ROW: usize = 1 << 24;
+
+/// The shortest 16-bit mask [`Strategy::Auto`] runs on tensor cores for rows of at least
+/// [`TENSOR_LONG_ROW`] outputs.
+pub const TENSOR_MIN_WIDTH_LONG_ROWS: usize = 11;
+
+/// The shortest mask [`Strategy::Auto`] runs on tensor cores (where those exist) for `T` in rows
+/// of `n_out` outputs, or `None` where `Auto` never does. Measured on the H100 with the kernel
+/// of docs/conv1d.md's run 10 (the tensor-core kernel against the fixed-width FMA kernels, f16
+/// and bf16, w = 3-23): from 2^24 outputs tensor cores win from w = 11 (2^24: by 4-5 % at 11,
+/// 9-18 % at 15-23; 2^28: by 1-2 % already at 7, by 18-21 % at 23) and lose at 7 (2^24, by
+/// 12-14 %), so [`TENSOR_MIN_WIDTH_LONG_ROWS`]; at 2^20 they lose at every width to 23 (by
+/// 0.2-2 µs), so shorter rows keep run 9's 25. f32 never: its three TF32 products per pair ran
+/// slower than the FMA kernels at every width (w = 127: 0.24× against 0.50× a copy), so f32
+/// reaches tensor cores only through [`Strategy::TensorCore`]; f64 has none.
+pub fn tensor_min_width<T: Real>(n_out: usize) -> Option<usize> {
+    if !T::computes_wider() {
         None
+    } else if n_out >= TENSOR_LONG_ROW {
+        Some(TENSOR_MIN_WIDTH_LONG_ROWS)
+    } else {
+        Some(25)
     }
 }
 
@@ -429,7 +439,8 @@ pub(crate) fn resolve<T: Real>(
             } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores, at) {
                 Path::Fft { size: size as u32 }
             } else if tensor_cores
-                && tensor_min_width::<T>().is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
+                && tensor_min_width::<T>(n_out)
+                    .is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
             {
                 Path::TensorCore
             } else if AUTO_FIXED_WIDTHS.contains(&w) {
@@ -632,6 +643,34 @@ mod tests {
         assert_eq!(
             resolve_h100::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true, false),
             Path::TensorCore
+        );
+        // Long rows: tensor cores from 11.
+        let long = TENSOR_LONG_ROW;
+        for (w, path) in [
+            (10, Path::RegisterTiledFixed { width: 10 }),
+            (11, Path::TensorCore),
+            (24, Path::TensorCore),
+        ] {
+            assert_eq!(
+                resolve_h100::<f16>(Strategy::Auto, long, w, true, false),
+                path
+            );
+            assert_eq!(
+                resolve_h100::<bf16>(Strategy::Auto, long, w, true, false),
+                path
+            );
+        }
+        assert_eq!(
+            resolve_h100::<f16>(Strategy::Auto, long - 1, 11, true, false),
+            Path::RegisterTiledFixed { width: 11 }
+        );
+        assert_eq!(
+            resolve_h100::<f16>(Strategy::Auto, long, 11, false, false),
+            Path::RegisterTiledFixed { width: 11 }
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Auto, long, 11, true, false),
+            Path::RegisterTiledFixed { width: 11 }
         );
         assert_eq!(
             resolve_h100::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH + 1, true, false),

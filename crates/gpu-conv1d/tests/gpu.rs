@@ -740,7 +740,7 @@ fn gpu_tensor_cores() {
     fn case<T: Real>(gpu: &Gpu) {
         let n = 50_000;
         let tc = gpu.properties().compute_capability >= (8, 0);
-        let min = gpu_conv1d::tensor_min_width::<T>();
+        let min = gpu_conv1d::tensor_min_width::<T>(n);
         // Widths below the FFT path's crossover on tensor-core GPUs (384 for f16 and bf16).
         for w in [min.unwrap_or(31), 100, 383] {
             let mask = common::data::<T>(w, 3);
