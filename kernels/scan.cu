@@ -231,6 +231,52 @@ __device__ __forceinline__ void convert_lookback_tiles(const In* in, Out* out, g
 SCAN_HALF(f16, gp::f16)
 SCAN_HALF(bf16, gp::bf16)
 
+// Along axes and over segments: the lane kernels below over 16-bit elements, computed in f32
+// and written as the element type or as f32 (sum, min and max): scan_axis_, scan_rows_ and
+// scan_segment_tiles_<op>_<h>_to_<out> (register tiles: the staged tiles, packed rows and
+// vector columns are not built for them), and scan_axis_totals_<op>_<h>, the split totals in
+// f32 (the Rust side scans those into seeds with scan_axis_<op>_f32).
+#define SCAN_HALF_SHAPED_OUT(opname, OpF, tname, H, oname, Out)                                \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_axis_##opname##_##tname##_to_##oname(const H* in, gp::AxisLanes in_lanes,         \
+                                                  Out* out, gp::AxisLanes out_lanes,           \
+                                                  gp::LaneTiling tiling, const gp::f32* seeds, \
+                                                  gp::u32 exclusive) {                         \
+        gp::lanes_scan<OpF, gp::AxisLanes, gp::AxisLanes, H, Out>(in, in_lanes, out, out_lanes, \
+                                                                 tiling, seeds, exclusive);    \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_rows_##opname##_##tname##_to_##oname(                                             \
+            const H* in, gp::AxisLanes in_lanes, Out* out, gp::AxisLanes out_lanes,            \
+            gp::u64 tiles_per_lane, gp::u32 exclusive, gp::u32* counter, gp::u32* flags,       \
+            void* aggs, void* incs) {                                                          \
+        gp::ScanConvertTile<OpF, H, Out> tile;                                                 \
+        gp::lookback_scan_lanes<OpF, true>(in, in_lanes, out, out_lanes, tiles_per_lane,       \
+                                           exclusive, counter, flags, aggs, incs, tile);       \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
+        scan_segment_tiles_##opname##_##tname##_to_##oname(                                    \
+            const H* in, gp::SegmentTiles st, Out* out, gp::u32 exclusive, gp::u32* counter,   \
+            gp::u32* flags, void* aggs, void* incs) {                                          \
+        gp::SegmentRegisterTile<OpF, H, Out> tile;                                             \
+        gp::segment_tiles_scan_with<OpF>(in, st, out, exclusive, counter, flags, aggs, incs,   \
+                                         tile);                                                \
+    }
+#define SCAN_HALF_SHAPED_OP(opname, OpF, tname, H)                                             \
+    SCAN_HALF_SHAPED_OUT(opname, OpF, tname, H, tname, H)                                      \
+    SCAN_HALF_SHAPED_OUT(opname, OpF, tname, H, f32, gp::f32)                                  \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_axis_totals_##opname##_##tname(const H* __restrict__ in, gp::AxisLanes lanes,     \
+                                            gp::LaneTiling tiling, gp::f32* totals) {          \
+        gp::lanes_reduce<OpF, H, gp::AxisLanes, gp::StoreValue<gp::f32>>(in, lanes, tiling,    \
+                                                                         nullptr, totals,      \
+                                                                         nullptr);             \
+    }
+#define SCAN_HALF_SHAPED(tname, H)                                                             \
+    SCAN_HALF_SHAPED_OP(sum, gp::Sum<gp::f32>, tname, H)                                       \
+    SCAN_HALF_SHAPED_OP(min, gp::Min<gp::f32>, tname, H)                                       \
+    SCAN_HALF_SHAPED_OP(max, gp::Max<gp::f32>, tname, H)
+
 // ---- Long rows: every lane of an axis its own look-back scan --------------------------------
 // scan_rows_<op>_<type>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive, counter, flags,
 // aggs, incs): lanes contiguous in both arrays (axis stride 1), each scanned as the flat
@@ -352,3 +398,7 @@ GP_FOR_EACH_OP_TYPE(SCAN_PACKED)
                                                               end);                            \
     }
 GP_FOR_EACH_ARITH_OP_TYPE(SCAN_COLUMNS_LONG)
+
+// 16-bit floats along axes and over segments (the macros above, beside the flat ones).
+SCAN_HALF_SHAPED(f16, gp::f16)
+SCAN_HALF_SHAPED(bf16, gp::bf16)

@@ -19,8 +19,9 @@ Output: JSON {"schema": "gpu-prims-peers-shapes/1", "device": ..., "results": [
      "axis": 1, "segments": null, "ms": ..., "copy_ms": ..., "bytes": ..., "copy_fraction": ...,
      "status": "ok"|"absent"|"error", "note": ""}, ...]}
 
-Usage: python3 scripts/peers_shapes.py [--log2 28] [--types i32,f32] [--libs torch,cupy]
-                                       [--out peers-shapes.json] [--quick]
+Usage: python3 scripts/peers_shapes.py [--log2 28] [--types i32,f32,f16,bf16] [--libs torch,cupy]
+                                       [--ops sum,max,cumsum,segment_sum] [--out peers-shapes.json]
+                                       [--quick] [--no-conv]
 """
 
 import argparse
@@ -94,6 +95,12 @@ def segment_lengths(kind, n, seed=7):
     return lengths
 
 
+def torch_types():
+    import torch
+    return {"i32": torch.int32, "f32": torch.float32, "f16": torch.float16,
+            "bf16": torch.bfloat16}
+
+
 def run_lib(lib, args, out):
     try:
         if lib == "torch":
@@ -109,18 +116,23 @@ def run_lib(lib, args, out):
         return
     import numpy as np
     n = 1 << args.log2
+    TORCH_TYPES = torch_types() if lib == "torch" else None
     for tname in args.types:
-        size = 4
+        size = 2 if tname in ("f16", "bf16") else 4
+        if lib == "cupy" and tname == "bf16":
+            out.append({"library": lib, "dtype": tname, "status": "absent",
+                        "note": "CuPy has no bfloat16"})
+            continue
         for rows, cols in shapes(args.log2):
             for order in ("C", "F"):
                 if lib == "torch":
-                    dt = {"i32": torch.int32, "f32": torch.float32}[tname]
+                    dt = TORCH_TYPES[tname]
                     base = torch.randint(-20, 21, (n,), device="cuda").to(dt)
                     x = base.view(rows, cols) if order == "C" else base.view(cols, rows).t()
                     copy_dst = torch.empty_like(base)
                     copy = lambda: copy_dst.copy_(base)
                 else:
-                    dt = {"i32": np.int32, "f32": np.float32}[tname]
+                    dt = {"i32": np.int32, "f32": np.float32, "f16": np.float16}[tname]
                     base = xp.random.randint(-20, 21, n).astype(dt)
                     x = base.reshape(rows, cols) if order == "C" else base.reshape(cols, rows).T
                     copy_dst = xp.empty_like(base)
@@ -128,7 +140,7 @@ def run_lib(lib, args, out):
                 copy_ms = time_events(lib, copy)
                 for axis in (0, 1):
                     lanes = cols if axis == 0 else rows
-                    for op in ("sum", "max", "cumsum"):
+                    for op in [o for o in ("sum", "max", "cumsum") if o in args.ops]:
                         if lib == "torch":
                             f = {"sum": lambda: torch.sum(x, dim=axis),
                                  "max": lambda: torch.amax(x, dim=axis),
@@ -154,8 +166,8 @@ def run_lib(lib, args, out):
                         conv_case(lib, xp, x, rows, cols, axis, n, copy_ms, args, out)
                 del x, base, copy_dst
         # Segment sums (PyTorch only: CuPy has no segmented reduction).
-        if lib == "torch":
-            dt = {"i32": torch.int32, "f32": torch.float32}[tname]
+        if lib == "torch" and "segment_sum" in args.ops:
+            dt = TORCH_TYPES[tname]
             data = torch.randint(-20, 21, (n,), device="cuda").to(dt)
             copy_dst = torch.empty_like(data)
             copy_ms = time_events(lib, lambda: copy_dst.copy_(data))
@@ -227,8 +239,11 @@ def main():
     p.add_argument("--out", default="peers-shapes.json")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--no-conv", action="store_true", help="skip conv1d along axes")
+    p.add_argument("--ops", default="sum,max,cumsum,segment_sum",
+                   help="the operations to time (sum, max, cumsum, segment_sum)")
     args = p.parse_args()
     args.types = [t for t in args.types.split(",") if t]
+    args.ops = [o for o in args.ops.split(",") if o]
     results = []
     device = None
     try:

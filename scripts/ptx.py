@@ -328,6 +328,16 @@ class Nvrtc:
             lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
+# Raw bytes per frame of a source's archives: kernel_pack.FRAME_BYTES (256 KiB), except
+# gpu-scan's, which take 1 MiB frames (about 25% fewer bytes, about 1.5 ms more on a first
+# call) to stay under crates.io's 10 MB with the 16-bit shaped scans (docs/loading.md).
+FRAME_BYTES_FOR = {"scan": 1 << 20, "scan_sm80": 1 << 20}
+
+
+def frame_bytes_for(cu: Path) -> int:
+    return FRAME_BYTES_FOR.get(cu.stem, kernel_pack.FRAME_BYTES)
+
+
 def pack_for(cu: Path, ptx: bytes) -> tuple[bytes, list[tuple[str, str]]]:
     """The PTX archive for NVRTC's output `ptx` of `cu`, and its per-kernel sections."""
     text = ptx.decode()
@@ -337,7 +347,8 @@ def pack_for(cu: Path, ptx: bytes) -> tuple[bytes, list[tuple[str, str]]]:
         die(f"{rel(cu)}: cannot split NVRTC's PTX by kernel: {e}")
     note = header_for(cu).decode() + kernel_pack.nvvm_banner(text)
     entries = [(name, kernel_pack.fnv1a64(body.encode()), body.encode()) for name, body in sections]
-    return kernel_pack.archive(kernel_pack.KIND_PTX, 0, note, entries, zstd()), sections
+    return (kernel_pack.archive(kernel_pack.KIND_PTX, 0, note, entries, zstd(),
+                                frame_bytes_for(cu)), sections)
 
 
 def build_all(sources: list[Path], with_cubins: bool = True) -> dict[Path, bytes]:
@@ -365,7 +376,7 @@ def build_all(sources: list[Path], with_cubins: bool = True) -> dict[Path, bytes
                 note = (f"// ptxas {NVRTC_VERSION} -arch=sm_{arch} -O3 of each kernel of "
                         f"{rel(dst)}\n")
                 out[cubins_path_for(cu, arch).resolve()] = kernel_pack.archive(
-                    kernel_pack.KIND_CUBINS, arch, note, cubins, zstd())
+                    kernel_pack.KIND_CUBINS, arch, note, cubins, zstd(), frame_bytes_for(cu))
     if failed:
         die(f"compile errors in: {', '.join(failed)}")
     return out

@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto]
+//! shapes [--log2 28] [--types i32,f32,f16,bf16] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -181,7 +181,9 @@ mod run {
                         bench_conv(&gpu, &a, &timing, &mut recs)?;
                     }
                 }
-                other => return Err(format!("type {other}: i32 or f32")),
+                "f16" => bench_half_scans::<gpu_core::f16>(&gpu, &a, &timing, &mut recs)?,
+                "bf16" => bench_half_scans::<gpu_core::bf16>(&gpu, &a, &timing, &mut recs)?,
+                other => return Err(format!("type {other}: i32, f32, f16 or bf16")),
             }
             write(&a, &gpu, &recs, &peers)?; // what is measured so far survives a cut-off run
         }
@@ -406,37 +408,7 @@ mod run {
                     if a.reductions_only {
                         continue;
                     }
-                    let scan = Scan::new(gpu).stream(&stream);
-                    let mut out = DeviceArrayD::<T>::zeros(gpu, &[rows, cols]).map_err(e)?;
-                    if order == "F" {
-                        out = DeviceArrayD::zeros_like_order(gpu, &[rows, cols], &strides)
-                            .map_err(e)?;
-                    }
-                    let mut plan = None;
-                    let st = time_gpu(gpu, &stream, timing, |_| {
-                        plan = Some(scan.scan_axis_into(&xd, Axis(axis), Op::Sum, &mut out)?);
-                        Ok(())
-                    })
-                    .map_err(e)?;
-                    stream.synchronize().map_err(e)?;
-                    let correct = Some(check_scan(view, axis, &out.to_array().map_err(e)?));
-                    eprintln!(
-                        "shapes: cumsum {} {case}: {:.4} ms {:.3}x copy {}",
-                        T::NAME,
-                        st.median_ms,
-                        frac(2 * n * size, st.median_ms),
-                        verdict(correct)
-                    );
-                    recs.push(Rec {
-                        op: "cumsum",
-                        dtype: T::NAME.into(),
-                        key: key("cumsum", T::NAME, &case),
-                        case: case.clone(),
-                        ms: st.median_ms,
-                        frac: frac(2 * n * size, st.median_ms),
-                        plan: plan.map(|p| p.to_string()).unwrap_or_default(),
-                        correct,
-                    });
+                    scan_axis_case(gpu, &stream, timing, &xd, view, axis, &case, frac, recs)?;
                 }
                 x = Some(DeviceArrayD::from_device(xd.into_data(), &[n]).map_err(e)?);
             }
@@ -484,35 +456,188 @@ mod run {
                 plan: plan.map(|p| p.to_string()).unwrap_or_default(),
                 correct,
             });
-            let scan = Scan::new(gpu).staging(a.segment_staging).stream(&stream);
-            let mut sout = gpu.alloc::<T>(n).map_err(e)?;
-            let mut plan = None;
-            let st = time_gpu(gpu, &stream, timing, |_| {
-                plan = Some(scan.segmented_scan_into(&values, &segs, Op::Sum, &mut sout)?);
-                Ok(())
-            })
-            .map_err(e)?;
-            stream.synchronize().map_err(e)?;
-            let want = scpu::par_segmented_scan(&host, &offsets, Op::Sum, ScanKind::Inclusive)
-                .map_err(e)?;
-            let correct = Some(sout.to_vec().map_err(e)? == want);
-            eprintln!(
-                "shapes: segment_cumsum {} {case}: {:.4} ms {:.3}x copy {}",
-                T::NAME,
-                st.median_ms,
-                frac(2 * n * size + count * 8, st.median_ms),
-                verdict(correct)
-            );
-            recs.push(Rec {
-                op: "segment_cumsum",
-                dtype: T::NAME.into(),
-                key: key("segment_cumsum", T::NAME, kind),
-                case,
-                ms: st.median_ms,
-                frac: frac(2 * n * size + count * 8, st.median_ms),
-                plan: plan.map(|p| p.to_string()).unwrap_or_default(),
-                correct,
-            });
+            segment_scan_case(
+                gpu,
+                a,
+                &stream,
+                timing,
+                (&values, &host),
+                (&offsets, &segs),
+                kind,
+                frac,
+                recs,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The inclusive sum scan along `axis` of `xd` (its host copy `view`), timed and checked:
+    /// one record.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_axis_case<T: Element>(
+        gpu: &Gpu,
+        stream: &gpu_core::Stream,
+        timing: &GpuTiming,
+        xd: &DeviceArrayD<T>,
+        view: ArrayView2<'_, T>,
+        axis: usize,
+        case: &str,
+        frac: impl Fn(usize, f64) -> f64,
+        recs: &mut Vec<Rec>,
+    ) -> Result<(), String> {
+        let e = |e: gpu_core::Error| e.to_string();
+        let (n, size) = (xd.len(), std::mem::size_of::<T>());
+        let scan = Scan::new(gpu).stream(stream);
+        let out_strides: Vec<isize> = xd.strides().to_vec();
+        let mut out =
+            DeviceArrayD::<T>::zeros_like_order(gpu, xd.shape(), &out_strides).map_err(e)?;
+        let mut plan = None;
+        let st = time_gpu(gpu, stream, timing, |_| {
+            plan = Some(scan.scan_axis_into(xd, Axis(axis), Op::Sum, &mut out)?);
+            Ok(())
+        })
+        .map_err(e)?;
+        stream.synchronize().map_err(e)?;
+        let correct = Some(check_scan(view, axis, &out.to_array().map_err(e)?));
+        eprintln!(
+            "shapes: cumsum {} {case}: {:.4} ms {:.3}x copy {}",
+            T::NAME,
+            st.median_ms,
+            frac(2 * n * size, st.median_ms),
+            verdict(correct)
+        );
+        recs.push(Rec {
+            op: "cumsum",
+            dtype: T::NAME.into(),
+            key: key("cumsum", T::NAME, case),
+            case: case.to_string(),
+            ms: st.median_ms,
+            frac: frac(2 * n * size, st.median_ms),
+            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+            correct,
+        });
+        Ok(())
+    }
+
+    /// The inclusive sum scan of `values` (host copy `host`) over `segments`, timed and
+    /// checked in full: one record.
+    #[allow(clippy::too_many_arguments)]
+    fn segment_scan_case<T: Element>(
+        gpu: &Gpu,
+        a: &Args,
+        stream: &gpu_core::Stream,
+        timing: &GpuTiming,
+        (values, host): (&gpu_core::DeviceArray<T>, &[T]),
+        (offsets, segs): (&[u64], &Segments),
+        kind: &str,
+        frac: impl Fn(usize, f64) -> f64,
+        recs: &mut Vec<Rec>,
+    ) -> Result<(), String> {
+        let e = |e: gpu_core::Error| e.to_string();
+        let (n, size, count) = (host.len(), std::mem::size_of::<T>(), segs.count());
+        let case = format!("segments {kind} ({count})");
+        let scan = Scan::new(gpu).staging(a.segment_staging).stream(stream);
+        let mut sout = gpu.alloc::<T>(n).map_err(e)?;
+        let mut plan = None;
+        let st = time_gpu(gpu, stream, timing, |_| {
+            plan = Some(scan.segmented_scan_into(values, segs, Op::Sum, &mut sout)?);
+            Ok(())
+        })
+        .map_err(e)?;
+        stream.synchronize().map_err(e)?;
+        let want =
+            scpu::par_segmented_scan(host, offsets, Op::Sum, ScanKind::Inclusive).map_err(e)?;
+        let got = sout.to_vec().map_err(e)?;
+        let correct = Some(got.len() == want.len() && got.iter().zip(&want).all(|(g, w)| g == w));
+        eprintln!(
+            "shapes: segment_cumsum {} {case}: {:.4} ms {:.3}x copy {}",
+            T::NAME,
+            st.median_ms,
+            frac(2 * n * size + count * 8, st.median_ms),
+            verdict(correct)
+        );
+        recs.push(Rec {
+            op: "segment_cumsum",
+            dtype: T::NAME.into(),
+            key: key("segment_cumsum", T::NAME, kind),
+            case,
+            ms: st.median_ms,
+            frac: frac(2 * n * size + count * 8, st.median_ms),
+            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+            correct,
+        });
+        Ok(())
+    }
+
+    /// The scans of the 16-bit floats (`--types f16,bf16`): cumsum along each axis of each
+    /// shape (C and F order) and over segments, the sums in f32 rounded once to the type; the
+    /// reductions of these types are the flat report's and the GPU tests'.
+    fn bench_half_scans<T: Element<Accumulator = f32>>(
+        gpu: &Gpu,
+        a: &Args,
+        timing: &GpuTiming,
+        recs: &mut Vec<Rec>,
+    ) -> Result<(), String> {
+        let e = |e: gpu_core::Error| e.to_string();
+        let n = 1usize << a.log2;
+        let size = std::mem::size_of::<T>();
+        let host = values::<T>(n, 1);
+        let buf = gpu.upload(&host).map_err(e)?;
+        let copy = time_copy(gpu, n * size, timing).map_err(e)?.median_ms;
+        eprintln!(
+            "shapes: copy of {n} {} ({} bytes): {copy:.4} ms",
+            T::NAME,
+            n * size
+        );
+        let stream = gpu.new_stream().map_err(e)?;
+        let frac = |bytes: usize, ms: f64| (bytes as f64 / ms) / ((2 * n * size) as f64 / copy);
+        let mut data = Some(buf);
+        let axis_shapes = if a.segments_only || a.reductions_only {
+            Vec::new()
+        } else {
+            shapes(a.log2)
+        };
+        for (rows, cols) in axis_shapes {
+            for order in ["C", "F"] {
+                let strides: [isize; 2] = if order == "C" {
+                    [cols as isize, 1]
+                } else {
+                    [1, rows as isize]
+                };
+                let xd = DeviceArrayD::from_parts(data.take().unwrap(), 0, &[rows, cols], &strides)
+                    .map_err(e)?;
+                let view = if order == "C" {
+                    ArrayView2::from_shape((rows, cols), &host).unwrap()
+                } else {
+                    ArrayView2::from_shape((rows, cols).f(), &host).unwrap()
+                };
+                for axis in 0..2 {
+                    let case = format!("{rows}x{cols} {order} axis {axis}");
+                    if a.wants(&case) {
+                        scan_axis_case(gpu, &stream, timing, &xd, view, axis, &case, frac, recs)?;
+                    }
+                }
+                data = Some(xd.into_data());
+            }
+        }
+        let values = data.take().unwrap();
+        for kind in ["1-8", "1-2000", "16x2^24"] {
+            if !a.wants(&format!("segments {kind} ")) {
+                continue;
+            }
+            let offsets = segment_offsets(kind, n);
+            let segs = Segments::new(gpu, &offsets, n).map_err(e)?;
+            segment_scan_case(
+                gpu,
+                a,
+                &stream,
+                timing,
+                (&values, &host),
+                (&offsets, &segs),
+                kind,
+                frac,
+                recs,
+            )?;
         }
         Ok(())
     }

@@ -61,7 +61,8 @@
 //! [`Element::Accumulator`]) and written either rounded once to the element type
 //! (`Scan::scan`, as PyTorch's `cumsum`) or as f32 (`Scan::scan_accumulated`, as
 //! `cumsum(dtype=torch.float32)`), with the look-back algorithms (the default is deterministic,
-//! as for f32). Not yet along axes or over segments: those give a clear error.
+//! as for f32), along axes (`Scan::scan_axis`, `scan_axis_accumulated`) and over segments
+//! (`Scan::segmented_scan`, `segmented_scan_accumulated`) with the same rule.
 //!
 //! ## Float determinism
 //! A look-back scan combines its predecessors' partial results in an order that depends on
@@ -140,17 +141,16 @@ pub(crate) fn check_op<T: Element>(op: Op) -> gpu_core::Result<()> {
     Ok(())
 }
 
-/// [`check_op`] for scans along axes and over segments, which f16 and bf16 do not have yet:
-/// a clear [`gpu_core::Error::InvalidArgument`] (on the CPU paths too, so that no result of
-/// another rounding rule is ever returned for them).
-pub(crate) fn check_op_shaped<T: Element>(op: Op) -> gpu_core::Result<()> {
+/// [`check_op`] for the seeded scans (`scan_from_into`, `scan_from_in_place`), which f16
+/// and bf16 do not have: a clear [`gpu_core::Error::InvalidArgument`].
+pub(crate) fn check_op_seeded<T: Element>(op: Op) -> gpu_core::Result<()> {
     check_op::<T>(op)?;
     if T::computes_wider() {
         return Err(gpu_core::Error::invalid(
             "T",
             format!(
-                "gpu-scan has no {} scans along axes or over segments yet (flat scans only); \
-                 convert to {} first",
+                "gpu-scan has no seeded {} scans (scan_from_*; flat, axis and segmented scans \
+                 have them); convert to {} first",
                 T::NAME,
                 T::Accumulator::NAME
             ),

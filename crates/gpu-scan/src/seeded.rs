@@ -38,7 +38,7 @@ impl Scan<'_> {
         op: Op,
         seed: T,
     ) -> Result<()> {
-        crate::check_op_shaped::<T>(op)?;
+        crate::check_op_seeded::<T>(op)?;
         self.seeded_into(x, out, Path::op::<T>(op)?, seed)
     }
 
@@ -71,7 +71,7 @@ impl Scan<'_> {
         op: Op,
         seed: T,
     ) -> Result<()> {
-        crate::check_op_shaped::<T>(op)?;
+        crate::check_op_seeded::<T>(op)?;
         self.gpu().check_same_device(data.gpu(), "data")?;
         let p = data.device_ptr();
         self.seeded(p, p, data.len(), Path::op::<T>(op)?, seed)
@@ -149,10 +149,7 @@ impl Scan<'_> {
             },
             batches: vec![0],
         };
-        let kind = LaneKind {
-            suffix,
-            value_size: std::mem::size_of::<T>(),
-        };
+        let kind = LaneKind::new(suffix, std::mem::size_of::<T>());
         let exclusive = self.scan_options().kind == ScanKind::Exclusive;
         self.with_scanner(|s, stream| {
             let plan = s.axis_plan(&kind, &lanes.lanes)?;

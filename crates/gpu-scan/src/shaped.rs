@@ -48,13 +48,67 @@ pub(crate) fn scan_lanes(
     Ok(scan_lanes_pair(shape, strides, strides, axis)?.0)
 }
 
-use crate::gpu::{LaneKind, Scanner};
+use crate::gpu::{LaneIo, LaneKind, Scanner};
 use crate::{Scan, ScanKind, ScanMonoid};
 
-fn op_suffix<T: Element>(op: Op) -> Result<String> {
-    crate::check_op_shaped::<T>(op)?;
-    Ok(format!("{}_{}", op.name(), T::NAME))
+/// The kernels of a shaped scan: their name suffix and the size of the values they compute
+/// in, and for f16 and bf16 (computed in f32, written as themselves or as f32) the elements'
+/// sizes and the suffixes of the totals and seed kernels ([`LaneIo`]).
+struct OpKind {
+    suffix: String,
+    value_size: usize,
+    io: Option<(usize, usize, String, String)>,
 }
+
+impl OpKind {
+    /// A scan with `op` of `T` elements written as `O` (`T`, or `T::Accumulator` for the
+    /// `_accumulated` forms).
+    fn of<T: Element, O: Element>(op: Op) -> Result<Self> {
+        crate::check_op::<T>(op)?;
+        if !T::computes_wider() {
+            return Ok(OpKind::plain(
+                format!("{}_{}", op.name(), T::NAME),
+                size_of::<T>(),
+            ));
+        }
+        let acc = T::Accumulator::NAME;
+        Ok(OpKind {
+            suffix: format!("{}_{}_to_{}", op.name(), T::NAME, O::NAME),
+            value_size: size_of::<T::Accumulator>(),
+            io: Some((
+                size_of::<T>(),
+                size_of::<O>(),
+                format!("{}_{}", op.name(), T::NAME),
+                format!("{}_{acc}", op.name()),
+            )),
+        })
+    }
+
+    /// Elements that are the values computed (the monoids, and `of` for every type but the
+    /// 16-bit floats).
+    fn plain(suffix: impl Into<String>, value_size: usize) -> Self {
+        OpKind {
+            suffix: suffix.into(),
+            value_size,
+            io: None,
+        }
+    }
+
+    fn lane_kind(&self) -> LaneKind<'_> {
+        LaneKind {
+            suffix: &self.suffix,
+            value_size: self.value_size,
+            io: self.io.as_ref().map(|(i, o, totals, seeds)| LaneIo {
+                in_size: *i,
+                out_size: *o,
+                totals,
+                seeds,
+            }),
+        }
+    }
+}
+
+use std::mem::size_of;
 
 impl Scan<'_> {
     fn exclusive_kind(&self) -> bool {
@@ -77,27 +131,27 @@ impl Scan<'_> {
     /// Scans `x` along `axis` into `out` (same shape, any non-aliasing strides); returns the
     /// plan. Enqueued on this object's stream; waited for unless a stream was set and the
     /// input lives on the device.
-    fn axis_run<T: Pod, I: ShapedInput<T> + ?Sized>(
+    fn axis_run<T: Pod, O: Pod, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
         axis: Axis,
-        suffix: &str,
-        out: &mut DeviceArrayD<T>,
+        kind: &OpKind,
+        out: &mut DeviceArrayD<O>,
     ) -> Result<LanePlan> {
         self.check_gpu_algorithm()?;
         self.gpu().check_same_device(out.gpu(), "out")?;
         let staged = x.stage_nd(self.gpu())?;
-        self.axis_run_staged(&staged, axis, suffix, out)
+        self.axis_run_staged(&staged, axis, kind, out)
     }
 
     /// [`axis_run`](Self::axis_run) of an input already staged (checked algorithm and
     /// devices).
-    fn axis_run_staged<T: Pod>(
+    fn axis_run_staged<T: Pod, O: Pod>(
         &self,
         staged: &StagedNd<'_, T>,
         axis: Axis,
-        suffix: &str,
-        out: &mut DeviceArrayD<T>,
+        kind: &OpKind,
+        out: &mut DeviceArrayD<O>,
     ) -> Result<LanePlan> {
         if out.shape() != staged.shape() {
             return Err(Error::invalid(
@@ -111,10 +165,7 @@ impl Scan<'_> {
         }
         let (in_lb, out_lb) =
             scan_lanes_pair(staged.shape(), staged.strides(), out.strides(), axis.0)?;
-        let kind = LaneKind {
-            suffix,
-            value_size: std::mem::size_of::<T>(),
-        };
+        let kind = kind.lane_kind();
         let exclusive = self.exclusive_kind();
         let (input, output) = (staged.device_ptr(), out.device_ptr());
         let wait = !self.has_stream() || staged.is_uploaded();
@@ -129,17 +180,17 @@ impl Scan<'_> {
 
     /// A new device array for the scan of `x` (the input's memory order) and the scan into it;
     /// `x` is staged (uploaded, for host data) once.
-    fn axis_new<T: Pod, I: ShapedInput<T> + ?Sized>(
+    fn axis_new<T: Pod, O: Pod, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
         axis: Axis,
-        suffix: &str,
-    ) -> Result<DeviceArrayD<T>> {
+        kind: &OpKind,
+    ) -> Result<DeviceArrayD<O>> {
         self.check_gpu_algorithm()?;
         let staged = x.stage_nd(self.gpu())?;
         gpu_core::check_axis(axis.0, staged.shape().len())?;
         let mut out = DeviceArrayD::zeros_like_order(self.gpu(), staged.shape(), staged.strides())?;
-        self.axis_run_staged(&staged, axis, suffix, &mut out)?;
+        self.axis_run_staged(&staged, axis, kind, &mut out)?;
         Ok(out)
     }
 
@@ -150,9 +201,13 @@ impl Scan<'_> {
         &self,
         x: &I,
         axis: Axis,
-        suffix: &str,
+        kind: &OpKind,
         exact: bool,
     ) -> Result<Option<ArrayD<T>>> {
+        // The pipeline's chunks carry values of the element type: not for converting scans.
+        if kind.io.is_some() {
+            return Ok(None);
+        }
         let options = self.scan_options();
         let worth = |bytes| options.pipelining.applies(bytes) && !self.has_stream();
         let Some(host) = x.host_for_pipeline(&worth) else {
@@ -167,10 +222,7 @@ impl Scan<'_> {
             return Ok(None);
         }
         gpu_core::check_axis(axis.0, host.shape.len())?;
-        let kind = LaneKind {
-            suffix,
-            value_size: std::mem::size_of::<T>(),
-        };
+        let kind = kind.lane_kind();
         let exclusive = self.exclusive_kind();
         let mut out = gpu_core::host_output_vec::<T>(host.data.len());
         let spare: &mut [MaybeUninit<T>] = &mut out.spare_capacity_mut()[..host.data.len()];
@@ -213,17 +265,60 @@ impl Scan<'_> {
     /// assert_eq!(s.exclusive().scan_axis(&x, Axis(0), Op::Sum)?, array![[0, 0, 0], [1, 2, 3]].into_dyn());
     /// # Ok(()) }
     /// ```
+    ///
+    /// f16 and bf16 scan sums, minima and maxima in f32, each result rounded once to the
+    /// element type ([`scan_axis_accumulated`](Scan::scan_axis_accumulated) keeps the f32
+    /// values), as the flat [`scan`](Scan::scan) does; they take the generic lane and
+    /// look-back-rows kernels (no packed rows, vector columns or host pipeline).
     pub fn scan_axis<T: Element, I: ShapedInput<T> + ?Sized>(
         &self,
         x: &I,
         axis: Axis,
         op: Op,
     ) -> Result<ArrayD<T>> {
-        let suffix = op_suffix::<T>(op)?;
-        if let Some(a) = self.axis_pipelined(x, axis, &suffix, !T::IS_FLOAT)? {
+        let kind = OpKind::of::<T, T>(op)?;
+        if let Some(a) = self.axis_pipelined(x, axis, &kind, !T::IS_FLOAT)? {
             return Ok(a);
         }
-        self.axis_new(x, axis, &suffix)?.to_array()
+        self.axis_new::<T, T, I>(x, axis, &kind)?.to_array()
+    }
+
+    /// [`scan_axis`](Scan::scan_axis) with the results in the accumulator type
+    /// (`T::Accumulator`: f32 for f16 and bf16, as PyTorch's `cumsum(dim, dtype=float32)`;
+    /// `T` itself for the other types, where it is `scan_axis`).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{f16, Gpu, Op};
+    /// use ndarray::{Array2, Axis};
+    /// let gpu = Gpu::default_device()?;
+    /// let x = Array2::from_elem((2, 4096), f16::ONE);
+    /// let s = gpu_scan::Scan::new(&gpu);
+    /// assert_eq!(s.scan_axis_accumulated(&x, Axis(1), Op::Sum)?[[1, 4095]], 4096.0f32);
+    /// assert_eq!(s.scan_axis(&x, Axis(1), Op::Sum)?[[1, 4095]], f16::from_f32(4096.0));
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_axis_accumulated<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+    ) -> Result<ArrayD<T::Accumulator>> {
+        let kind = OpKind::of::<T, T::Accumulator>(op)?;
+        self.axis_new::<T, T::Accumulator, I>(x, axis, &kind)?
+            .to_array()
+    }
+
+    /// [`scan_axis_accumulated`](Scan::scan_axis_accumulated) into a device array of `x`'s
+    /// shape; returns the plan that ran (waiting as [`scan_axis_into`](Scan::scan_axis_into)).
+    pub fn scan_axis_accumulated_into<T: Element, I: ShapedInput<T> + ?Sized>(
+        &self,
+        x: &I,
+        axis: Axis,
+        op: Op,
+        out: &mut DeviceArrayD<T::Accumulator>,
+    ) -> Result<LanePlan> {
+        self.axis_run(x, axis, &OpKind::of::<T, T::Accumulator>(op)?, out)
     }
 
     /// The cumulative sums along `axis` (PyTorch's `cumsum(dim)`, inclusive or exclusive as
@@ -244,10 +339,11 @@ impl Scan<'_> {
         x: &I,
         axis: Axis,
     ) -> Result<ArrayD<M>> {
-        if let Some(a) = self.axis_pipelined(x, axis, M::NAME, M::EXACT)? {
+        let kind = OpKind::plain(M::NAME, size_of::<M>());
+        if let Some(a) = self.axis_pipelined(x, axis, &kind, M::EXACT)? {
             return Ok(a);
         }
-        self.axis_new(x, axis, M::NAME)?.to_array()
+        self.axis_new::<M, M, I>(x, axis, &kind)?.to_array()
     }
 
     /// [`scan_axis`](Scan::scan_axis) into a device array of `x`'s shape (any strides that do
@@ -260,7 +356,7 @@ impl Scan<'_> {
         op: Op,
         out: &mut DeviceArrayD<T>,
     ) -> Result<LanePlan> {
-        self.axis_run(x, axis, &op_suffix::<T>(op)?, out)
+        self.axis_run(x, axis, &OpKind::of::<T, T>(op)?, out)
     }
 
     /// [`scan_axis_monoid`](Scan::scan_axis_monoid) into a device array.
@@ -270,7 +366,7 @@ impl Scan<'_> {
         axis: Axis,
         out: &mut DeviceArrayD<M>,
     ) -> Result<LanePlan> {
-        self.axis_run(x, axis, M::NAME, out)
+        self.axis_run(x, axis, &OpKind::plain(M::NAME, size_of::<M>()), out)
     }
 
     /// The plan a scan with `op` along `axis` of an array of `shape` and element `strides`
@@ -282,12 +378,9 @@ impl Scan<'_> {
         axis: Axis,
         op: Op,
     ) -> Result<LanePlan> {
-        let suffix = op_suffix::<T>(op)?;
+        let kind = OpKind::of::<T, T>(op)?;
         let lb = scan_lanes(shape, strides, axis.0)?;
-        let kind = LaneKind {
-            suffix: &suffix,
-            value_size: std::mem::size_of::<T>(),
-        };
+        let kind = kind.lane_kind();
         // A new output keeps the input's order (device allocations are aligned for every plan).
         self.with_scanner(|s: &mut Scanner, _| Ok(s.choose_axis(&kind, 0, &lb, 0, &lb)?.plan()))
     }
@@ -295,14 +388,14 @@ impl Scan<'_> {
     // ---- Segments ------------------------------------------------------------------------
 
     /// Scans the `n` values at `input` within `segments` into `out`; returns the plan.
-    fn segments_run<T: Pod>(
+    fn segments_run<O: Pod>(
         &self,
         input: u64,
         n: usize,
         wait: bool,
         segments: &(impl SegmentOffsets + ?Sized),
-        suffix: &str,
-        out: &DeviceArray<T>,
+        kind: &OpKind,
+        out: &DeviceArray<O>,
     ) -> Result<LanePlan> {
         self.check_gpu_algorithm()?;
         self.gpu().check_same_device(out.gpu(), "out")?;
@@ -313,10 +406,7 @@ impl Scan<'_> {
                 format!("holds {} values for {n} inputs", out.len()),
             ));
         }
-        let kind = LaneKind {
-            suffix,
-            value_size: std::mem::size_of::<T>(),
-        };
+        let kind = kind.lane_kind();
         let exclusive = self.exclusive_kind();
         let staging = self.scan_options().staging;
         let output = out.device_ptr();
@@ -331,28 +421,27 @@ impl Scan<'_> {
     }
 
     /// The segmented scan of host `values` through the host pipeline into a new vector, where
-    /// [`pipelining`](Scan::pipelining) takes it; `None` with nothing done otherwise.
+    /// [`pipelining`](Scan::pipelining) takes it; `None` with nothing done otherwise (and for
+    /// converting scans, whose chunks would carry another type).
     fn segments_pipelined<T: Pod, I: Input<T> + ?Sized>(
         &self,
         values: &I,
         offsets: &(impl SegmentOffsets + ?Sized),
-        suffix: &str,
+        kind: &OpKind,
     ) -> Result<Option<Vec<T>>> {
         let Some(host) = values.host_slice() else {
             return Ok(None);
         };
         let options = self.scan_options();
-        if self.has_stream()
+        if kind.io.is_some()
+            || self.has_stream()
             || !options.algorithm.is_gpu()
             || !options.pipelining.applies(std::mem::size_of_val(host))
         {
             return Ok(None);
         }
         let segments = offsets.segments(self.gpu(), host.len())?;
-        let kind = LaneKind {
-            suffix,
-            value_size: std::mem::size_of::<T>(),
-        };
+        let kind = kind.lane_kind();
         let exclusive = self.exclusive_kind();
         let mut out = gpu_core::host_output_vec::<T>(host.len());
         let spare = &mut out.spare_capacity_mut()[..host.len()];
@@ -367,26 +456,17 @@ impl Scan<'_> {
         Ok(Some(out))
     }
 
-    /// A new device array with the segmented scan of `values`.
-    fn segments_new<T: Pod, I: Input<T> + ?Sized>(
+    /// A new device array with the segmented scan of `values` (elements `T`, results `O`),
+    /// its contents on the host.
+    fn segments_new<T: Pod, O: Pod, I: Input<T> + ?Sized>(
         &self,
         values: &I,
         offsets: &(impl SegmentOffsets + ?Sized),
-        suffix: &str,
-    ) -> Result<Vec<T>> {
-        if let Some(v) = self.segments_pipelined(values, offsets, suffix)? {
-            return Ok(v);
-        }
+        kind: &OpKind,
+    ) -> Result<Vec<O>> {
         let staged = values.stage(self.gpu())?;
-        let out = self.gpu().alloc::<T>(staged.len())?;
-        self.segments_run(
-            staged.device_ptr(),
-            staged.len(),
-            true,
-            offsets,
-            suffix,
-            &out,
-        )?;
+        let out = self.gpu().alloc::<O>(staged.len())?;
+        self.segments_run(staged.device_ptr(), staged.len(), true, offsets, kind, &out)?;
         out.to_vec()
     }
 
@@ -402,13 +482,46 @@ impl Scan<'_> {
     /// assert_eq!(s.segmented_scan(&[1, 2, 3, 4, 5], &[0, 2, 2, 5], Op::Sum)?, vec![1, 3, 3, 7, 12]);
     /// # Ok(()) }
     /// ```
+    ///
+    /// f16 and bf16 scan sums, minima and maxima in f32, each result rounded once
+    /// ([`segmented_scan_accumulated`](Scan::segmented_scan_accumulated) keeps the f32 values).
     pub fn segmented_scan<T: Element, I: Input<T> + ?Sized, S: SegmentOffsets + ?Sized>(
         &self,
         values: &I,
         offsets: &S,
         op: Op,
     ) -> Result<Vec<T>> {
-        self.segments_new(values, offsets, &op_suffix::<T>(op)?)
+        let kind = OpKind::of::<T, T>(op)?;
+        if let Some(v) = self.segments_pipelined(values, offsets, &kind)? {
+            return Ok(v);
+        }
+        self.segments_new::<T, T, I>(values, offsets, &kind)
+    }
+
+    /// [`segmented_scan`](Scan::segmented_scan) with the results in the accumulator type
+    /// (f32 for f16 and bf16; `T` itself for the other types).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_core::{bf16, Gpu, Op};
+    /// let gpu = Gpu::default_device()?;
+    /// let x = [bf16::from_f32(1.5), bf16::from_f32(2.0), bf16::from_f32(4.0)];
+    /// let y = gpu_scan::Scan::new(&gpu).segmented_scan_accumulated(&x, &[0, 1, 3], Op::Sum)?;
+    /// assert_eq!(y, vec![1.5f32, 2.0, 6.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn segmented_scan_accumulated<
+        T: Element,
+        I: Input<T> + ?Sized,
+        S: SegmentOffsets + ?Sized,
+    >(
+        &self,
+        values: &I,
+        offsets: &S,
+        op: Op,
+    ) -> Result<Vec<T::Accumulator>> {
+        let kind = OpKind::of::<T, T::Accumulator>(op)?;
+        self.segments_new::<T, T::Accumulator, I>(values, offsets, &kind)
     }
 
     /// [`segmented_scan`](Scan::segmented_scan) for monoid values.
@@ -421,7 +534,11 @@ impl Scan<'_> {
         values: &I,
         offsets: &S,
     ) -> Result<Vec<M>> {
-        self.segments_new(values, offsets, M::NAME)
+        let kind = OpKind::plain(M::NAME, size_of::<M>());
+        if let Some(v) = self.segments_pipelined(values, offsets, &kind)? {
+            return Ok(v);
+        }
+        self.segments_new::<M, M, I>(values, offsets, &kind)
     }
 
     /// [`segmented_scan`](Scan::segmented_scan) into `out` (as long as `values`); returns the
@@ -434,16 +551,30 @@ impl Scan<'_> {
         op: Op,
         out: &mut DeviceArray<T>,
     ) -> Result<LanePlan> {
-        let suffix = op_suffix::<T>(op)?;
+        self.segments_into(values, segments, &OpKind::of::<T, T>(op)?, out)
+    }
+
+    /// [`segmented_scan_accumulated`](Scan::segmented_scan_accumulated) into `out` (as long
+    /// as `values`), waiting as [`segmented_scan_into`](Scan::segmented_scan_into).
+    pub fn segmented_scan_accumulated_into<T: Element, I: Input<T> + ?Sized>(
+        &self,
+        values: &I,
+        segments: &Segments,
+        op: Op,
+        out: &mut DeviceArray<T::Accumulator>,
+    ) -> Result<LanePlan> {
+        self.segments_into(values, segments, &OpKind::of::<T, T::Accumulator>(op)?, out)
+    }
+
+    fn segments_into<T: Pod, O: Pod, I: Input<T> + ?Sized>(
+        &self,
+        values: &I,
+        segments: &Segments,
+        kind: &OpKind,
+        out: &mut DeviceArray<O>,
+    ) -> Result<LanePlan> {
         let staged = values.stage(self.gpu())?;
         let wait = !self.has_stream() || staged.is_uploaded();
-        self.segments_run(
-            staged.device_ptr(),
-            staged.len(),
-            wait,
-            segments,
-            &suffix,
-            out,
-        )
+        self.segments_run(staged.device_ptr(), staged.len(), wait, segments, kind, out)
     }
 }

@@ -200,8 +200,8 @@ fn bad_inputs_are_clear_errors() {
 }
 
 /// f16 and bf16 on the CPU: scanned in f32, each result rounded once to the element type
-/// (`scan`) or kept in f32 (`scan_accumulated`); serial and rayon agree; products and shaped
-/// scans are refused with a clear error.
+/// (`scan`) or kept in f32 (`scan_accumulated`); serial and rayon agree; along axes and over
+/// segments each lane as the flat scan; products are refused with a clear error.
 #[test]
 fn half_precision_scans_in_f32() {
     use gpu_core::{bf16, f16};
@@ -236,9 +236,25 @@ fn half_precision_scans_in_f32() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("sums, minima and maxima"), "{e}");
-    let m = ndarray::Array2::from_elem((3, 4), f16::ONE);
-    let e = gpu_scan::cpu::scan_axis(m.view(), ndarray::Axis(1), Op::Sum, ScanKind::Inclusive)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("axes or over segments"), "{e}");
+    // Along an axis and over segments: each lane or segment as the flat scan, rounded once.
+    let m = ndarray::Array2::from_elem((3, 4096), f16::ONE);
+    for scan_axis in [gpu_scan::cpu::scan_axis, gpu_scan::cpu::par_scan_axis] {
+        let y = scan_axis(m.view(), ndarray::Axis(1), Op::Sum, ScanKind::Inclusive).unwrap();
+        assert_eq!(y.row(2).to_vec(), rounded, "rows as the flat scan");
+        let e = scan_axis(m.view(), ndarray::Axis(0), Op::Product, ScanKind::Inclusive)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("sums, minima and maxima"), "{e}");
+    }
+    let offsets = [0u64, 4096, 4096, 4096 + 300_000];
+    let values: Vec<bf16> = ones
+        .iter()
+        .map(|v| bf16::from_f32(v.to_f32()))
+        .chain(x.iter().copied())
+        .collect();
+    let whole = cpu::scan(&x, Op::Max, ScanKind::Exclusive).unwrap();
+    for segmented_scan in [cpu::segmented_scan, cpu::par_segmented_scan] {
+        let y = segmented_scan(&values, &offsets, Op::Max, ScanKind::Exclusive).unwrap();
+        assert_eq!(y[4096..], whole[..], "a segment as the flat scan");
+    }
 }

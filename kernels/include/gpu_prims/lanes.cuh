@@ -357,14 +357,21 @@ template <class T> struct LaneItems {
 // Each round, every thread takes I consecutive elements of its lane; the block's P positions
 // cover P * I elements, scanned in registers, across the warp (lanes_warp_scan), across the
 // warps (scratch), and prefixed with the running total of the earlier rounds.
-template <class Op, class InLanes, class OutLanes>
-__device__ __forceinline__ void lanes_scan(const typename Op::value_type* in, InLanes in_lanes,
-                                           typename Op::value_type* out, OutLanes out_lanes,
-                                           LaneTiling tiling,
+// In and Out are the element types in memory: Op::value_type itself, or 16-bit floats read
+// exactly into f32 and written back rounded once (seeds stay in Op::value_type). A thread's I
+// elements move as one 16- or 8-byte vector where the lane is contiguous and aligned.
+template <class Op, class InLanes, class OutLanes, class In = typename Op::value_type,
+          class Out = typename Op::value_type>
+__device__ __forceinline__ void lanes_scan(const In* in, InLanes in_lanes, Out* out,
+                                           OutLanes out_lanes, LaneTiling tiling,
                                            const typename Op::value_type* seeds,
                                            u32 exclusive) {
     typedef typename Op::value_type T;
+    typedef ReduceConvert<In, T> Cv;
     constexpr int I = LaneItems<T>::value;
+    constexpr int IN_BYTES = I * (int)sizeof(In), OUT_BYTES = I * (int)sizeof(Out);
+    constexpr bool IN_VEC = IN_BYTES == 16 || IN_BYTES == 8;
+    constexpr bool OUT_VEC = OUT_BYTES == 16 || OUT_BYTES == 8;
     __shared__ T scratch[LANES_BLOCK];
     Op op;
     const LaneThread t(tiling);
@@ -375,8 +382,8 @@ __device__ __forceinline__ void lanes_scan(const typename Op::value_type* in, In
         const u64 lane = tile * t.L + t.lane;
         const bool valid = lane < in_lanes.count;
         const u64 n = valid ? in_lanes.length(lane) : 0;
-        const T* src = in + (valid ? in_lanes.start(lane) : 0);
-        T* dst = out + (valid ? out_lanes.start(lane) : 0);
+        const In* src = in + (valid ? in_lanes.start(lane) : 0);
+        Out* dst = out + (valid ? out_lanes.start(lane) : 0);
         u64 b, e;
         lane_split(n, s, S, &b, &e);
         T carry = (seeds != nullptr && valid) ? load_coherent(seeds + s * in_lanes.count + lane)
@@ -386,15 +393,14 @@ __device__ __forceinline__ void lanes_scan(const typename Op::value_type* in, In
         for (u64 r0 = b; __syncthreads_or(r0 < e); r0 += round) {
             const u64 j0 = r0 + (u64)t.p * I;
             T x[I];
-            if (in_step == 1 && j0 + I <= e && I * sizeof(T) == 16 &&
-                ((u64)(src + j0) & 15u) == 0) {
-                const Vec<T, I> v = *reinterpret_cast<const Vec<T, I>*>(src + j0);
+            if (IN_VEC && in_step == 1 && j0 + I <= e && ((u64)(src + j0) % IN_BYTES) == 0) {
+                const Vec<In, I> v = *reinterpret_cast<const Vec<In, I>*>(src + j0);
 #pragma unroll
-                for (int k = 0; k < I; ++k) x[k] = v.v[k];
+                for (int k = 0; k < I; ++k) x[k] = Cv::apply(v.v[k], 0);
             } else {
 #pragma unroll
                 for (int k = 0; k < I; ++k)
-                    x[k] = j0 + k < e ? src[(i64)(j0 + k) * in_step] : Op::identity();
+                    x[k] = j0 + k < e ? Cv::apply(src[(i64)(j0 + k) * in_step], 0) : Op::identity();
             }
             // Exclusive form: keep each element's predecessor-inclusive value for the store.
             T incl[I];
@@ -415,17 +421,17 @@ __device__ __forceinline__ void lanes_scan(const typename Op::value_type* in, In
             }
             if (t.q > 0) prefix = op(prefix, before);
             if (valid) {
-                T y[I];
+                Out y[I];
 #pragma unroll
                 for (int k = 0; k < I; ++k)
-                    y[k] = exclusive ? (k == 0 ? prefix : op(prefix, incl[k - 1]))
-                                     : op(prefix, incl[k]);
-                if (out_step == 1 && j0 + I <= e && I * sizeof(T) == 16 &&
-                    ((u64)(dst + j0) & 15u) == 0) {
-                    Vec<T, I> v;
+                    y[k] = ElementOut<Out, T>::apply(exclusive ? (k == 0 ? prefix : op(prefix, incl[k - 1]))
+                                                            : op(prefix, incl[k]));
+                if (OUT_VEC && out_step == 1 && j0 + I <= e &&
+                    ((u64)(dst + j0) % OUT_BYTES) == 0) {
+                    Vec<Out, I> v;
 #pragma unroll
                     for (int k = 0; k < I; ++k) v.v[k] = y[k];
-                    *reinterpret_cast<Vec<T, I>*>(dst + j0) = v;
+                    *reinterpret_cast<Vec<Out, I>*>(dst + j0) = v;
                 } else {
 #pragma unroll
                     for (int k = 0; k < I; ++k)

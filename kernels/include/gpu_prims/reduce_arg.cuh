@@ -92,4 +92,17 @@ template <class H> struct ReduceConvertHalfArg {
 template <> struct ReduceConvert<f16, ArgVal<f32>> : ReduceConvertHalfArg<f16> {};
 template <> struct ReduceConvert<bf16, ArgVal<f32>> : ReduceConvertHalfArg<bf16> {};
 
+// The inverse for scans: a computed value written as an element of the output, itself, or
+// (16-bit floats computed in f32) rounded once to nearest even.
+template <class Out, class V> struct ElementOut;
+template <class V> struct ElementOut<V, V> {
+    static __device__ __forceinline__ V apply(const V& v) { return v; }
+};
+template <> struct ElementOut<f16, f32> {
+    static __device__ __forceinline__ f16 apply(f32 v) { return from_f32<f16>(v); }
+};
+template <> struct ElementOut<bf16, f32> {
+    static __device__ __forceinline__ bf16 apply(f32 v) { return from_f32<bf16>(v); }
+};
+
 }  // namespace gp

@@ -255,24 +255,41 @@ __device__ __forceinline__ typename SegmentBits<ROWS * VEC>::type segment_tile_b
 // The register tile of a segmented scan (the flat look-back scan's ScanRegisterTile layout:
 // warp w holds values [w·32·ITEMS, (w+1)·32·ITEMS) of the tile, row k of it the 32·VEC values
 // from k·32·VEC, lane l the VEC values from l·VEC of each row). segment_tiles_staged.cuh has
-// the larger sm_80 tile with the same interface; segment_tiles_scan_with runs either.
-template <class Op> struct SegmentRegisterTile {
+// the larger sm_80 tile with the same interface; segment_tiles_scan_with runs either. In and
+// Out are the elements in memory: Op::value_type itself, or 16-bit floats read exactly into
+// f32 (VEC then their 16-byte vector width) and written back rounded once.
+template <class Op, class In = typename Op::value_type, class Out = typename Op::value_type>
+struct SegmentRegisterTile {
     typedef typename Op::value_type T;
-    typedef SegmentTileShape<T, T> S;
+    typedef In in_type;
+    typedef Out out_type;
+    typedef SegmentTileShape<T, In> S;
     static constexpr int ROWS = S::ROWS, VEC = S::VEC, ITEMS = S::ITEMS;
     static constexpr unsigned WORDS = SEGMENT_TILE_MAX / 32;
     T x[ROWS][VEC];
 
     // The tile's values (the identity past n).
-    __device__ __forceinline__ void load(const T* __restrict__ in, u64 n, u64 tile) {
-        const bool vector_ok = segment_tile_load<T, ROWS, VEC, ITEMS>(in, n, tile, x);
-        if (!vector_ok) {
-            const u64 seg = tile * blockDim.x * ITEMS + (u64)warp_id() * 32 * ITEMS;
+    __device__ __forceinline__ void load(const In* __restrict__ in, u64 n, u64 tile) {
+        const u64 seg = tile * blockDim.x * ITEMS + (u64)warp_id() * 32 * ITEMS;
+        if constexpr (sizeof(In) == sizeof(T)) {
+            const bool vector_ok = segment_tile_load<T, ROWS, VEC, ITEMS>(in, n, tile, x);
+            if (!vector_ok) {
+#pragma unroll
+                for (int k = 0; k < ROWS; ++k)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        if (seg + (u64)(k * 32 + lane_id()) * VEC + e >= n) x[k][e] = Op::identity();
+            }
+        } else {
+            In raw[ROWS][VEC];
+            const bool vector_ok = segment_tile_load<In, ROWS, VEC, ITEMS>(in, n, tile, raw);
 #pragma unroll
             for (int k = 0; k < ROWS; ++k)
 #pragma unroll
                 for (int e = 0; e < VEC; ++e)
-                    if (seg + (u64)(k * 32 + lane_id()) * VEC + e >= n) x[k][e] = Op::identity();
+                    x[k][e] = (vector_ok || seg + (u64)(k * 32 + lane_id()) * VEC + e < n)
+                                  ? ReduceConvert<In, T>::apply(raw[k][e], 0)
+                                  : Op::identity();
         }
     }
     typedef typename SegmentBits<ROWS * VEC>::type Bits;
@@ -295,11 +312,20 @@ template <class Op> struct SegmentRegisterTile {
         segment_tile_apply(x, before, first, exclusive, op);
     }
     // The tile's values to `out` (16-byte stores where the tile is whole and `out` aligned).
-    __device__ __forceinline__ void store(T* out, u64 n, u64 tile) {
+    __device__ __forceinline__ void store(Out* out, u64 n, u64 tile) {
         const u64 T_ = (u64)blockDim.x * ITEMS;
         const u64 seg = tile * T_ + (u64)warp_id() * 32 * ITEMS;
-        const bool vector_ok = (tile + 1) * T_ <= n && ((u64)out % sizeof(Vec<T>)) == 0;
-        scan_tile_store<Op>(out, seg, n, vector_ok, x);
+        const bool whole = (tile + 1) * T_ <= n;
+        // Same sizes: In = Out = T (the converting tiles are the 16-bit floats' only).
+        if constexpr (sizeof(In) == sizeof(T) && sizeof(Out) == sizeof(T)) {
+            const bool vector_ok = whole && ((u64)out % sizeof(Vec<T>)) == 0;
+            scan_tile_store<Op>(out, seg, n, vector_ok, x);
+        } else {
+            const bool vector_ok = whole && ((u64)out % 16) == 0;
+#pragma unroll
+            for (int k = 0; k < ROWS; ++k)
+                store_converted(out, seg + (u64)(k * 32 + lane_id()) * VEC, n, vector_ok, x[k]);
+        }
     }
 };
 
@@ -309,7 +335,7 @@ template <class Op> struct SegmentRegisterTile {
 // and `first` is the warp's first start (position within its values, ~0 for none).
 template <class Op, class Tile>
 __device__ __forceinline__ void segment_tile_local(
-    const typename Op::value_type* __restrict__ in, const SegmentTiles& st, u64 tile,
+    const typename Tile::in_type* __restrict__ in, const SegmentTiles& st, u64 tile,
     bool exclusive, SegmentTileShared<typename Op::value_type, Tile::WORDS>& sh, u32& first,
     Tile& t) {
     typedef typename Op::value_type V;
@@ -384,9 +410,9 @@ segment_tile_lookback(SegmentTileShared<typename Op::value_type, WORDS>& sh, u64
 // tile of segment_tiles_staged.cuh). Status as lookback.cuh's, one slot per tile, zeroed with
 // the counter before the launch; grid = tiles.
 template <class Op, class Tile>
-__device__ __forceinline__ void segment_tiles_scan_with(const typename Op::value_type* in,
+__device__ __forceinline__ void segment_tiles_scan_with(const typename Tile::in_type* in,
                                                         SegmentTiles st,
-                                                        typename Op::value_type* out,
+                                                        typename Tile::out_type* out,
                                                         u32 exclusive, u32* counter, u32* flags,
                                                         void* aggs, void* incs, Tile& t) {
     typedef typename Op::value_type T;

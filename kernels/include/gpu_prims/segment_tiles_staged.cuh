@@ -14,6 +14,8 @@ namespace gp {
 
 template <class Op> struct SegmentStagedTile {
     typedef typename Op::value_type T;
+    typedef T in_type;
+    typedef T out_type;
     typedef ScanStagedShape<T> Shape;
     static constexpr int VEC = Shape::VEC, REG_ROWS = Shape::REG_ROWS, SMEM_ROWS = Shape::SMEM_ROWS;
     static constexpr int ROWS = REG_ROWS + SMEM_ROWS, ITEMS = Shape::ITEMS;

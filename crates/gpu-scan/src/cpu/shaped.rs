@@ -61,7 +61,7 @@ where
     D: Dimension,
 {
     check_axis(axis.index(), x.ndim())?;
-    crate::check_op_shaped::<T>(op)?;
+    crate::check_op::<T>(op)?;
     let mut out = x.as_standard_layout().into_owned();
     let scan_lane = |mut lane: ndarray::ArrayViewMut1<'_, T>| {
         let mut v = lane.to_vec();
@@ -94,7 +94,7 @@ pub fn segmented_scan<T: Element>(
     kind: ScanKind,
 ) -> Result<Vec<T>> {
     check_offsets(offsets, values.len())?;
-    crate::check_op_shaped::<T>(op)?;
+    crate::check_op::<T>(op)?;
     let mut out = values.to_vec();
     for w in offsets.windows(2) {
         serial_in_place(&mut out[w[0] as usize..w[1] as usize], op, kind)?;
@@ -110,7 +110,7 @@ pub fn par_segmented_scan<T: Element>(
     kind: ScanKind,
 ) -> Result<Vec<T>> {
     check_offsets(offsets, values.len())?;
-    crate::check_op_shaped::<T>(op)?;
+    crate::check_op::<T>(op)?;
     let mut out = values.to_vec();
     let mut parts: Vec<&mut [T]> = Vec::with_capacity(offsets.len().saturating_sub(1));
     let mut rest: &mut [T] = &mut out;

@@ -176,10 +176,7 @@ impl Scanner {
             }
             Some(AxisChoice::Rows(planned)) => self.outer_rows(kind, &ctx, &whole, planned, output),
             Some(AxisChoice::Interleaved(i)) => {
-                let vkind = LaneKind {
-                    suffix: &i.suffix,
-                    value_size: i.value_size,
-                };
+                let vkind = LaneKind::new(&i.suffix, i.value_size);
                 self.outer_rows(&vkind, &ctx, &i.input, i.rows, output)
             }
             _ if exact => self.outer_carry(kind, &ctx, &shape, &strides, output),

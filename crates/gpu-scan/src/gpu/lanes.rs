@@ -27,25 +27,76 @@ pub(crate) fn lane_items(value_size: usize) -> u32 {
     }
 }
 
-/// What is scanned: the kernel name suffix (`sum_f32`, `mat2_u64`) and the value size.
+/// What is scanned: the kernel name suffix (`sum_f32`, `mat2_u64`, `sum_f16_to_f32`), the
+/// size of the values the kernels compute in (status, split totals, seeds), and for the 16-bit
+/// floats the elements in memory ([`LaneIo`]).
 pub(crate) struct LaneKind<'a> {
     pub suffix: &'a str,
     pub value_size: usize,
+    pub io: Option<LaneIo<'a>>,
 }
 
-impl LaneKind<'_> {
+/// The elements of a converting scan (16-bit floats computed in f32): their sizes in the input
+/// and the output, and the suffixes of the kernels that see only values or only inputs.
+#[derive(Clone, Copy)]
+pub(crate) struct LaneIo<'a> {
+    pub in_size: usize,
+    pub out_size: usize,
+    /// The split-totals kernel's (`sum_f16`: it reads inputs and writes f32 totals).
+    pub totals: &'a str,
+    /// The computed type's own kind (`sum_f32`), which scans the split totals into seeds.
+    pub seeds: &'a str,
+}
+
+impl<'a> LaneKind<'a> {
+    /// A kind whose elements are the values it computes in.
+    pub(crate) fn new(suffix: &'a str, value_size: usize) -> Self {
+        LaneKind {
+            suffix,
+            value_size,
+            io: None,
+        }
+    }
+
+    /// Bytes per input element.
+    pub(crate) fn in_size(&self) -> usize {
+        self.io.map_or(self.value_size, |io| io.in_size)
+    }
+
+    /// Bytes per output element.
+    pub(crate) fn out_size(&self) -> usize {
+        self.io.map_or(self.value_size, |io| io.out_size)
+    }
+
+    /// The kind that scans this kind's split totals (values, not elements) into seeds.
+    fn seed_kind(&self) -> LaneKind<'a> {
+        match self.io {
+            Some(io) => LaneKind::new(io.seeds, self.value_size),
+            None => LaneKind::new(self.suffix, self.value_size),
+        }
+    }
+
+    /// The suffix of the split-totals kernel.
+    fn totals_suffix(&self) -> &'a str {
+        self.io.map_or(self.suffix, |io| io.totals)
+    }
+
     /// Whether `scan_packed_<suffix>` exists: every operator on the scalar types, not the
-    /// monoids (`mat2_*`, `affine_*`), which keep one ordered path.
+    /// monoids (`mat2_*`, `affine_*`), which keep one ordered path, nor the 16-bit floats.
     fn has_packed(&self) -> bool {
-        !self.suffix.starts_with("mat2_") && !self.suffix.starts_with("affine_")
+        self.io.is_none()
+            && !self.suffix.starts_with("mat2_")
+            && !self.suffix.starts_with("affine_")
     }
 
     /// Whether the large fast-path kernels exist for it (`scan_rows_staged_*`,
-    /// `scan_columns_long_*`): sum, prod, min and max (`GP_FOR_EACH_ARITH_OP_TYPE`).
+    /// `scan_columns_long_*`): sum, prod, min and max (`GP_FOR_EACH_ARITH_OP_TYPE`), not the
+    /// 16-bit floats.
     fn has_fast_paths(&self) -> bool {
-        ["sum_", "prod_", "min_", "max_"]
-            .iter()
-            .any(|op| self.suffix.starts_with(op))
+        self.io.is_none()
+            && ["sum_", "prod_", "min_", "max_"]
+                .iter()
+                .any(|op| self.suffix.starts_with(op))
     }
 }
 
@@ -326,15 +377,8 @@ impl Scanner {
         );
         let value_size = kind.value_size * k as usize;
         let suffix = format!("{}x{k}", kind.suffix);
-        let (mut plan, tile_form) = self.rows_plan(
-            &LaneKind {
-                suffix: &suffix,
-                value_size,
-            },
-            &vin,
-            &vout,
-            true,
-        )?;
+        let (mut plan, tile_form) =
+            self.rows_plan(&LaneKind::new(&suffix, value_size), &vin, &vout, true)?;
         let LaneAccess::LookBackRows { tile } = plan.access else {
             unreachable!("rows_plan returns look-back rows")
         };
@@ -477,8 +521,8 @@ impl Scanner {
         let mut run = self.rows_begin(kind, planned, exclusive, stream)?;
         for (b, (&ib, &ob)) in in_lb.batches.iter().zip(&out_lb.batches).enumerate() {
             let (src, dst) = (
-                offset_ptr(input, ib, kind.value_size),
-                offset_ptr(output, ob, kind.value_size),
+                offset_ptr(input, ib, kind.in_size()),
+                offset_ptr(output, ob, kind.out_size()),
             );
             if b > 0 {
                 run.status = self.zeroed_status(&run.layout, stream)?;
@@ -580,6 +624,7 @@ impl Scanner {
         carry: u64,
         stream: &Stream,
     ) -> Result<()> {
+        let kind = &kind.seed_kind();
         let lanes = seed_lanes(count, splits as u64);
         let plan = self.seed_plan(kind, count, splits)?;
         let scan = self.lane_kernel("axis", kind)?;
@@ -720,10 +765,7 @@ impl Scanner {
                 return Ok(plan);
             }
             AxisChoice::Interleaved(i) => {
-                let vkind = LaneKind {
-                    suffix: &i.suffix,
-                    value_size: i.value_size,
-                };
+                let vkind = LaneKind::new(&i.suffix, i.value_size);
                 // The vector lanes are the same memory as the element lanes (counted in K-wide
                 // vectors, bases aligned to them: interleaved_lanes), so the rows scan's
                 // conditions carry over; it returns the interleaved plan as it got it.
@@ -779,11 +821,14 @@ impl Scanner {
             0
         };
         let scan = self.lane_kernel("axis", kind)?;
-        let first = self.lane_kernel("axis_totals", kind)?;
+        let first = self.gpu.kernel(
+            &SCAN_PTX,
+            &format!("scan_axis_totals_{}", kind.totals_suffix()),
+        )?;
         for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
             let (src, dst) = (
-                offset_ptr(input, ib, kind.value_size),
-                offset_ptr(output, ob, kind.value_size),
+                offset_ptr(input, ib, kind.in_size()),
+                offset_ptr(output, ob, kind.out_size()),
             );
             let (in_lanes, out_lanes) = (in_lb.lanes, out_lb.lanes);
             if plan.splits > 1 {

@@ -15,7 +15,7 @@ mod lanes;
 mod launch;
 mod segments_host;
 
-pub(crate) use lanes::LaneKind;
+pub(crate) use lanes::{LaneIo, LaneKind};
 pub(crate) use launch::{lookback_plan_on, Combo, SeedValue};
 
 use crate::cpu::{self, check_output, check_recurrence};
