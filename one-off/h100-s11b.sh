@@ -5,7 +5,7 @@
 # and of this one, alternating, for the before/after check of the changed lane templates.
 set -u
 cd "$(dirname "$0")/.."
-[ -d gpu-carry2/s11 ] || tar -C gpu-carry2 -xJf gpu-carry2/s11.tar.xz; C=gpu-carry2/s11
+[ -d gpu-carry2/s11b ] || tar -C gpu-carry2 -xJf gpu-carry2/s11b.tar.xz; C=gpu-carry2/s11b
 R="$OUT/s11b"; mkdir -p "$R"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 S=$(date +%s)

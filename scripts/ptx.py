@@ -329,8 +329,9 @@ class Nvrtc:
 
 
 # Raw bytes per frame of a source's archives: kernel_pack.FRAME_BYTES (256 KiB), except
-# gpu-scan's, which take 1 MiB frames (about 25% fewer bytes, about 1.5 ms more on a first
-# call) to stay under crates.io's 10 MB with the 16-bit shaped scans (docs/loading.md).
+# gpu-scan's, which take 1 MiB frames to stay under crates.io's 10 MB with the 16-bit shaped
+# scans: 7.2 MB of archives instead of about 10 (512 KiB frames: 8.8), for about 6 ms more on
+# a first call from cubins, each 1 MiB frame decompressed (docs/loading.md, run 13).
 FRAME_BYTES_FOR = {"scan": 1 << 20, "scan_sm80": 1 << 20}
 
 
