@@ -143,6 +143,7 @@ pub(crate) fn check_op<T: Element>(op: Op) -> gpu_core::Result<()> {
 
 /// [`check_op`] for the seeded scans (`scan_from_into`, `scan_from_in_place`), which f16
 /// and bf16 do not have: a clear [`gpu_core::Error::InvalidArgument`].
+#[cfg(feature = "cuda")]
 pub(crate) fn check_op_seeded<T: Element>(op: Op) -> gpu_core::Result<()> {
     check_op::<T>(op)?;
     if T::computes_wider() {
