@@ -44,13 +44,38 @@ pub fn close<T: Element>(got: T, want: T) -> bool {
 }
 
 /// [`close`] with an absolute slack of `abs` for floats on top of [`FLOAT_RTOL`].
+/// For f16 and bf16 with a slack (FFT results), one unit in the last place of the element
+/// type more: an error far inside the slack before the final rounding still flips that
+/// rounding where the exact value lies next to a rounding boundary.
 fn close_within<T: Element>(got: T, want: T, abs: f64) -> bool {
     if T::IS_FLOAT {
         let (g, w) = (got.to_f64(), want.to_f64());
-        (g.is_nan() && w.is_nan()) || (g - w).abs() <= abs + FLOAT_RTOL * w.abs().max(1.0)
+        let last_place = if abs > 0.0 && T::computes_wider() {
+            element_spacing::<T>(w)
+        } else {
+            0.0
+        };
+        (g.is_nan() && w.is_nan())
+            || (g - w).abs() <= abs + last_place + FLOAT_RTOL * w.abs().max(1.0)
     } else {
         got == want
     }
+}
+
+/// The gap between neighbouring values of the 16-bit float `T` at magnitude `|w|` (the
+/// subnormals' gap below the smallest normal).
+fn element_spacing<T: Element>(w: f64) -> f64 {
+    let (mantissa_bits, min_exp) = if T::NAME == "bf16" {
+        (7, -126)
+    } else {
+        (10, -14)
+    };
+    let exp = if w == 0.0 || !w.is_finite() {
+        min_exp
+    } else {
+        (w.abs().log2().floor() as i32).max(min_exp)
+    };
+    2f64.powi(exp - mantissa_bits)
 }
 
 /// One value against the reference.
@@ -114,5 +139,26 @@ mod tests {
         };
         assert!(w.starts_with("2 of 4") && w.contains("first at 1"), "{w}");
         assert!(matches!(slices(&[1], &[1, 2]), Verdict::Wrong(_)));
+    }
+
+    /// FFT results in 16-bit floats: one unit in the last place passes with a slack, not
+    /// two, and nothing without one.
+    #[test]
+    fn one_last_place_for_16_bit_ffts() {
+        use gpu_core::{bf16, f16};
+        let w = bf16::from_f32(300.0); // bf16 spacing at 256..512: 2
+        let one = bf16::from_f32(302.0);
+        let two = bf16::from_f32(304.0);
+        assert_eq!(slices_within(&[one], &[w], 1e-3), Verdict::Correct);
+        assert!(matches!(
+            slices_within(&[two], &[w], 1e-3),
+            Verdict::Wrong(_)
+        ));
+        assert!(matches!(slices(&[one], &[w]), Verdict::Wrong(_)));
+        let h = f16::from_f32(3.0); // f16 spacing at 2..4: 2^-9
+        let next = f16::from_f32(3.0 + 1.0 / 512.0);
+        assert_eq!(slices_within(&[next], &[h], 1e-6), Verdict::Correct);
+        assert_eq!(element_spacing::<bf16>(0.0), 2f64.powi(-133));
+        assert_eq!(element_spacing::<f16>(1e-9), 2f64.powi(-24));
     }
 }
