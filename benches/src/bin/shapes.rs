@@ -318,14 +318,14 @@ mod run {
         format!("{op}|{dtype}|{case}")
     }
 
-    fn bench<T: Element<Accumulator = T>>(
+    /// The benchmark's 2^log2 values on the host and the device, and the same-run copy time of
+    /// them (ms).
+    fn upload_and_copy<T: Element>(
         gpu: &Gpu,
-        a: &Args,
+        n: usize,
         timing: &GpuTiming,
-        recs: &mut Vec<Rec>,
-    ) -> Result<(), String> {
+    ) -> Result<(Vec<T>, gpu_core::DeviceArray<T>, f64), String> {
         let e = |e: gpu_core::Error| e.to_string();
-        let n = 1usize << a.log2;
         let size = std::mem::size_of::<T>();
         let host = values::<T>(n, 1);
         let buf = gpu.upload(&host).map_err(e)?;
@@ -335,6 +335,43 @@ mod run {
             T::NAME,
             n * size
         );
+        Ok((host, buf, copy))
+    }
+
+    /// `data` (and its host copy) as a rows × cols matrix in C or F `order`.
+    fn layout<'h, T: Element>(
+        data: gpu_core::DeviceArray<T>,
+        host: &'h [T],
+        rows: usize,
+        cols: usize,
+        order: &str,
+    ) -> Result<(DeviceArrayD<T>, ArrayView2<'h, T>), String> {
+        let (strides, view): ([isize; 2], _) = if order == "C" {
+            (
+                [cols as isize, 1],
+                ArrayView2::from_shape((rows, cols), host),
+            )
+        } else {
+            (
+                [1, rows as isize],
+                ArrayView2::from_shape((rows, cols).f(), host),
+            )
+        };
+        let xd = DeviceArrayD::from_parts(data, 0, &[rows, cols], &strides)
+            .map_err(|e| e.to_string())?;
+        Ok((xd, view.map_err(|e| e.to_string())?))
+    }
+
+    fn bench<T: Element<Accumulator = T>>(
+        gpu: &Gpu,
+        a: &Args,
+        timing: &GpuTiming,
+        recs: &mut Vec<Rec>,
+    ) -> Result<(), String> {
+        let e = |e: gpu_core::Error| e.to_string();
+        let n = 1usize << a.log2;
+        let size = std::mem::size_of::<T>();
+        let (host, buf, copy) = upload_and_copy::<T>(gpu, n, timing)?;
         let stream = gpu.new_stream().map_err(e)?;
         let mut ws = Workspace::new(gpu).map_err(e)?;
         let frac = |bytes: usize, ms: f64| (bytes as f64 / ms) / ((2 * n * size) as f64 / copy);
@@ -346,18 +383,7 @@ mod run {
         };
         for (rows, cols) in axis_shapes {
             for order in ["C", "F"] {
-                let data = x.take().unwrap().into_data();
-                let strides: [isize; 2] = if order == "C" {
-                    [cols as isize, 1]
-                } else {
-                    [1, rows as isize]
-                };
-                let xd = DeviceArrayD::from_parts(data, 0, &[rows, cols], &strides).map_err(e)?;
-                let view = if order == "C" {
-                    ArrayView2::from_shape((rows, cols), &host).unwrap()
-                } else {
-                    ArrayView2::from_shape((rows, cols).f(), &host).unwrap()
-                };
+                let (xd, view) = layout(x.take().unwrap().into_data(), &host, rows, cols, order)?;
                 for axis in 0..2 {
                     let lanes = if axis == 0 { cols } else { rows };
                     let case = format!("{rows}x{cols} {order} axis {axis}");
@@ -581,14 +607,7 @@ mod run {
         let e = |e: gpu_core::Error| e.to_string();
         let n = 1usize << a.log2;
         let size = std::mem::size_of::<T>();
-        let host = values::<T>(n, 1);
-        let buf = gpu.upload(&host).map_err(e)?;
-        let copy = time_copy(gpu, n * size, timing).map_err(e)?.median_ms;
-        eprintln!(
-            "shapes: copy of {n} {} ({} bytes): {copy:.4} ms",
-            T::NAME,
-            n * size
-        );
+        let (host, buf, copy) = upload_and_copy::<T>(gpu, n, timing)?;
         let stream = gpu.new_stream().map_err(e)?;
         let frac = |bytes: usize, ms: f64| (bytes as f64 / ms) / ((2 * n * size) as f64 / copy);
         let mut data = Some(buf);
@@ -599,18 +618,7 @@ mod run {
         };
         for (rows, cols) in axis_shapes {
             for order in ["C", "F"] {
-                let strides: [isize; 2] = if order == "C" {
-                    [cols as isize, 1]
-                } else {
-                    [1, rows as isize]
-                };
-                let xd = DeviceArrayD::from_parts(data.take().unwrap(), 0, &[rows, cols], &strides)
-                    .map_err(e)?;
-                let view = if order == "C" {
-                    ArrayView2::from_shape((rows, cols), &host).unwrap()
-                } else {
-                    ArrayView2::from_shape((rows, cols).f(), &host).unwrap()
-                };
+                let (xd, view) = layout(data.take().unwrap(), &host, rows, cols, order)?;
                 for axis in 0..2 {
                     let case = format!("{rows}x{cols} {order} axis {axis}");
                     if a.wants(&case) {

@@ -5,7 +5,7 @@
 
 #![allow(deprecated)] // Scanner is the engine Scan drives.
 
-use std::mem::MaybeUninit;
+use std::mem::{size_of, MaybeUninit};
 
 use gpu_core::{
     axis_lanes_pair, DeviceArray, DeviceArrayD, Element, Error, Input, LanePlan, Op, Pod, Result,
@@ -57,7 +57,15 @@ use crate::{Scan, ScanKind, ScanMonoid};
 struct OpKind {
     suffix: String,
     value_size: usize,
-    io: Option<(usize, usize, String, String)>,
+    io: Option<OpIo>,
+}
+
+/// [`LaneIo`], owned.
+struct OpIo {
+    in_size: usize,
+    out_size: usize,
+    totals: String,
+    seeds: String,
 }
 
 impl OpKind {
@@ -75,12 +83,12 @@ impl OpKind {
         Ok(OpKind {
             suffix: format!("{}_{}_to_{}", op.name(), T::NAME, O::NAME),
             value_size: size_of::<T::Accumulator>(),
-            io: Some((
-                size_of::<T>(),
-                size_of::<O>(),
-                format!("{}_{}", op.name(), T::NAME),
-                format!("{}_{acc}", op.name()),
-            )),
+            io: Some(OpIo {
+                in_size: size_of::<T>(),
+                out_size: size_of::<O>(),
+                totals: format!("{}_{}", op.name(), T::NAME),
+                seeds: format!("{}_{acc}", op.name()),
+            }),
         })
     }
 
@@ -98,17 +106,15 @@ impl OpKind {
         LaneKind {
             suffix: &self.suffix,
             value_size: self.value_size,
-            io: self.io.as_ref().map(|(i, o, totals, seeds)| LaneIo {
-                in_size: *i,
-                out_size: *o,
-                totals,
-                seeds,
+            io: self.io.as_ref().map(|io| LaneIo {
+                in_size: io.in_size,
+                out_size: io.out_size,
+                totals: &io.totals,
+                seeds: &io.seeds,
             }),
         }
     }
 }
-
-use std::mem::size_of;
 
 impl Scan<'_> {
     fn exclusive_kind(&self) -> bool {

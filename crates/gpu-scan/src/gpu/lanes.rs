@@ -821,9 +821,9 @@ impl Scanner {
             0
         };
         let scan = self.lane_kernel("axis", kind)?;
-        let first = self.gpu.kernel(
-            &SCAN_PTX,
-            &format!("scan_axis_totals_{}", kind.totals_suffix()),
+        let first = self.lane_kernel(
+            "axis_totals",
+            &LaneKind::new(kind.totals_suffix(), kind.value_size),
         )?;
         for (&ib, &ob) in in_lb.batches.iter().zip(&out_lb.batches) {
             let (src, dst) = (
