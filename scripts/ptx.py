@@ -74,7 +74,9 @@ ZSTD_TOOLS = ROOT / ".tools" / "zstd"
 # (H100/H200). Every other GPU JIT-compiles the PTX of the kernels it uses.
 SASS_ARCHS = (80, 90)
 
-ARCH_SUFFIX_RE = re.compile(r"^(?P<crate>[a-z0-9]+)_sm(?P<arch>[0-9]{2,3})$")
+# kernels/<crate>_sm<NN>.cu compiles for compute_<NN>; <NN>a (e.g. sm90a: wgmma) for the
+# architecture-specific compute_<NN>a, whose code runs on compute capability NN exactly.
+ARCH_SUFFIX_RE = re.compile(r"^(?P<crate>[a-z0-9]+)_sm(?P<arch>[0-9]{2,3})(?P<specific>a?)$")
 # Extra compiles `--check` makes of a file whose PTX differs from the committed one.
 REPRO_TRIES = 3
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
@@ -94,12 +96,21 @@ def rel(p: Path) -> str:
 # ----------------------------------------------------------------------------------------------
 
 def kernel_sources() -> list[Path]:
-    return sorted(KERNELS.glob("*.cu"))
+    # PTX_ONLY=name,name (stems of kernels/*.cu): build only those (a quick local rebuild;
+    # --check always takes every source).
+    only = [x for x in os.environ.get("PTX_ONLY", "").split(",") if x]
+    return sorted(p for p in KERNELS.glob("*.cu") if not only or p.stem in only)
 
 
 def arch_for(cu: Path) -> str:
     m = ARCH_SUFFIX_RE.match(cu.stem)
-    return f"compute_{m.group('arch')}" if m else ARCH
+    return f"compute_{m.group('arch')}{m.group('specific')}" if m else ARCH
+
+
+def specific_suffix(cu: Path) -> str:
+    """"a" for an architecture-specific source (its cubins are built for sm_<NN>a), else ""."""
+    m = ARCH_SUFFIX_RE.match(cu.stem)
+    return m.group("specific") if m else ""
 
 
 def ptx_path_for(cu: Path) -> Path:
@@ -117,7 +128,9 @@ def cubins_path_for(cu: Path, arch: int) -> Path:
 
 
 def sass_archs_for(cu: Path) -> list[int]:
-    ptx_arch = int(arch_for(cu).split("_")[1])
+    ptx_arch = int(arch_for(cu).split("_")[1].rstrip("a"))
+    if specific_suffix(cu):
+        return [ptx_arch]  # architecture-specific code runs on that architecture only
     return [a for a in SASS_ARCHS if a >= ptx_arch]
 
 
@@ -231,8 +244,9 @@ def ensure_ptxas() -> None:
     PTXAS.chmod(0o755)
 
 
-def ptxas(sections: list[tuple[str, str]], arch: int) -> list[tuple[str, int, bytes]]:
-    """Compiles every (kernel, standalone PTX) to an sm_<arch> cubin, in parallel."""
+def ptxas(sections: list[tuple[str, str]], arch: int,
+          specific: str = "") -> list[tuple[str, int, bytes]]:
+    """Compiles every (kernel, standalone PTX) to an sm_<arch><specific> cubin, in parallel."""
     ensure_ptxas()
     with tempfile.TemporaryDirectory(prefix="gpu-prims-ptxas-") as td:
         def one(item: tuple[int, tuple[str, str]]) -> tuple[str, int, bytes]:
@@ -240,7 +254,8 @@ def ptxas(sections: list[tuple[str, str]], arch: int) -> list[tuple[str, int, by
             src, dst = Path(td) / f"{i}.ptx", Path(td) / f"{i}.sm_{arch}.cubin"
             data = text.encode()
             src.write_bytes(data)
-            r = subprocess.run([str(PTXAS), f"-arch=sm_{arch}", "-O3", "-o", str(dst), str(src)],
+            r = subprocess.run([str(PTXAS), f"-arch=sm_{arch}{specific}", "-O3", "-o", str(dst),
+                                str(src)],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 raise RuntimeError(f"ptxas sm_{arch} failed on kernel {name}:\n{r.stderr}")
@@ -373,8 +388,8 @@ def build_all(sources: list[Path], with_cubins: bool = True) -> dict[Path, bytes
         out[dst.resolve()] = pack
         if with_cubins:
             for arch in sass_archs_for(cu):
-                cubins = ptxas(sections, arch)
-                note = (f"// ptxas {NVRTC_VERSION} -arch=sm_{arch} -O3 of each kernel of "
+                cubins = ptxas(sections, arch, specific_suffix(cu))
+                note = (f"// ptxas {NVRTC_VERSION} -arch=sm_{arch}{specific_suffix(cu)} -O3 of each kernel of "
                         f"{rel(dst)}\n")
                 out[cubins_path_for(cu, arch).resolve()] = kernel_pack.archive(
                     kernel_pack.KIND_CUBINS, arch, note, cubins, zstd(), frame_bytes_for(cu))
@@ -437,7 +452,7 @@ def mode_write(sources: list[Path]) -> int:
         os.replace(tmp, dst)
         print(f"wrote     {rel(dst)}")
         changed += 1
-    orphans = orphan_ptx(set(built))
+    orphans = [] if os.environ.get("PTX_ONLY") else orphan_ptx(set(built))
     for o in orphans:
         print(f"ptx.py: warning: {rel(o)} has no kernels/*.cu source (remove it: git rm {rel(o)})",
               file=sys.stderr)
@@ -521,6 +536,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.dump:
         return mode_dump(args.dump)
+    if args.check:
+        os.environ.pop("PTX_ONLY", None)
     sources = kernel_sources()
     if not sources and not args.check:
         print("ptx.py: no kernels/*.cu found", file=sys.stderr)

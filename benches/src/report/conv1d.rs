@@ -177,6 +177,10 @@ mod gpu {
             if T::NAME != "f64" {
                 strategies.push(Strategy::TensorCore);
             }
+            // Warpgroup products for f16 and bf16 (an error row off compute capability 9.0).
+            if T::NAME == "f16" || T::NAME == "bf16" {
+                strategies.push(Strategy::Warpgroup);
+            }
             strategies.push(Strategy::FFT);
             let cases: Vec<Case<'_>> = strategies
                 .into_iter()

@@ -7,12 +7,12 @@ use ndarray::{Array2, ArrayView2};
 use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Input, LaunchConfig, Result, Stream};
 
 use crate::constant::with_constant_mask;
-use crate::kernels::{PTX, PTX_SM80};
+use crate::kernels::{PTX, PTX_SM80, PTX_SM90A};
 use crate::plan::{
     auto_fixed_tiles_per_row, auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK,
     AUTO_FIXED_BLOCK,
 };
-use crate::tensor::{self, TENSOR_BLOCK, TENSOR_MAX_WIDTH};
+use crate::tensor::{self, TENSOR_BLOCK, TENSOR_MAX_WIDTH, WARPGROUP_BLOCK};
 use crate::{Boundary, Mode, Operation, Options, Real, Strategy};
 
 /// Threads per block of the per-output kernels (basic, constant).
@@ -67,6 +67,9 @@ pub struct Conv1d<'s, T: Real> {
     /// first tensor-core launch (up to 2 MiB for f32: most convolutions never need them).
     /// Shared by clones.
     fragments: Arc<Mutex<Option<Arc<DeviceArray<u32>>>>>,
+    /// The mask's rows for the warpgroup kernels ([`tensor::warpgroup_rows`]), built and
+    /// uploaded by the first warpgroup launch. Shared by clones.
+    warpgroup_rows: Arc<Mutex<Option<Arc<DeviceArray<T>>>>>,
     /// The FFT path's tables (the mask's spectrum and the twiddles, [`crate::fft::tables`]) for
     /// each transform size used so far, built and uploaded by its first launch. Shared by
     /// clones.
@@ -113,6 +116,7 @@ impl<T: Real> Conv1d<'static, T> {
             mask_host: m.into(),
             tensor_ok,
             fragments: Arc::default(),
+            warpgroup_rows: Arc::default(),
             fft_tables: Arc::default(),
             cufft: Arc::default(),
             operation,
@@ -170,6 +174,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             mask_host: self.mask_host,
             tensor_ok: self.tensor_ok,
             fragments: self.fragments,
+            warpgroup_rows: self.warpgroup_rows,
             fft_tables: self.fft_tables,
             cufft: self.cufft,
             operation: self.operation,
@@ -255,6 +260,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             n_out,
             w,
             tensor_cores(&self.gpu) && self.tensor_ok,
+            warpgroup_cores(&self.gpu),
             cufft,
             &at,
         )
@@ -286,6 +292,23 @@ impl<'s, T: Real> Conv1d<'s, T> {
         let f = Arc::new(self.gpu.upload(&f)?);
         *slot = Some(Arc::clone(&f));
         Ok(f)
+    }
+
+    /// The warpgroup kernels' mask rows on the device: built and uploaded on first use, then
+    /// shared by every clone.
+    fn warpgroup_mask_rows(&self) -> Result<Arc<DeviceArray<T>>> {
+        let mut slot = self
+            .warpgroup_rows
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(r) = slot.as_ref() {
+            return Ok(Arc::clone(r));
+        }
+        // The effective mask back in T: exact, as widening was.
+        let m: Vec<T> = self.mask_host.iter().map(|&v| T::narrow(v)).collect();
+        let r = Arc::new(self.gpu.upload(&tensor::warpgroup_rows(&m))?);
+        *slot = Some(Arc::clone(&r));
+        Ok(r)
     }
 
     /// The FFT tables for transforms of `size` points on the device: built and uploaded on first
@@ -625,6 +648,17 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 ),
             ));
         }
+        if path == Path::Warpgroup && !warpgroup_cores(&self.gpu) {
+            let (major, minor) = self.gpu.properties().compute_capability;
+            return Err(Error::invalid(
+                "strategy",
+                format!(
+                    "Strategy::Warpgroup needs a GPU of compute capability 9.0 (H100, H200: its \
+                     wgmma instructions exist there only); this one is {major}.{minor}; use \
+                     Strategy::TensorCore or Strategy::Auto"
+                ),
+            ));
+        }
         if let Path::CuFft { size } = path {
             return crate::cufft::run::<T>(
                 &self.cufft,
@@ -636,7 +670,9 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 stream,
             );
         }
-        let pack = if path.prefers_sm80::<T>() && tensor_cores(&self.gpu) {
+        let pack = if path.needs_sm90a() {
+            &PTX_SM90A
+        } else if path.prefers_sm80::<T>() && tensor_cores(&self.gpu) {
             &PTX_SM80
         } else {
             &PTX
@@ -796,6 +832,54 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 }
             }
+            Path::Warpgroup => {
+                let rows_a = self.warpgroup_mask_rows()?;
+                let a = rows_a.device_ptr();
+                let kt = tensor::warpgroup_chunks(w as usize);
+                debug_assert_eq!(rows_a.len(), (2 * kt + 7) * 64);
+                let kt = kt as i32;
+                let tiles_per_row = tensor::warpgroup_tiles_per_row(n_out as usize);
+                let shared = tensor::warpgroup_shared_bytes(w as usize);
+                admit_dynamic_shared(&self.gpu, &kernel, shared, "mask", |max| {
+                    format!(
+                        "a {w}-element mask needs {shared} bytes of shared memory on the \
+                         warpgroup kernel, the device allows {max} per block; use Strategy::Auto"
+                    )
+                })?;
+                let config =
+                    LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), WARPGROUP_BLOCK)
+                        .with_shared_bytes(shared as u32);
+                // SAFETY: conv1d_wgmma_T(const T* x, const f32* mask, const uint4* arows, T* y,
+                // u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row,
+                // int kt): sizes as for the basic kernel; the mask is w f32 values (T::Wide);
+                // arows holds (2 kt + 7) · 64 values of T for this w (checked above; a device
+                // allocation, 16-byte aligned for the 16-byte copies); x and y are whole
+                // allocations (16-byte aligned, as the vector copies and stores need);
+                // WARPGROUP_BLOCK threads (one warpgroup, as compiled) with `shared` bytes of
+                // dynamic shared memory, the kernel's WarpgroupLayout for this kt (limit raised
+                // above where needed); tiles_per_row covers n_out outputs for every alignment
+                // shift; the module was loaded on compute capability 9.0 only (checked above).
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &kernel_args![
+                            x,
+                            m,
+                            a,
+                            y,
+                            rows,
+                            n,
+                            n_out,
+                            off,
+                            w,
+                            boundary,
+                            tiles_per_row,
+                            kt
+                        ],
+                    )
+                }
+            }
             Path::Fft { size } => {
                 let size = size as usize;
                 crate::fft::validate::<T>(size as u32, w as usize)?;
@@ -926,6 +1010,11 @@ fn admit_dynamic_shared(
 /// Whether `gpu` has the tensor-core instructions of the sm80 kernels.
 fn tensor_cores(gpu: &Gpu) -> bool {
     gpu.properties().compute_capability >= (8, 0)
+}
+
+/// Whether `gpu` runs the sm90a (architecture-specific) kernels: compute capability 9.0 only.
+pub(crate) fn warpgroup_cores(gpu: &Gpu) -> bool {
+    gpu.properties().compute_capability == (9, 0)
 }
 
 /// One block per tile, up to the device's grid limit (kernels grid-stride over the rest).

@@ -14,7 +14,7 @@ use std::ops::Range;
 use gpu_core::{Error, Result, PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS};
 
 use crate::gpu::{Conv1d, SPAN_ALIGN};
-use crate::tensor::TENSOR_TILE;
+use crate::tensor::{TENSOR_TILE, WARPGROUP_TILE};
 use crate::{Boundary, Path, Real};
 
 impl<T: Real> Conv1d<'_, T> {
@@ -177,7 +177,8 @@ pub(crate) struct SpanRule {
 /// paired by the outputs' place in the signal, and reads every pair's windows. The tensor-core
 /// path cuts its rows into tiles of [`TENSOR_TILE`] outputs from a 16-byte boundary of the input,
 /// and stages (and checks for non-finite values) a tile's whole span: up to a tile and its
-/// line rounding past the last output a launch stores.
+/// line rounding past the last output a launch stores; the warpgroup path the same with tiles of
+/// [`WARPGROUP_TILE`].
 pub(crate) fn span_rule<T: Real>(path: Path, w: usize) -> Option<SpanRule> {
     let direct = SpanRule {
         quantum: 1,
@@ -194,6 +195,11 @@ pub(crate) fn span_rule<T: Real>(path: Path, w: usize) -> Option<SpanRule> {
             quantum: TENSOR_TILE,
             align: 16 / std::mem::size_of::<T>(),
             reach: TENSOR_TILE + 128,
+        }),
+        Path::Warpgroup => Some(SpanRule {
+            quantum: WARPGROUP_TILE,
+            align: 16 / std::mem::size_of::<T>(),
+            reach: WARPGROUP_TILE + 128,
         }),
         _ => Some(direct),
     }

@@ -126,10 +126,11 @@ pub use fft::{
 };
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,
-    tensor_min_width, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES,
-    DEFAULT_TILE, TENSOR_LONG_ROW, TENSOR_MIN_WIDTH_LONG_ROWS,
+    tensor_min_width, warpgroup_min_width, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS,
+    CONSTANT_MASK_BYTES, DEFAULT_TILE, TENSOR_LONG_ROW, TENSOR_MIN_WIDTH_LONG_ROWS,
+    WARPGROUP_FFT_MIN_WIDTH, WARPGROUP_LONG_ROW, WARPGROUP_MIN_WIDTH_LONG_ROWS,
 };
-pub use tensor::TENSOR_MAX_WIDTH;
+pub use tensor::{TENSOR_MAX_WIDTH, WARPGROUP_MAX_WIDTH};
 
 #[cfg(feature = "cuda")]
 pub use cufft::cufft_available;
@@ -432,6 +433,7 @@ impl Boundary {
 /// | [`Auto`](Strategy::Auto), other widths | shared memory (broadcast) | register tiling: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_T` |
 /// | [`RegisterTiled`](Strategy::RegisterTiled) | as `Auto` | `Auto`'s FMA kernels for every row length and width | `conv1d_auto_w<W>_T`, `conv1d_auto_T` |
 /// | [`TensorCore`](Strategy::TensorCore) (f16, bf16, f32 as 3×TF32; compute capability 8.0+) | Toeplitz fragments in registers (through L1) | tile staged in shared memory, `mma.sync` products | `conv1d_tensor_T` |
+/// | [`Warpgroup`](Strategy::Warpgroup) (f16, bf16; compute capability 9.0) | reversed Toeplitz rows in shared memory | tile staged in shared memory, `wgmma` products of 64 × 64 outputs | `conv1d_wgmma_T` |
 /// | [`Fft`](Strategy::Fft) (masks up to [`fft_max_width`]) | its spectrum, computed once per size (through L1/L2) | two tiles of `N − w + 1` outputs per block, one complex FFT of `N` points forward and one back in shared memory and registers (overlap-save) | `conv1d_fft<N>_T` |
 /// | [`Fft`](Strategy::Fft), longer masks (cuFFT, [`cufft_size`]) | its spectrum, made by cuFFT once per segment size | segments of `N − w + 1` outputs gathered into a batch, batched cuFFT transforms forward and back around the product (overlap-save, five passes over the batch) | `conv1d_cufft_{gather,scatter}_T`, `conv1d_cufft_multiply_A` |
 ///
@@ -444,7 +446,10 @@ impl Boundary {
 /// basic kernel instead (see [`Path`]). On GPUs of compute capability 8.0 or later, `Auto` runs
 /// f16 and bf16 masks of [`tensor_min_width`] (11 in rows of 2^24 outputs or more, else 25) to
 /// [`TENSOR_MAX_WIDTH`] elements on tensor cores
-/// ([`Strategy::TensorCore`]; for f32 only on request, being slower there). Masks of
+/// ([`Strategy::TensorCore`]; for f32 only on request, being slower there), and on GPUs of
+/// compute capability 9.0 those of [`warpgroup_min_width`] (96 in rows of 2^26 outputs or more,
+/// else 256) to [`WARPGROUP_MAX_WIDTH`] through warpgroup products ([`Strategy::Warpgroup`];
+/// the FFT path then starts past [`WARPGROUP_MAX_WIDTH`] for them). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
 /// rounding differs from the direct sums' (see there); longer masks through cuFFT where
 /// libcufft loads (`cufft_available`, feature `cuda`), else through the direct kernels.
@@ -490,6 +495,17 @@ pub enum Strategy {
     /// are 2–7× less accurate than f32 FMAs (1.4e-6 of `Σ|x·m|` at w = 1023) and slower on the
     /// H100, so [`Strategy::Auto`] uses tensor cores for f16 and bf16 only.
     TensorCore,
+    /// The same products as [`Strategy::TensorCore`] through warpgroup instructions (`wgmma`,
+    /// compute capability 9.0 only: the H100 and H200): one 128-thread warpgroup multiplies
+    /// 64 × 64 outputs per chunk of 16 taps, both operands read from shared memory, f32
+    /// accumulation. f16 and bf16 signals, masks of at most [`WARPGROUP_MAX_WIDTH`] elements.
+    /// About twice the `mma.sync` kernel's speed for masks of 255 or more (2^28 f16 on the H100:
+    /// 0.72× a copy at w = 255, 0.35× at 1023, against 0.50× and 0.18×), slower below about 96
+    /// (docs/conv1d.md, "Warpgroup products"); [`Strategy::Auto`] takes it from
+    /// [`warpgroup_min_width`] where the GPU has it. The 16-bit results are those of
+    /// [`Strategy::TensorCore`] in accuracy (sums in f32, one rounding), not bit for bit (the
+    /// tensor cores group the taps of an output differently).
+    Warpgroup,
     /// Overlap-save through FFTs in one pass over the signal: each block reads the spans of two
     /// tiles of `size − w + 1` outputs once, transforms them together (one in the real and one
     /// in the imaginary part of a complex FFT of `size` points, in shared memory and
@@ -542,7 +558,7 @@ impl Strategy {
     ];
 
     /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`, `register_tiled`,
-    /// `tensor_core`, `fft`.
+    /// `tensor_core`, `warpgroup`, `fft`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Basic => "basic",
@@ -552,6 +568,7 @@ impl Strategy {
             Strategy::Auto => "auto",
             Strategy::RegisterTiled => "register_tiled",
             Strategy::TensorCore => "tensor_core",
+            Strategy::Warpgroup => "warpgroup",
             Strategy::Fft { .. } => "fft",
         }
     }
@@ -571,15 +588,17 @@ impl Strategy {
     }
 
     /// The kernel this strategy runs for rows of `n_out` outputs and a mask of `mask_len`
-    /// elements on a GPU of compute capability 8.0 or later, the mask assumed to suit the tensor
-    /// cores (older GPUs, and f32 masks with infinities, never run [`Path::TensorCore`]; see
-    /// `Conv1d::path` for the device and mask at hand).
+    /// elements on a GPU of compute capability 8.x, the mask assumed to suit the tensor cores
+    /// (older GPUs, and f32 masks with infinities, never run [`Path::TensorCore`]; compute
+    /// capability 9.0 adds [`Path::Warpgroup`]; see `Conv1d::path` for the device and mask at
+    /// hand).
     pub fn path<T: Real>(self, n_out: usize, mask_len: usize) -> Path {
         plan::resolve::<T>(
             self,
             n_out,
             mask_len,
             true,
+            false,
             true,
             &plan::Crossovers::default(),
         )

@@ -3,7 +3,7 @@
 
 use gpu_core::{check_block_size, Error, Result};
 
-use crate::tensor::TENSOR_MAX_WIDTH;
+use crate::tensor::{TENSOR_MAX_WIDTH, WARPGROUP_MAX_WIDTH};
 use crate::{Mode, Real, Strategy};
 
 /// Default tile (outputs and threads per block) of the tiled strategies.
@@ -166,6 +166,26 @@ pub(crate) fn validate_strategy<T: Real>(strategy: Strategy, w: usize) -> Result
             ));
         }
     }
+    if strategy == Strategy::Warpgroup {
+        if !T::computes_wider() {
+            return Err(Error::invalid(
+                "strategy",
+                format!(
+                    "Strategy::Warpgroup takes f16 and bf16 signals, not {}; use Strategy::Auto",
+                    T::NAME
+                ),
+            ));
+        }
+        if w > WARPGROUP_MAX_WIDTH {
+            return Err(Error::invalid(
+                "mask",
+                format!(
+                    "{w} elements exceed the {WARPGROUP_MAX_WIDTH} of Strategy::Warpgroup; use \
+                     Strategy::Auto for longer masks"
+                ),
+            ));
+        }
+    }
     if let Strategy::Fft { size } = strategy {
         crate::fft::validate::<T>(size, w)?;
     }
@@ -219,6 +239,9 @@ pub enum Path {
     /// `conv1d_tensor_T` (f16, bf16, f32 through 3xTF32): matrix products on tensor cores
     /// ([`Strategy::TensorCore`]).
     TensorCore,
+    /// `conv1d_wgmma_T` (f16, bf16; compute capability 9.0): warpgroup matrix products on
+    /// tensor cores ([`Strategy::Warpgroup`]).
+    Warpgroup,
     /// `conv1d_fft<size>_T`: overlap-save through FFTs of `size` points ([`Strategy::Fft`]).
     Fft {
         /// Points per transform.
@@ -246,6 +269,12 @@ impl Path {
         }
     }
 
+    /// Whether this path's kernel comes from `kernels/conv1d_sm90a.cu` (compute capability 9.0
+    /// only): the warpgroup kernels.
+    pub fn needs_sm90a(self) -> bool {
+        self == Path::Warpgroup
+    }
+
     /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {
@@ -256,6 +285,7 @@ impl Path {
             Path::RegisterTiled => "auto".to_string(),
             Path::RegisterTiledFixed { width } => format!("auto_w{width}"),
             Path::TensorCore => "tensor".to_string(),
+            Path::Warpgroup => "wgmma".to_string(),
             Path::Fft { size } => format!("fft{size}"),
             Path::CuFft { .. } => "cufft_gather".to_string(),
         };
@@ -294,6 +324,31 @@ pub fn tensor_min_width<T: Real>(n_out: usize) -> Option<usize> {
     }
 }
 
+/// Rows of at least this many outputs take the warpgroup kernel from the shorter
+/// [`WARPGROUP_MIN_WIDTH_LONG_ROWS`].
+pub const WARPGROUP_LONG_ROW: usize = 1 << 26;
+
+/// The shortest 16-bit mask [`Strategy::Auto`] runs on the warpgroup kernel
+/// ([`Path::Warpgroup`]) in rows of at least [`WARPGROUP_LONG_ROW`] outputs.
+pub const WARPGROUP_MIN_WIDTH_LONG_ROWS: usize = 96;
+
+/// The shortest mask [`Strategy::Auto`] runs on the warpgroup kernel (compute capability 9.0)
+/// rather than the `mma.sync` one, for `T` in rows of `n_out` outputs (`None`: never, f32 and
+/// f64). Measured on the H100 (docs/conv1d.md, "Warpgroup products", f16, both kernels in one
+/// process): at 2^28 and 2^26 outputs `wgmma` wins at w = 127 (0.778 / 0.707× a copy against
+/// 0.723 / 0.682) and loses at 63 (0.782 against 0.821 at 2^28), so
+/// [`WARPGROUP_MIN_WIDTH_LONG_ROWS`]; at 2^24 it loses at 127 (0.572 against 0.621) and wins by
+/// 1.7× at 1023, so shorter rows take it from 256.
+pub fn warpgroup_min_width<T: Real>(n_out: usize) -> Option<usize> {
+    if !T::computes_wider() {
+        None
+    } else if n_out >= WARPGROUP_LONG_ROW {
+        Some(WARPGROUP_MIN_WIDTH_LONG_ROWS)
+    } else {
+        Some(256)
+    }
+}
+
 /// The shortest mask [`Strategy::Auto`] runs through FFTs for `T` (`tensor_cores`: with the
 /// tensor-core kernel available). Measured on the H100 at 2^26 outputs (docs/conv1d.md, the FFT
 /// width sweep, run G): f32 from 64, where the direct kernels leave the fixed-width ones
@@ -311,6 +366,12 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
         (false, _) => 64,
     }
 }
+
+/// The shortest 16-bit mask [`Strategy::Auto`] runs through FFTs where the warpgroup kernel runs
+/// the direct sums (compute capability 9.0): past [`WARPGROUP_MAX_WIDTH`]. Measured on the H100
+/// (docs/conv1d.md, "Warpgroup products"): the warpgroup kernel ran 2^26 f16 outputs of a
+/// 511-wide mask at 0.51× a copy, where the block FFT gave 0.29× (run F).
+pub const WARPGROUP_FFT_MIN_WIDTH: usize = WARPGROUP_MAX_WIDTH + 1;
 
 /// The shortest mask [`Strategy::Auto`] runs through cuFFT for `T` where libcufft loads. Measured
 /// on the H100 at 2^26 outputs (docs/conv1d.md, run J): f32 cuFFT segments 0.070× a copy at
@@ -363,11 +424,12 @@ impl Crossovers {
 
     /// The shortest mask of `T` through the block FFT (16-bit types with tensor cores keep
     /// [`fft_min_width`]'s 384: the tensor-core kernel is their direct path).
-    fn fft_min<T: Real>(&self, tensor_cores: bool) -> usize {
+    fn fft_min<T: Real>(&self, tensor_cores: bool, warpgroup: bool) -> usize {
         match (
             T::computes_wider() && tensor_cores,
             std::mem::size_of::<T::Wide>(),
         ) {
+            (true, _) if warpgroup => WARPGROUP_FFT_MIN_WIDTH,
             (true, _) => fft_min_width::<T>(true),
             (false, 8) => self.fft_min_width_f64,
             (false, _) => self.fft_min_width,
@@ -386,21 +448,29 @@ impl Crossovers {
 }
 
 /// The FFT size [`Strategy::Auto`] takes for a mask of `w`, if it takes the FFT path.
-fn auto_fft_size<T: Real>(w: usize, tensor_cores: bool, at: &Crossovers) -> Option<usize> {
-    if w < at.fft_min::<T>(tensor_cores) {
+fn auto_fft_size<T: Real>(
+    w: usize,
+    tensor_cores: bool,
+    warpgroup: bool,
+    at: &Crossovers,
+) -> Option<usize> {
+    if w < at.fft_min::<T>(tensor_cores, warpgroup) {
         return None;
     }
     crate::fft::fft_size::<T>(w)
 }
 
 /// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
-/// 8.0 or later, and for f32 a mask the TF32 split takes); `cufft`: whether libcufft loads;
-/// `at`: the device's crossovers.
+/// 8.0 or later, and for f32 a mask the TF32 split takes); `warpgroup`: whether the warpgroup
+/// kernel can (compute capability 9.0); `cufft`: whether libcufft loads; `at`: the device's
+/// crossovers.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve<T: Real>(
     strategy: Strategy,
     n_out: usize,
     w: usize,
     tensor_cores: bool,
+    warpgroup: bool,
     cufft: bool,
     at: &Crossovers,
 ) -> Path {
@@ -418,6 +488,7 @@ pub(crate) fn resolve<T: Real>(
         Strategy::TiledHalo { tile } => Path::TiledHalo { tile },
         Strategy::TiledCached { tile } => Path::TiledCached { tile },
         Strategy::TensorCore => Path::TensorCore,
+        Strategy::Warpgroup => Path::Warpgroup,
         Strategy::Fft { size } => Path::Fft {
             // validate() has checked that a size exists (0 if not: the launch refuses it)
             size: crate::fft::resolve_size::<T>(size, w).unwrap_or(0) as u32,
@@ -436,8 +507,14 @@ pub(crate) fn resolve<T: Real>(
                 Path::CuFft {
                     size: crate::cufft_size(w, n_out) as u64,
                 }
-            } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores, at) {
+            } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores, warpgroup, at) {
                 Path::Fft { size: size as u32 }
+            } else if tensor_cores
+                && warpgroup
+                && warpgroup_min_width::<T>(n_out)
+                    .is_some_and(|min| (min..=WARPGROUP_MAX_WIDTH).contains(&w))
+            {
+                Path::Warpgroup
             } else if tensor_cores
                 && tensor_min_width::<T>(n_out)
                     .is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
@@ -583,25 +660,26 @@ mod tests {
         let at = Crossovers::from_keys(|k| t.value(k, &h100));
         let n = 1 << 24;
         assert!(matches!(
-            resolve::<f32>(Strategy::Auto, n, 49, false, false, &at),
+            resolve::<f32>(Strategy::Auto, n, 49, false, false, false, &at),
             Path::Fft { .. }
         ));
         assert!(!matches!(
-            resolve::<f32>(Strategy::Auto, n, 49, false, false, &built_in),
+            resolve::<f32>(Strategy::Auto, n, 49, false, false, false, &built_in),
             Path::Fft { .. }
         ));
         assert!(matches!(
-            resolve::<f32>(Strategy::Auto, n, 9000, false, true, &at),
+            resolve::<f32>(Strategy::Auto, n, 9000, false, false, true, &at),
             Path::CuFft { .. }
         ));
         // f64 keeps its own key.
         assert!(!matches!(
-            resolve::<f64>(Strategy::Auto, n, 49, false, false, &at),
+            resolve::<f64>(Strategy::Auto, n, 49, false, false, false, &at),
             Path::Fft { .. }
         ));
     }
 
-    /// The path with the built-in crossovers of an ordinary GPU (the H100's).
+    /// The path with the built-in crossovers of an ordinary GPU (the H100's), without the
+    /// warpgroup kernel (as on compute capability 8.x).
     fn resolve_h100<T: Real>(
         strategy: Strategy,
         n_out: usize,
@@ -614,9 +692,81 @@ mod tests {
             n_out,
             w,
             tensor_cores,
+            false,
             cufft,
             &Crossovers::default(),
         )
+    }
+
+    #[test]
+    fn auto_takes_the_warpgroup_kernel_for_wide_16_bit_masks_on_compute_capability_9() {
+        use gpu_core::{bf16, f16};
+        let on_h100 = |n: usize, w: usize| {
+            resolve::<bf16>(
+                Strategy::Auto,
+                n,
+                w,
+                true,
+                true,
+                false,
+                &Crossovers::default(),
+            )
+        };
+        let long = WARPGROUP_LONG_ROW;
+        assert_eq!(on_h100(long, 63), Path::TensorCore);
+        assert_eq!(
+            on_h100(long, WARPGROUP_MIN_WIDTH_LONG_ROWS),
+            Path::Warpgroup
+        );
+        assert_eq!(on_h100(long / 4, 127), Path::TensorCore);
+        assert_eq!(on_h100(long / 4, 256), Path::Warpgroup);
+        assert_eq!(on_h100(long, WARPGROUP_MAX_WIDTH), Path::Warpgroup);
+        assert!(matches!(
+            on_h100(long, WARPGROUP_MAX_WIDTH + 1),
+            Path::Fft { .. }
+        ));
+        // Without tensor cores, or for f32, never.
+        let f32_path = resolve::<f32>(
+            Strategy::Auto,
+            long,
+            200,
+            true,
+            true,
+            false,
+            &Crossovers::default(),
+        );
+        assert_ne!(f32_path, Path::Warpgroup);
+        assert_eq!(
+            resolve::<f16>(
+                Strategy::Auto,
+                long,
+                200,
+                false,
+                true,
+                false,
+                &Crossovers::default()
+            ),
+            Path::RegisterTiled
+        );
+        // Asked for, it is the path whatever the width.
+        assert_eq!(
+            resolve::<f16>(
+                Strategy::Warpgroup,
+                10,
+                3,
+                true,
+                true,
+                false,
+                &Crossovers::default()
+            ),
+            Path::Warpgroup
+        );
+        assert_eq!(Path::Warpgroup.kernel_name::<f16>(), "conv1d_wgmma_f16");
+        assert!(Path::Warpgroup.needs_sm90a() && !Path::Warpgroup.prefers_sm80::<f16>());
+        assert!(validate_strategy::<bf16>(Strategy::Warpgroup, WARPGROUP_MAX_WIDTH).is_ok());
+        assert!(validate_strategy::<bf16>(Strategy::Warpgroup, WARPGROUP_MAX_WIDTH + 1).is_err());
+        let e = validate_strategy::<f32>(Strategy::Warpgroup, 64).unwrap_err();
+        assert!(e.to_string().contains("f16 and bf16"), "{e}");
     }
 
     /// The path without tensor cores (older GPUs, f64).

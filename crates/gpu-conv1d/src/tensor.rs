@@ -23,6 +23,60 @@ pub(crate) const TENSOR_BLOCK: u32 = 128;
 /// 16-bit types and 73 KiB for f32.
 pub const TENSOR_MAX_WIDTH: usize = 16384;
 
+/// Outputs per block of the warpgroup kernels (64 segments of 64; `kernels/conv1d_sm90a.cu`).
+pub(crate) const WARPGROUP_TILE: usize = 4096;
+
+/// The longest mask the warpgroup kernels take ([`Strategy::Warpgroup`](crate::Strategy)): the
+/// mask's rows (`128·(2·kt + 7)` bytes, `kt = ⌈(w + 63)/16⌉`) and the staged span then need
+/// 62 KiB of shared memory per block.
+pub const WARPGROUP_MAX_WIDTH: usize = 2048;
+
+/// Threads per block of the warpgroup kernels (one warpgroup).
+pub(crate) const WARPGROUP_BLOCK: u32 = 128;
+
+/// Chunks of 16 values of `t` of the warpgroup product (`t < w + 63`).
+pub(crate) fn warpgroup_chunks(w: usize) -> usize {
+    (w + 63).div_ceil(16)
+}
+
+/// Dynamic shared memory of one warpgroup block for a mask of `w` (the kernel's
+/// `WarpgroupLayout`): the mask's rows, the span's 8 regions of `1 mod 8` 16-byte slots each,
+/// and the output staging (the tile, a spare granule, 8 elements per 64 of padding).
+pub(crate) fn warpgroup_shared_bytes(w: usize) -> usize {
+    let kt = warpgroup_chunks(w);
+    let span = (WARPGROUP_TILE + 16 * kt).next_multiple_of(64);
+    let slots = span / 64;
+    let slots_pad = slots + (9 - slots % 8) % 8;
+    let outputs = WARPGROUP_TILE + 8 + 8 * (WARPGROUP_TILE / 64 + 1);
+    128 * (2 * kt + 7) + 8 * 16 * slots_pad + 2 * outputs
+}
+
+/// Warpgroup tiles per row (tile `t` covers outputs `[t·4096 − d, (t + 1)·4096 − d)`, `d < 8`).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn warpgroup_tiles_per_row(n_out: usize) -> u64 {
+    ((n_out + 7) as u64).div_ceil(WARPGROUP_TILE as u64)
+}
+
+/// The warpgroup kernels' copy of the effective mask `m` (16-bit types): `2·kt + 7` rows of 64
+/// values, row `g` holding at `8r + k` the value `M[8g + r + k − 63]` (zero outside the mask).
+/// Row `(m0 + t0)/8` is then the core matrix of rows `m0..m0+7`, columns `t0..t0+7` of
+/// `A[m][t] = M[t + m − 63]`, the reversed Toeplitz matrix the kernel multiplies.
+pub(crate) fn warpgroup_rows<T: Real>(m: &[T]) -> Vec<T> {
+    let w = m.len() as i64;
+    let rows = 2 * warpgroup_chunks(m.len()) + 7;
+    (0..rows * 64)
+        .map(|i| {
+            let (g, r, k) = ((i / 64) as i64, ((i / 8) % 8) as i64, (i % 8) as i64);
+            let j = 8 * g + r + k - 63;
+            if (0..w).contains(&j) {
+                m[j as usize]
+            } else {
+                T::ZERO
+            }
+        })
+        .collect()
+}
+
 /// Whether the tensor-core kernels take `T` (f16, bf16, f32).
 pub(crate) fn takes<T: Real>() -> bool {
     matches!(T::NAME, "f16" | "bf16" | "f32")
@@ -152,6 +206,39 @@ pub(crate) fn fragments<T: Real>(m: &[T]) -> Option<Vec<u32>> {
 mod tests {
     use super::*;
     use gpu_core::{bf16, f16};
+
+    /// The warpgroup kernel's product from the mask rows as its descriptors read them (chunk
+    /// `c`: core matrix of rows `m0..m0+7`, columns `16c + 8h ..` at row `2c + h + m0/8`; D's row
+    /// `m` is output `63 − m` of a segment) equals the direct sum, exactly.
+    #[test]
+    fn warpgroup_rows_encode_the_reversed_toeplitz_matrix() {
+        for w in [1usize, 2, 3, 16, 31, 63, 64, 65, 127, 200] {
+            let m: Vec<f32> = (0..w).map(|j| ((j * 37 + 11) % 41) as f32 - 20.0).collect();
+            let rows = warpgroup_rows(&m);
+            let kt = warpgroup_chunks(w);
+            assert_eq!(rows.len(), (2 * kt + 7) * 64);
+            let x: Vec<f32> = (0..64 + 16 * kt)
+                .map(|i| ((i * 13 + 5) % 17) as f32 - 8.0)
+                .collect();
+            for mm in 0..64 {
+                let mut acc = 0.0f64;
+                for c in 0..kt {
+                    for t in 0..16 {
+                        let (m0, r) = (mm / 8 * 8, mm % 8);
+                        let row = (m0 + 16 * c + t / 8 * 8) / 8;
+                        let a = rows[row * 64 + 8 * r + t % 8];
+                        acc += f64::from(a) * f64::from(x[16 * c + t]);
+                    }
+                }
+                let o = 63 - mm; // output o of the segment reads x[o..o + w]
+                let direct: f64 = (0..w).map(|j| f64::from(m[j]) * f64::from(x[o + j])).sum();
+                assert_eq!(acc, direct, "w {w} row {mm}");
+            }
+        }
+        assert!(warpgroup_shared_bytes(WARPGROUP_MAX_WIDTH) <= 63 * 1024);
+        assert_eq!(warpgroup_tiles_per_row(4089), 1);
+        assert_eq!(warpgroup_tiles_per_row(4090), 2);
+    }
 
     /// The dense `A` (16 × KC per chunk) the fragments encode, decoded lane by lane.
     fn decode<T: Real>(frags: &[u32], w: usize) -> Vec<Vec<[f64; 16]>> {

@@ -25,6 +25,11 @@ fn poisoned<T: Real>(gpu: &Gpu, len: usize, stream: &Stream) -> DeviceArray<T> {
     y
 }
 
+/// Whether `gpu` runs the warpgroup kernels (compute capability 9.0).
+fn warpgroup(gpu: &Gpu) -> bool {
+    gpu.properties().compute_capability == (9, 0)
+}
+
 /// Runs `conv` on `x` into a NaN-poisoned output on `stream` and copies the result back.
 fn run_on<T: Real>(gpu: &Gpu, conv: &Conv1d<T>, x: &[T], stream: &Stream) -> Vec<T> {
     let n_out = conv.output_len(x.len()).unwrap();
@@ -41,6 +46,7 @@ fn tile_of<T: Real>(strategy: Strategy) -> usize {
         Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } => tile as usize,
         Strategy::Auto => auto_tile::<T>(),
         Strategy::TensorCore => 2048,
+        Strategy::Warpgroup => 4096,
         Strategy::RegisterTiled => auto_fixed_tile::<T>(),
         Strategy::Basic | Strategy::ConstantMask => DEFAULT_TILE as usize,
         Strategy::Fft { .. } => 4096,
@@ -50,7 +56,7 @@ fn tile_of<T: Real>(strategy: Strategy) -> usize {
 fn lengths<T: Real>(strategy: Strategy) -> Vec<usize> {
     let t = tile_of::<T>(strategy);
     let mut v = vec![0, 1, 2, 5, 40, t - 1, t, t + 1];
-    if strategy == Strategy::TensorCore {
+    if matches!(strategy, Strategy::TensorCore | Strategy::Warpgroup) {
         v.extend([2 * t - 9, 3 * t + 5]);
     }
     if strategy == Strategy::RegisterTiled {
@@ -70,6 +76,10 @@ fn lengths<T: Real>(strategy: Strategy) -> Vec<usize> {
 
 fn cross_product<T: Real>(strategy: Strategy) {
     let Some(gpu) = gpu_or_skip() else { return };
+    if strategy == Strategy::Warpgroup && !warpgroup(&gpu) {
+        eprintln!("skipped: Strategy::Warpgroup needs compute capability 9.0");
+        return;
+    }
     let stream = gpu.stream();
     let mut failures = Vec::new();
     let mut runs = 0;
@@ -149,6 +159,8 @@ cross_tests! {
     gpu_cross_tensor_core_f16: Strategy::TensorCore, f16;
     gpu_cross_tensor_core_bf16: Strategy::TensorCore, bf16;
     gpu_cross_tensor_core_f32: Strategy::TensorCore, f32;
+    gpu_cross_warpgroup_f16: Strategy::Warpgroup, f16;
+    gpu_cross_warpgroup_bf16: Strategy::Warpgroup, bf16;
     gpu_cross_register_tiled_f32: Strategy::RegisterTiled, f32;
     gpu_cross_register_tiled_f16: Strategy::RegisterTiled, f16;
 }
@@ -311,6 +323,19 @@ fn gpu_masks_longer_than_a_segment_or_the_signal() {
             ];
             if T::NAME != "f64" {
                 strategies.push(Strategy::TensorCore);
+            }
+            if T::NAME != "f64" && T::NAME != "f32" && warpgroup(gpu) {
+                if w <= gpu_conv1d::WARPGROUP_MAX_WIDTH {
+                    strategies.push(Strategy::Warpgroup);
+                } else {
+                    let e = Conv1d::correlation(
+                        gpu,
+                        &mask,
+                        Options::new().strategy(Strategy::Warpgroup),
+                    )
+                    .unwrap_err();
+                    assert!(e.to_string().contains("Strategy::Warpgroup"), "{e}");
+                }
             }
             for strategy in strategies {
                 for n in [1, 100, 5000, 20_011] {
@@ -745,7 +770,7 @@ fn gpu_tensor_cores() {
         for w in [min.unwrap_or(31), 100, 383] {
             let mask = common::data::<T>(w, 3);
             let conv = Conv1d::correlation(gpu, &mask, Options::new()).unwrap();
-            let auto_tc = conv.path(n).unwrap() == Path::TensorCore;
+            let auto_tc = matches!(conv.path(n).unwrap(), Path::TensorCore | Path::Warpgroup);
             assert_eq!(auto_tc, tc && min.is_some(), "{} w={w}", T::NAME);
             if !tc {
                 continue;
@@ -759,9 +784,16 @@ fn gpu_tensor_cores() {
             if T::NAME == "f32" {
                 x[40_000] = T::from_f64(3.0e38); // splits into TF32 parts badly: direct tile
             }
-            for boundary in [Boundary::Zero, Boundary::Wrap] {
+            let mut tensor = vec![Strategy::TensorCore];
+            if T::NAME != "f32" && warpgroup(gpu) {
+                tensor.push(Strategy::Warpgroup);
+            }
+            for (boundary, strategy) in [Boundary::Zero, Boundary::Wrap]
+                .into_iter()
+                .flat_map(|b| tensor.iter().map(move |&s| (b, s)))
+            {
                 let options = Options::new().boundary(boundary);
-                let got = Conv1d::correlation(gpu, &mask, options.strategy(Strategy::TensorCore))
+                let got = Conv1d::correlation(gpu, &mask, options.strategy(strategy))
                     .unwrap()
                     .run(&x)
                     .unwrap();
@@ -1060,4 +1092,45 @@ fn gpu_length_beyond_2_pow_31_half() {
     }
     case::<f16>(&gpu, &[3, 31]);
     case::<bf16>(&gpu, &[7, 127]);
+}
+
+#[test]
+fn gpu_warpgroup_longest_mask_rows_and_auto_choice() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let w = gpu_conv1d::WARPGROUP_MAX_WIDTH;
+    let mask = common::data::<f16>(w, 8);
+    let x = common::data::<f16>(3 * 9_001, 9);
+    let options = Options::new()
+        .mode(Mode::Full)
+        .strategy(Strategy::Warpgroup);
+    let conv = Conv1d::convolution(&gpu, &mask, options).unwrap();
+    if !warpgroup(&gpu) {
+        let e = conv.run(&x).unwrap_err();
+        assert!(e.to_string().contains("compute capability 9.0"), "{e}");
+        eprintln!("skipped: the warpgroup kernels need compute capability 9.0");
+        return;
+    }
+    let rows = ndarray::Array2::from_shape_vec((3, 9_001), x.clone()).unwrap();
+    let got = conv.run_rows(rows.view()).unwrap();
+    for r in 0..3 {
+        let row = &x[r * 9_001..(r + 1) * 9_001];
+        let y: Vec<f16> = got.row(r).to_vec();
+        common::check(
+            &y,
+            Operation::Convolution,
+            row,
+            &mask,
+            Mode::Full,
+            Boundary::Zero,
+            CHECKED,
+        )
+        .unwrap_or_else(|e| panic!("row {r}: {e}"));
+    }
+    // Auto: the warpgroup kernel for wide masks in long rows, mma.sync below.
+    let auto =
+        |w: usize| Conv1d::correlation(&gpu, &common::data::<bf16>(w, 1), Options::new()).unwrap();
+    assert_eq!(auto(127).path(1 << 26).unwrap(), Path::Warpgroup);
+    assert_eq!(auto(63).path(1 << 26).unwrap(), Path::TensorCore);
+    assert_eq!(auto(255).path(1 << 20).unwrap(), Path::TensorCore);
+    assert_eq!(auto(300).path(1 << 20).unwrap(), Path::Warpgroup);
 }

@@ -104,7 +104,7 @@ mod gpu {
     use gpu_core::testing::gpu_or_skip;
 
     fn strategy_of(k: u8) -> Strategy {
-        match k % 9 {
+        match k % 10 {
             0 => Strategy::Basic,
             1 => Strategy::ConstantMask,
             2 => Strategy::TILED_HALO,
@@ -113,6 +113,7 @@ mod gpu {
             5 => Strategy::TiledCached { tile: 512 },
             6 => Strategy::TensorCore, // f16, bf16, f32 on compute capability 8.0+ only
             7 => Strategy::FFT,
+            8 => Strategy::Warpgroup, // f16, bf16 on compute capability 9.0 only
             _ => Strategy::Auto,
         }
     }
@@ -140,6 +141,11 @@ mod gpu {
         let mut strategy = strategy_of(strategy);
         if strategy == Strategy::TensorCore
             && !(T::NAME != "f64" && gpu.properties().compute_capability >= (8, 0))
+        {
+            strategy = Strategy::Auto;
+        }
+        if strategy == Strategy::Warpgroup
+            && !(matches!(T::NAME, "f16" | "bf16") && gpu.properties().compute_capability == (9, 0))
         {
             strategy = Strategy::Auto;
         }
