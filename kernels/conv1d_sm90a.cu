@@ -24,7 +24,7 @@
 //    Chunk c starts at row 2c; LBO = SBO = 128 bytes.
 // A block reads its span once (cp.async, 16 bytes per copy, as the mma.sync kernel), issues the
 // chunk's products back to back, waits for them, and stages the rounded outputs through shared
-// memory for 16-byte stores. The structural zeros of A multiply inputs outside an output's
+// memory (where the span was) for 16-byte stores. The structural zeros of A multiply inputs outside an output's
 // window, and 0 * inf is NaN: a tile holding an infinity or NaN is computed directly (f32 FMAs, j
 // upwards), as in conv1d_sm80.cu. (Measured against that kernel: docs/conv1d.md, "Warpgroup
 // products"; two staging buffers in a grid of resident blocks and tiles of 32 or 128 segments
@@ -46,20 +46,19 @@ constexpr int WG_SEGMENTS = 64;
 constexpr int WG_TILE = 64 * WG_SEGMENTS;
 constexpr int WG_BLOCK = 128;
 
-// A block's shared memory for `kt` chunks of t: the mask's rows, the span's 8 regions, the
-// output staging (WarpgroupOutputs). Mirrored by tensor.rs (warpgroup_shared_bytes).
+// A block's shared memory for `kt` chunks of t: the mask's rows, then the span's 8 regions,
+// which the output staging (WarpgroupOutputs) reuses once the products have read them (the
+// larger of the two). Mirrored by tensor.rs (warpgroup_shared_bytes).
 struct WarpgroupLayout {
     int span;      // staged inputs: TILE + 16 kt, rounded up to 64
     u32 a_bytes;   // 128 (2 kt + 7): A's rows
     u32 region;    // bytes per region of B: 16 slots_pad, slots_pad = 1 mod 8
-    u32 y_offset;  // start of the output staging
     __device__ __forceinline__ explicit WarpgroupLayout(int kt) {
         span = (WG_TILE + 16 * kt + 63) / 64 * 64;
         const int slots = span / 64;
         const int pad = ((1 - slots) % 8 + 8) % 8;
         a_bytes = 128u * (2u * kt + 7u);
         region = 16u * (u32)(slots + pad);
-        y_offset = a_bytes + 8u * region;
     }
     // Element offset of staged input q within B's regions.
     __device__ __forceinline__ u32 b_element(u32 q) const {
@@ -88,7 +87,7 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
     const u32 base = gp::shared_address(conv1d_wgmma_smem);
     const u32 a_base = base, b_base = base + L.a_bytes;
     T* xs = reinterpret_cast<T*>(conv1d_wgmma_smem + L.a_bytes);
-    T* ys = reinterpret_cast<T*>(conv1d_wgmma_smem + L.y_offset);
+    T* ys = xs;  // the outputs, staged where the span was (after the products and a barrier)
     // A's rows, once per block (published by the first tile's fence and barrier).
     for (u32 g = threadIdx.x; g < L.a_bytes / 16; g += WG_BLOCK)
         gp::async_copy_16_shared(a_base + 16u * g, arows + g);
@@ -128,6 +127,7 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
             f32 acc[WG_SEGMENTS / 2];
 #pragma unroll
             for (int i = 0; i < WG_SEGMENTS / 2; ++i) acc[i] = 0.0f;
+            gp::wgmma_fence_operands(acc);
             gp::wgmma_fence();
             u32 a_at = a_base;
 #pragma unroll 1
@@ -140,6 +140,10 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
             }
             gp::wgmma_commit();
             gp::wgmma_wait_all();
+            gp::wgmma_fence_operands(acc);
+            // Every warp's products have read the span (their groups completed): the outputs go
+            // there. (A separate staging area: the same speed with 9 KiB more per block.)
+            __syncthreads();
             // D[m][s] (m = 16 warp + g (+ 8), s = 8 j + 2 q (+ 1)) is slot 64 s + 63 - m, put at
             // ys[phys(slot + sh)]: sh, the misalignment of slot 0 in y, puts every 16-byte
             // granule of y on one of ys.
@@ -172,7 +176,8 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
 
 // conv1d_wgmma_<T>(x, mask (f32, for the cold path), arows ((2 kt + 7) * 64 values of T), y,
 // rows, n, n_out, off, w, boundary, tiles_per_row, kt), kt = ceil((w + 63) / 16): 128 threads
-// (one warpgroup), dynamic shared memory as WarpgroupLayout (64 registers: 8 blocks per SM).
+// (one warpgroup), dynamic shared memory as WarpgroupLayout: a_bytes + max(8 region, 2 (TILE +
+// 8 + 8 (TILE / 64 + 1))) (64 registers: 8 blocks per SM).
 #define CONV1D_WGMMA_ENTRY(tname, T)                                                              \
     extern "C" __global__ void __launch_bounds__(WG_BLOCK, 8) conv1d_wgmma_##tname(              \
         const T* __restrict__ x, const f32* __restrict__ mask, const uint4* __restrict__ arows,   \

@@ -499,8 +499,9 @@ pub enum Strategy {
     /// compute capability 9.0 only: the H100 and H200): one 128-thread warpgroup multiplies
     /// 64 × 64 outputs per chunk of 16 taps, both operands read from shared memory, f32
     /// accumulation. f16 and bf16 signals, masks of at most [`WARPGROUP_MAX_WIDTH`] elements.
-    /// About twice the `mma.sync` kernel's speed for masks of 255 or more (2^28 f16 on the H100:
-    /// 0.72× a copy at w = 255, 0.35× at 1023, against 0.50× and 0.18×), slower below about 96
+    /// Faster than the `mma.sync` kernel from about w = 96, 1.4× at 255 and 2× at 1023 (2^28 f16
+    /// on the H100: 0.71× a copy at w = 255 against 0.52×; 0.35× against 0.18× at 1023), slower
+    /// below
     /// (docs/conv1d.md, "Warpgroup products"); [`Strategy::Auto`] takes it from
     /// [`warpgroup_min_width`] where the GPU has it. The 16-bit results are those of
     /// [`Strategy::TensorCore`] in accuracy (sums in f32, one rounding), not bit for bit (the

@@ -167,6 +167,14 @@ fn every_boundary_and_long_masks() {
             "strategies",
         );
     }
+    // The warpgroup kernel (compute capability 9.0: tiles of 4096 outputs) over 16-bit chunks.
+    if gpu.properties().compute_capability == (9, 0) {
+        let n16 = 2 * chunk_of::<f16>() + 12_345;
+        let options = Options::new().strategy(Strategy::Warpgroup);
+        for (w, mode) in [(200, Mode::Full), (1000, Mode::Same)] {
+            compare::<f16>(&gpu, n16, w, options.mode(mode), "warpgroup");
+        }
+    }
 }
 
 #[test]

@@ -35,6 +35,14 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
+// Pins the accumulators at this point of the program: without it the compiler may move the
+// epilogue's reads of D above wgmma_wait_all (or the zeroing below the first wgmma), and ptxas
+// then serializes every wgmma of the chain (its warning C7514).
+template <int R> __device__ __forceinline__ void wgmma_fence_operands(f32 (&d)[R]) {
+#pragma unroll
+    for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
 // D (64 x N, f32) = A (64 x 16) * B (16 x N) + (accumulate ? D : 0), A and B of type T from the
 // descriptors `da` and `db`, both K-major.
 template <class T, int N> struct Wgmma;
