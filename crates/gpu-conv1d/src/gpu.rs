@@ -269,46 +269,42 @@ impl<'s, T: Real> Conv1d<'s, T> {
     /// The tensor-core A fragments of the mask on the device: built and uploaded on first use,
     /// then shared by every clone.
     fn tensor_fragments(&self) -> Result<Arc<DeviceArray<u32>>> {
-        let mut slot = self
-            .fragments
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(f) = slot.as_ref() {
-            return Ok(Arc::clone(f));
-        }
-        // The effective mask back in T: exact, as widening was.
-        let m: Vec<T> = self.mask_host.iter().map(|&v| T::narrow(v)).collect();
-        let f = tensor::fragments(&m).ok_or_else(|| {
-            Error::invalid(
-                "mask",
-                format!(
-                    "Strategy::TensorCore takes {} masks of at most {TENSOR_MAX_WIDTH} elements, \
-                     f32 ones only of finite values below 2^127 in magnitude (the TF32 split would \
-                     turn the others into NaN); use Strategy::Auto",
-                    T::NAME
-                ),
-            )
-        })?;
-        let f = Arc::new(self.gpu.upload(&f)?);
-        *slot = Some(Arc::clone(&f));
-        Ok(f)
+        self.built_once(&self.fragments, |m| {
+            tensor::fragments(m).ok_or_else(|| {
+                Error::invalid(
+                    "mask",
+                    format!(
+                        "Strategy::TensorCore takes {} masks of at most {TENSOR_MAX_WIDTH} \
+                         elements, f32 ones only of finite values below 2^127 in magnitude (the \
+                         TF32 split would turn the others into NaN); use Strategy::Auto",
+                        T::NAME
+                    ),
+                )
+            })
+        })
     }
 
     /// The warpgroup kernels' mask rows on the device: built and uploaded on first use, then
     /// shared by every clone.
     fn warpgroup_mask_rows(&self) -> Result<Arc<DeviceArray<T>>> {
-        let mut slot = self
-            .warpgroup_rows
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(r) = slot.as_ref() {
-            return Ok(Arc::clone(r));
+        self.built_once(&self.warpgroup_rows, |m| Ok(tensor::warpgroup_rows(m)))
+    }
+
+    /// The array in `slot`, or else `build` of the effective mask (back in T: exact, as widening
+    /// was) uploaded and kept there for every clone.
+    fn built_once<U: gpu_core::Pod>(
+        &self,
+        slot: &Mutex<Option<Arc<DeviceArray<U>>>>,
+        build: impl FnOnce(&[T]) -> Result<Vec<U>>,
+    ) -> Result<Arc<DeviceArray<U>>> {
+        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(a) = slot.as_ref() {
+            return Ok(Arc::clone(a));
         }
-        // The effective mask back in T: exact, as widening was.
         let m: Vec<T> = self.mask_host.iter().map(|&v| T::narrow(v)).collect();
-        let r = Arc::new(self.gpu.upload(&tensor::warpgroup_rows(&m))?);
-        *slot = Some(Arc::clone(&r));
-        Ok(r)
+        let a = Arc::new(self.gpu.upload(&build(&m)?)?);
+        *slot = Some(Arc::clone(&a));
+        Ok(a)
     }
 
     /// The FFT tables for transforms of `size` points on the device: built and uploaded on first
@@ -787,78 +783,55 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 }
             }
-            Path::TensorCore => {
-                let fragments = self.tensor_fragments()?;
-                let f = fragments.device_ptr();
-                let kt = tensor::chunks::<T>(w as usize) as i32;
-                debug_assert_eq!(fragments.len(), tensor::fragment_len::<T>(w as usize));
-                let tiles_per_row = tensor::tiles_per_row::<T>(n_out as usize);
-                let shared = tensor::shared_bytes::<T>(w as usize);
-                admit_dynamic_shared(&self.gpu, &kernel, shared, "mask", |max| {
-                    format!(
-                        "a {w}-element mask needs {shared} bytes of shared memory on tensor \
-                         cores, the device allows {max} per block; use Strategy::Auto"
+            Path::TensorCore | Path::Warpgroup => {
+                // The mask's operand (mma.sync A fragments, or the warpgroup kernels' rows),
+                // chunks of t, tiles and shared memory of the kernel that runs.
+                let (operand, kt, tiles_per_row, shared, block, on) = if path == Path::TensorCore {
+                    let f = self.tensor_fragments()?;
+                    debug_assert_eq!(f.len(), tensor::fragment_len::<T>(w as usize));
+                    (
+                        f.device_ptr(),
+                        tensor::chunks::<T>(w as usize),
+                        tensor::tiles_per_row::<T>(n_out as usize),
+                        tensor::shared_bytes::<T>(w as usize),
+                        TENSOR_BLOCK,
+                        "on tensor cores",
                     )
-                })?;
-                let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), TENSOR_BLOCK)
-                    .with_shared_bytes(shared as u32);
-                // SAFETY: conv1d_tensor_T(const T* x, const f32* mask, const uint4* afrag, T* y,
-                // u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row,
-                // int kt): sizes as for the basic kernel; the mask is w f32 values (T::Wide);
-                // afrag holds kt · 32 lanes · 4 (16-bit) or 8 (f32) u32 for this w (checked
-                // above; a device allocation, 16-byte aligned for the uint4 loads); x and y are
-                // whole allocations (16-byte aligned, as the vector loads need); TENSOR_BLOCK
-                // threads as compiled with `shared` bytes of dynamic shared memory (the kernel's
-                // limit raised above where needed), the rounded span the kernel stages;
-                // tiles_per_row covers n_out outputs for every alignment shift.
-                unsafe {
-                    kernel.launch(
-                        config,
-                        stream,
-                        &kernel_args![
-                            x,
-                            m,
-                            f,
-                            y,
-                            rows,
-                            n,
-                            n_out,
-                            off,
-                            w,
-                            boundary,
-                            tiles_per_row,
-                            kt
-                        ],
+                } else {
+                    let r = self.warpgroup_mask_rows()?;
+                    let kt = tensor::warpgroup_chunks(w as usize);
+                    debug_assert_eq!(r.len(), (2 * kt + 7) * 64);
+                    (
+                        r.device_ptr(),
+                        kt,
+                        tensor::warpgroup_tiles_per_row(n_out as usize),
+                        tensor::warpgroup_shared_bytes(w as usize),
+                        WARPGROUP_BLOCK,
+                        "on the warpgroup kernel",
                     )
-                }
-            }
-            Path::Warpgroup => {
-                let rows_a = self.warpgroup_mask_rows()?;
-                let a = rows_a.device_ptr();
-                let kt = tensor::warpgroup_chunks(w as usize);
-                debug_assert_eq!(rows_a.len(), (2 * kt + 7) * 64);
+                };
                 let kt = kt as i32;
-                let tiles_per_row = tensor::warpgroup_tiles_per_row(n_out as usize);
-                let shared = tensor::warpgroup_shared_bytes(w as usize);
                 admit_dynamic_shared(&self.gpu, &kernel, shared, "mask", |max| {
                     format!(
-                        "a {w}-element mask needs {shared} bytes of shared memory on the \
-                         warpgroup kernel, the device allows {max} per block; use Strategy::Auto"
+                        "a {w}-element mask needs {shared} bytes of shared memory {on}, the \
+                         device allows {max} per block; use Strategy::Auto"
                     )
                 })?;
-                let config =
-                    LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), WARPGROUP_BLOCK)
-                        .with_shared_bytes(shared as u32);
-                // SAFETY: conv1d_wgmma_T(const T* x, const f32* mask, const uint4* arows, T* y,
-                // u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary, u64 tiles_per_row,
-                // int kt): sizes as for the basic kernel; the mask is w f32 values (T::Wide);
-                // arows holds (2 kt + 7) · 64 values of T for this w (checked above; a device
-                // allocation, 16-byte aligned for the 16-byte copies); x and y are whole
-                // allocations (16-byte aligned, as the vector copies and stores need);
-                // WARPGROUP_BLOCK threads (one warpgroup, as compiled) with `shared` bytes of
-                // dynamic shared memory, the kernel's WarpgroupLayout for this kt (limit raised
+                let config = LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), block)
+                    .with_shared_bytes(shared as u32);
+                // SAFETY: conv1d_tensor_T and conv1d_wgmma_T(const T* x, const f32* mask,
+                // const uint4* operand, T* y, u64 rows, u64 n, u64 n_out, i64 off, u64 w,
+                // int boundary, u64 tiles_per_row, int kt): sizes as for the basic kernel; the
+                // mask is w f32 values (T::Wide); the operand is a device allocation (16-byte
+                // aligned for the 16-byte loads and copies) built for this w: kt · 32 lanes ·
+                // 4 (16-bit) or 8 (f32) u32 A fragments, or the warpgroup kernels' (2 kt + 7) ·
+                // 64 values of T (checked above); x and y are whole allocations (16-byte
+                // aligned, as the vector loads, copies and stores need); `block` threads as
+                // compiled (TENSOR_BLOCK; WARPGROUP_BLOCK, one warpgroup) with `shared` bytes of
+                // dynamic shared memory, what the kernel stages for this kt (its limit raised
                 // above where needed); tiles_per_row covers n_out outputs for every alignment
-                // shift; the module was loaded on compute capability 9.0 only (checked above).
+                // shift; the sm90a module was loaded on compute capability 9.0 only (checked
+                // above).
                 unsafe {
                     kernel.launch(
                         config,
@@ -866,7 +839,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                         &kernel_args![
                             x,
                             m,
-                            a,
+                            operand,
                             y,
                             rows,
                             n,
