@@ -26,7 +26,8 @@
 //! // The built-in rule reads the device's memory bandwidth per SM.
 //! let h200 = DeviceProfile::new("NVIDIA H200", (9, 0), 132, 4.8e12);
 //! assert!(h200.fast_memory());
-//! assert!(Tuning::parse("scan.staged_block = 500").is_err()); // not a power of two
+//! assert!(Tuning::parse("scan.staged_block = 500").is_err()); // not a whole number of warps
+//! assert!(Tuning::parse("reduce.block = 768").is_err()); // not a power of two
 //! # Ok::<(), gpu_core::Error>(())
 //! ```
 
@@ -105,6 +106,9 @@ pub struct Key {
     pub max: u64,
     /// Whether the value must be a power of two (block sizes).
     pub power_of_two: bool,
+    /// The value must be a multiple of this (32 for blocks that need only whole warps; 1 for
+    /// any value).
+    pub multiple_of: u64,
     /// Built-in value for devices of ordinary memory bandwidth per SM (measured on the H100).
     pub ordinary: u64,
     /// Built-in value from [`FAST_MEMORY_PER_SM`] on (measured on the H200).
@@ -138,6 +142,15 @@ impl Key {
                 format!("`{}` = {value}: must be a power of two", self.name),
             ));
         }
+        if self.multiple_of > 1 && value % self.multiple_of != 0 {
+            return Err(Error::invalid(
+                "tuning",
+                format!(
+                    "`{}` = {value}: must be a multiple of {}",
+                    self.name, self.multiple_of
+                ),
+            ));
+        }
         Ok(())
     }
 }
@@ -149,6 +162,22 @@ const fn block_key(name: &'static str, doc: &'static str, ordinary: u64, fast: u
         min: 32,
         max: 1024,
         power_of_two: true,
+        multiple_of: 1,
+        ordinary,
+        fast_memory: fast,
+    }
+}
+
+/// A block whose kernel takes any whole number of warps (the staged look-back tiles: a tile is
+/// its warps' segments, so 768 threads make 24 of them).
+const fn warp_block_key(name: &'static str, doc: &'static str, ordinary: u64, fast: u64) -> Key {
+    Key {
+        name,
+        doc,
+        min: 32,
+        max: 1024,
+        power_of_two: false,
+        multiple_of: 32,
         ordinary,
         fast_memory: fast,
     }
@@ -168,6 +197,7 @@ const fn count_key(
         min,
         max,
         power_of_two: false,
+        multiple_of: 1,
         ordinary,
         fast_memory: fast,
     }
@@ -225,17 +255,17 @@ pub const KEYS: &[Key] = &[
         1 << 25,
         1 << 24,
     ),
-    block_key(
+    warp_block_key(
         "scan.staged_block_medium",
         "threads per block of the staged look-back scan of 4- and 8-byte values below \
-         scan.large_from",
+         scan.large_from (a multiple of 32)",
         1024,
-        256,
+        768,
     ),
-    block_key(
+    warp_block_key(
         "scan.staged_block",
         "threads per block of the staged look-back scan of 4- and 8-byte values from \
-         scan.large_from",
+         scan.large_from (a multiple of 32)",
         1024,
         1024,
     ),
@@ -526,7 +556,13 @@ mod tests {
         assert!(e("device = a\ndevice = b").contains("line 2: a second `device` line"));
         let mut t = Tuning::new();
         assert!(t.set("reduce.block", 0).is_err());
+        // Staged look-back blocks take whole warps; the others powers of two.
+        let e = t.set("scan.staged_block", 500).unwrap_err().to_string();
+        assert!(e.contains("multiple of 32"), "{e}");
+        let e = t.set("scan.block_large", 768).unwrap_err().to_string();
+        assert!(e.contains("power of two"), "{e}");
         assert!(t.is_empty());
+        assert!(t.set("scan.staged_block_medium", 768).is_ok());
     }
 
     #[test]

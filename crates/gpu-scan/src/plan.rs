@@ -81,6 +81,21 @@ fn block_for(algorithm: Algorithm, block: Option<u32>) -> Result<u32> {
     Ok(block)
 }
 
+/// A tuned staged block: a whole number of warps in 32..=1024 (gpu_core::tuning checks the
+/// same; a table built by hand reaches here through it, so this only guards the invariant the
+/// kernels rely on).
+fn check_warp_block(block: u32) -> Result<()> {
+    if block % 32 != 0 || !(MIN_BLOCK..=MAX_BLOCK).contains(&block) {
+        return Err(Error::invalid(
+            "tuning",
+            format!(
+                "staged look-back block of {block} threads: must be a multiple of 32 in 32..=1024"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Values per thread of the look-back scan for values of `value_size` bytes.
 pub fn lookback_items(value_size: usize) -> u32 {
     let bytes = if value_size == 4 {
@@ -346,16 +361,22 @@ fn lookback_tiles(
     max_shared: usize,
 ) -> Result<LookbackPlan> {
     let staged = shape.shared_per_thread > 0;
-    let default = if staged {
-        let mut b = shape.block;
-        while b > MIN_BLOCK && b as usize * shape.shared_per_thread > max_shared {
-            b /= 2;
+    let block = match block {
+        // The caller's block: a power of two, as for every algorithm.
+        Some(b) => block_for(Algorithm::LookBack, Some(b))?,
+        // The default, tuned per device: for staged tiles any whole number of warps (a tile is
+        // its warps' segments; 768 threads fit 2^24 values into 2.96 waves of one tile per SM
+        // on 132 SMs where 1024 leave 2.22), halved to whole warps until its shared memory fits.
+        None if staged => {
+            check_warp_block(shape.block)?;
+            let mut b = shape.block;
+            while b > MIN_BLOCK && b as usize * shape.shared_per_thread > max_shared {
+                b = (b / 2).div_ceil(32) * 32;
+            }
+            b
         }
-        b
-    } else {
-        shape.block
+        None => block_for(Algorithm::LookBack, Some(shape.block))?,
     };
-    let block = block_for(Algorithm::LookBack, Some(block.unwrap_or(default)))?;
     let shared_bytes = block as usize * shape.shared_per_thread;
     if shared_bytes > max_shared {
         return Err(Error::invalid(
@@ -499,6 +520,34 @@ mod tests {
             use_staged_from(TileStaging::Auto, 1 << 22, (9, 0), true, tuned.staged_from).unwrap()
         );
         assert!(!use_staged(TileStaging::Auto, 1 << 22, (9, 0), true).unwrap());
+    }
+
+    #[test]
+    fn staged_blocks_take_whole_warps() {
+        let h200 = gpu_core::DeviceProfile::new("NVIDIA H200", (9, 0), 132, 4.8e12);
+        let t = gpu_core::Tuning::new();
+        let tuned = LookbackTuning::from_keys(|k| t.value(k, &h200));
+        // The H200's built-in block below scan.large_from: 24 warps, 2^24 values in 391 tiles.
+        let p = lookback_tuned(1 << 24, 4, None, true, BIG, &tuned).unwrap();
+        assert_eq!((p.block, p.tile, p.tiles), (768, 768 * 56, 391));
+        assert_eq!(p.shared_bytes, 768 * STAGED_SHARED_BYTES_PER_THREAD);
+        // Halved to whole warps where shared memory is short: 768 -> 384 -> 192.
+        let p = lookback_tuned(1 << 24, 4, None, true, 192 * 128, &tuned).unwrap();
+        assert_eq!(p.block, 192);
+        let t = LookbackTuning {
+            staged_block_medium: 736,
+            ..tuned
+        };
+        let p = lookback_tuned(1 << 24, 8, None, true, 50_000, &t).unwrap();
+        assert!(p.shared_bytes <= 50_000);
+        assert_eq!(p.block, 384); // 736 -> 368 rounded up to whole warps: 384 (48 KiB)
+                                  // A caller's block stays a power of two; a bad tuned block is refused, not launched.
+        assert!(lookback_tuned(1 << 24, 4, Some(768), true, BIG, &tuned).is_err());
+        let bad = LookbackTuning {
+            staged_block_medium: 500,
+            ..tuned
+        };
+        assert!(lookback_tuned(1 << 24, 4, None, true, BIG, &bad).is_err());
     }
 
     /// Shared memory per block of an H100 (opt-in).

@@ -39,7 +39,14 @@ fn tuned_lookback_plans_and_results() {
     let serial = Scan::new(&gpu).algorithm(gpu_scan::Algorithm::Serial);
     assert_eq!(serial.lookback_plan::<f32>(10, Op::Sum).unwrap(), None);
 
-    for (staged_block, staged_from, small_block) in [(256, 1u64 << 12, 32), (512, 1 << 40, 1024)] {
+    // Staged blocks of any whole number of warps (768: the H200's below scan.large_from; 96:
+    // three warps), beside powers of two.
+    for (staged_block, staged_from, small_block) in [
+        (256, 1u64 << 12, 32),
+        (512, 1 << 40, 1024),
+        (768, 1 << 12, 32),
+        (96, 1 << 12, 64),
+    ] {
         let mut t = Tuning::new();
         t.set("scan.staged_block_medium", staged_block).unwrap();
         t.set("scan.staged_block", 1024).unwrap();
@@ -54,6 +61,7 @@ fn tuned_lookback_plans_and_results() {
             4096,
             32 * small_block as usize + 1,
             (1 << 20) + 3,
+            3 * 56 * staged_block as usize - 1,
         ] {
             let plan = scan.lookback_plan::<f32>(n, Op::Sum).unwrap().unwrap();
             let staged = staged_ok && n as u64 >= staged_from;
@@ -62,6 +70,7 @@ fn tuned_lookback_plans_and_results() {
             assert_eq!(plan.block as u64, want_block, "n {n}");
             let xf: Vec<f32> = data::exact(n, Op::Sum, n as u64);
             let xi: Vec<i32> = data::exact(n, Op::Sum, n as u64 + 1);
+            let xl: Vec<i64> = data::exact(n, Op::Sum, n as u64 + 2);
             for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
                 let s = Scan::new(&gpu).kind(kind);
                 assert_eq!(
@@ -73,6 +82,11 @@ fn tuned_lookback_plans_and_results() {
                     s.scan(&xi[..], Op::Max).unwrap(),
                     cpu::scan(&xi, Op::Max, kind).unwrap(),
                     "i32 n {n} {kind:?}"
+                );
+                assert_eq!(
+                    s.scan(&xl[..], Op::Sum).unwrap(),
+                    cpu::scan(&xl, Op::Sum, kind).unwrap(),
+                    "i64 n {n} {kind:?}"
                 );
             }
         }
