@@ -260,7 +260,7 @@ pub const KEYS: &[Key] = &[
         "threads per block of the staged look-back scan of 4- and 8-byte values below \
          scan.large_from (a multiple of 32)",
         1024,
-        768,
+        256,
     ),
     warp_block_key(
         "scan.staged_block",

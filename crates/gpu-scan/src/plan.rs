@@ -132,11 +132,11 @@ pub struct LookbackTuning {
     pub block_large: u32,
     /// [`TileStaging::Auto`] stages tiles from this many values on (`scan.staged_from`).
     pub staged_from: usize,
-    /// Block of staged tiles below `large_from` values (`scan.staged_block_medium`), halved
-    /// where shared memory is short.
+    /// Block of staged tiles below `large_from` values (`scan.staged_block_medium`; any whole
+    /// number of warps), halved to whole warps where shared memory is short.
     pub staged_block_medium: u32,
-    /// Block of staged tiles from `large_from` values (`scan.staged_block`), halved where
-    /// shared memory is short.
+    /// Block of staged tiles from `large_from` values (`scan.staged_block`; any whole number
+    /// of warps), halved to whole warps where shared memory is short.
     pub staged_block: u32,
 }
 
@@ -365,8 +365,7 @@ fn lookback_tiles(
         // The caller's block: a power of two, as for every algorithm.
         Some(b) => block_for(Algorithm::LookBack, Some(b))?,
         // The default, tuned per device: for staged tiles any whole number of warps (a tile is
-        // its warps' segments; 768 threads fit 2^24 values into 2.96 waves of one tile per SM
-        // on 132 SMs where 1024 leave 2.22), halved to whole warps until its shared memory fits.
+        // its warps' segments), halved to whole warps until its shared memory fits.
         None if staged => {
             check_warp_block(shape.block)?;
             let mut b = shape.block;
@@ -525,9 +524,10 @@ mod tests {
     #[test]
     fn staged_blocks_take_whole_warps() {
         let h200 = gpu_core::DeviceProfile::new("NVIDIA H200", (9, 0), 132, 4.8e12);
-        let t = gpu_core::Tuning::new();
+        let mut t = gpu_core::Tuning::new();
+        t.set("scan.staged_block_medium", 768).unwrap();
         let tuned = LookbackTuning::from_keys(|k| t.value(k, &h200));
-        // The H200's built-in block below scan.large_from: 24 warps, 2^24 values in 391 tiles.
+        // 24 warps: 2^24 values in 391 tiles.
         let p = lookback_tuned(1 << 24, 4, None, true, BIG, &tuned).unwrap();
         assert_eq!((p.block, p.tile, p.tiles), (768, 768 * 56, 391));
         assert_eq!(p.shared_bytes, 768 * STAGED_SHARED_BYTES_PER_THREAD);
