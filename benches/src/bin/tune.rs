@@ -12,9 +12,9 @@
 //! - `reduce.block`: the default sum and max of 2^28 f32 and i32 (2^24 with `--quick`) at
 //!   128 … 1024 threads; the best geometric mean of ×copy.
 //! - `scan.*`: the inclusive sum of f32 and i32 at 2^20 … 2^28 in register tiles of 256, 512
-//!   and 1024 threads and staged tiles of 256, 512, 768 and 1024; each length class's best register block, the staged tiles'
-//!   best block over the lengths where they win, and the shortest length from which they win
-//!   at every longer one.
+//!   and 1024 threads and staged tiles of 256, 512, 768 and 1024; each length class's best
+//!   register block, the staged tiles' best block over the lengths where they win, and the
+//!   shortest length from which they win at every longer one.
 //! - `conv1d.*`: `Strategy::Auto` with each crossover forced both ways (the key at its extremes)
 //!   at the widths around it, f32 and f64 `same` correlations of 2^24 outputs; the crossover is
 //!   the start that makes the widths from there on fastest together (the largest sum of log
@@ -227,7 +227,6 @@ mod run {
                     self.gpu.set_tuning(t)?;
                     ScanOptions::inclusive().staging(staging)
                 } else {
-                    self.gpu.set_tuning(Tuning::new())?;
                     ScanOptions::inclusive().staging(staging).block_size(block)
                 };
                 let scan = Scan::new(&self.gpu).options(o).stream(self.gpu.stream());
@@ -265,8 +264,8 @@ mod run {
             for b in [256u32, 512, 1024] {
                 configs.push((TileStaging::Registers, b));
             }
-            // Staged tiles take any whole number of warps: 768 beside the powers of two (on 132
-            // SMs, 2^24 values fill 2.96 waves of 768-thread tiles against 2.22 of 1024).
+            // Staged tiles take any whole number of warps: 768 beside the powers of two (it
+            // changes how many waves of tiles a length fills; docs/tuning.md).
             const STAGED_BLOCKS: [u32; 4] = [256, 512, 768, 1024];
             if staged {
                 for b in STAGED_BLOCKS {
@@ -363,7 +362,7 @@ mod run {
                         .clone()
                         .map(|c| geo_mean(&over.iter().map(|&i| score[i][c]).collect::<Vec<_>>()))
                         .collect();
-                    let c = 3 + best_index(&s);
+                    let c = staged_range.start + best_index(&s);
                     self.table.set(key, configs[c].1 as u64)?;
                     self.notes.push(format!(
                         "{key} = {} (staged tiles at 2^{:?}: {})",

@@ -81,9 +81,8 @@ fn block_for(algorithm: Algorithm, block: Option<u32>) -> Result<u32> {
     Ok(block)
 }
 
-/// A tuned staged block: a whole number of warps in 32..=1024 (gpu_core::tuning checks the
-/// same; a table built by hand reaches here through it, so this only guards the invariant the
-/// kernels rely on).
+/// A tuned staged block: a whole number of warps in 32..=1024. gpu_core::tuning checks its keys
+/// the same way; this guards a [`LookbackTuning`] built field by field.
 fn check_warp_block(block: u32) -> Result<()> {
     if block % 32 != 0 || !(MIN_BLOCK..=MAX_BLOCK).contains(&block) {
         return Err(Error::invalid(
