@@ -448,6 +448,12 @@ CONV1D_ENTRIES(bf16, gp::bf16, f32)
 
 GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED)
 
+// Wide tiles (24 f32 outputs per thread) for long rows on GPUs of fast memory per SM: f32 only,
+// widths 5-32 (gpu_prims/conv1d_fixed.cuh, Path::RegisterTiledFixedWide).
+#define CONV1D_FIXED_WIDE(W) GP_CONV1D_FIXED_WIDE_ENTRY(W, f32, f32, f32, 24)
+
+GP_CONV1D_FIXED_WIDE_WIDTHS(CONV1D_FIXED_WIDE)
+
 // ---------------------------------------------------------------------------------------------
 // The FFT path for long masks (gpu_prims/conv1d_fft.cuh): overlap-save on block FFTs of N
 // points, conv1d_fft<N>_<type> for N = 512 ... 16384 (f64: ... 8192, whose 16-byte points fill

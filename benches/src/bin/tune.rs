@@ -18,7 +18,10 @@
 //! - `conv1d.*`: `Strategy::Auto` with each crossover forced both ways (the key at its extremes)
 //!   at the widths around it, f32 and f64 `same` correlations of 2^24 outputs; the crossover is
 //!   the start that makes the widths from there on fastest together (the largest sum of log
-//!   gains), interpolated between it and the width before where the gains cross.
+//!   gains), interpolated between it and the width before where the gains cross. Every run is
+//!   checked against f64 sums at 4096 sampled outputs. `conv1d.wide_tile_from`: wide against
+//!   16-output tiles, f32 w 7, 15 and 31 at 2^20 … 2^28; the shortest length from which the
+//!   wide tiles win (geometric mean) there and at every longer one.
 
 use std::process::ExitCode;
 
@@ -383,8 +386,10 @@ mod run {
 
         /// ×copy of `Strategy::Auto` for a `same` correlation of `n` values with a mask of `w`,
         /// `key` set to `value`; the path that ran.
+        #[allow(clippy::too_many_arguments)]
         fn conv<T: Real + Element>(
             &mut self,
+            host: &[T],
             x: &DeviceArray<T>,
             y: &mut DeviceArray<T>,
             copy: f64,
@@ -399,6 +404,7 @@ mod run {
             let path = conv.path(x.len())?;
             conv.run_into(x, y)?;
             self.gpu.stream().synchronize()?;
+            let ok = same_correlation_ok(host, &mask, &y.to_vec()?);
             let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
                 conv.run_into(x, y)
             })?;
@@ -410,9 +416,9 @@ mod run {
                 format!("{key}={value} ({path:?})"),
                 t.median_ms,
                 f,
-                true,
+                ok,
             );
-            Ok((f, path))
+            Ok((if ok { f } else { 0.0 }, path))
         }
 
         /// Where `key = low` (the path past the crossover) should start among `widths`, against
@@ -433,8 +439,8 @@ mod run {
             // Gain of the path past the crossover, per width (its ×copy over the other's).
             let mut gain = Vec::new();
             for &w in widths {
-                let (before, p0) = self.conv(&x, &mut y, copy, w, key, high)?;
-                let (after, p1) = self.conv(&x, &mut y, copy, w, key, low)?;
+                let (before, p0) = self.conv(&host, &x, &mut y, copy, w, key, high)?;
+                let (after, p1) = self.conv(&host, &x, &mut y, copy, w, key, low)?;
                 if p0 == p1 {
                     self.notes.push(format!(
                         "{key}: w {w} ran {p0:?} both ways: not a crossover"
@@ -443,6 +449,47 @@ mod run {
                 gain.push(after / before);
             }
             Ok(crossover(widths, &gain))
+        }
+
+        /// `conv1d.wide_tile_from`: f32 `same` correlations at `logs` lengths, wide tiles
+        /// (the key at 1) against 16-output tiles (at 2^40) for widths 7, 15 and 31; the
+        /// shortest length from which the wide tiles' geometric mean wins at it and every
+        /// longer one, 2^40 (never) where they do not win at the longest.
+        fn tune_wide_tiles(&mut self, logs: &[u32]) -> gpu_core::Result<()> {
+            const KEY: &str = "conv1d.wide_tile_from";
+            let mut wins = Vec::new();
+            for &lg in logs {
+                let n = 1usize << lg;
+                let host: Vec<f32> = data::uniform(n, 5, -1.0, 1.0);
+                let x = self.gpu.upload(&host)?;
+                let mut y = self.gpu.alloc::<f32>(n)?;
+                let copy = self.copy_ms(n * 4)?;
+                let mut gain = Vec::new();
+                for w in [7usize, 15, 31] {
+                    let (narrow, _) = self.conv(&host, &x, &mut y, copy, w, KEY, 1 << 40)?;
+                    let (wide, path) = self.conv(&host, &x, &mut y, copy, w, KEY, 1)?;
+                    if !matches!(path, ConvPath::RegisterTiledFixedWide { .. }) {
+                        self.notes
+                            .push(format!("{KEY}: w {w} at 2^{lg} ran {path:?}"));
+                    }
+                    gain.push(wide / narrow);
+                }
+                wins.push(geo_mean(&gain) > 1.0);
+            }
+            let from = wins_from(&wins).map_or(1u64 << 40, |i| 1u64 << logs[i]);
+            self.table.set(KEY, from)?;
+            self.notes.push(if from < 1 << 40 {
+                format!(
+                    "{KEY} = 2^{}: wide tiles win (geometric mean of w 7, 15, 31) from there on",
+                    from.trailing_zeros()
+                )
+            } else {
+                format!(
+                    "{KEY} = 2^40 (never): wide tiles do not win at 2^{}",
+                    logs[logs.len() - 1]
+                )
+            });
+            Ok(())
         }
 
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {
@@ -477,6 +524,36 @@ mod run {
             }
             Ok(())
         }
+    }
+
+    /// Whether `y` is the `same` correlation of `x` with `mask` (zero boundary) at 4096 sampled
+    /// outputs (both ends and a stride through the middle), within 1e-5 (f32; 1e-12 f64) of
+    /// `Σ|x·m|` of each window against the f64 sums: the direct kernels' rounding and the FFT
+    /// paths' both fit.
+    fn same_correlation_ok<T: Real + Element>(x: &[T], mask: &[T], y: &[T]) -> bool {
+        let (n, w) = (x.len(), mask.len());
+        let off = (w / 2) as i64;
+        let rel = if std::mem::size_of::<T>() == 8 {
+            1e-12
+        } else {
+            1e-5
+        };
+        let stride = (n / 2048).max(1);
+        let picks = (0..n.min(1024))
+            .chain(n.saturating_sub(1024)..n)
+            .chain((0..n).step_by(stride));
+        picks.into_iter().all(|o| {
+            let (mut s, mut mag) = (0.0f64, 0.0f64);
+            for (j, m) in mask.iter().enumerate() {
+                let p = o as i64 - off + j as i64;
+                if (0..n as i64).contains(&p) {
+                    let t = x[p as usize].to_f64() * m.to_f64();
+                    s += t;
+                    mag += t.abs();
+                }
+            }
+            (y[o].to_f64() - s).abs() <= rel * mag + 1e-30
+        })
     }
 
     pub fn main() -> Result<bool, String> {
@@ -519,6 +596,8 @@ mod run {
             }
             if a.only.iter().any(|o| o == "conv1d") {
                 t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;
+                let logs: Vec<u32> = (20..=big).step_by(2).collect();
+                t.tune_wide_tiles(&logs)?;
             }
             Ok(())
         };

@@ -9,8 +9,8 @@ use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Input, LaunchConfig, Result
 use crate::constant::with_constant_mask;
 use crate::kernels::{PTX, PTX_SM80, PTX_SM90A};
 use crate::plan::{
-    auto_fixed_tiles_per_row, auto_tiles_per_row, offset, output_len, Path, AUTO_BLOCK,
-    AUTO_FIXED_BLOCK,
+    auto_fixed_tiles_per_row, auto_fixed_wide_tiles_per_row, auto_tiles_per_row, offset,
+    output_len, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
 };
 use crate::tensor::{self, TENSOR_BLOCK, TENSOR_MAX_WIDTH, WARPGROUP_BLOCK};
 use crate::{Boundary, Mode, Operation, Options, Real, Strategy};
@@ -911,10 +911,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 }
             }
             Path::CuFft { .. } => unreachable!("run by crate::cufft above"),
-            Path::RegisterTiledFixed { width } => {
+            Path::RegisterTiledFixed { width } | Path::RegisterTiledFixedWide { width } => {
                 debug_assert_eq!(width as u64, w);
                 debug_assert_eq!(self.mask_host.len() as u64, w);
-                let tiles_per_row = auto_fixed_tiles_per_row::<T>(n_out as usize);
+                let tiles_per_row = if matches!(path, Path::RegisterTiledFixedWide { .. }) {
+                    auto_fixed_wide_tiles_per_row::<T>(n_out as usize)
+                } else {
+                    auto_fixed_tiles_per_row::<T>(n_out as usize)
+                };
                 let config =
                     LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), AUTO_FIXED_BLOCK);
                 let args = kernel_args![x, y, rows, n, n_out, off, boundary, tiles_per_row];
@@ -922,7 +926,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // w · size_of::<T::Wide>() bytes from this pointer at launch.
                 let mask_param = self.mask_host.as_ptr() as *mut std::ffi::c_void;
                 let [a0, a1, a2, a3, a4, a5, a6, a7] = args;
-                // SAFETY: conv1d_auto_w<W>_T(const T* x, T* y, u64 rows, u64 n, u64 n_out,
+                // SAFETY: conv1d_auto_w<W>_T / conv1d_auto_wide_w<W>_f32(const T* x, T* y, u64 rows, u64 n, u64 n_out,
                 // i64 off, int boundary, u64 tiles_per_row, Conv1dFixedMask<A, W> mask): sizes as
                 // for the basic kernel; x and y are whole allocations (16-byte aligned, as the
                 // vector loads need); the path was chosen for W = w, and mask_host holds exactly

@@ -80,6 +80,24 @@ pub fn auto_fixed_tile<T: Real>() -> usize {
     auto_fixed_shape::<T>().tile
 }
 
+/// Mask widths with a wide-tile f32 kernel (`conv1d_auto_wide_w<W>_f32`,
+/// [`Path::RegisterTiledFixedWide`]). Mirrors `GP_CONV1D_FIXED_WIDE_WIDTHS` in
+/// `kernels/include/gpu_prims/conv1d_fixed.cuh`.
+pub const WIDE_TILE_WIDTHS: std::ops::RangeInclusive<usize> = 5..=32;
+
+/// Outputs per thread of the wide-tile kernels (f32): 24, so 3072 per block of 128 threads.
+pub const WIDE_TILE_OUTPUTS_PER_THREAD: usize = 24;
+
+/// The wide-tile kernels' shape (f32 only), mirroring `Conv1dFixedShape<f32, W, 24, 128>`.
+pub(crate) fn auto_fixed_wide_shape<T: Real>() -> AutoShape {
+    AutoShape {
+        v: 16 / std::mem::size_of::<T>(),
+        k: WIDE_TILE_OUTPUTS_PER_THREAD,
+        tile: AUTO_FIXED_BLOCK as usize * WIDE_TILE_OUTPUTS_PER_THREAD,
+        seg: 0,
+    }
+}
+
 /// Mask elements of `T` the `__constant__` buffer holds: 16384 f32 (also f16 and bf16, whose
 /// masks it holds widened to f32) or 8192 f64. The
 /// [`Strategy::ConstantMask`], [`Strategy::TiledHalo`] and [`Strategy::TiledCached`] kernels
@@ -236,6 +254,14 @@ pub enum Path {
         /// Mask width the kernel is compiled for.
         width: u32,
     },
+    /// `conv1d_auto_wide_w<width>_f32`: the fixed-width kernel with 24 outputs per thread
+    /// instead of 16 (f32, widths in [`WIDE_TILE_WIDTHS`]), for rows of at least
+    /// `conv1d.wide_tile_from` outputs (gpu_core::tuning: GPUs of fast memory per SM). Same
+    /// sums in the same order, so the same bits as [`Path::RegisterTiledFixed`].
+    RegisterTiledFixedWide {
+        /// Mask width the kernel is compiled for.
+        width: u32,
+    },
     /// `conv1d_tensor_T` (f16, bf16, f32 through 3xTF32): matrix products on tensor cores
     /// ([`Strategy::TensorCore`]).
     TensorCore,
@@ -284,6 +310,7 @@ impl Path {
             Path::TiledCached { .. } => "tiled_cached".to_string(),
             Path::RegisterTiled => "auto".to_string(),
             Path::RegisterTiledFixed { width } => format!("auto_w{width}"),
+            Path::RegisterTiledFixedWide { width } => format!("auto_wide_w{width}"),
             Path::TensorCore => "tensor".to_string(),
             Path::Warpgroup => "wgmma".to_string(),
             Path::Fft { size } => format!("fft{size}"),
@@ -388,6 +415,11 @@ pub fn cufft_min_width<T: Real>() -> usize {
     }
 }
 
+/// `conv1d.wide_tile_from` on GPUs of ordinary memory bandwidth per SM: never (the H100's
+/// 16-output tiles already run w ≤ 31 at 0.97-0.99× a copy; the wide tiles were measured on the
+/// H200 only, docs/tuning.md).
+pub const WIDE_TILE_FROM_ORDINARY: usize = 1 << 40;
+
 /// Where [`Strategy::Auto`] changes path on one device: gpu_core::tuning's `conv1d.*` keys.
 /// [`Default`] holds the built-in values of a GPU of ordinary memory bandwidth (the H100's,
 /// as [`fft_min_width`] and [`cufft_min_width`] give them).
@@ -399,6 +431,9 @@ pub struct Crossovers {
     pub fft_min_width_f64: usize,
     /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`).
     pub cufft_min_width: usize,
+    /// Outputs per row from which f32 masks of [`WIDE_TILE_WIDTHS`] take the wide-tile kernel
+    /// (`conv1d.wide_tile_from`).
+    pub wide_tile_from: usize,
 }
 
 impl Default for Crossovers {
@@ -407,6 +442,7 @@ impl Default for Crossovers {
             fft_min_width: fft_min_width::<f32>(false),
             fft_min_width_f64: fft_min_width::<f64>(false),
             cufft_min_width: cufft_min_width::<f32>(),
+            wide_tile_from: WIDE_TILE_FROM_ORDINARY,
         }
     }
 }
@@ -420,6 +456,7 @@ impl Crossovers {
             fft_min_width: count("conv1d.fft_min_width"),
             fft_min_width_f64: count("conv1d.fft_min_width_f64"),
             cufft_min_width: count("conv1d.cufft_min_width"),
+            wide_tile_from: count("conv1d.wide_tile_from"),
         }
     }
 
@@ -494,13 +531,7 @@ pub(crate) fn resolve<T: Real>(
             // validate() has checked that a size exists (0 if not: the launch refuses it)
             size: crate::fft::resolve_size::<T>(size, w).unwrap_or(0) as u32,
         },
-        Strategy::RegisterTiled => {
-            if AUTO_FIXED_WIDTHS.contains(&w) {
-                Path::RegisterTiledFixed { width: w as u32 }
-            } else {
-                Path::RegisterTiled
-            }
-        }
+        Strategy::RegisterTiled => fma_path::<T>(n_out, w, at),
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
@@ -521,13 +552,31 @@ pub(crate) fn resolve<T: Real>(
                     .is_some_and(|min| (min..=TENSOR_MAX_WIDTH).contains(&w))
             {
                 Path::TensorCore
-            } else if AUTO_FIXED_WIDTHS.contains(&w) {
-                Path::RegisterTiledFixed { width: w as u32 }
             } else {
-                Path::RegisterTiled
+                fma_path::<T>(n_out, w, at)
             }
         }
     }
+}
+
+/// `Auto`'s FMA kernel for a mask of `w` in rows of `n_out` outputs: compiled for the width where
+/// one is (with wide tiles for long f32 rows from `at.wide_tile_from`), else the runtime-width
+/// kernel.
+fn fma_path<T: Real>(n_out: usize, w: usize, at: &Crossovers) -> Path {
+    if T::NAME == "f32" && WIDE_TILE_WIDTHS.contains(&w) && n_out >= at.wide_tile_from {
+        Path::RegisterTiledFixedWide { width: w as u32 }
+    } else if AUTO_FIXED_WIDTHS.contains(&w) {
+        Path::RegisterTiledFixed { width: w as u32 }
+    } else {
+        Path::RegisterTiled
+    }
+}
+
+/// Tiles per row of the wide-tile kernels (same alignment shift as [`auto_tiles_per_row`]).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn auto_fixed_wide_tiles_per_row<T: Real>(n_out: usize) -> u64 {
+    let s = auto_fixed_wide_shape::<T>();
+    ((n_out + s.v - 1) as u64).div_ceil(s.tile as u64)
 }
 
 /// Register tiles per row: tile `t` covers outputs `[t·TILE − d, (t+1)·TILE − d)` with the
@@ -606,8 +655,8 @@ mod tests {
         assert_eq!(auto_fixed_tiles_per_row::<f64>(1024), 2);
     }
 
-    /// The width list here and the `CONV1D_FIXED(W)` instantiations in kernels/conv1d.cu (and
-    /// so the entry points in the committed PTX) agree.
+    /// The width lists here and the `CONV1D_FIXED(W)` / `CONV1D_FIXED_WIDE(W)` instantiations in
+    /// kernels/conv1d.cu (and so the entry points in the committed PTX) agree.
     #[test]
     fn fixed_widths_match_the_ptx() {
         let names =
@@ -622,16 +671,34 @@ mod tests {
                 );
             }
         }
-        let count = names
-            .iter()
-            .filter(|n| n.starts_with("conv1d_auto_w"))
-            .count();
+        let count = |prefix: &str| {
+            names
+                .iter()
+                .filter(|n| {
+                    n.strip_prefix(prefix)
+                        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+                })
+                .count()
+        };
         assert_eq!(
-            count,
+            count("conv1d_auto_w"),
             4 * AUTO_FIXED_WIDTHS.len(),
             "extra fixed-width entries in the PTX"
         );
         assert!(AUTO_FIXED_WIDTHS.windows(2).all(|p| p[0] < p[1]));
+        // The wide-tile kernels: f32 only, exactly WIDE_TILE_WIDTHS.
+        for w in WIDE_TILE_WIDTHS {
+            let entry = format!("conv1d_auto_wide_w{w}_f32");
+            assert!(
+                names.contains(&&*entry),
+                "{entry} missing from conv1d.ptx.kpack"
+            );
+        }
+        assert_eq!(
+            count("conv1d_auto_wide_w"),
+            WIDE_TILE_WIDTHS.count(),
+            "extra wide-tile entries in the PTX"
+        );
     }
 
     #[test]
@@ -677,6 +744,66 @@ mod tests {
             resolve::<f64>(Strategy::Auto, n, 49, false, false, false, &at),
             Path::Fft { .. }
         ));
+    }
+
+    #[test]
+    fn wide_tiles_for_long_f32_rows_on_fast_memory() {
+        let h100 = gpu_core::DeviceProfile::new("H100", (9, 0), 132, 3.35e12);
+        let h200 = gpu_core::DeviceProfile::new("H200", (9, 0), 132, 4.8e12);
+        let t = gpu_core::Tuning::new();
+        let ordinary = Crossovers::from_keys(|k| t.value(k, &h100));
+        let fast = Crossovers::from_keys(|k| t.value(k, &h200));
+        assert_eq!(ordinary.wide_tile_from, WIDE_TILE_FROM_ORDINARY);
+        assert_eq!(fast.wide_tile_from, 1 << 24);
+        let auto = |n_out, w, at: &Crossovers| {
+            resolve::<f32>(Strategy::Auto, n_out, w, true, true, false, at)
+        };
+        let long = 1 << 28;
+        // The H100 launches exactly as before at every size.
+        for w in 1..=32 {
+            assert_eq!(
+                auto(long, w, &ordinary),
+                Path::RegisterTiledFixed { width: w as u32 }
+            );
+        }
+        // The H200: widths 5-32 from 2^24 outputs per row, 16-output tiles otherwise.
+        for w in 1..=32u32 {
+            let wide = WIDE_TILE_WIDTHS.contains(&(w as usize));
+            assert_eq!(
+                auto(1 << 24, w as usize, &fast),
+                if wide {
+                    Path::RegisterTiledFixedWide { width: w }
+                } else {
+                    Path::RegisterTiledFixed { width: w }
+                }
+            );
+            assert_eq!(
+                auto((1 << 24) - 1, w as usize, &fast),
+                Path::RegisterTiledFixed { width: w }
+            );
+        }
+        // f32 only: the 16-bit types take tensor cores there, f64 keeps its 8-output tiles.
+        assert_eq!(
+            resolve::<f64>(Strategy::Auto, long, 7, true, true, false, &fast),
+            Path::RegisterTiledFixed { width: 7 }
+        );
+        assert_eq!(
+            resolve::<gpu_core::f16>(Strategy::Auto, long, 7, false, false, false, &fast),
+            Path::RegisterTiledFixed { width: 7 }
+        );
+        // Past 32 the FFT or the runtime-width kernel, as before; RegisterTiled follows Auto.
+        assert!(matches!(auto(long, 33, &fast), Path::Fft { .. }));
+        assert_eq!(
+            resolve::<f32>(Strategy::RegisterTiled, long, 31, true, true, false, &fast),
+            Path::RegisterTiledFixedWide { width: 31 }
+        );
+        assert_eq!(
+            Path::RegisterTiledFixedWide { width: 7 }.kernel_name::<f32>(),
+            "conv1d_auto_wide_w7_f32"
+        );
+        assert_eq!(auto_fixed_wide_shape::<f32>().tile, 3072);
+        assert_eq!(auto_fixed_wide_tiles_per_row::<f32>(3072 - 3), 1);
+        assert_eq!(auto_fixed_wide_tiles_per_row::<f32>(3072 - 2), 2);
     }
 
     /// The path with the built-in crossovers of an ordinary GPU (the H100's), without the

@@ -293,6 +293,15 @@ pub const KEYS: &[Key] = &[
         13_000,
         13_000,
     ),
+    count_key(
+        "conv1d.wide_tile_from",
+        "outputs per row from which Strategy::Auto runs f32 masks of 5 to 32 with 24 outputs \
+         per thread instead of 16 (2^40: never)",
+        1,
+        1 << 40,
+        1 << 40,
+        1 << 24,
+    ),
 ];
 
 /// The key named `name`, if there is one.
