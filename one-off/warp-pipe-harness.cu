@@ -215,7 +215,10 @@ __global__ void __launch_bounds__(BLOCK, MINB) conv_fixed_v(const float* __restr
     const int tid = threadIdx.x;
     const u64 tiles = rows * tiles_per_row;
     for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
-        const u64 row = b / tiles_per_row;
+        // MODE 3: the tile's row by a 32-bit division where the tile count fits (the 64-bit
+        // one is a called routine of some hundred instructions, paid once per tile).
+        const u64 row = MODE == 3 && (tiles >> 32) == 0 ? (u64)((u32)b / (u32)tiles_per_row)
+                                                        : b / tiles_per_row;
         const u64 tile = b - row * tiles_per_row;
         const float* xr = x + row * n;
         const i64 d = gp::floor_mod((i64)(row * n) + off, V);
@@ -229,7 +232,7 @@ __global__ void __launch_bounds__(BLOCK, MINB) conv_fixed_v(const float* __restr
         for (int k = 0; k < K; ++k) acc[k] = 0.f;
         gp::conv1d_fixed_group<float, W, K, BLOCK, 0>(acc, xs + S::phys(tid * K), mask);
         const i64 yt = (i64)(row * n_out) + o_tile;
-        const int s = MODE == 1 ? 0 : (int)gp::floor_mod(yt, V);
+        const int s = MODE == 1 ? 0 : (int)gp::floor_mod(yt, V);  // MODE 3 stages as MODE 0
         float prev[4];
         if (MODE == 2) {
             prev[0] = 0.f;
@@ -238,7 +241,7 @@ __global__ void __launch_bounds__(BLOCK, MINB) conv_fixed_v(const float* __restr
             prev[3] = __shfl_up_sync(0xffffffffu, acc[K - 3], 1);
         }
         __syncthreads();
-        if (MODE == 0) {
+        if (MODE == 0 || MODE == 3) {
             gp::conv1d_fixed_stage<float, K, V>(xs, acc, s);
         } else if (MODE == 1) {
             float* dst = xs + tid * (K + 4);
@@ -273,6 +276,7 @@ template __global__ void conv_fixed_v<31, 32, 0, 64, 16>(const float*, float*, u
 template __global__ void conv_fixed_v<31, 24, 0>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 template __global__ void conv_fixed_v<31, 16, 0, 128, 12>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 template __global__ void conv_fixed_v<31, 32, 0, 128, 6>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
+template __global__ void conv_fixed_v<31, 24, 3, 128, 10>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 template __global__ void conv_shipped<31>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 #else
 
@@ -450,6 +454,8 @@ template <int W> static void width(const Data& d) {
     if (want("v0k24m10")) run_fixed_v<W, 24, 0, 128, 10>(d, "K24 x 128, 10 blocks");
     if (want("v0k20m10")) run_fixed_v<W, 20, 0, 128, 10>(d, "K20 x 128, 10 blocks");
     if (want("v0k24b256")) run_fixed_v<W, 24, 0, 256, 4>(d, "K24 x 256");
+    if (want("v3")) run_fixed_v<W, 16, 3>(d, "K16, 32-bit div");
+    if (want("v3k24m10")) run_fixed_v<W, 24, 3, 128, 10>(d, "K24 x 128, 10 blk, 32-bit div");
     if (want("v0k32m6")) run_fixed_v<W, 32, 0, 128, 6>(d, "K32 x 128, 6 blocks");
     PIPE("k16s2", W, 16, 2, 4, 1, false, 0)
     PIPE("k16s3", W, 16, 3, 4, 1, false, 0)
