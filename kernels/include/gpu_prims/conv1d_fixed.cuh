@@ -205,25 +205,25 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
     M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)     \
     M(32) M(63) M(127)
 
-// The entry point conv1d_auto_w<W>_<tname>: element T, accumulator (and mask) A, K outputs per
-// thread, 128 threads; the mask is the last kernel parameter, by value.
-#define GP_CONV1D_FIXED_ENTRY(W, tname, T, A, K)                                                  \
-    extern "C" __global__ void __launch_bounds__(128, 8) conv1d_auto_w##W##_##tname(             \
+// An entry point NAME for width W: element T, accumulator (and mask) A, K outputs per thread,
+// 128 threads, at least MINB blocks per SM; the mask is the last kernel parameter, by value.
+#define GP_CONV1D_FIXED_KERNEL(NAME, MINB, W, T, A, K)                                            \
+    extern "C" __global__ void __launch_bounds__(128, MINB) NAME(                                 \
         const T* __restrict__ x, T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out,       \
         gp::i64 off, int boundary, gp::u64 tiles_per_row, gp::Conv1dFixedMask<A, W> mask) {       \
         gp::conv1d_fixed<T, W, K, 128>(x, y, rows, n, n_out, off, boundary, tiles_per_row, mask); \
     }
 
-// The same kernel with wider tiles, conv1d_auto_wide_w<W>_<tname>: K outputs per thread (24 for
+// conv1d_auto_w<W>_<tname>: eight blocks per SM.
+#define GP_CONV1D_FIXED_ENTRY(W, tname, T, A, K)                                                  \
+    GP_CONV1D_FIXED_KERNEL(conv1d_auto_w##W##_##tname, 8, W, T, A, K)
+
+// conv1d_auto_wide_w<W>_<tname>, the same kernel with wider tiles: K outputs per thread (24 for
 // f32: 3072 per block of 128), ten blocks per SM (48 registers). The per-thread overhead (tile
 // geometry, staging, stores) then spreads over more outputs; on GPUs of fast memory per SM the
 // plan takes it for long rows (conv1d.wide_tile_from). Same fold order, so the same bits.
 #define GP_CONV1D_FIXED_WIDE_ENTRY(W, tname, T, A, K)                                             \
-    extern "C" __global__ void __launch_bounds__(128, 10) conv1d_auto_wide_w##W##_##tname(       \
-        const T* __restrict__ x, T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out,       \
-        gp::i64 off, int boundary, gp::u64 tiles_per_row, gp::Conv1dFixedMask<A, W> mask) {       \
-        gp::conv1d_fixed<T, W, K, 128>(x, y, rows, n, n_out, off, boundary, tiles_per_row, mask); \
-    }
+    GP_CONV1D_FIXED_KERNEL(conv1d_auto_wide_w##W##_##tname, 10, W, T, A, K)
 
 // The widths with a wide-tile kernel (f32): M(W) for each (mirrored by WIDE_TILE_WIDTHS in
 // crates/gpu-conv1d/src/plan.rs). Below 5 the wider tile gains nothing (docs/tuning.md).
