@@ -236,12 +236,18 @@ def zstd():
 
 
 def ensure_ptxas() -> None:
-    if PTXAS.is_file() and os.access(PTXAS, os.X_OK):
-        return
-    pip_install(PTXAS_PKG, NVRTC_VERSION, PTXAS_TOOLS)
-    if not PTXAS.is_file():
-        die(f"{PTXAS_PKG} installed but {rel_or_abs(PTXAS)} is missing")
-    PTXAS.chmod(0o755)
+    if not (PTXAS.is_file() and os.access(PTXAS, os.X_OK)):
+        pip_install(PTXAS_PKG, NVRTC_VERSION, PTXAS_TOOLS)
+        if not PTXAS.is_file():
+            die(f"{PTXAS_PKG} installed but {rel_or_abs(PTXAS)} is missing")
+        PTXAS.chmod(0o755)
+    # Another version there (a tool that installed the package unpinned) would write machine
+    # code that --check elsewhere calls stale, under a note that names the pinned version.
+    r = subprocess.run([str(PTXAS), "--version"], capture_output=True, text=True)
+    if f"V{NVRTC_VERSION}" not in r.stdout:
+        found = (r.stdout.strip().splitlines() or ["no version"])[-2:]
+        die(f"{rel_or_abs(PTXAS)} is not ptxas {NVRTC_VERSION} ({' / '.join(found)}); "
+            f"remove {rel_or_abs(PTXAS_TOOLS)} and run again to install the pinned one")
 
 
 def ptxas(sections: list[tuple[str, str]], arch: int,
