@@ -926,7 +926,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // w · size_of::<T::Wide>() bytes from this pointer at launch.
                 let mask_param = self.mask_host.as_ptr() as *mut std::ffi::c_void;
                 let [a0, a1, a2, a3, a4, a5, a6, a7] = args;
-                // SAFETY: conv1d_auto_w<W>_T / conv1d_auto_wide_w<W>_f32(const T* x, T* y, u64 rows, u64 n, u64 n_out,
+                // SAFETY: conv1d_auto_w<W>_T and conv1d_auto_wide_w<W>_f32 (the plan takes it
+                // for T = f32 only) are both (const T* x, T* y, u64 rows, u64 n, u64 n_out,
                 // i64 off, int boundary, u64 tiles_per_row, Conv1dFixedMask<A, W> mask): sizes as
                 // for the basic kernel; x and y are whole allocations (16-byte aligned, as the
                 // vector loads need); the path was chosen for W = w, and mask_host holds exactly
