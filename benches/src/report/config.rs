@@ -161,6 +161,10 @@ pub struct Config {
     pub seed: u64,
     /// No progress lines.
     pub quiet: bool,
+    /// Skip the rows whose data start or end in host memory (the host link: host-to-host
+    /// pipelines, host arrays along axes, reductions from host memory), so a report of the
+    /// device paths alone fits a short GPU session.
+    pub device_only: bool,
 }
 
 impl Default for Config {
@@ -184,6 +188,7 @@ impl Default for Config {
             sync_setups: vec![0, 64, 512],
             seed: 2024,
             quiet: false,
+            device_only: false,
         }
     }
 }
@@ -209,6 +214,7 @@ USAGE: report [OPTIONS]   (cargo run --release -p gpu-prims-benches [--features 
   --peers FILE      merge peers.json from scripts/peers.py
   --seed N          data seed                                               [2024]
   --quiet           no progress lines on stderr
+  --device-only     skip the host-link rows (host to host, host arrays, from host)
   -h, --help        this text
 
 Exit status: 0 when every checked result is correct, 1 when any is wrong or failed, 2 on bad usage.
@@ -255,6 +261,7 @@ impl Config {
                 "-h" | "--help" => return Err(String::new()),
                 "--quick" => c.quick = true,
                 "--quiet" => c.quiet = true,
+                "--device-only" => c.device_only = true,
                 "--sizes" => {
                     c.sizes = parse_list(&value()?, parse_count)?;
                     sizes_given = true;
@@ -362,6 +369,12 @@ mod tests {
         assert_eq!(q.sizes, vec![123_123_123]);
         assert_eq!(q.sweep_n, 1 << 20);
         assert_eq!(q.peers, Some(PathBuf::from("p.json")));
+        assert!(!q.device_only);
+        assert!(
+            Config::from_args(args("--device-only"))
+                .unwrap()
+                .device_only
+        );
         assert!(Config::from_args(args("--bogus")).is_err());
         assert!(Config::from_args(args("--only reduce,nope")).is_err());
         assert!(Config::from_args(args("--sizes")).is_err());

@@ -29,9 +29,10 @@ pub fn groups(cfg: &Config, gpu: bool, notes: &mut Vec<String>) -> Vec<Group> {
             let serial = widths.iter().filter(|&&w| n * w <= limit).count();
             let tensor = usize::from(d != DType::F64);
             // + 1: the FFT path; + 4: host to host (pipelined and one-shot, pageable and
-            // pinned), Auto.
+            // pinned), Auto, unless --device-only.
+            let host = if cfg.device_only { 0 } else { 4 };
             let gpu_cases = if gpu {
-                Strategy::ALL.len() + tensor + 1 + 4
+                Strategy::ALL.len() + tensor + 1 + host
             } else {
                 0
             };
@@ -222,7 +223,9 @@ mod gpu {
                 })
                 .collect();
             let mut rows = env.run_cases(cases);
-            rows.extend(self.host_to_host(env, d, host, mask, reference));
+            if !env.cfg.device_only {
+                rows.extend(self.host_to_host(env, d, host, mask, reference));
+            }
             rows
         }
 

@@ -17,9 +17,10 @@ pub const OPS: [Op; 2] = [Op::Sum, Op::Max];
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
     // + 4: the default reduction from pageable and from pinned host memory, pipelined and
-    // one-shot.
+    // one-shot, unless --device-only.
+    let host = if cfg.device_only { 0 } else { 4 };
     let per_op = 2 + if gpu {
-        gpu_reduce::Algorithm::ALL.len() + 4
+        gpu_reduce::Algorithm::ALL.len() + host
     } else {
         0
     };
@@ -148,7 +149,9 @@ mod gpu {
             })
             .collect();
         let mut rows = env.run_cases(cases);
-        rows.extend(from_host(env, d, host, op, reference));
+        if !env.cfg.device_only {
+            rows.extend(from_host(env, d, host, op, reference));
+        }
         rows
     }
 

@@ -36,11 +36,13 @@ const VARIANT: &str = "inclusive sum";
 /// One group per (type, size), then one for the sweep (first type of `--types`).
 pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
-    // + 4: host to host, pipelined and one-shot, pageable and pinned; + 2: rows along axis 1.
-    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS + 4 + 2;
+    // + 4: host to host, pipelined and one-shot, pageable and pinned; + 2: rows along axis 1
+    // (neither with --device-only).
+    let host = if cfg.device_only { 0 } else { 4 };
+    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS + host + if cfg.device_only { 0 } else { 2 };
     // f16/bf16: the look-back algorithms, the only ones built for them (both tile kinds), and
     // the scan into f32 results (the default and three block sizes).
-    let per_gpu_half = 2 * HALF_ALGORITHMS.len() + TILE_ROWS + 4 + 4;
+    let per_gpu_half = 2 * HALF_ALGORITHMS.len() + TILE_ROWS + host + 4;
     for &d in &cfg.types {
         for &n in &cfg.sizes {
             let gpu_cases = if d.is_half() { per_gpu_half } else { per_gpu };
@@ -231,8 +233,8 @@ mod gpu {
         };
         let bytes = 2 * array as u64;
         let host_io = match sweep {
-            None => HostIo::new(gpu, host, n).ok(),
-            Some(_) => None,
+            None if !env.cfg.device_only => HostIo::new(gpu, host, n).ok(),
+            _ => None,
         };
         let host_io = &host_io;
         let accumulated = if d.is_half() && sweep.is_none() {
@@ -330,7 +332,7 @@ mod gpu {
                 // columns run chunk by chunk, whole spans each). Checked against the CPU's scan
                 // (the small-integer data keep float sums exact).
                 let axes = [(1usize, HOST_ROWS), (0, HOST_COLUMNS)];
-                if !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
+                if !env.cfg.device_only && !d.is_half() && n % ROW == 0 && n >= 2 * ROW {
                     let rows = ndarray::ArrayView2::from_shape((n / ROW, ROW), host)
                         .expect("n is a multiple of the row");
                     for ((name, p), (axis, what)) in PATHS
