@@ -38,8 +38,8 @@ pub fn groups(cfg: &Config, gpu: bool, _notes: &mut Vec<String>) -> Vec<Group> {
     let mut out = Vec::new();
     // + 4: host to host, pipelined and one-shot, pageable and pinned; + 2: rows along axis 1
     // (neither with --device-only).
-    let host = if cfg.device_only { 0 } else { 4 };
-    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS + host + if cfg.device_only { 0 } else { 2 };
+    let (host, host_rows) = if cfg.device_only { (0, 0) } else { (4, 2) };
+    let per_gpu = 2 * Algorithm::GPU.len() + TILE_ROWS + host + host_rows;
     // f16/bf16: the look-back algorithms, the only ones built for them (both tile kinds), and
     // the scan into f32 results (the default and three block sizes).
     let per_gpu_half = 2 * HALF_ALGORITHMS.len() + TILE_ROWS + host + 4;

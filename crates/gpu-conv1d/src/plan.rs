@@ -572,27 +572,28 @@ fn fma_path<T: Real>(n_out: usize, w: usize, at: &Crossovers) -> Path {
     }
 }
 
-/// Tiles per row of the wide-tile kernels (same alignment shift as [`auto_tiles_per_row`]).
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-pub(crate) fn auto_fixed_wide_tiles_per_row<T: Real>(n_out: usize) -> u64 {
-    let s = auto_fixed_wide_shape::<T>();
+/// Register tiles of shape `s` per row: tile `t` covers outputs `[t·TILE − d, (t+1)·TILE − d)`
+/// with the alignment shift `d < V`, so `n_out + V − 1` outputs are always covered.
+fn tiles_per_row(s: AutoShape, n_out: usize) -> u64 {
     ((n_out + s.v - 1) as u64).div_ceil(s.tile as u64)
 }
 
-/// Register tiles per row: tile `t` covers outputs `[t·TILE − d, (t+1)·TILE − d)` with the
-/// alignment shift `d < V`, so `n_out + V − 1` outputs are always covered.
+/// Tiles per row of the runtime-width kernel.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn auto_tiles_per_row<T: Real>(n_out: usize) -> u64 {
-    let s = auto_shape::<T>();
-    ((n_out + s.v - 1) as u64).div_ceil(s.tile as u64)
+    tiles_per_row(auto_shape::<T>(), n_out)
 }
 
-/// Tiles per row of the fixed-width kernels (same alignment shift as
-/// [`auto_tiles_per_row`]).
+/// Tiles per row of the fixed-width kernels.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn auto_fixed_tiles_per_row<T: Real>(n_out: usize) -> u64 {
-    let s = auto_fixed_shape::<T>();
-    ((n_out + s.v - 1) as u64).div_ceil(s.tile as u64)
+    tiles_per_row(auto_fixed_shape::<T>(), n_out)
+}
+
+/// Tiles per row of the wide-tile kernels.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn auto_fixed_wide_tiles_per_row<T: Real>(n_out: usize) -> u64 {
+    tiles_per_row(auto_fixed_wide_shape::<T>(), n_out)
 }
 
 #[cfg(test)]

@@ -539,8 +539,9 @@ mod tests {
         };
         let p = lookback_tuned(1 << 24, 8, None, true, 50_000, &t).unwrap();
         assert!(p.shared_bytes <= 50_000);
-        assert_eq!(p.block, 384); // 736 -> 368 rounded up to whole warps: 384 (48 KiB)
-                                  // A caller's block stays a power of two; a bad tuned block is refused, not launched.
+        // 736 -> 368, rounded up to whole warps: 384 (48 KiB).
+        assert_eq!(p.block, 384);
+        // A caller's block stays a power of two; a bad tuned block is refused, not launched.
         assert!(lookback_tuned(1 << 24, 4, Some(768), true, BIG, &tuned).is_err());
         let bad = LookbackTuning {
             staged_block_medium: 500,
