@@ -108,19 +108,23 @@ __device__ __forceinline__ void add_block_sums(typename Op::value_type* out,
 
 // ---- Single-pass scan with decoupled look-back ----------------------------------------------
 // One tile of blockDim.x · ITEMS values per block, held in registers; grid = number of tiles.
-// The tile index comes from `counter` (zeroed before the launch, with the status words, by
-// scan_lookback_init). scan_sm80.cu has the larger staged tile for sm_80 and later.
+// The tile index comes from `counter` (its value minus `base`), the status words are tagged with
+// `epoch` (gpu_prims/lookback_epoch.cuh): the host zeroes them (scan_lookback_init) only when
+// its scratch is new, laid out otherwise, or its epochs run out. scan_sm80.cu has the larger
+// staged tile for sm_80 and later.
 
 template <class Op, bool DETERMINISTIC>
 __device__ __forceinline__ void lookback_tiles(const typename Op::value_type* in,
                                                typename Op::value_type* out, gp::u64 n,
                                                gp::u32 exclusive, gp::u32* counter,
-                                               gp::u32* flags, void* aggs, void* incs) {
+                                               gp::u32* flags, void* aggs, void* incs,
+                                               gp::u32 epoch, gp::u32 base) {
     gp::ScanRegisterTile<Op> tile;
-    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
+    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,
+                                         base, tile);
 }
 
-// Zeroes the tile counter and status words before a look-back launch (same stream).
+// Zeroes a look-back launch's tile counter and status words (same stream).
 extern "C" __global__ void scan_lookback_init(gp::u32* words, gp::u64 count) {
     for (gp::u64 i = gp::global_thread_index(); i < count; i += gp::grid_thread_count()) words[i] = 0u;
 }
@@ -157,8 +161,10 @@ extern "C" __global__ void scan_lookback_init(gp::u32* words, gp::u64 count) {
     extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
         scan_lookback_##opname##_##tname(const OpT<T>::value_type* in, OpT<T>::value_type* out, \
                                          gp::u64 n, gp::u32 exclusive, gp::u32* counter,       \
-                                         gp::u32* flags, void* aggs, void* incs) {             \
-        lookback_tiles<OpT<T>, false>(in, out, n, exclusive, counter, flags, aggs, incs);      \
+                                         gp::u32* flags, void* aggs, void* incs,               \
+                                         gp::u32 epoch, gp::u32 base) {                        \
+        lookback_tiles<OpT<T>, false>(in, out, n, exclusive, counter, flags, aggs, incs, epoch, \
+                                      base);                                                   \
     }
 
 GP_FOR_EACH_OP_TYPE(SCAN_ENTRIES)
@@ -172,8 +178,10 @@ GP_FOR_EACH_MONOID_TYPE(SCAN_ENTRIES)
         scan_lookback_det_##opname##_##tname(const OpT<T>::value_type* in,                     \
                                              OpT<T>::value_type* out, gp::u64 n,               \
                                              gp::u32 exclusive, gp::u32* counter,              \
-                                             gp::u32* flags, void* aggs, void* incs) {         \
-        lookback_tiles<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs, incs);       \
+                                             gp::u32* flags, void* aggs, void* incs,           \
+                                             gp::u32 epoch, gp::u32 base) {                    \
+        lookback_tiles<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,  \
+                                     base);                                                    \
     }
 
 SCAN_DETERMINISTIC_ENTRY(sum, gp::Sum, f32, gp::f32)
@@ -186,8 +194,9 @@ SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f32, gp::f32)
 SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
 
 // ---- Seeded: the flat scan continued from a value (scan_from_into, sharded scans) --------------
-// scan_lookback_seeded_<op>_<type>(in, out, n, exclusive, counter, flags, aggs, incs, seed):
-// scan_lookback's arguments, then `seed` (the value itself, read by the first tile).
+// scan_lookback_seeded_<op>_<type>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,
+// base, seed): scan_lookback's arguments, then `seed` (the value itself, read by the first
+// tile).
 // Always the fixed-order look-back (float results run-independent; exact operators lose
 // nothing). Sums only: the other operators and the monoids would add 0.9 MB to the crate
 // (crates.io takes 10 MB), and scan_from_into runs them on the lane kernels instead.
@@ -196,10 +205,10 @@ SCAN_DETERMINISTIC_ENTRY(affine, gp::AffineCompose, f64, gp::f64)
         scan_lookback_seeded_##opname##_##tname(                                               \
             const OpT<T>::value_type* in, OpT<T>::value_type* out, gp::u64 n,                  \
             gp::u32 exclusive, gp::u32* counter, gp::u32* flags, void* aggs, void* incs,       \
-            const OpT<T>::value_type seed) {                                                   \
+            gp::u32 epoch, gp::u32 base, const OpT<T>::value_type seed) {                      \
         gp::ScanRegisterTile<OpT<T>> tile;                                                     \
-        gp::lookback_scan_seeded<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs,    \
-                                               incs, tile, &seed);                             \
+        gp::lookback_scan<OpT<T>, true, gp::ScanRegisterTile<OpT<T>>, true>(                   \
+            in, out, n, exclusive, counter, flags, aggs, incs, epoch, base, tile, &seed);      \
     }
 GP_FOR_EACH_TYPE(SCAN_SEEDED_ENTRY, sum, gp::Sum)
 
@@ -211,16 +220,18 @@ GP_FOR_EACH_TYPE(SCAN_SEEDED_ENTRY, sum, gp::Sum)
 template <class Op, bool DETERMINISTIC, class In, class Out>
 __device__ __forceinline__ void convert_lookback_tiles(const In* in, Out* out, gp::u64 n,
                                                        gp::u32 exclusive, gp::u32* counter,
-                                                       gp::u32* flags, void* aggs, void* incs) {
+                                                       gp::u32* flags, void* aggs, void* incs,
+                                                       gp::u32 epoch, gp::u32 base) {
     gp::ScanConvertTile<Op, In, Out> tile;
-    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
+    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,
+                                         base, tile);
 }
 #define SCAN_HALF_ENTRY(name, Op, DET, In, Out)                                                \
     extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
         name(const In* in, Out* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,           \
-             gp::u32* flags, void* aggs, void* incs) {                                         \
+             gp::u32* flags, void* aggs, void* incs, gp::u32 epoch, gp::u32 base) {            \
         convert_lookback_tiles<Op, DET, In, Out>(in, out, n, exclusive, counter, flags, aggs,  \
-                                                 incs);                                        \
+                                                 incs, epoch, base);                           \
     }
 #define SCAN_HALF_OUT(tname, H, oname, Out)                                                    \
     SCAN_HALF_ENTRY(scan_lookback_sum_##tname##_to_##oname, gp::Sum<gp::f32>, false, H, Out)   \

@@ -3,8 +3,9 @@
 // (scan.cu, compiled for compute_70, serves every GPU).
 //
 // Naming: scan_lookback_staged_<op>_<type> and, where grouping can change a float result,
-// scan_lookback_staged_det_<op>_<type>; same arguments as scan_lookback_<op>_<type>, plus
-// blockDim.x · ScanStagedShape<T>::SHARED_BYTES_PER_THREAD bytes of dynamic shared memory.
+// scan_lookback_staged_det_<op>_<type>; same arguments as scan_lookback_<op>_<type> (status
+// tagged with the launch's epoch, as there), plus blockDim.x ·
+// ScanStagedShape<T>::SHARED_BYTES_PER_THREAD bytes of dynamic shared memory.
 // Every operator of GP_FOR_EACH_OP_TYPE (values of 4 and 8 bytes: 16-byte vectors); the
 // matrix and affine monoids keep the register tile.
 //
@@ -43,9 +44,10 @@ template <class Op, bool DETERMINISTIC>
 __device__ __forceinline__ void staged_tiles(const typename Op::value_type* in,
                                              typename Op::value_type* out, gp::u64 n,
                                              gp::u32 exclusive, gp::u32* counter, gp::u32* flags,
-                                             void* aggs, void* incs) {
+                                             void* aggs, void* incs, gp::u32 epoch, gp::u32 base) {
     gp::ScanStagedTile<Op> tile = staged_tile<Op>();
-    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
+    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,
+                                         base, tile);
 }
 
 #define SCAN_STAGED_ENTRY(opname, OpT, tname, T)                                               \
@@ -53,8 +55,10 @@ __device__ __forceinline__ void staged_tiles(const typename Op::value_type* in,
         scan_lookback_staged_##opname##_##tname(const OpT<T>::value_type* in,                  \
                                                 OpT<T>::value_type* out, gp::u64 n,            \
                                                 gp::u32 exclusive, gp::u32* counter,           \
-                                                gp::u32* flags, void* aggs, void* incs) {      \
-        staged_tiles<OpT<T>, false>(in, out, n, exclusive, counter, flags, aggs, incs);        \
+                                                gp::u32* flags, void* aggs, void* incs,        \
+                                                gp::u32 epoch, gp::u32 base) {                 \
+        staged_tiles<OpT<T>, false>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,   \
+                                    base);                                                     \
     }
 GP_FOR_EACH_OP_TYPE(SCAN_STAGED_ENTRY)
 
@@ -63,8 +67,10 @@ GP_FOR_EACH_OP_TYPE(SCAN_STAGED_ENTRY)
         scan_lookback_staged_det_##opname##_##tname(const OpT<T>::value_type* in,              \
                                                     OpT<T>::value_type* out, gp::u64 n,        \
                                                     gp::u32 exclusive, gp::u32* counter,       \
-                                                    gp::u32* flags, void* aggs, void* incs) {  \
-        staged_tiles<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs, incs);         \
+                                                    gp::u32* flags, void* aggs, void* incs,    \
+                                                    gp::u32 epoch, gp::u32 base) {             \
+        staged_tiles<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,    \
+                                   base);                                                      \
     }
 SCAN_STAGED_DETERMINISTIC_ENTRY(sum, gp::Sum, f32, gp::f32)
 SCAN_STAGED_DETERMINISTIC_ENTRY(sum, gp::Sum, f64, gp::f64)
@@ -84,10 +90,10 @@ SCAN_STAGED_DETERMINISTIC_ENTRY(prod, gp::Prod, f64, gp::f64)
         scan_lookback_staged_seeded_##opname##_##tname(                                        \
             const OpT<T>::value_type* in, OpT<T>::value_type* out, gp::u64 n,                  \
             gp::u32 exclusive, gp::u32* counter, gp::u32* flags, void* aggs, void* incs,       \
-            const OpT<T>::value_type seed) {                                                   \
+            gp::u32 epoch, gp::u32 base, const OpT<T>::value_type seed) {                      \
         gp::ScanStagedTile<OpT<T>> tile = staged_tile<OpT<T>>();                               \
-        gp::lookback_scan_seeded<OpT<T>, true>(in, out, n, exclusive, counter, flags, aggs,    \
-                                               incs, tile, &seed);                             \
+        gp::lookback_scan<OpT<T>, true, gp::ScanStagedTile<OpT<T>>, true>(                     \
+            in, out, n, exclusive, counter, flags, aggs, incs, epoch, base, tile, &seed);      \
     }
 GP_FOR_EACH_TYPE(SCAN_STAGED_SEEDED_ENTRY, sum, gp::Sum)
 
@@ -100,16 +106,19 @@ template <class Op, class In> struct HalfStagedTile<Op, In, gp::f32> {
 template <class Op, bool DETERMINISTIC, class In, class Out>
 __device__ __forceinline__ void staged_half_tiles(const In* in, Out* out, gp::u64 n,
                                                   gp::u32 exclusive, gp::u32* counter,
-                                                  gp::u32* flags, void* aggs, void* incs) {
+                                                  gp::u32* flags, void* aggs, void* incs,
+                                                  gp::u32 epoch, gp::u32 base) {
     typedef typename HalfStagedTile<Op, In, Out>::type Tile;
     Tile tile(scan_staged_smem + (gp::u64)gp::warp_id() * 32 * Tile::Shape::SHARED_BYTES_PER_THREAD);
-    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
+    gp::lookback_scan<Op, DETERMINISTIC>(in, out, n, exclusive, counter, flags, aggs, incs, epoch,
+                                         base, tile);
 }
 #define SCAN_STAGED_HALF_ENTRY(name, Op, DET, In, Out, MIN_BLOCKS)                             \
     extern "C" __global__ void __launch_bounds__(1024, MIN_BLOCKS)                             \
         name(const In* in, Out* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,           \
-             gp::u32* flags, void* aggs, void* incs) {                                         \
-        staged_half_tiles<Op, DET, In, Out>(in, out, n, exclusive, counter, flags, aggs, incs); \
+             gp::u32* flags, void* aggs, void* incs, gp::u32 epoch, gp::u32 base) {            \
+        staged_half_tiles<Op, DET, In, Out>(in, out, n, exclusive, counter, flags, aggs, incs,  \
+                                            epoch, base);                                      \
     }
 // MB: blocks of 1024 threads per SM (2 for the thread-run tiles: at most 32 registers).
 #define SCAN_STAGED_HALF_OUT(tname, H, oname, Out, MB)                                         \

@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(1024) scan_shipped(const typename Op::value_ty
     typename Op::value_type* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter, gp::u32* flags,
     void* aggs, void* incs) {
     gp::ScanStagedTile<Op> tile = staged_tile<Op>();
-    gp::lookback_scan<Op, false>(in, out, n, exclusive, counter, flags, aggs, incs, tile);
+    gp::lookback_scan<Op, false>(in, out, n, exclusive, counter, flags, aggs, incs, 1u, 0u, tile);
 }
 
 // The tile's loads start before its index is known: MODE 1 guesses tile blockIdx.x, takes its

@@ -1,6 +1,7 @@
 // The device-level single-pass scan: one tile per block, tile index from an atomic counter,
 // the tile scanned by a Tile policy (ScanRegisterTile in scan_tile.cuh, or ScanStagedTile in
-// scan_tile_staged.cuh on sm_80+), its prefix found by decoupled look-back (lookback.cuh).
+// scan_tile_staged.cuh on sm_80+), its prefix found by decoupled look-back (lookback.cuh): the
+// flat scans over epoch-tagged status (lookback_epoch.cuh), the lanes over zeroed status.
 //
 // Tile policy interface: in_type and out_type (what `in` and `out` hold: the value type, or the
 // 16-bit floats of ScanConvertTile); aligned(in, out) (whether full tiles may use vector
@@ -17,18 +18,19 @@
 // piece of a longer sequence (a shard of gpu-dist, a batch of a stream) in one pass.
 #pragma once
 #include <gpu_prims/lookback.cuh>
+#include <gpu_prims/lookback_epoch.cuh>
 #include <gpu_prims/scan_tile.cuh>
 
 namespace gp {
 
 // One tile of a scan of n values at in/out whose tiles own the status slots first, first + 1,
-// ...: this one `slot`. Status layout (see lookback.cuh): `flags` (values wider than 4 bytes
-// only), `aggs` and `incs`, one slot per tile each, zeroed before the launch.
-template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false>
+// ...: this one `slot`. `status`: ScanTileStatus (lookback.cuh; slots zeroed before the launch)
+// or ScanEpochStatus (lookback_epoch.cuh).
+template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false, class Status>
 __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type* in,
                                                    typename Tile::out_type* out, u64 n,
                                                    u32 exclusive, u64 slot, u64 first,
-                                                   u32* flags, void* aggs, void* incs, Tile& t,
+                                                   const Status& status, Tile& t,
                                                    const typename Op::value_type* seed = nullptr) {
     typedef typename Op::value_type T;
     __shared__ T warp_totals[32];
@@ -50,7 +52,6 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type*
         // The tile's aggregate, the same left fold in every lane.
         T aggregate = warp_totals[0];
         for (unsigned w = 1; w < warps; ++w) aggregate = op(aggregate, warp_totals[w]);
-        const ScanTileStatus<T> status(flags, aggs, incs);
         // tile_prefix is only written (and read, below) for tiles after the first: a prefix
         // initialised to the identity on one path only made NVRTC 12.0 place that constant
         // differently from compile to compile (non-reproducible PTX).
@@ -85,32 +86,22 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type*
     t.store(out, seg, n, vector_ok, before, has_prefix, exclusive != 0, op);
 }
 
-// The flat scan: one tile per block, tile index from `counter` (zeroed with the status).
-template <class Op, bool DETERMINISTIC, class Tile>
+// The flat scan: one tile per block, the tile index taken from `counter` (its value minus
+// `base`), status tagged with `epoch` (lookback_epoch.cuh: nothing zeroed before the launch).
+// SEEDED: continued from `*seed` (see above).
+template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false>
 __device__ __forceinline__ void lookback_scan(const typename Tile::in_type* in,
                                               typename Tile::out_type* out, u64 n, u32 exclusive,
                                               u32* counter, u32* flags, void* aggs, void* incs,
-                                              Tile& t) {
+                                              u32 epoch, u32 base, Tile& t,
+                                              const typename Op::value_type* seed = nullptr) {
     __shared__ u32 tile_slot;
     // Dynamic tile index: tiles are taken in the order blocks start running.
-    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
+    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u) - base;
     __syncthreads();
-    lookback_scan_tile<Op, DETERMINISTIC>(in, out, n, exclusive, tile_slot, 0, flags, aggs,
-                                          incs, t);
-}
-
-// The flat scan continued from `*seed` (see SEEDED above).
-template <class Op, bool DETERMINISTIC, class Tile>
-__device__ __forceinline__ void lookback_scan_seeded(const typename Tile::in_type* in,
-                                                     typename Tile::out_type* out, u64 n,
-                                                     u32 exclusive, u32* counter, u32* flags,
-                                                     void* aggs, void* incs, Tile& t,
-                                                     const typename Op::value_type* seed) {
-    __shared__ u32 tile_slot;
-    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u);
-    __syncthreads();
-    lookback_scan_tile<Op, DETERMINISTIC, Tile, true>(in, out, n, exclusive, tile_slot, 0, flags,
-                                                      aggs, incs, t, seed);
+    const ScanEpochStatus<typename Op::value_type> status(flags, aggs, incs, epoch);
+    lookback_scan_tile<Op, DETERMINISTIC, Tile, SEEDED>(in, out, n, exclusive, tile_slot, 0,
+                                                        status, t, seed);
 }
 
 // Every lane of `in_lanes` (contiguous: axis stride 1) scanned into the same lane of
@@ -132,7 +123,9 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename Tile::in_type
     const u64 lane = slot / tiles_per_lane;
     lookback_scan_tile<Op, DETERMINISTIC>(in + in_lanes.start(lane), out + out_lanes.start(lane),
                                           in_lanes.length(lane), exclusive, slot,
-                                          lane * tiles_per_lane, flags, aggs, incs, t);
+                                          lane * tiles_per_lane,
+                                          ScanTileStatus<typename Op::value_type>(flags, aggs, incs),
+                                          t);
 }
 
 }  // namespace gp

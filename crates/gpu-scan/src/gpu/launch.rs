@@ -8,6 +8,7 @@ use gpu_core::{
     PIPELINE_CHUNK_BYTES, PIPELINE_RING_SLOTS,
 };
 
+use super::status_epochs::RunEpoch;
 use super::{cpu_algorithm_async, Scanner, HELPER_BLOCK};
 use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX};
 use crate::plan::{self, Level, LookbackPlan, RecursivePlan, StatusLayout};
@@ -125,8 +126,23 @@ impl Scanner {
         Ok(())
     }
 
-    /// Device address of at least `bytes` of scratch (0 when none is needed).
+    /// Device address of at least `bytes` of scratch (0 when none is needed), for any use but
+    /// the flat look-back's epoch-tagged status, which it may overwrite: that is zeroed again.
     pub(super) fn scratch(&mut self, bytes: usize) -> Result<u64> {
+        self.epochs.forget();
+        self.scratch_keeping_status(bytes)
+    }
+
+    /// Whether the scratch holds at least `bytes`.
+    fn scratch_holds(&self, bytes: usize) -> bool {
+        self.scratch
+            .as_ref()
+            .is_some_and(|s| s.size_bytes() >= bytes)
+    }
+
+    /// [`scratch`](Self::scratch), keeping what the status words are known to hold: for
+    /// [`epoch_status`](Self::epoch_status), which zeroes any buffer it has not written.
+    fn scratch_keeping_status(&mut self, bytes: usize) -> Result<u64> {
         if bytes == 0 {
             return Ok(0);
         }
@@ -324,13 +340,69 @@ impl Scanner {
     ) -> Result<u64> {
         debug_assert!(words as usize * 4 <= bytes);
         let base = self.scratch(bytes)?;
+        self.zero_words(base, words, stream)?;
+        Ok(base)
+    }
+
+    /// Zeroes `words` 32-bit words of the scratch from `base` on `stream` (`scan_lookback_init`).
+    fn zero_words(&self, base: u64, words: u64, stream: &Stream) -> Result<()> {
+        debug_assert!(self
+            .scratch
+            .as_ref()
+            .is_some_and(|s| s.size_bytes() as u64 >= 4 * words));
         let init = self.gpu.kernel(&SCAN_PTX, "scan_lookback_init")?;
         let init_config =
             LaunchConfig::new(grid_for(words, HELPER_BLOCK as u64 * 4, 1024), HELPER_BLOCK);
         // SAFETY: scan_lookback_init(u32* words, u64 count) zeroes `count` 32-bit words from
-        // `base`; the scratch holds `bytes` ≥ 4·count bytes.
-        unsafe { init.launch(init_config, stream, &kernel_args![base, words])? };
-        Ok(base)
+        // `base`, the start of the scratch, which holds at least 4·count bytes (asserted by
+        // the callers' sizing: the scratch was sized for the layout being zeroed).
+        unsafe { init.launch(init_config, stream, &kernel_args![base, words]) }
+    }
+
+    /// The status of a flat look-back run of `tiles` tiles with `value_size`-byte values: the
+    /// scratch laid out for it, zeroed only where the last runs' words cannot be reused
+    /// ([`status_epochs`](super::status_epochs)), and the run's epoch and counter base.
+    fn epoch_status(
+        &mut self,
+        tiles: u64,
+        value_size: usize,
+        stream: &Stream,
+    ) -> Result<(LookbackStatus, RunEpoch)> {
+        let result = self.epoch_status_or_forget(tiles, value_size, stream);
+        if result.is_err() {
+            self.epochs.forget();
+        }
+        result
+    }
+
+    /// [`epoch_status`](Self::epoch_status), which forgets the words on an error.
+    fn epoch_status_or_forget(
+        &mut self,
+        tiles: u64,
+        value_size: usize,
+        stream: &Stream,
+    ) -> Result<(LookbackStatus, RunEpoch)> {
+        let mut run = self.epochs.begin(tiles, value_size)?;
+        if !run.zero && !self.scratch_holds(run.layout.total_bytes) {
+            // Not expected (a reused layout was written in this buffer), but a new buffer's
+            // words are never trusted.
+            self.epochs.forget();
+            run = self.epochs.begin(tiles, value_size)?;
+        }
+        let base = self.scratch_keeping_status(run.layout.total_bytes)?;
+        if run.zero {
+            self.zero_words(base, (run.layout.zero_bytes / 4) as u64, stream)?;
+        }
+        let layout = run.layout;
+        Ok((
+            LookbackStatus {
+                counter: base + layout.counter as u64,
+                flags: layout.flags.map_or(0, |f| base + f as u64),
+                aggregates: base + layout.aggregates as u64,
+                inclusives: base + layout.inclusives as u64,
+            },
+            run,
+        ))
     }
 
     /// The scratch laid out as `layout` for a look-back launch, zeroed where the layout says.
@@ -389,9 +461,10 @@ impl Scanner {
         })
     }
 
-    /// A look-back scan's kernel and zeroed status (on `stream`), for [`lookback_tiles`]
-    /// launches: one for the whole input, or one per chunk of a host pipeline, the tiles of each
-    /// launch continuing the tile counter where the previous launch on the stream left it.
+    /// A look-back scan's kernel and status (epoch-tagged, zeroed on `stream` only where
+    /// needed), for [`lookback_tiles`] launches: one for the whole input, or one per chunk of a
+    /// host pipeline, the tiles of each launch continuing the tile counter where the previous
+    /// launch on the stream left it.
     ///
     /// [`lookback_tiles`]: Self::lookback_tiles
     #[allow(clippy::too_many_arguments)]
@@ -422,11 +495,13 @@ impl Scanner {
             kernel.set_max_dynamic_shared(plan.shared_bytes)?;
         }
         self.grid(plan.tiles)?;
-        let status = self.zeroed_status(&plan.layout, stream)?;
+        let (status, epoch) = self.epoch_status(plan.tiles, combo.size, stream)?;
         Ok(LookbackRun {
             kernel,
             plan: *plan,
             status,
+            epoch: epoch.epoch,
+            base: epoch.base,
             exclusive: u32::from(kind == ScanKind::Exclusive),
             seed,
         })
@@ -435,7 +510,7 @@ impl Scanner {
     /// Launches the next `tiles` tiles of `run` (the first ones of the scan, or those after the
     /// previous launch's on the same stream) over `n` values at `input` / `output`.
     pub(super) fn lookback_tiles(
-        &self,
+        &mut self,
         run: &LookbackRun,
         input: u64,
         output: u64,
@@ -450,29 +525,32 @@ impl Scanner {
             aggregates,
             inclusives,
         } = run.status;
-        let (plan, exclusive) = (&run.plan, run.exclusive);
+        let (plan, exclusive, epoch, base) = (&run.plan, run.exclusive, run.epoch, run.base);
         // SAFETY: scan_lookback[_staged]_[det_]<op>_<type>(const V* in, V* out, u64 n,
-        // u32 exclusive, u32* counter, u32* flags, void* aggs, void* incs), V the value type of
-        // `combo`: `in` and `out` hold at least n values (checked by the callers; they may be
-        // the same array), the launches of one run have `plan.tiles` blocks of `block` threads
-        // in all, covering n (tile = block · items, items as the kernel's shape), each block
-        // taking the next tile from the counter (a launch after another on the same stream
-        // continues where it stopped, and reads only tiles whose data its callers have placed
-        // by then), staged kernels get the plan's shared_bytes (block · the tile shape's bytes
-        // per thread) they index, and the scratch holds the counter and status of `tiles`
-        // tiles as laid out by `plan.layout` (the layout the kernel uses), zeroed by
-        // `lookback_begin` before the first launch on the same stream.
+        // u32 exclusive, u32* counter, u32* flags, void* aggs, void* incs, u32 epoch, u32 base),
+        // V the value type of `combo`: `in` and `out` hold at least n values (checked by the
+        // callers; they may be the same array), the launches of one run have `plan.tiles`
+        // blocks of `block` threads in all, covering n (tile = block · items, items as the
+        // kernel's shape), each block taking the next tile from the counter (a launch after
+        // another on the same stream continues where it stopped, and reads only tiles whose
+        // data its callers have placed by then), staged kernels get the plan's shared_bytes
+        // (block · the tile shape's bytes per thread) they index, and the scratch holds the
+        // counter and the status of at least `plan.tiles` tiles as the run's layout places
+        // them, every word zero or tagged by an earlier epoch of that layout, and the counter
+        // at `base` before the run (`epoch_status` and `StatusEpochs`: lookback_epoch.cuh's
+        // preconditions).
         // Seeded kernels take one more argument, the seed `V` by value (its bytes, at the front
         // of a buffer at least as large and as aligned).
         let config =
             LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32);
-        unsafe {
+        let launched = unsafe {
             match run.seed {
                 None => run.kernel.launch(
                     config,
                     stream,
                     &kernel_args![
-                        input, output, n as u64, exclusive, counter, flags, aggregates, inclusives
+                        input, output, n as u64, exclusive, counter, flags, aggregates, inclusives,
+                        epoch, base
                     ],
                 ),
                 Some(seed) => run.kernel.launch(
@@ -480,11 +558,17 @@ impl Scanner {
                     stream,
                     &kernel_args![
                         input, output, n as u64, exclusive, counter, flags, aggregates, inclusives,
-                        seed.0
+                        epoch, base, seed.0
                     ],
                 ),
             }
+        };
+        match launched {
+            Ok(()) => self.epochs.launched(tiles),
+            // Whether any block ran is unknown: the counter and words are no longer trusted.
+            Err(_) => self.epochs.forget(),
         }
+        launched
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -583,6 +667,9 @@ pub(super) struct LookbackRun {
     kernel: Kernel,
     plan: LookbackPlan,
     status: LookbackStatus,
+    /// The run's status tag and the counter's value before it (lookback_epoch.cuh).
+    epoch: u32,
+    base: u32,
     exclusive: u32,
     /// The value a seeded scan continues from.
     seed: Option<SeedValue>,

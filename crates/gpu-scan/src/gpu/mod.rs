@@ -14,6 +14,7 @@ mod axis_host;
 mod lanes;
 mod launch;
 mod segments_host;
+mod status_epochs;
 
 pub(crate) use lanes::{LaneIo, LaneKind};
 pub(crate) use launch::{lookback_plan_on, Combo, SeedValue};
@@ -65,6 +66,8 @@ const HELPER_BLOCK: u32 = 256;
 pub struct Scanner {
     gpu: Gpu,
     scratch: Option<DeviceArray<u64>>,
+    /// What the flat look-back runs left in `scratch`, so the next one need not zero it.
+    epochs: status_epochs::StatusEpochs,
     last_stream: Option<usize>,
     done: Event,
 }
@@ -97,6 +100,7 @@ impl Scanner {
         Ok(Scanner {
             gpu: gpu.clone(),
             scratch: None,
+            epochs: Default::default(),
             last_stream: None,
             done: gpu.new_event(false)?,
         })

@@ -1,0 +1,352 @@
+// Standalone harness (issue 24, session 4, H200): what the look-back scan's per-call status
+// zeroing costs, and whether publishing the tile aggregate before the local scan helps.
+//   shipped: the shipped staged tile (scan_sm80.cu), status zeroed by an init kernel before
+//            each launch (as gpu-scan: scan_lookback_init, then the scan)
+//   epoch:   the same tile; status words tagged with the launch's epoch instead of 1, the tile
+//            index taken from the counter minus the launches' running base: no init launch
+//   early:   each warp first reduces its segment; the aggregate is published, then warp 0 looks
+//            back while the other warps scan their segments (init kernel as shipped)
+//   early+epoch: both
+//   persist(+epoch): one resident block per SM slot looping over tiles; the next tile index is
+//            taken before the look-back, so neither the block launch nor the atomic's latency
+//            sits between a tile's stores and the next tile's loads
+// One GPU, one process, the same-run copy at each size. Built on the device with nvcc sm_90.
+//
+// usage: scan-epoch-harness <reps> <log2 sizes, comma-separated>
+#include <gpu_prims/scan_lookback.cuh>
+#include <gpu_prims/scan_tile_staged.cuh>
+
+#include <algorithm>
+#include <type_traits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                                \
+    do {                                                                                     \
+        cudaError_t e_ = (x);                                                                \
+        if (e_ != cudaSuccess) {                                                             \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            exit(1);                                                                         \
+        }                                                                                    \
+    } while (0)
+
+using gp::u32;
+using gp::u64;
+
+extern __shared__ __align__(16) unsigned char smem[];
+
+// Packed status (4-byte values) tagged with the launch's epoch (≥ 1): a slot is published in
+// this launch when its high half equals the epoch; older launches' tags read as invalid.
+template <class T> struct EpochStatus {
+    static constexpr bool NEEDS_FENCE = false;
+    u64* aggregates;
+    u64* inclusives;
+    u32 epoch;
+    __device__ EpochStatus(void* aggs, void* incs, u32 e)
+        : aggregates(static_cast<u64*>(aggs)), inclusives(static_cast<u64*>(incs)), epoch(e) {}
+    __device__ __forceinline__ u64 pack(T v) const {
+        return ((u64)epoch << 32) | (u64)gp::scan_bit_cast<u32>(v);
+    }
+    static __device__ __forceinline__ T unpack(u64 w) { return gp::scan_bit_cast<T>((u32)w); }
+    __device__ __forceinline__ void publish_aggregate(u64 t, T v) const {
+        *reinterpret_cast<volatile u64*>(aggregates + t) = pack(v);
+    }
+    __device__ __forceinline__ void publish_inclusive(u64 t, T v) const {
+        *reinterpret_cast<volatile u64*>(inclusives + t) = pack(v);
+    }
+    __device__ __forceinline__ int poll(u64 t, T& v) const {
+        u64 inc = *reinterpret_cast<volatile u64*>(inclusives + t);
+        u64 agg = *reinterpret_cast<volatile u64*>(aggregates + t);
+        if ((u32)(inc >> 32) == epoch) {
+            v = unpack(inc);
+            return gp::SCAN_TILE_INCLUSIVE;
+        }
+        if ((u32)(agg >> 32) == epoch) {
+            v = unpack(agg);
+            return gp::SCAN_TILE_AGGREGATE;
+        }
+        return gp::SCAN_TILE_INVALID;
+    }
+    __device__ __forceinline__ void read_value(u64, int, T&) const {}
+    __device__ __forceinline__ T aggregate(u64 t) const {
+        return unpack(*reinterpret_cast<volatile u64*>(aggregates + t));
+    }
+};
+
+// The staged tile's values folded without scanning (register rows, then the staged rows).
+template <class Op> __device__ __forceinline__ typename Op::value_type
+staged_reduce(gp::ScanStagedTile<Op>& t, Op op) {
+    typedef typename Op::value_type T;
+    typedef gp::ScanStagedTile<Op> Tile;
+    T acc = t.s[0][0];
+#pragma unroll
+    for (int r = 0; r < Tile::REG_ROWS; ++r)
+#pragma unroll
+        for (int e = 0; e < Tile::VEC; ++e)
+            if (r || e) acc = op(acc, t.s[r][e]);
+    gp::async_copy_wait_all();
+    const unsigned lane = gp::lane_id();
+#pragma unroll 4
+    for (int k = 0; k < Tile::SMEM_ROWS; ++k) {
+        gp::Vec<T> x = t.rows[k * 32 + lane];
+#pragma unroll
+        for (int e = 0; e < Tile::VEC; ++e) acc = op(acc, x.v[e]);
+    }
+    return gp::warp_reduce(acc, op);
+}
+
+template <class Op, bool EPOCH, bool EARLY>
+__global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_type* in,
+                                                     typename Op::value_type* out, u64 n,
+                                                     u32* counter, void* aggs, void* incs,
+                                                     u32 epoch, u32 base) {
+    typedef typename Op::value_type T;
+    typedef gp::ScanStagedTile<Op> Tile;
+    Tile t(reinterpret_cast<gp::Vec<T>*>(smem) + (u64)gp::warp_id() * Tile::SMEM_ROWS * 32);
+    __shared__ u32 tile_slot;
+    __shared__ T warp_totals[32];
+    __shared__ T tile_prefix;
+    Op op;
+    if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u) - (EPOCH ? base : 0u);
+    __syncthreads();
+    const unsigned lane = gp::lane_id(), warp = gp::warp_id(), warps = blockDim.x >> 5;
+    const u64 tile = tile_slot;
+    const u64 tile_items = (u64)blockDim.x * Tile::ITEMS;
+    const u64 seg = tile * tile_items + (u64)warp * (32 * Tile::ITEMS);
+    const bool vector_ok = (tile + 1) * tile_items <= n && Tile::aligned(in, out);
+    t.load(in, seg, n, vector_ok);
+    typedef typename std::conditional<EPOCH, EpochStatus<T>, gp::ScanTileStatus<T>>::type Status;
+    auto make_status = [&]() {
+        if constexpr (EPOCH) return EpochStatus<T>(aggs, incs, epoch);
+        else return gp::ScanTileStatus<T>(nullptr, aggs, incs);
+    };
+    const Status status = make_status();
+    if (!EARLY) {
+        const T warp_total = t.scan(false, op);
+        if (lane == 0) warp_totals[warp] = warp_total;
+        __syncthreads();
+    } else {
+        const T warp_total = staged_reduce(t, op);
+        if (lane == 0) warp_totals[warp] = warp_total;
+        __syncthreads();
+        if (warp != 0) t.scan(false, op);  // overlaps warp 0's look-back below
+    }
+    if (warp == 0) {
+        T aggregate = warp_totals[0];
+        for (unsigned w = 1; w < warps; ++w) aggregate = op(aggregate, warp_totals[w]);
+        if (tile == 0) {
+            if (lane == 0) status.publish_inclusive(tile, aggregate);
+        } else {
+            if (lane == 0) status.publish_aggregate(tile, aggregate);
+            const T prefix = gp::scan_lookback(status, tile, op, 0);
+            if (lane == 0) {
+                status.publish_inclusive(tile, op(prefix, aggregate));
+                tile_prefix = prefix;
+            }
+        }
+        if (EARLY) t.scan(false, op);
+    }
+    T before = Op::identity();
+    for (unsigned w = 0; w < warp; ++w) before = w == 0 ? warp_totals[0] : op(before, warp_totals[w]);
+    __syncthreads();
+    bool has_prefix = warp > 0;
+    if (tile > 0) {
+        before = warp > 0 ? op(tile_prefix, before) : tile_prefix;
+        has_prefix = true;
+    }
+    t.store(out, seg, n, vector_ok, before, has_prefix, false, op);
+}
+
+template <class Op, bool EPOCH>
+__global__ void __launch_bounds__(1024) scan_persist(const typename Op::value_type* in,
+                                                     typename Op::value_type* out, u64 n,
+                                                     u32* counter, void* aggs, void* incs,
+                                                     u32 epoch, u32 base) {
+    typedef typename Op::value_type T;
+    typedef gp::ScanStagedTile<Op> Tile;
+    Tile t(reinterpret_cast<gp::Vec<T>*>(smem) + (u64)gp::warp_id() * Tile::SMEM_ROWS * 32);
+    __shared__ u32 next_slot;
+    __shared__ T warp_totals[32];
+    __shared__ T tile_prefix;
+    Op op;
+    const unsigned lane = gp::lane_id(), warp = gp::warp_id(), warps = blockDim.x >> 5;
+    const u64 tile_items = (u64)blockDim.x * Tile::ITEMS;
+    const u64 tiles = (n + tile_items - 1) / tile_items;
+    typedef typename std::conditional<EPOCH, EpochStatus<T>, gp::ScanTileStatus<T>>::type Status;
+    auto make_status = [&]() {
+        if constexpr (EPOCH) return EpochStatus<T>(aggs, incs, epoch);
+        else return gp::ScanTileStatus<T>(nullptr, aggs, incs);
+    };
+    const Status status = make_status();
+    if (threadIdx.x == 0) next_slot = atomicAdd(counter, 1u) - (EPOCH ? base : 0u);
+    __syncthreads();
+    while (true) {
+        const u64 tile = next_slot;
+        __syncthreads();  // every thread has the index before warp 0 takes the next one
+        if (tile >= tiles) break;
+        const u64 seg = tile * tile_items + (u64)warp * (32 * Tile::ITEMS);
+        const bool vector_ok = (tile + 1) * tile_items <= n && Tile::aligned(in, out);
+        t.load(in, seg, n, vector_ok);
+        const T warp_total = t.scan(false, op);
+        if (lane == 0) warp_totals[warp] = warp_total;
+        __syncthreads();
+        if (warp == 0) {
+            if (lane == 0) next_slot = atomicAdd(counter, 1u) - (EPOCH ? base : 0u);
+            T aggregate = warp_totals[0];
+            for (unsigned w = 1; w < warps; ++w) aggregate = op(aggregate, warp_totals[w]);
+            if (tile == 0) {
+                if (lane == 0) status.publish_inclusive(tile, aggregate);
+            } else {
+                if (lane == 0) status.publish_aggregate(tile, aggregate);
+                const T prefix = gp::scan_lookback(status, tile, op, 0);
+                if (lane == 0) {
+                    status.publish_inclusive(tile, op(prefix, aggregate));
+                    tile_prefix = prefix;
+                }
+            }
+        }
+        T before = Op::identity();
+        for (unsigned w = 0; w < warp; ++w) before = w == 0 ? warp_totals[0] : op(before, warp_totals[w]);
+        __syncthreads();
+        bool has_prefix = warp > 0;
+        if (tile > 0) {
+            before = warp > 0 ? op(tile_prefix, before) : tile_prefix;
+            has_prefix = true;
+        }
+        t.store(out, seg, n, vector_ok, before, has_prefix, false, op);
+    }
+}
+
+__global__ void init_words(u32* w, u64 count) {
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (u64)gridDim.x * blockDim.x)
+        w[i] = 0u;
+}
+
+struct Timer {
+    cudaEvent_t a, b;
+    Timer() { CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b)); }
+};
+
+template <class F> static double median_us(int reps, F f) {
+    Timer t;
+    std::vector<float> v;
+    f();
+    f();
+    CK(cudaDeviceSynchronize());
+    for (int r = 0; r < reps; ++r) {
+        CK(cudaEventRecord(t.a));
+        f();
+        CK(cudaEventRecord(t.b));
+        CK(cudaEventSynchronize(t.b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, t.a, t.b));
+        v.push_back(ms * 1000.f);
+    }
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+template <class T> static void suite(u64 n, int reps, double copy_us) {
+    typedef gp::Sum<T> Op;
+    typedef gp::ScanStagedTile<Op> Tile;
+    const char* tn = T(0.5) != T(0) ? "f32" : "i32";
+    std::vector<T> h(n), want(n), got(n);
+    srand(7);
+    long long acc = 0;
+    for (u64 i = 0; i < n; ++i) {
+        h[i] = (T)((rand() % 5) - 2);
+        acc += (long long)h[i];
+        want[i] = (T)acc;  // exact for f32 too: |acc| stays far below 2^24 with this data
+    }
+    T *in, *out;
+    CK(cudaMalloc(&in, n * sizeof(T)));
+    CK(cudaMalloc(&out, n * sizeof(T)));
+    CK(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    const int block = n >= (1ull << 25) ? 1024 : 256;
+    const u64 tile_items = (u64)block * Tile::ITEMS;
+    const u64 tiles = (n + tile_items - 1) / tile_items;
+    // One scratch as gpu-scan's: counter (256 bytes), aggregates, inclusives.
+    const u64 words = 64 + 4 * tiles;
+    u32* scratch;
+    CK(cudaMalloc(&scratch, words * 4));
+    u32* counter = scratch;
+    void* aggs = scratch + 64;
+    void* incs = scratch + 64 + 2 * tiles;
+    const int sm = block * gp::ScanStagedShape<T>::SHARED_BYTES_PER_THREAD;
+    auto run_variant = [&](const char* name, auto kernel, bool epoch_mode, bool persistent = false) {
+        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, sm));
+        int per_sm = 1, dev = 0, sms = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, sm));
+        CK(cudaGetDevice(&dev));
+        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        const u64 grid = persistent ? std::min<u64>(tiles, (u64)per_sm * sms) : tiles;
+        // Persistent blocks each take one index past the last tile before they stop.
+        const u64 taken = persistent ? tiles + grid : tiles;
+        CK(cudaMemset(scratch, 0, words * 4));
+        u32 epoch = 0, base = 0;
+        auto run = [&] {
+            if (epoch_mode) {
+                ++epoch;
+            } else {
+                init_words<<<(unsigned)std::min<u64>((words + 1023) / 1024, 1024), 256>>>(scratch, words);
+                epoch = 1;
+                base = 0;
+            }
+            kernel<<<(unsigned)grid, block, sm>>>(in, out, n, counter, aggs, incs, epoch, base);
+            if (epoch_mode) base += (u32)taken;
+        };
+        CK(cudaMemset(out, 0xff, n * sizeof(T)));
+        const double us = median_us(reps, run);
+        CK(cudaGetLastError());
+        CK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+        u64 bad = 0;
+        for (u64 i = 0; i < n; ++i) bad += got[i] != want[i];
+        printf("scan %s 2^%-2.0f %-14s block %4d: %9.2f us  %.3fx copy  %s\n", tn,
+               std::log2((double)n), name, block, us, copy_us / us, bad ? "WRONG" : "ok");
+        fflush(stdout);
+    };
+    run_variant("shipped", scan_variant<Op, false, false>, false);
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+    run_variant("persist", scan_persist<Op, false>, false, true);
+    run_variant("persist+epoch", scan_persist<Op, true>, true, true);
+    run_variant("shipped", scan_variant<Op, false, false>, false);
+    CK(cudaFree(scratch));
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+}
+
+int main(int argc, char** argv) {
+    const int reps = argc > 1 ? atoi(argv[1]) : 30;
+    std::vector<int> lgs;
+    {
+        std::string s = argc > 2 ? argv[2] : "20,22,24,26,28";
+        size_t p = 0;
+        while (p < s.size()) {
+            size_t q = s.find(',', p);
+            if (q == std::string::npos) q = s.size();
+            lgs.push_back(atoi(s.substr(p, q - p).c_str()));
+            p = q + 1;
+        }
+    }
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    for (int lg : lgs) {
+        const u64 n = 1ull << lg;
+        void *a, *b;
+        CK(cudaMalloc(&a, n * 4));
+        CK(cudaMalloc(&b, n * 4));
+        CK(cudaMemset(a, 0, n * 4));
+        auto copy = [&] { CK(cudaMemcpyAsync(b, a, n * 4, cudaMemcpyDeviceToDevice)); };
+        const double copy_us = median_us(reps, copy);
+        printf("copy 2^%d x 4 bytes: %.2f us\n", lg, copy_us);
+        CK(cudaFree(a));
+        CK(cudaFree(b));
+        suite<int>(n, reps, copy_us);
+        suite<float>(n, reps, copy_us);
+    }
+    return 0;
+}
