@@ -7,7 +7,8 @@
 //   early:   each warp first reduces its segment; the aggregate is published, then warp 0 looks
 //            back while the other warps scan their segments (init kernel as shipped)
 //   early+epoch: both
-//   persist(+epoch): one resident block per SM slot looping over tiles; the next tile index is
+//   rowsR+epoch: the epoch variant with R staged rows per thread instead of 8 (larger tiles)
+//   persist(+epoch) (session 4 call C, dropped: 0.67-0.70 at 2^28): one resident block per SM slot looping over tiles; the next tile index is
 //            taken before the look-back, so neither the block launch nor the atomic's latency
 //            sits between a tile's stores and the next tile's loads
 // One GPU, one process, the same-run copy at each size. Built on the device with nvcc sm_90.
@@ -77,10 +78,9 @@ template <class T> struct EpochStatus {
 };
 
 // The staged tile's values folded without scanning (register rows, then the staged rows).
-template <class Op> __device__ __forceinline__ typename Op::value_type
-staged_reduce(gp::ScanStagedTile<Op>& t, Op op) {
+template <class Op, class Tile> __device__ __forceinline__ typename Op::value_type
+staged_reduce(Tile& t, Op op) {
     typedef typename Op::value_type T;
-    typedef gp::ScanStagedTile<Op> Tile;
     T acc = t.s[0][0];
 #pragma unroll
     for (int r = 0; r < Tile::REG_ROWS; ++r)
@@ -98,13 +98,85 @@ staged_reduce(gp::ScanStagedTile<Op>& t, Op op) {
     return gp::warp_reduce(acc, op);
 }
 
-template <class Op, bool EPOCH, bool EARLY>
+// ScanStagedTile (scan_tile_staged.cuh) with the staged rows as a parameter: larger tiles for
+// the H200's faster memory (the shipped tile has 6 register rows and 8 staged rows).
+template <class Op, int SROWS> struct BigStagedTile {
+    typedef typename Op::value_type T;
+    static constexpr int VEC = gp::VecWidth<T>::value, REG_ROWS = 6, SMEM_ROWS = SROWS;
+    static constexpr int ITEMS = (REG_ROWS + SMEM_ROWS) * VEC;
+    static constexpr int SHARED_BYTES_PER_THREAD = SMEM_ROWS * 16;
+    T s[REG_ROWS][VEC];
+    gp::Vec<T>* rows;
+    __device__ explicit BigStagedTile(gp::Vec<T>* warp_rows) : rows(warp_rows) {}
+    static __device__ __forceinline__ bool aligned(const T* in, const T* out) {
+        return ((((u64)in) | ((u64)out)) % alignof(gp::Vec<T>)) == 0;
+    }
+    __device__ __forceinline__ void load(const T* in, u64 seg, u64 n, bool vector_ok) {
+        const unsigned lane = gp::lane_id();
+        const u64 first = seg + (u64)REG_ROWS * 32 * VEC;
+        if (vector_ok) {
+#pragma unroll
+            for (int k = 0; k < SMEM_ROWS; ++k)
+                gp::async_copy_16(rows + k * 32 + lane, in + first + (u64)(k * 32 + lane) * VEC);
+            gp::async_copy_commit();
+        } else {
+            for (int k = 0; k < SMEM_ROWS; ++k) {
+                gp::Vec<T> x;
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) {
+                    const u64 i = first + (u64)(k * 32 + lane) * VEC + e;
+                    x.v[e] = i < n ? in[i] : Op::identity();
+                }
+                rows[k * 32 + lane] = x;
+            }
+        }
+        gp::scan_tile_load<Op>(in, seg, n, vector_ok, s);
+    }
+    __device__ __forceinline__ T scan(bool exclusive, Op op) {
+        const unsigned lane = gp::lane_id();
+        T carry = gp::scan_tile_warp(s, exclusive, op);
+        gp::async_copy_wait_all();
+#pragma unroll 1
+        for (int k = 0; k < SMEM_ROWS; ++k) {
+            gp::Vec<T> x = rows[k * 32 + lane];
+#pragma unroll
+            for (int e = 1; e < VEC; ++e) x.v[e] = op(x.v[e - 1], x.v[e]);
+            gp::scan_tile_row(x.v, carry, true, exclusive, op);
+            rows[k * 32 + lane] = x;
+        }
+        return carry;
+    }
+    __device__ __forceinline__ void store(T* out, u64 seg, u64 n, bool vector_ok, T prefix,
+                                          bool has_prefix, bool exclusive, Op op) {
+        gp::scan_tile_finish(s, prefix, has_prefix, exclusive, op);
+        gp::scan_tile_store<Op>(out, seg, n, vector_ok, s);
+        const unsigned lane = gp::lane_id();
+        const u64 first = seg + (u64)REG_ROWS * 32 * VEC;
+#pragma unroll 2
+        for (int k = 0; k < SMEM_ROWS; ++k) {
+            gp::Vec<T> x = rows[k * 32 + lane];
+            if (has_prefix) {
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) x.v[e] = op(prefix, x.v[e]);
+            }
+            const u64 at = first + (u64)(k * 32 + lane) * VEC;
+            if (vector_ok) {
+                gp::store_vec_streaming(out + at, x);
+            } else {
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    if (at + e < n) out[at + e] = x.v[e];
+            }
+        }
+    }
+};
+
+template <class Op, bool EPOCH, bool EARLY, class Tile = gp::ScanStagedTile<Op>>
 __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_type* in,
                                                      typename Op::value_type* out, u64 n,
                                                      u32* counter, void* aggs, void* incs,
                                                      u32 epoch, u32 base) {
     typedef typename Op::value_type T;
-    typedef gp::ScanStagedTile<Op> Tile;
     Tile t(reinterpret_cast<gp::Vec<T>*>(smem) + (u64)gp::warp_id() * Tile::SMEM_ROWS * 32);
     __shared__ u32 tile_slot;
     __shared__ T warp_totals[32];
@@ -266,8 +338,8 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
     CK(cudaMalloc(&out, n * sizeof(T)));
     CK(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
     const int block = n >= (1ull << 25) ? 1024 : 256;
-    const u64 tile_items = (u64)block * Tile::ITEMS;
-    const u64 tiles = (n + tile_items - 1) / tile_items;
+    // Status for the most tiles any variant makes (the shipped tile is the smallest).
+    const u64 tiles = (n + (u64)block * Tile::ITEMS - 1) / ((u64)block * Tile::ITEMS);
     // One scratch as gpu-scan's: counter (256 bytes), aggregates, inclusives.
     const u64 words = 64 + 4 * tiles;
     u32* scratch;
@@ -275,8 +347,11 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
     u32* counter = scratch;
     void* aggs = scratch + 64;
     void* incs = scratch + 64 + 2 * tiles;
-    const int sm = block * gp::ScanStagedShape<T>::SHARED_BYTES_PER_THREAD;
-    auto run_variant = [&](const char* name, auto kernel, bool epoch_mode, bool persistent = false) {
+    auto run_variant = [&](const char* name, auto kernel, bool epoch_mode, bool persistent = false,
+                           int smem_rows = Tile::SMEM_ROWS) {
+        const int sm = block * smem_rows * 16;
+        const int items = (Tile::REG_ROWS + smem_rows) * Tile::VEC;
+        const u64 tiles = (n + (u64)block * items - 1) / ((u64)block * items);
         CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, sm));
         int per_sm = 1, dev = 0, sms = 0;
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, sm));
@@ -304,14 +379,17 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
         CK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
         u64 bad = 0;
         for (u64 i = 0; i < n; ++i) bad += got[i] != want[i];
-        printf("scan %s 2^%-2.0f %-14s block %4d: %9.2f us  %.3fx copy  %s\n", tn,
-               std::log2((double)n), name, block, us, copy_us / us, bad ? "WRONG" : "ok");
+        printf("scan %s 2^%-2.0f %-14s block %4d x %2d: %9.2f us  %.3fx copy  %s\n", tn,
+               std::log2((double)n), name, block, items, us, copy_us / us, bad ? "WRONG" : "ok");
         fflush(stdout);
     };
     run_variant("shipped", scan_variant<Op, false, false>, false);
     run_variant("epoch", scan_variant<Op, true, false>, true);
-    run_variant("persist", scan_persist<Op, false>, false, true);
-    run_variant("persist+epoch", scan_persist<Op, true>, true, true);
+    run_variant("rows10+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 10>>, true, false, 10);
+    run_variant("rows12+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 12>>, true, false, 12);
+    if (block == 1024)
+        run_variant("rows13+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 13>>, true, false, 13);
+    run_variant("rows8+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 8>>, true, false, 8);
     run_variant("shipped", scan_variant<Op, false, false>, false);
     CK(cudaFree(scratch));
     CK(cudaFree(in));
