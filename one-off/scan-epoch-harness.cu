@@ -7,6 +7,7 @@
 //   early:   each warp first reduces its segment; the aggregate is published, then warp 0 looks
 //            back while the other warps scan their segments (init kernel as shipped)
 //   early+epoch: both
+//   epoch+sleepN: the epoch variant backing off N ns after each poll that finds a slot invalid
 //   rowsR+epoch: the epoch variant with R staged rows per thread instead of 8 (larger tiles)
 //   persist(+epoch) (session 4 call C, dropped: 0.67-0.70 at 2^28): one resident block per SM slot looping over tiles; the next tile index is
 //            taken before the look-back, so neither the block launch nor the atomic's latency
@@ -41,7 +42,9 @@ extern __shared__ __align__(16) unsigned char smem[];
 
 // Packed status (4-byte values) tagged with the launch's epoch (≥ 1): a slot is published in
 // this launch when its high half equals the epoch; older launches' tags read as invalid.
-template <class T> struct EpochStatus {
+// SLEEP > 0: a poll that finds the slot invalid backs off that many ns (__nanosleep) before
+// the warp looks again, as CUB's look-back does, to spare the L2 slices that hold the words.
+template <class T, int SLEEP = 0> struct EpochStatus {
     static constexpr bool NEEDS_FENCE = false;
     u64* aggregates;
     u64* inclusives;
@@ -69,6 +72,7 @@ template <class T> struct EpochStatus {
             v = unpack(agg);
             return gp::SCAN_TILE_AGGREGATE;
         }
+        if (SLEEP > 0) __nanosleep(SLEEP);
         return gp::SCAN_TILE_INVALID;
     }
     __device__ __forceinline__ void read_value(u64, int, T&) const {}
@@ -171,7 +175,7 @@ template <class Op, int SROWS> struct BigStagedTile {
     }
 };
 
-template <class Op, bool EPOCH, bool EARLY, class Tile = gp::ScanStagedTile<Op>>
+template <class Op, bool EPOCH, bool EARLY, class Tile = gp::ScanStagedTile<Op>, int SLEEP = 0>
 __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_type* in,
                                                      typename Op::value_type* out, u64 n,
                                                      u32* counter, void* aggs, void* incs,
@@ -190,9 +194,9 @@ __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_ty
     const u64 seg = tile * tile_items + (u64)warp * (32 * Tile::ITEMS);
     const bool vector_ok = (tile + 1) * tile_items <= n && Tile::aligned(in, out);
     t.load(in, seg, n, vector_ok);
-    typedef typename std::conditional<EPOCH, EpochStatus<T>, gp::ScanTileStatus<T>>::type Status;
+    typedef typename std::conditional<EPOCH, EpochStatus<T, SLEEP>, gp::ScanTileStatus<T>>::type Status;
     auto make_status = [&]() {
-        if constexpr (EPOCH) return EpochStatus<T>(aggs, incs, epoch);
+        if constexpr (EPOCH) return EpochStatus<T, SLEEP>(aggs, incs, epoch);
         else return gp::ScanTileStatus<T>(nullptr, aggs, incs);
     };
     const Status status = make_status();
@@ -379,17 +383,19 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
         CK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
         u64 bad = 0;
         for (u64 i = 0; i < n; ++i) bad += got[i] != want[i];
-        printf("scan %s 2^%-2.0f %-14s block %4d x %2d: %9.2f us  %.3fx copy  %s\n", tn,
+        printf("scan %s 2^%-2.0f %-15s block %4d x %2d: %9.2f us  %.3fx copy  %s\n", tn,
                std::log2((double)n), name, block, items, us, copy_us / us, bad ? "WRONG" : "ok");
         fflush(stdout);
     };
     run_variant("shipped", scan_variant<Op, false, false>, false);
     run_variant("epoch", scan_variant<Op, true, false>, true);
+    typedef gp::ScanStagedTile<Op> T8;
+    run_variant("epoch+sleep20", scan_variant<Op, true, false, T8, 20>, true);
+    run_variant("epoch+sleep80", scan_variant<Op, true, false, T8, 80>, true);
+    run_variant("epoch+sleep250", scan_variant<Op, true, false, T8, 250>, true);
+    run_variant("epoch", scan_variant<Op, true, false>, true);
     run_variant("rows10+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 10>>, true, false, 10);
-    run_variant("rows12+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 12>>, true, false, 12);
-    if (block == 1024)
-        run_variant("rows13+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 13>>, true, false, 13);
-    run_variant("rows8+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 8>>, true, false, 8);
+    run_variant("rows10+sleep80", scan_variant<Op, true, false, BigStagedTile<Op, 10>, 80>, true, false, 10);
     run_variant("shipped", scan_variant<Op, false, false>, false);
     CK(cudaFree(scratch));
     CK(cudaFree(in));
