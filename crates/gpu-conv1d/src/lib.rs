@@ -537,7 +537,10 @@ pub enum Strategy {
     /// [`Strategy::Basic`] arithmetic), so NaN and infinities land exactly where the direct
     /// paths put them.
     Fft {
-        /// Points per transform (0: chosen for the mask, [`fft_size`]).
+        /// Points per transform (0: chosen for the mask, [`fft_size`]). Each transform gives
+        /// `size − w + 1` outputs, so a size barely above the mask spends nearly all its work on
+        /// the overlap: on an H200, 2^26 values, 1024 points for a 1023-wide mask took 94 ms
+        /// against 0.4 ms with [`fft_size`]'s 4096.
         size: u32,
     },
 }
