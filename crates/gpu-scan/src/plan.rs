@@ -257,7 +257,9 @@ pub struct LookbackPlan {
     pub tile: u64,
     /// Tiles (= blocks in the grid).
     pub tiles: u64,
-    /// Scratch layout for the tile status.
+    /// Scratch layout for the status of exactly `tiles` tiles. A `Scan` lays its status out
+    /// for a power-of-two number of tiles at least this large, shared by runs of similar
+    /// lengths (the status is reused from call to call, not zeroed: docs/scan.md).
     pub layout: StatusLayout,
 }
 

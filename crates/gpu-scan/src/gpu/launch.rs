@@ -133,13 +133,6 @@ impl Scanner {
         self.scratch_keeping_status(bytes)
     }
 
-    /// Whether the scratch holds at least `bytes`.
-    fn scratch_holds(&self, bytes: usize) -> bool {
-        self.scratch
-            .as_ref()
-            .is_some_and(|s| s.size_bytes() >= bytes)
-    }
-
     /// [`scratch`](Self::scratch), keeping what the status words are known to hold: for
     /// [`epoch_status`](Self::epoch_status), which zeroes any buffer it has not written.
     fn scratch_keeping_status(&mut self, bytes: usize) -> Result<u64> {
@@ -368,41 +361,29 @@ impl Scanner {
         value_size: usize,
         stream: &Stream,
     ) -> Result<(LookbackStatus, RunEpoch)> {
-        let result = self.epoch_status_or_forget(tiles, value_size, stream);
-        if result.is_err() {
-            self.epochs.forget();
+        let run = self.epochs.begin(tiles, value_size)?;
+        // A reused layout was written in this buffer, which only grows while epochs last.
+        debug_assert!(
+            run.zero
+                || (self.scratch.as_ref())
+                    .is_some_and(|s| s.size_bytes() >= run.layout.total_bytes)
+        );
+        let placed = self
+            .scratch_keeping_status(run.layout.total_bytes)
+            .and_then(|base| {
+                if run.zero {
+                    self.zero_words(base, (run.layout.zero_bytes / 4) as u64, stream)?;
+                }
+                Ok(base)
+            });
+        match placed {
+            Ok(base) => Ok((LookbackStatus::at(base, &run.layout), run)),
+            Err(e) => {
+                // The new layout's words were not zeroed: never reuse them.
+                self.epochs.forget();
+                Err(e)
+            }
         }
-        result
-    }
-
-    /// [`epoch_status`](Self::epoch_status), which forgets the words on an error.
-    fn epoch_status_or_forget(
-        &mut self,
-        tiles: u64,
-        value_size: usize,
-        stream: &Stream,
-    ) -> Result<(LookbackStatus, RunEpoch)> {
-        let mut run = self.epochs.begin(tiles, value_size)?;
-        if !run.zero && !self.scratch_holds(run.layout.total_bytes) {
-            // Not expected (a reused layout was written in this buffer), but a new buffer's
-            // words are never trusted.
-            self.epochs.forget();
-            run = self.epochs.begin(tiles, value_size)?;
-        }
-        let base = self.scratch_keeping_status(run.layout.total_bytes)?;
-        if run.zero {
-            self.zero_words(base, (run.layout.zero_bytes / 4) as u64, stream)?;
-        }
-        let layout = run.layout;
-        Ok((
-            LookbackStatus {
-                counter: base + layout.counter as u64,
-                flags: layout.flags.map_or(0, |f| base + f as u64),
-                aggregates: base + layout.aggregates as u64,
-                inclusives: base + layout.inclusives as u64,
-            },
-            run,
-        ))
     }
 
     /// The scratch laid out as `layout` for a look-back launch, zeroed where the layout says.
@@ -413,12 +394,7 @@ impl Scanner {
     ) -> Result<LookbackStatus> {
         let base =
             self.zeroed_scratch(layout.total_bytes, (layout.zero_bytes / 4) as u64, stream)?;
-        Ok(LookbackStatus {
-            counter: base + layout.counter as u64,
-            flags: layout.flags.map_or(0, |f| base + f as u64),
-            aggregates: base + layout.aggregates as u64,
-            inclusives: base + layout.inclusives as u64,
-        })
+        Ok(LookbackStatus::at(base, layout))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -682,6 +658,18 @@ pub(super) struct LookbackStatus {
     pub flags: u64,
     pub aggregates: u64,
     pub inclusives: u64,
+}
+
+impl LookbackStatus {
+    /// The addresses `layout` gives a scratch starting at `base`.
+    fn at(base: u64, layout: &StatusLayout) -> Self {
+        LookbackStatus {
+            counter: base + layout.counter as u64,
+            flags: layout.flags.map_or(0, |f| base + f as u64),
+            aggregates: base + layout.aggregates as u64,
+            inclusives: base + layout.inclusives as u64,
+        }
+    }
 }
 
 /// A seed passed by value to a seeded look-back kernel: the value's bytes at the front of 32
