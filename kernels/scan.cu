@@ -260,10 +260,11 @@ SCAN_HALF(bf16, gp::bf16)
         scan_rows_##opname##_##tname##_to_##oname(                                             \
             const H* in, gp::AxisLanes in_lanes, Out* out, gp::AxisLanes out_lanes,            \
             gp::u64 tiles_per_lane, gp::u32 exclusive, gp::u32* counter, gp::u32* flags,       \
-            void* aggs, void* incs) {                                                          \
+            void* aggs, void* incs, gp::u32 epoch, gp::u32 base) {                             \
         gp::ScanConvertTile<OpF, H, Out> tile;                                                 \
         gp::lookback_scan_lanes<OpF, true>(in, in_lanes, out, out_lanes, tiles_per_lane,       \
-                                           exclusive, counter, flags, aggs, incs, tile);       \
+                                           exclusive, counter, flags, aggs, incs, epoch, base, \
+                                           tile);                                              \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
         scan_segment_tiles_##opname##_##tname##_to_##oname(                                    \
@@ -290,20 +291,22 @@ SCAN_HALF(bf16, gp::bf16)
 
 // ---- Long rows: every lane of an axis its own look-back scan --------------------------------
 // scan_rows_<op>_<type>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive, counter, flags,
-// aggs, incs): lanes contiguous in both arrays (axis stride 1), each scanned as the flat
-// look-back scan scans an array, tiles_per_lane register tiles of blockDim.x · ITEMS values per
-// lane, grid = lanes · tiles_per_lane; status as scan_lookback's, one slot per tile. Always the
-// fixed-order look-back (float results run-independent; the exact operators lose nothing).
+// aggs, incs, epoch, base): lanes contiguous in both arrays (axis stride 1), each scanned as the
+// flat look-back scan scans an array, tiles_per_lane register tiles of blockDim.x · ITEMS values
+// per lane, grid = lanes · tiles_per_lane; status (epoch-tagged) and counter as scan_lookback's,
+// one slot per tile. Always the fixed-order look-back (float results run-independent; the exact
+// operators lose nothing).
 #define SCAN_ROWS(opname, OpT, tname, T)                                                       \
     extern "C" __global__ void __launch_bounds__(SCAN_MAX_THREADS)                             \
         scan_rows_##opname##_##tname(const OpT<T>::value_type* in, gp::AxisLanes in_lanes,     \
                                      OpT<T>::value_type* out, gp::AxisLanes out_lanes,         \
                                      gp::u64 tiles_per_lane, gp::u32 exclusive,                \
                                      gp::u32* counter, gp::u32* flags, void* aggs,             \
-                                     void* incs) {                                             \
+                                     void* incs, gp::u32 epoch, gp::u32 base) {                \
         gp::ScanRegisterTile<OpT<T>> tile;                                                     \
         gp::lookback_scan_lanes<OpT<T>, true>(in, in_lanes, out, out_lanes, tiles_per_lane,    \
-                                              exclusive, counter, flags, aggs, incs, tile);    \
+                                              exclusive, counter, flags, aggs, incs, epoch,    \
+                                              base, tile);                                     \
     }
 GP_FOR_EACH_OP_TYPE(SCAN_ROWS)
 GP_FOR_EACH_MONOID_TYPE(SCAN_ROWS)

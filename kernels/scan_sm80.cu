@@ -140,19 +140,20 @@ __device__ __forceinline__ void staged_rows(const typename Op::value_type* in,
                                             gp::AxisLanes in_lanes, typename Op::value_type* out,
                                             gp::AxisLanes out_lanes, gp::u64 tiles_per_lane,
                                             gp::u32 exclusive, gp::u32* counter, gp::u32* flags,
-                                            void* aggs, void* incs) {
+                                            void* aggs, void* incs, gp::u32 epoch, gp::u32 base) {
     gp::ScanStagedTile<Op> tile = staged_tile<Op>();
     gp::lookback_scan_lanes<Op, true>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive,
-                                      counter, flags, aggs, incs, tile);
+                                      counter, flags, aggs, incs, epoch, base, tile);
 }
 
 #define SCAN_ROWS_STAGED_NAMED(name, Op)                                                       \
     extern "C" __global__ void __launch_bounds__(1024)                                         \
         name(const Op::value_type* in, gp::AxisLanes in_lanes, Op::value_type* out,            \
              gp::AxisLanes out_lanes, gp::u64 tiles_per_lane, gp::u32 exclusive,               \
-             gp::u32* counter, gp::u32* flags, void* aggs, void* incs) {                       \
+             gp::u32* counter, gp::u32* flags, void* aggs, void* incs, gp::u32 epoch,          \
+             gp::u32 base) {                                                                   \
         staged_rows<Op>(in, in_lanes, out, out_lanes, tiles_per_lane, exclusive, counter,      \
-                        flags, aggs, incs);                                                    \
+                        flags, aggs, incs, epoch, base);                                       \
     }
 #define SCAN_ROWS_STAGED(opname, OpT, tname, T)                                                \
     SCAN_ROWS_STAGED_NAMED(scan_rows_staged_##opname##_##tname, OpT<T>)                        \

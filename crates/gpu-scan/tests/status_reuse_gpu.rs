@@ -1,5 +1,5 @@
-//! One `Scan` called again and again: its flat look-back runs reuse the status words and tile
-//! counter the previous runs left (epoch-tagged, kernels/include/gpu_prims/lookback_epoch.cuh)
+//! One `Scan` called again and again: its flat look-back runs and its look-back rows (scans
+//! along the axis of long rows) reuse the status words and tile counter the previous runs left (epoch-tagged, kernels/include/gpu_prims/lookback_epoch.cuh)
 //! instead of zeroing them before each launch. A stale word read as this run's would hand a tile
 //! another call's prefix, so every call here scans other data than the one before it, and each
 //! result is compared with the CPU scan bit for bit (data on which every grouping is exact).
@@ -146,4 +146,56 @@ fn gpu_flat_scans_interleaved_with_other_scans() {
     let want = cpu::scan_monoid(&mats, ScanKind::Inclusive);
     assert_eq!(got, want, "monoid");
     check::<i32>(&scan, n, Op::Sum, 9, "after a monoid scan");
+}
+
+/// Scans along the axis of long rows (the look-back rows kernels, epoch-tagged status as the
+/// flat scan's) on one `Scan`, between flat scans, with shapes that grow, shrink and repeat:
+/// one split per row and several, register and staged tiles, four value sizes.
+#[test]
+fn gpu_axis_rows_reuse_their_status_across_calls() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let scan = Scan::new(&gpu);
+    let shapes = [
+        (3, 100_000),
+        (2, 40_000),
+        (64, 16_384),
+        (3, 100_000),
+        (1, 1 << 21),
+        (5, 70_001),
+        (3, 100_000),
+    ];
+    let mut seed = 100;
+    let mut lookback_rows = 0;
+    for (k, &(rows, cols)) in shapes.iter().enumerate() {
+        seed += 10;
+        lookback_rows += rows_case::<i32>(&scan, rows, cols, Op::Sum, seed) as usize;
+        lookback_rows += rows_case::<f32>(&scan, rows, cols, Op::Max, seed + 1) as usize;
+        if k % 2 == 0 {
+            lookback_rows += rows_case::<f64>(&scan, rows, cols, Op::Sum, seed + 2) as usize;
+            lookback_rows += rows_case::<u64>(&scan, rows, cols, Op::BitXor, seed + 3) as usize;
+        }
+        check::<i32>(&scan, cols, Op::Sum, seed + 4, "flat between axis scans");
+    }
+    eprintln!("look-back rows in {lookback_rows} of the axis cases");
+    assert!(
+        lookback_rows > 0,
+        "no case took the look-back rows: the test tests nothing"
+    );
+}
+
+/// Whether the case ran the look-back rows.
+fn rows_case<T: Element>(scan: &Scan, rows: usize, cols: usize, op: Op, seed: u64) -> bool {
+    let m: Array2<T> =
+        Array2::from_shape_vec((rows, cols), data::exact(rows * cols, op, seed)).unwrap();
+    let plan = scan
+        .axis_plan::<T>(m.shape(), m.strides(), Axis(1), op)
+        .unwrap();
+    let got = scan.scan_axis(&m, Axis(1), op).unwrap();
+    let want = cpu::scan_axis(m.view(), Axis(1), op, ScanKind::Inclusive).unwrap();
+    assert!(
+        got == want.into_dyn(),
+        "{} {op} {rows}x{cols} axis 1 ({plan}): differs from the CPU",
+        T::NAME
+    );
+    matches!(plan.access, gpu_core::LaneAccess::LookBackRows { .. })
 }

@@ -1,7 +1,7 @@
 // The device-level single-pass scan: one tile per block, tile index from an atomic counter,
 // the tile scanned by a Tile policy (ScanRegisterTile in scan_tile.cuh, or ScanStagedTile in
-// scan_tile_staged.cuh on sm_80+), its prefix found by decoupled look-back (lookback.cuh): the
-// flat scans over epoch-tagged status (lookback_epoch.cuh), the lanes over zeroed status.
+// scan_tile_staged.cuh on sm_80+), its prefix found by decoupled look-back (lookback.cuh) over
+// epoch-tagged status (lookback_epoch.cuh).
 //
 // Tile policy interface: in_type and out_type (what `in` and `out` hold: the value type, or the
 // 16-bit floats of ScanConvertTile); aligned(in, out) (whether full tiles may use vector
@@ -106,26 +106,29 @@ __device__ __forceinline__ void lookback_scan(const typename Tile::in_type* in,
 
 // Every lane of `in_lanes` (contiguous: axis stride 1) scanned into the same lane of
 // `out_lanes` (also contiguous), each lane a scan of its own over `tiles_per_lane` tiles: tile
-// slots lane-major, handed out in order by `counter`, so a tile only waits on earlier tiles of
-// its own lane, held by blocks already running. Long rows at the flat scan's speed.
+// slots lane-major, handed out in order by `counter` (its value minus `base`), so a tile only
+// waits on earlier tiles of its own lane, held by blocks already running; status tagged with
+// `epoch` as the flat scan's. Long rows at the flat scan's speed.
 template <class Op, bool DETERMINISTIC, class Tile, class Lanes>
 __device__ __forceinline__ void lookback_scan_lanes(const typename Tile::in_type* in,
                                                     Lanes in_lanes,
                                                     typename Tile::out_type* out,
                                                     Lanes out_lanes, u64 tiles_per_lane,
                                                     u32 exclusive, u32* counter, u32* flags,
-                                                    void* aggs, void* incs, Tile& t) {
+                                                    void* aggs, void* incs, u32 epoch, u32 base,
+                                                    Tile& t) {
     __shared__ u32 tile_slot;
-    // One tile per lane: no look-back, so no ordering to keep (and no atomic to pay per tile).
-    if (threadIdx.x == 0) tile_slot = tiles_per_lane == 1 ? blockIdx.x : atomicAdd(counter, 1u);
+    // One tile per lane: no look-back, so no ordering to keep (and no atomic to pay per tile;
+    // the counter does not move).
+    if (threadIdx.x == 0)
+        tile_slot = tiles_per_lane == 1 ? blockIdx.x : atomicAdd(counter, 1u) - base;
     __syncthreads();
     const u64 slot = tile_slot;
     const u64 lane = slot / tiles_per_lane;
-    lookback_scan_tile<Op, DETERMINISTIC>(in + in_lanes.start(lane), out + out_lanes.start(lane),
-                                          in_lanes.length(lane), exclusive, slot,
-                                          lane * tiles_per_lane,
-                                          ScanTileStatus<typename Op::value_type>(flags, aggs, incs),
-                                          t);
+    lookback_scan_tile<Op, DETERMINISTIC>(
+        in + in_lanes.start(lane), out + out_lanes.start(lane), in_lanes.length(lane), exclusive,
+        slot, lane * tiles_per_lane,
+        ScanEpochStatus<typename Op::value_type>(flags, aggs, incs, epoch), t);
 }
 
 }  // namespace gp

@@ -525,15 +525,17 @@ impl Scanner {
                 offset_ptr(output, ob, kind.out_size()),
             );
             if b > 0 {
-                run.status = self.zeroed_status(&run.layout, stream)?;
+                // A run of its own: the next epoch over the same status, nothing zeroed.
+                let (status, epoch) = self.epoch_status(tiles, kind.value_size, stream)?;
+                (run.status, run.epoch, run.base) = (status, epoch.epoch, epoch.base);
             }
             self.rows_tiles(&run, src, &in_lb.lanes, dst, &out_lb.lanes, tiles, stream)?;
         }
         Ok(plan)
     }
 
-    /// The kernel and zeroed status (on `stream`) of the look-back-rows scan `planned`, for
-    /// [`rows_tiles`](Self::rows_tiles) launches of its tiles.
+    /// The kernel and status (epoch-tagged, zeroed on `stream` only where needed) of the
+    /// look-back-rows scan `planned`, for [`rows_tiles`](Self::rows_tiles) launches of its tiles.
     pub(crate) fn rows_begin(
         &mut self,
         kind: &LaneKind<'_>,
@@ -546,14 +548,14 @@ impl Scanner {
         let kernel = self.tile_kernel("rows", kind, tile.shared_bytes)?;
         self.check_kernel(&kernel, tile.block)?;
         self.grid(plan.tiles * per_lane)?;
-        let layout = StatusLayout::new(plan.tiles * per_lane, kind.value_size)?;
-        let status = self.zeroed_status(&layout, stream)?;
+        let (status, epoch) = self.epoch_status(plan.tiles * per_lane, kind.value_size, stream)?;
         Ok(RowsRun {
             kernel,
             tile,
             per_lane,
-            layout,
             status,
+            epoch: epoch.epoch,
+            base: epoch.base,
             exclusive: exclusive as u32,
         })
     }
@@ -563,7 +565,7 @@ impl Scanner {
     /// `output`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn rows_tiles(
-        &self,
+        &mut self,
         run: &RowsRun,
         input: u64,
         in_lanes: &AxisLanes,
@@ -579,16 +581,22 @@ impl Scanner {
             aggregates,
             inclusives,
         } = run.status;
-        let (in_lanes, out_lanes, per_lane, exclusive) =
-            (*in_lanes, *out_lanes, run.per_lane, run.exclusive);
+        let (in_lanes, out_lanes, per_lane, exclusive, epoch, base) = (
+            *in_lanes,
+            *out_lanes,
+            run.per_lane,
+            run.exclusive,
+            run.epoch,
+            run.base,
+        );
         let RowsTile {
             block,
             shared_bytes,
         } = run.tile;
         // SAFETY: scan_rows[_staged]_<kind>(const T* in, AxisLanes in_lanes, T* out, AxisLanes
         // out_lanes, u64 tiles_per_lane, u32 exclusive, u32* counter, u32* flags, void*
-        // aggs, void* incs) matches (u64, AxisLanes, u64, AxisLanes, u64, u32, u64, u64,
-        // u64, u64). Both arrays' lanes are contiguous (axis stride 1, checked by
+        // aggs, void* incs, u32 epoch, u32 base) matches (u64, AxisLanes, u64, AxisLanes, u64,
+        // u32, u64, u64, u64, u64, u32, u32). Both arrays' lanes are contiguous (axis stride 1, checked by
         // rows_plan) and lie inside their arrays (checked shapes and strides); the output
         // does not alias the input unless it is the input itself, lane for lane (a block
         // reads its tile before writing it); the launches of one run have count ·
@@ -597,19 +605,22 @@ impl Scanner {
         // stopped, and reads only tiles whose data its callers have placed by then), each
         // tile block · items values (items as the kernel's shape, registers or staged),
         // staged kernels get the block · 128 bytes of dynamic shared memory they index
-        // (allowed by rows_begin); the scratch holds the counter and status of that many
-        // tiles as StatusLayout lays them out (the kernel's layout), zeroed by rows_begin
-        // (again per batch by enqueue_rows) before the run's first launch on the same stream.
-        unsafe {
+        // (allowed by rows_begin); the scratch holds the counter and the status of at least
+        // that many tiles as the run's layout places them, every word zero or tagged by an
+        // earlier epoch of that layout, the counter at `base` before the run (rows_begin and
+        // enqueue_rows through `epoch_status`: lookback_epoch.cuh's preconditions).
+        let launched = unsafe {
             run.kernel.launch(
                 LaunchConfig::new(grid, block).with_shared_bytes(shared_bytes as u32),
                 stream,
                 &kernel_args![
                     input, in_lanes, output, out_lanes, per_lane, exclusive, counter, flags,
-                    aggregates, inclusives
+                    aggregates, inclusives, epoch, base
                 ],
             )
-        }
+        };
+        // One tile per lane takes its index from the block, not the counter.
+        self.counted(launched, if per_lane > 1 { tiles } else { 0 })
     }
 
     /// Turns the `splits × count` split totals at `totals` into each split's seed, in place:
@@ -1073,14 +1084,16 @@ pub(crate) struct SpanPart {
 }
 
 /// A look-back-rows scan launched in parts ([`Scanner::rows_begin`]): its kernel, tile and
-/// zeroed status, the tiles of each part continuing the counter where the previous part on
-/// the stream left it.
+/// status, the tiles of each part continuing the counter where the previous part on the stream
+/// left it.
 pub(crate) struct RowsRun {
     kernel: gpu_core::Kernel,
     tile: RowsTile,
     per_lane: u64,
-    layout: StatusLayout,
     status: LookbackStatus,
+    /// The run's status tag and the counter's value before it (lookback_epoch.cuh).
+    epoch: u32,
+    base: u32,
     exclusive: u32,
 }
 

@@ -355,7 +355,7 @@ impl Scanner {
     /// The status of a flat look-back run of `tiles` tiles with `value_size`-byte values: the
     /// scratch laid out for it, zeroed only where the last runs' words cannot be reused
     /// ([`status_epochs`](super::status_epochs)), and the run's epoch and counter base.
-    fn epoch_status(
+    pub(super) fn epoch_status(
         &mut self,
         tiles: u64,
         value_size: usize,
@@ -539,9 +539,14 @@ impl Scanner {
                 ),
             }
         };
+        self.counted(launched, tiles)
+    }
+
+    /// A look-back launch's result, counted: `tiles` blocks took a tile from the counter, or,
+    /// after an error, whether any ran is unknown and the counter and words are not trusted.
+    pub(super) fn counted(&mut self, launched: Result<()>, tiles: u64) -> Result<()> {
         match launched {
             Ok(()) => self.epochs.launched(tiles),
-            // Whether any block ran is unknown: the counter and words are no longer trusted.
             Err(_) => self.epochs.forget(),
         }
         launched
