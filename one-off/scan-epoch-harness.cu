@@ -12,19 +12,26 @@
 //   persist(+epoch) (session 4 call C, dropped: 0.67-0.70 at 2^28): one resident block per SM slot looping over tiles; the next tile index is
 //            taken before the look-back, so neither the block launch nor the atomic's latency
 //            sits between a tile's stores and the next tile's loads
+//   epoch+pf<D><kind><when> (session 5): the epoch variant prefetching into L2 the tile D tiles
+//            ahead of its own (the tile a block about D/132 waves later takes), so DRAM works
+//            through the look-back's wait and later tiles load from L2. kind l: one
+//            prefetch.global.L2 per 128-byte line; e: the same with ::evict_last; b: one
+//            cp.async.bulk.prefetch.L2 (sm_90) for the whole tile. when s: right after the
+//            tile index; w: by the warps that wait while warp 0 looks back
 // One GPU, one process, the same-run copy at each size. Built on the device with nvcc sm_90.
 //
 // usage: scan-epoch-harness <reps> <log2 sizes, comma-separated>
 #include <gpu_prims/scan_lookback.cuh>
 #include <gpu_prims/scan_tile_staged.cuh>
 
+#ifndef __CUDACC_RTC__
 #include <algorithm>
-#include <type_traits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
+#endif
 
 #define CK(x)                                                                                \
     do {                                                                                     \
@@ -39,6 +46,9 @@ using gp::u32;
 using gp::u64;
 
 extern __shared__ __align__(16) unsigned char smem[];
+
+template <bool B, class A, class C> struct cond { typedef A type; };
+template <class A, class C> struct cond<false, A, C> { typedef C type; };
 
 // Packed status (4-byte values) tagged with the launch's epoch (≥ 1): a slot is published in
 // this launch when its high half equals the epoch; older launches' tags read as invalid.
@@ -80,6 +90,30 @@ template <class T, int SLEEP = 0> struct EpochStatus {
         return unpack(*reinterpret_cast<volatile u64*>(aggregates + t));
     }
 };
+
+// L2 prefetch of the input of tile `tile + PF` (see the header): KIND 1 line by line, 2 line by
+// line with evict_last, 3 one bulk prefetch; `from_thread`..blockDim.x take part.
+template <int PF, int KIND, class T>
+__device__ __forceinline__ void prefetch_ahead(const T* in, u64 tile, u64 tile_items, u64 n,
+                                               unsigned from_thread) {
+    if (PF == 0) return;
+    const u64 first = (tile + PF) * tile_items;
+    if (first >= n || threadIdx.x < from_thread) return;
+    const u64 bytes = (n - first < tile_items ? n - first : tile_items) * sizeof(T);
+    const char* p = reinterpret_cast<const char*>(in + first);
+    if (KIND == 3) {
+        if (threadIdx.x == from_thread) {
+            const u64 b16 = bytes & ~(u64)15;
+            if (b16) asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"((u32)b16) : "memory");
+        }
+        return;
+    }
+    const unsigned helpers = blockDim.x - from_thread;
+    for (u64 off = (u64)(threadIdx.x - from_thread) * 128; off < bytes; off += (u64)helpers * 128) {
+        if (KIND == 2) asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"(p + off));
+        else asm volatile("prefetch.global.L2 [%0];" ::"l"(p + off));
+    }
+}
 
 // The staged tile's values folded without scanning (register rows, then the staged rows).
 template <class Op, class Tile> __device__ __forceinline__ typename Op::value_type
@@ -175,7 +209,8 @@ template <class Op, int SROWS> struct BigStagedTile {
     }
 };
 
-template <class Op, bool EPOCH, bool EARLY, class Tile = gp::ScanStagedTile<Op>, int SLEEP = 0>
+template <class Op, bool EPOCH, bool EARLY, class Tile = gp::ScanStagedTile<Op>, int SLEEP = 0,
+          int PF = 0, int PFKIND = 1, int PFWHEN = 0>
 __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_type* in,
                                                      typename Op::value_type* out, u64 n,
                                                      u32* counter, void* aggs, void* incs,
@@ -194,7 +229,8 @@ __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_ty
     const u64 seg = tile * tile_items + (u64)warp * (32 * Tile::ITEMS);
     const bool vector_ok = (tile + 1) * tile_items <= n && Tile::aligned(in, out);
     t.load(in, seg, n, vector_ok);
-    typedef typename std::conditional<EPOCH, EpochStatus<T, SLEEP>, gp::ScanTileStatus<T>>::type Status;
+    if (PFWHEN == 0) prefetch_ahead<PF, PFKIND>(in, tile, tile_items, n, 0);
+    typedef typename cond<EPOCH, EpochStatus<T, SLEEP>, gp::ScanTileStatus<T>>::type Status;
     auto make_status = [&]() {
         if constexpr (EPOCH) return EpochStatus<T, SLEEP>(aggs, incs, epoch);
         else return gp::ScanTileStatus<T>(nullptr, aggs, incs);
@@ -224,6 +260,8 @@ __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_ty
             }
         }
         if (EARLY) t.scan(false, op);
+    } else if (PFWHEN == 1) {
+        prefetch_ahead<PF, PFKIND>(in, tile, tile_items, n, 32);
     }
     T before = Op::identity();
     for (unsigned w = 0; w < warp; ++w) before = w == 0 ? warp_totals[0] : op(before, warp_totals[w]);
@@ -251,7 +289,7 @@ __global__ void __launch_bounds__(1024) scan_persist(const typename Op::value_ty
     const unsigned lane = gp::lane_id(), warp = gp::warp_id(), warps = blockDim.x >> 5;
     const u64 tile_items = (u64)blockDim.x * Tile::ITEMS;
     const u64 tiles = (n + tile_items - 1) / tile_items;
-    typedef typename std::conditional<EPOCH, EpochStatus<T>, gp::ScanTileStatus<T>>::type Status;
+    typedef typename cond<EPOCH, EpochStatus<T>, gp::ScanTileStatus<T>>::type Status;
     auto make_status = [&]() {
         if constexpr (EPOCH) return EpochStatus<T>(aggs, incs, epoch);
         else return gp::ScanTileStatus<T>(nullptr, aggs, incs);
@@ -301,6 +339,14 @@ __global__ void init_words(u32* w, u64 count) {
         w[i] = 0u;
 }
 
+#ifdef __CUDACC_RTC__
+// NVRTC syntax check (one-off/nvrtc-check.py).
+typedef gp::ScanStagedTile<gp::Sum<float>> T8f;
+template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 1, 0>(const float*, float*, u64, u32*, void*, void*, u32, u32);
+template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 2, 1>(const float*, float*, u64, u32*, void*, void*, u32, u32);
+template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 3, 0>(const float*, float*, u64, u32*, void*, void*, u32, u32);
+template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 3, 1>(const float*, float*, u64, u32*, void*, void*, u32, u32);
+#else
 struct Timer {
     cudaEvent_t a, b;
     Timer() { CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b)); }
@@ -387,16 +433,43 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
                std::log2((double)n), name, block, items, us, copy_us / us, bad ? "WRONG" : "ok");
         fflush(stdout);
     };
-    run_variant("shipped", scan_variant<Op, false, false>, false);
-    run_variant("epoch", scan_variant<Op, true, false>, true);
     typedef gp::ScanStagedTile<Op> T8;
-    run_variant("epoch+sleep20", scan_variant<Op, true, false, T8, 20>, true);
-    run_variant("epoch+sleep80", scan_variant<Op, true, false, T8, 80>, true);
-    run_variant("epoch+sleep250", scan_variant<Op, true, false, T8, 250>, true);
+#define PFV(NAME, D, KIND, WHEN) run_variant(NAME, scan_variant<Op, true, false, T8, 0, D, KIND, WHEN>, true);
     run_variant("epoch", scan_variant<Op, true, false>, true);
+#ifdef PF_SWEEP  // session 5 call B: the distance of the bulk prefetch
+    PFV("epoch+pf8bs", 8, 3, 0)
+    PFV("epoch+pf16bs", 16, 3, 0)
+    PFV("epoch+pf24bs", 24, 3, 0)
+    PFV("epoch+pf32bs", 32, 3, 0)
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+    PFV("epoch+pf48bs", 48, 3, 0)
+    PFV("epoch+pf64bs", 64, 3, 0)
+    PFV("epoch+pf96bs", 96, 3, 0)
+    PFV("epoch+pf32bw", 32, 3, 1)
     run_variant("rows10+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 10>>, true, false, 10);
-    run_variant("rows10+sleep80", scan_variant<Op, true, false, BigStagedTile<Op, 10>, 80>, true, false, 10);
-    run_variant("shipped", scan_variant<Op, false, false>, false);
+    run_variant("rows10+pf24bs", scan_variant<Op, true, false, BigStagedTile<Op, 10>, 0, 24, 3, 0>, true, false, 10);
+    run_variant("rows10+pf32bs", scan_variant<Op, true, false, BigStagedTile<Op, 10>, 0, 32, 3, 0>, true, false, 10);
+    run_variant("rows10+pf48bs", scan_variant<Op, true, false, BigStagedTile<Op, 10>, 0, 48, 3, 0>, true, false, 10);
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+    PFV("epoch+pf32bs", 32, 3, 0)
+    PFV("epoch+pf48bs", 48, 3, 0)
+#else  // session 5 call A
+    PFV("epoch+pf16ls", 16, 1, 0)
+    PFV("epoch+pf48ls", 48, 1, 0)
+    PFV("epoch+pf132ls", 132, 1, 0)
+    PFV("epoch+pf48es", 48, 2, 0)
+    PFV("epoch+pf48bs", 48, 3, 0)
+    PFV("epoch+pf132bs", 132, 3, 0)
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+    PFV("epoch+pf48lw", 48, 1, 1)
+    PFV("epoch+pf132lw", 132, 1, 1)
+    PFV("epoch+pf48bw", 48, 3, 1)
+    PFV("epoch+pf132bw", 132, 3, 1)
+    PFV("epoch+pf264bs", 264, 3, 0)
+    run_variant("rows10+epoch", scan_variant<Op, true, false, BigStagedTile<Op, 10>>, true, false, 10);
+    run_variant("rows10+pf48bs", scan_variant<Op, true, false, BigStagedTile<Op, 10>, 0, 48, 3, 0>, true, false, 10);
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+#endif
     CK(cudaFree(scratch));
     CK(cudaFree(in));
     CK(cudaFree(out));
@@ -434,3 +507,4 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+#endif

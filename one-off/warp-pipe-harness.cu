@@ -7,6 +7,11 @@
 // Beside it, in the same run: the shipped kernel (gp::conv1d_fixed) and a device copy.
 // Built on the device with nvcc -arch=sm_90: one-off/h200-pw*.sh. Not shipped.
 //
+// Session 5 (-DPF_ONLY builds only these): the shipped 24-output tile (10 blocks per SM)
+// prefetching into L2 the input span of the tile PF blocks ahead of its own (KIND 1: one
+// prefetch.global.L2 per line; 3: one cp.async.bulk.prefetch.L2 for the span), so a block
+// launched later finds its inputs in L2 and DRAM works while this block computes.
+//
 // usage: warp-pipe-harness <log2 n> <reps> <variants,...|all>
 #include <gpu_prims/async_copy.cuh>
 #include <gpu_prims/conv1d_fixed.cuh>
@@ -205,7 +210,7 @@ __device__ __forceinline__ void stage_shifted(float* ys, const float (&acc)[K], 
     }
 }
 
-template <int W, int K, int MODE, int BLOCK = 128, int MINB = 1024 / BLOCK>
+template <int W, int K, int MODE, int BLOCK = 128, int MINB = 1024 / BLOCK, int PF = 0, int PFKIND = 1>
 __global__ void __launch_bounds__(BLOCK, MINB) conv_fixed_v(const float* __restrict__ x, float* __restrict__ y,
                                                        u64 rows, u64 n, u64 n_out, i64 off, int bmode,
                                                        u64 tiles_per_row, gp::Conv1dFixedMask<float, W> mask) {
@@ -224,6 +229,26 @@ __global__ void __launch_bounds__(BLOCK, MINB) conv_fixed_v(const float* __restr
         const i64 d = gp::floor_mod((i64)(row * n) + off, V);
         const i64 p_tile = off - d + (i64)(tile * S::TILE);
         const i64 o_tile = (i64)(tile * S::TILE) - d;
+        if (PF > 0) {
+            // the span of the tile PF tiles on (same row assumed: rows are long here)
+            const i64 total = (i64)(rows * n);
+            i64 at = (i64)(row * n) + p_tile + (i64)PF * S::TILE;
+            if (at < 0) at = 0;
+            if (at < total) {
+                const i64 len = (total - at < (i64)S::SPAN + 8 ? total - at : (i64)S::SPAN + 8) * 4;
+                const char* p = reinterpret_cast<const char*>(x + at);
+                if (PFKIND == 3) {
+                    if (tid == 0) {
+                        const char* a16 = reinterpret_cast<const char*>((u64)p & ~(u64)15);
+                        const u32 b16 = (u32)((len + (p - a16)) & ~(i64)15);
+                        if (b16) asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a16), "r"(b16) : "memory");
+                    }
+                } else {
+                    for (i64 o = (i64)tid * 128; o < len; o += (i64)BLOCK * 128)
+                        asm volatile("prefetch.global.L2 [%0];" ::"l"(p + o));
+                }
+            }
+        }
         __syncthreads();
         gp::conv1d_fixed_load<float, W, K, BLOCK>(xs, xr, p_tile, (i64)n, bmode);
         __syncthreads();
@@ -278,6 +303,8 @@ template __global__ void conv_fixed_v<31, 16, 0, 128, 12>(const float*, float*, 
 template __global__ void conv_fixed_v<31, 32, 0, 128, 6>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 template __global__ void conv_fixed_v<31, 24, 3, 128, 10>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 template __global__ void conv_shipped<31>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
+template __global__ void conv_fixed_v<31, 24, 0, 128, 10, 1320, 1>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
+template __global__ void conv_fixed_v<31, 24, 0, 128, 10, 1320, 3>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 #else
 
 #define CK(x)                                                                                    \
@@ -382,14 +409,14 @@ template <int W> static void run_shipped(const Data& d) {
 }
 
 
-template <int W, int K, int MODE, int BLOCK = 128, int MINB = 1024 / BLOCK>
+template <int W, int K, int MODE, int BLOCK = 128, int MINB = 1024 / BLOCK, int PF = 0, int PFKIND = 1>
 static void run_fixed_v(const Data& d, const char* tag) {
     const i64 off = -(i64)((W - 1) / 2);
     const u64 tile = BLOCK * K;
     const u64 tiles_per_row = (d.n_out + 3 + tile - 1) / tile;
     const auto m = mask_of<W>(d);
     const u64 grid = std::min<u64>(d.rows * tiles_per_row, 2147483647ull);
-    auto k = conv_fixed_v<W, K, MODE, BLOCK, MINB>;
+    auto k = conv_fixed_v<W, K, MODE, BLOCK, MINB, PF, PFKIND>;
     auto run = [&] { k<<<(unsigned)grid, BLOCK>>>(d.x, d.y, d.rows, d.n, d.n_out, off, 0, tiles_per_row, m); };
     const double us = median_us(d.reps, run);
     CK(cudaGetLastError());
@@ -437,6 +464,36 @@ static void run_pipe(const Data& d, const char* tag, int per_sm_ask) {
     if (want(NAME)) run_pipe<W, K, S, WARPS, MINB, OS>(d, NAME, ASK);
 
 template <int W> static void width(const Data& d) {
+#ifdef PF_SWEEP  // session 5 call B: the distance of the bulk prefetch
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    run_fixed_v<W, 24, 0, 128, 10, 132, 3>(d, "K24 m10 pf132 bulk");
+    run_fixed_v<W, 24, 0, 128, 10, 264, 3>(d, "K24 m10 pf264 bulk");
+    run_fixed_v<W, 24, 0, 128, 10, 396, 3>(d, "K24 m10 pf396 bulk");
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    run_fixed_v<W, 24, 0, 128, 10, 528, 3>(d, "K24 m10 pf528 bulk");
+    run_fixed_v<W, 24, 0, 128, 10, 660, 3>(d, "K24 m10 pf660 bulk");
+    run_fixed_v<W, 24, 0, 128, 10, 792, 3>(d, "K24 m10 pf792 bulk");
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    run_fixed_v<W, 16, 0, 128, 12, 792, 3>(d, "K16 m12 pf792 bulk");
+    run_fixed_v<W, 16, 0, 128, 8, 528, 3>(d, "K16 m8 pf528 bulk");
+    run_fixed_v<W, 32, 0, 128, 6, 396, 3>(d, "K32 m6 pf396 bulk");
+    run_fixed_v<W, 24, 0, 128, 10, 528, 3>(d, "K24 m10 pf528 bulk");
+    return;
+#endif
+#ifdef PF_ONLY
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    run_fixed_v<W, 24, 0, 128, 10, 660, 1>(d, "K24 m10 pf660 lines");
+    run_fixed_v<W, 24, 0, 128, 10, 1320, 1>(d, "K24 m10 pf1320 lines");
+    run_fixed_v<W, 24, 0, 128, 10, 2640, 1>(d, "K24 m10 pf2640 lines");
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    run_fixed_v<W, 24, 0, 128, 10, 660, 3>(d, "K24 m10 pf660 bulk");
+    run_fixed_v<W, 24, 0, 128, 10, 1320, 3>(d, "K24 m10 pf1320 bulk");
+    run_fixed_v<W, 24, 0, 128, 10, 2640, 3>(d, "K24 m10 pf2640 bulk");
+    run_fixed_v<W, 16, 0, 128, 8, 1056, 3>(d, "K16 m8 pf1056 bulk");
+    run_fixed_v<W, 16, 0>(d, "K16 m8 (shipped 16)");
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    return;
+#endif
     if (want("shipped")) run_shipped<W>(d);
     if (want("v0")) run_fixed_v<W, 16, 0>(d, "stage scalar (shipped)");
     if (want("v1")) run_fixed_v<W, 16, 1>(d, "stage vec no shift");

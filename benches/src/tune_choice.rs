@@ -51,6 +51,22 @@ pub fn crossover(widths: &[usize], gain: &[f64]) -> Option<usize> {
     Some((w0 + t * (w1 - w0)).ceil() as usize)
 }
 
+/// The L2 prefetch's keys from `scores[length][candidate]` (lengths increasing; candidate 0
+/// without the prefetch, the others at increasing distances): the distance that scores best at
+/// the longest length, and the first length from which it beats no prefetch at every longer one
+/// (`None`: it does not win at the longest).
+pub fn prefetch_choice(scores: &[Vec<f64>]) -> (usize, Option<usize>) {
+    let Some(last) = scores.last() else {
+        return (0, None);
+    };
+    if last.len() < 2 {
+        return (0, None);
+    }
+    let best = 1 + best_index(&last[1..]);
+    let wins: Vec<bool> = scores.iter().map(|s| s[best] > s[0]).collect();
+    (best, wins_from(&wins))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +78,20 @@ mod tests {
         assert!(geo_mean(&[1.0, 0.0]) < 1e-5);
         assert_eq!(best_index(&[0.5, 0.9, 0.9, 0.1]), 1);
         assert_eq!(best_index(&[]), 0);
+    }
+
+    #[test]
+    fn prefetch_takes_the_best_distance_at_the_longest_length() {
+        // The H200's scan harness (session 5, call B), i32: 2^26, 2^27, 2^28; off, 16, 32, 64.
+        let s = vec![
+            vec![0.777, 0.785, 0.780, 0.762],
+            vec![0.817, 0.818, 0.834, 0.820],
+            vec![0.825, 0.847, 0.864, 0.853],
+        ];
+        assert_eq!(prefetch_choice(&s), (2, Some(1)));
+        assert_eq!(prefetch_choice(&[vec![0.9, 0.8, 0.85]]), (2, None));
+        assert_eq!(prefetch_choice(&[]), (0, None));
+        assert_eq!(prefetch_choice(&[vec![0.9]]), (0, None));
     }
 
     #[test]

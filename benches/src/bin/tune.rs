@@ -22,6 +22,10 @@
 //!   checked against f64 sums at 4096 sampled outputs. `conv1d.wide_tile_from`: wide against
 //!   16-output tiles, f32 w 7, 15 and 31 at 2^20 … 2^28; the shortest length from which the
 //!   wide tiles win (geometric mean) there and at every longer one.
+//! - `scan.prefetch_*` and `conv1d.prefetch_*` (compute capability 9.0+): the default inclusive
+//!   sum of f32 and i32, and `Auto` f32 `same` correlations of w 7, 15 and 31, at 2^24 … 2^28
+//!   without the L2 prefetch and with it at several distances; the distance best at the longest
+//!   length, and the shortest length from which it wins at every longer one.
 
 use std::process::ExitCode;
 
@@ -50,7 +54,9 @@ mod run {
     use gpu_conv1d::{Conv1d, Mode, Options, Path as ConvPath, Real};
     use gpu_core::{data, DeviceArray, Element, Gpu, Op, Tuning};
     use gpu_prims_benches::gpu::{time_copy, time_gpu, GpuTiming};
-    use gpu_prims_benches::tune_choice::{best_index, crossover, geo_mean, wins_from};
+    use gpu_prims_benches::tune_choice::{
+        best_index, crossover, geo_mean, prefetch_choice, wins_from,
+    };
     use gpu_reduce::{Reduce, Workspace};
     use gpu_scan::{Scan, ScanKind, ScanOptions, TileStaging};
     use serde_json::{json, Value};
@@ -92,6 +98,11 @@ mod run {
         }
         Ok(a)
     }
+
+    /// Candidate tuning tables, each with its label.
+    type Candidates = [(String, Tuning)];
+    /// ×copy of each candidate at 2^lg values (a prefetch sweep's measurement).
+    type Measure = fn(&mut Tuner, u32, &Candidates) -> gpu_core::Result<Vec<f64>>;
 
     /// One timed candidate.
     struct Sample {
@@ -492,6 +503,166 @@ mod run {
             Ok(())
         }
 
+        // ---- L2 prefetch ------------------------------------------------------------------
+
+        /// The candidates of a prefetch sweep: none (`from_key` at 2^40), then `kibs` from any
+        /// length on.
+        fn prefetch_candidates(
+            from_key: &str,
+            kib_key: &str,
+            kibs: &[u64],
+        ) -> gpu_core::Result<Vec<(String, Tuning)>> {
+            let mut c = Vec::new();
+            let mut off = Tuning::new();
+            off.set(from_key, 1 << 40)?;
+            c.push(("no prefetch".to_string(), off));
+            for &k in kibs {
+                let mut t = Tuning::new();
+                t.set(from_key, 1)?;
+                t.set(kib_key, k)?;
+                c.push((format!("prefetch {k} KiB"), t));
+            }
+            Ok(c)
+        }
+
+        /// ×copy of the default inclusive sum of 2^lg f32 and i32 values under each candidate
+        /// table (geometric mean of the two; 0 when wrong).
+        fn scan_prefetch(
+            &mut self,
+            lg: u32,
+            candidates: &[(String, Tuning)],
+        ) -> gpu_core::Result<Vec<f64>> {
+            let a = self.scan_tables::<f32>(1 << lg, candidates)?;
+            let b = self.scan_tables::<i32>(1 << lg, candidates)?;
+            Ok(a.iter().zip(&b).map(|(x, y)| geo_mean(&[*x, *y])).collect())
+        }
+
+        fn scan_tables<T: Element>(
+            &mut self,
+            n: usize,
+            candidates: &[(String, Tuning)],
+        ) -> gpu_core::Result<Vec<f64>> {
+            let host: Vec<T> = data::exact(n, Op::Sum, 13);
+            let want = gpu_scan::cpu::par_scan(&host, Op::Sum, ScanKind::Inclusive)?;
+            let x = self.gpu.upload(&host)?;
+            let mut y = self.gpu.alloc::<T>(n)?;
+            let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
+            let mut out = Vec::new();
+            for (label, table) in candidates {
+                self.gpu.set_tuning(table.clone())?;
+                let scan = Scan::new(&self.gpu)
+                    .options(ScanOptions::inclusive())
+                    .stream(self.gpu.stream());
+                scan.scan_into(&x, &mut y, Op::Sum)?;
+                let ok = y.to_vec()? == want;
+                let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
+                    scan.scan_into(&x, &mut y, Op::Sum)
+                })?;
+                let f = copy / t.median_ms;
+                out.push(if ok { f } else { 0.0 });
+                self.record(
+                    "scan",
+                    format!("inclusive sum {} 2^{}", T::NAME, n.trailing_zeros()),
+                    label.clone(),
+                    t.median_ms,
+                    f,
+                    ok,
+                );
+            }
+            self.gpu.set_tuning(Tuning::new())?;
+            Ok(out)
+        }
+
+        /// ×copy of `Auto` f32 `same` correlations of 2^lg values, w 7, 15 and 31, under each
+        /// candidate table (geometric mean over the widths; 0 when wrong).
+        fn conv_prefetch(
+            &mut self,
+            lg: u32,
+            candidates: &[(String, Tuning)],
+        ) -> gpu_core::Result<Vec<f64>> {
+            let n = 1usize << lg;
+            let host: Vec<f32> = data::uniform(n, 5, -1.0, 1.0);
+            let x = self.gpu.upload(&host)?;
+            let mut y = self.gpu.alloc::<f32>(n)?;
+            let copy = self.copy_ms(n * 4)?;
+            let mut scores = vec![Vec::new(); candidates.len()];
+            for w in [7usize, 15, 31] {
+                let mask: Vec<f32> = data::uniform(w, w as u64, -1.0, 1.0);
+                for (i, (label, table)) in candidates.iter().enumerate() {
+                    // The wide tiles from any length on, so the prefetch is all that changes.
+                    let mut t = table.clone();
+                    t.set("conv1d.wide_tile_from", 1)?;
+                    self.gpu.set_tuning(t)?;
+                    let conv =
+                        Conv1d::correlation(&self.gpu, &mask, Options::new().mode(Mode::Same))?
+                            .stream(self.gpu.stream());
+                    let path = conv.path(n)?;
+                    conv.run_into(&x, &mut y)?;
+                    self.gpu.stream().synchronize()?;
+                    let ok = same_correlation_ok(&host, &mask, &y.to_vec()?);
+                    let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
+                        conv.run_into(&x, &mut y)
+                    })?;
+                    let f = copy / t.median_ms;
+                    scores[i].push(if ok { f } else { 0.0 });
+                    self.record(
+                        "conv1d",
+                        format!("same f32 w {w} 2^{lg}"),
+                        format!("{label} ({path:?})"),
+                        t.median_ms,
+                        f,
+                        ok,
+                    );
+                }
+            }
+            self.gpu.set_tuning(Tuning::new())?;
+            Ok(scores.iter().map(|s| geo_mean(s)).collect())
+        }
+
+        /// `<part>.prefetch_from` and `<part>.prefetch_kib` from `measure` at `logs` lengths.
+        fn tune_prefetch(
+            &mut self,
+            part: &str,
+            logs: &[u32],
+            kibs: &[u64],
+            measure: Measure,
+        ) -> gpu_core::Result<()> {
+            let (from_key, kib_key) = (
+                format!("{part}.prefetch_from"),
+                format!("{part}.prefetch_kib"),
+            );
+            if self.gpu.properties().compute_capability < (9, 0) {
+                self.notes.push(format!(
+                    "{from_key}: no bulk L2 prefetch below compute capability 9.0"
+                ));
+                return Ok(());
+            }
+            let candidates = Self::prefetch_candidates(&from_key, &kib_key, kibs)?;
+            let mut scores = Vec::new();
+            for &lg in logs {
+                scores.push(measure(self, lg, &candidates)?);
+            }
+            let (best, from) = prefetch_choice(&scores);
+            let from = from.map_or(1u64 << 40, |i| 1u64 << logs[i]);
+            self.table.set(&from_key, from)?;
+            if best > 0 {
+                self.table.set(&kib_key, kibs[best - 1])?;
+            }
+            self.notes.push(if from < 1 << 40 {
+                format!(
+                    "{from_key} = 2^{}, {kib_key} = {}: the prefetch wins from there on",
+                    from.trailing_zeros(),
+                    kibs[best - 1]
+                )
+            } else {
+                format!(
+                    "{from_key} = 2^40 (never): the prefetch does not win at 2^{}",
+                    logs[logs.len() - 1]
+                )
+            });
+            Ok(())
+        }
+
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {
             const DIRECT_F32: [usize; 10] = [33, 40, 48, 56, 63, 64, 72, 80, 96, 127];
             const DIRECT_F64: [usize; 7] = [48, 63, 64, 72, 80, 96, 127];
@@ -590,14 +761,27 @@ mod run {
             if a.only.iter().any(|o| o == "reduce") {
                 t.tune_reduce(1 << big)?;
             }
+            let prefetch_logs: Vec<u32> = (big - 4..=big).collect();
             if a.only.iter().any(|o| o == "scan") {
                 let logs: Vec<u32> = (20..=big).step_by(2).collect();
                 t.tune_scan(&logs)?;
+                t.tune_prefetch(
+                    "scan",
+                    &prefetch_logs,
+                    &[3584, 7168, 14336],
+                    Tuner::scan_prefetch,
+                )?;
             }
             if a.only.iter().any(|o| o == "conv1d") {
                 t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;
                 let logs: Vec<u32> = (20..=big).step_by(2).collect();
                 t.tune_wide_tiles(&logs)?;
+                t.tune_prefetch(
+                    "conv1d",
+                    &prefetch_logs,
+                    &[2048, 4096, 6144],
+                    Tuner::conv_prefetch,
+                )?;
             }
             Ok(())
         };

@@ -270,6 +270,23 @@ pub const KEYS: &[Key] = &[
         1024,
     ),
     count_key(
+        "scan.prefetch_from",
+        "values from which the staged look-back scan of 4- and 8-byte values prefetches a later \
+         tile's input into L2 (compute capability 9.0+; 2^40: never)",
+        1,
+        1 << 40,
+        1 << 40,
+        1 << 27,
+    ),
+    count_key(
+        "scan.prefetch_kib",
+        "how far ahead of its own tile a scan tile prefetches, in KiB (rounded to whole tiles)",
+        1,
+        1 << 20,
+        7 << 10,
+        7 << 10,
+    ),
+    count_key(
         "conv1d.fft_min_width",
         "shortest f32 mask Strategy::Auto runs through the block FFT",
         2,
@@ -301,6 +318,24 @@ pub const KEYS: &[Key] = &[
         1 << 40,
         1 << 40,
         1 << 24,
+    ),
+    count_key(
+        "conv1d.prefetch_from",
+        "outputs per row from which the wide f32 tiles prefetch a later tile's input into L2 \
+         (compute capability 9.0+; 2^40: never)",
+        1,
+        1 << 40,
+        1 << 40,
+        1 << 25,
+    ),
+    count_key(
+        "conv1d.prefetch_kib",
+        "how far ahead of its own tile a wide conv1d tile prefetches, in KiB (rounded to whole \
+         tiles)",
+        1,
+        1 << 20,
+        4 << 10,
+        4 << 10,
     ),
 ];
 

@@ -61,6 +61,9 @@ pub const DEFAULT_STAGED_BLOCK: u32 = 1024;
 pub const STAGED_MIN_LEN: usize = 1 << 25;
 /// Lowest compute capability with the staged tile (cp.async).
 pub const STAGED_MIN_COMPUTE: (u32, u32) = (8, 0);
+/// Lowest compute capability with the L2-prefetching staged tiles (`kernels/scan_sm90.cu`: the
+/// bulk prefetch).
+pub const PREFETCH_MIN_COMPUTE: (u32, u32) = (9, 0);
 
 /// Scratch regions start on this alignment (bytes).
 const ALIGN: usize = 256;
@@ -137,6 +140,11 @@ pub struct LookbackTuning {
     /// Block of staged tiles from `large_from` values (`scan.staged_block`; any whole number
     /// of warps), halved to whole warps where shared memory is short.
     pub staged_block: u32,
+    /// Staged flat scans of at least this many values prefetch a later tile's input into L2
+    /// (`scan.prefetch_from`; compute capability 9.0+).
+    pub prefetch_from: usize,
+    /// How far ahead, in bytes of input (`scan.prefetch_kib` · 1024).
+    pub prefetch_bytes: u64,
 }
 
 impl Default for LookbackTuning {
@@ -150,6 +158,8 @@ impl Default for LookbackTuning {
             staged_from: STAGED_MIN_LEN,
             staged_block_medium: DEFAULT_STAGED_BLOCK,
             staged_block: DEFAULT_STAGED_BLOCK,
+            prefetch_from: 1 << 40,
+            prefetch_bytes: 7 << 20,
         }
     }
 }
@@ -167,7 +177,25 @@ impl LookbackTuning {
             staged_from: count("scan.staged_from"),
             staged_block_medium: value("scan.staged_block_medium") as u32,
             staged_block: value("scan.staged_block") as u32,
+            prefetch_from: count("scan.prefetch_from"),
+            prefetch_bytes: value("scan.prefetch_kib").saturating_mul(1024),
         }
+    }
+
+    /// How many tiles ahead a staged flat scan of `n` values prefetches with `plan`, on a device
+    /// of `compute` capability: `prefetch_bytes` in whole tiles (at least one), or 0 (no
+    /// prefetch: register tiles, a shorter input, an older GPU).
+    pub fn prefetch_tiles(
+        &self,
+        plan: &LookbackPlan,
+        n: usize,
+        value_size: usize,
+        compute: (u32, u32),
+    ) -> u64 {
+        if !plan.staged || n < self.prefetch_from || compute < PREFETCH_MIN_COMPUTE {
+            return 0;
+        }
+        (self.prefetch_bytes / (plan.tile * value_size as u64).max(1)).max(1)
     }
 
     /// The staged tiles' block for `n` values.
@@ -257,6 +285,10 @@ pub struct LookbackPlan {
     pub tile: u64,
     /// Tiles (= blocks in the grid).
     pub tiles: u64,
+    /// How many tiles ahead each tile prefetches its successor's input into L2
+    /// (`kernels/scan_sm90.cu`), 0 for none: [`LookbackTuning::prefetch_tiles`], set by the
+    /// flat scans of long inputs on fast-memory GPUs.
+    pub prefetch_tiles: u64,
     /// Scratch layout for the status of exactly `tiles` tiles. A `Scan` lays its status out
     /// for a power-of-two number of tiles at least this large, shared by runs of similar
     /// lengths (the status is reused from call to call, not zeroed: docs/scan.md).
@@ -397,6 +429,7 @@ fn lookback_tiles(
         shared_bytes,
         tile,
         tiles,
+        prefetch_tiles: 0,
         layout: StatusLayout::new(tiles, value_size)?,
     })
 }
@@ -520,6 +553,42 @@ mod tests {
             use_staged_from(TileStaging::Auto, 1 << 22, (9, 0), true, tuned.staged_from).unwrap()
         );
         assert!(!use_staged(TileStaging::Auto, 1 << 22, (9, 0), true).unwrap());
+    }
+
+    #[test]
+    fn staged_flat_scans_prefetch_on_long_inputs_of_fast_memory_from_compute_9() {
+        let h100 = gpu_core::DeviceProfile::new("H100", (9, 0), 132, 3.35e12);
+        let h200 = gpu_core::DeviceProfile::new("H200", (9, 0), 132, 4.8e12);
+        let t = gpu_core::Tuning::new();
+        let ordinary = LookbackTuning::from_keys(|k| t.value(k, &h100));
+        let fast = LookbackTuning::from_keys(|k| t.value(k, &h200));
+        assert_eq!(ordinary.prefetch_from, 1 << 40);
+        assert_eq!(
+            (fast.prefetch_from, fast.prefetch_bytes),
+            (1 << 27, 7 << 20)
+        );
+        let shared = 227 * 1024;
+        let n = 1 << 28;
+        let staged = lookback_tuned(n, 4, None, true, shared, &fast).unwrap();
+        assert_eq!(staged.prefetch_tiles, 0, "the flat scan's caller sets it");
+        // 7 MiB of 224 KiB tiles (1024 threads × 56 values × 4 bytes); 8-byte values in tiles of
+        // their own bytes.
+        assert_eq!(fast.prefetch_tiles(&staged, n, 4, (9, 0)), 32);
+        let staged8 = lookback_tuned(n, 8, None, true, shared, &fast).unwrap();
+        assert_eq!(
+            fast.prefetch_tiles(&staged8, n, 8, (9, 0)),
+            (7 << 20) / (staged8.tile * 8)
+        );
+        assert_eq!(fast.prefetch_tiles(&staged, (1 << 27) - 1, 4, (9, 0)), 0);
+        assert_eq!(fast.prefetch_tiles(&staged, n, 4, (8, 0)), 0);
+        assert_eq!(ordinary.prefetch_tiles(&staged, n, 4, (9, 0)), 0);
+        let registers = lookback_tuned(n, 4, None, false, shared, &fast).unwrap();
+        assert_eq!(fast.prefetch_tiles(&registers, n, 4, (9, 0)), 0);
+        let near = LookbackTuning {
+            prefetch_bytes: 1,
+            ..fast
+        };
+        assert_eq!(near.prefetch_tiles(&staged, n, 4, (9, 0)), 1);
     }
 
     #[test]

@@ -16,9 +16,13 @@
 // SEEDED scans continue from a value in device memory (`seed`): the first tile takes it as its
 // prefix, as later tiles take their predecessors', so every output is seed ∘ (its scan). The
 // piece of a longer sequence (a shard of gpu-dist, a batch of a stream) in one pass.
+//
+// Prefetch policy (prefetch.cuh): each tile asks for the input of the tile `tiles` on from its
+// own as soon as its loads are issued (docs/tuning.md, "L2 prefetch").
 #pragma once
 #include <gpu_prims/lookback.cuh>
 #include <gpu_prims/lookback_epoch.cuh>
+#include <gpu_prims/prefetch.cuh>
 #include <gpu_prims/scan_tile.cuh>
 
 namespace gp {
@@ -26,12 +30,14 @@ namespace gp {
 // One tile of a scan of n values at in/out whose tiles own the status slots first, first + 1,
 // ...: this one `slot`. `status`: ScanTileStatus (lookback.cuh; slots zeroed before the launch)
 // or ScanEpochStatus (lookback_epoch.cuh).
-template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false, class Status>
+template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false, class Status,
+          class Prefetch = NoPrefetch>
 __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type* in,
                                                    typename Tile::out_type* out, u64 n,
                                                    u32 exclusive, u64 slot, u64 first,
                                                    const Status& status, Tile& t,
-                                                   const typename Op::value_type* seed = nullptr) {
+                                                   const typename Op::value_type* seed = nullptr,
+                                                   Prefetch prefetch = Prefetch()) {
     typedef typename Op::value_type T;
     __shared__ T warp_totals[32];
     __shared__ T tile_prefix;
@@ -44,6 +50,10 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type*
     const bool vector_ok = full && Tile::aligned(in, out);
 
     t.load(in, seg, n, vector_ok);
+    if (Prefetch::ENABLED && prefetch.tiles > 0 && threadIdx.x == 0) {
+        const u64 ahead = (tile + prefetch.tiles) * tile_items;
+        if (ahead < n) prefetch.ahead(in, ahead, ahead + tile_items < n ? ahead + tile_items : n);
+    }
     const T warp_total = t.scan(exclusive != 0, op);
     if (lane == 0) warp_totals[warp] = warp_total;
     __syncthreads();
@@ -89,19 +99,21 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type*
 // The flat scan: one tile per block, the tile index taken from `counter` (its value minus
 // `base`), status tagged with `epoch` (lookback_epoch.cuh: nothing zeroed before the launch).
 // SEEDED: continued from `*seed` (see above).
-template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false>
+template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false,
+          class Prefetch = NoPrefetch>
 __device__ __forceinline__ void lookback_scan(const typename Tile::in_type* in,
                                               typename Tile::out_type* out, u64 n, u32 exclusive,
                                               u32* counter, u32* flags, void* aggs, void* incs,
                                               u32 epoch, u32 base, Tile& t,
-                                              const typename Op::value_type* seed = nullptr) {
+                                              const typename Op::value_type* seed = nullptr,
+                                              Prefetch prefetch = Prefetch()) {
     __shared__ u32 tile_slot;
     // Dynamic tile index: tiles are taken in the order blocks start running.
     if (threadIdx.x == 0) tile_slot = atomicAdd(counter, 1u) - base;
     __syncthreads();
     const ScanEpochStatus<typename Op::value_type> status(flags, aggs, incs, epoch);
     lookback_scan_tile<Op, DETERMINISTIC, Tile, SEEDED>(in, out, n, exclusive, tile_slot, 0,
-                                                        status, t, seed);
+                                                        status, t, seed, prefetch);
 }
 
 // Every lane of `in_lanes` (contiguous: axis stride 1) scanned into the same lane of

@@ -10,7 +10,7 @@ use gpu_core::{
 
 use super::status_epochs::RunEpoch;
 use super::{cpu_algorithm_async, Scanner, HELPER_BLOCK};
-use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX};
+use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX, SCAN_SM90_PTX};
 use crate::plan::{self, Level, LookbackPlan, RecursivePlan, StatusLayout};
 use crate::{is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions};
 
@@ -265,6 +265,11 @@ impl Scanner {
         }
         let n = input.len();
         let (plan, deterministic) = self.lookback_plan(&combo, algorithm, options, n)?;
+        // Each chunk's tiles sit in a ring slot of their own: nothing to prefetch ahead.
+        let plan = LookbackPlan {
+            prefetch_tiles: 0,
+            ..plan
+        };
         let size = std::mem::size_of::<T>();
         let tiles_per_chunk = PIPELINE_CHUNK_BYTES / (plan.tile as usize * size);
         if tiles_per_chunk == 0 || n == 0 {
@@ -428,6 +433,11 @@ impl Scanner {
         stream: &Stream,
     ) -> Result<()> {
         let (plan, _) = self.lookback_plan(combo, Algorithm::LookBackDeterministic, options, n)?;
+        // The seeded kernels do not prefetch (gpu-dist's shards and a stream's batches).
+        let plan = LookbackPlan {
+            prefetch_tiles: 0,
+            ..plan
+        };
         if n == 0 {
             return Ok(());
         }
@@ -453,7 +463,10 @@ impl Scanner {
         seed: Option<SeedValue>,
         stream: &Stream,
     ) -> Result<LookbackRun> {
-        let (ptx, family) = if plan.staged {
+        debug_assert!(seed.is_none() || plan.prefetch_tiles == 0);
+        let (ptx, family) = if plan.prefetch_tiles > 0 {
+            (&SCAN_SM90_PTX, "lookback_staged_pf")
+        } else if plan.staged {
             (&SCAN_SM80_PTX, "lookback_staged")
         } else {
             (&SCAN_PTX, "lookback")
@@ -516,11 +529,31 @@ impl Scanner {
         // at `base` before the run (`epoch_status` and `StatusEpochs`: lookback_epoch.cuh's
         // preconditions).
         // Seeded kernels take one more argument, the seed `V` by value (its bytes, at the front
-        // of a buffer at least as large and as aligned).
+        // of a buffer at least as large and as aligned); the prefetching ones (scan_sm90:
+        // scan_lookback_staged_pf_*, never seeded) one more too, u64 prefetch_tiles ≥ 1: each
+        // tile prefetches values of `in` below n only (a hint; it writes nothing).
         let config =
             LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32);
+        let prefetch_tiles = plan.prefetch_tiles;
         let launched = unsafe {
             match run.seed {
+                None if prefetch_tiles > 0 => run.kernel.launch(
+                    config,
+                    stream,
+                    &kernel_args![
+                        input,
+                        output,
+                        n as u64,
+                        exclusive,
+                        counter,
+                        flags,
+                        aggregates,
+                        inclusives,
+                        epoch,
+                        base,
+                        prefetch_tiles
+                    ],
+                ),
                 None => run.kernel.launch(
                     config,
                     stream,
@@ -741,6 +774,16 @@ pub(crate) fn lookback_plan_on(
             props.shared_memory_per_block_optin,
             &tuning,
         )?
+    };
+    // The flat scan of `n` values prefetches ahead where the device's tuning says so (the host
+    // pipeline and the seeded scans clear it: their tiles are not all in one array).
+    let plan = LookbackPlan {
+        prefetch_tiles: if combo.lookback_only {
+            0
+        } else {
+            tuning.prefetch_tiles(&plan, n, combo.size, props.compute_capability)
+        },
+        ..plan
     };
     Ok((
         plan,
