@@ -82,11 +82,11 @@ mod tests {
 
     #[test]
     fn prefetch_takes_the_best_distance_at_the_longest_length() {
-        // The H200's scan harness (session 5, call B), i32: 2^26, 2^27, 2^28; off, 16, 32, 64.
+        // The H200's scan harness (session 5, call B), f32: 2^26, 2^27, 2^28; off, 16, 32, 64.
         let s = vec![
-            vec![0.777, 0.785, 0.780, 0.762],
-            vec![0.817, 0.818, 0.834, 0.820],
-            vec![0.825, 0.847, 0.864, 0.853],
+            vec![0.798, 0.792, 0.783, 0.768],
+            vec![0.818, 0.821, 0.833, 0.817],
+            vec![0.831, 0.851, 0.866, 0.848],
         ];
         assert_eq!(prefetch_choice(&s), (2, Some(1)));
         assert_eq!(prefetch_choice(&[vec![0.9, 0.8, 0.85]]), (2, None));

@@ -22,10 +22,9 @@
 //!   checked against f64 sums at 4096 sampled outputs. `conv1d.wide_tile_from`: wide against
 //!   16-output tiles, f32 w 7, 15 and 31 at 2^20 … 2^28; the shortest length from which the
 //!   wide tiles win (geometric mean) there and at every longer one.
-//! - `scan.prefetch_*` and `conv1d.prefetch_*` (compute capability 9.0+): the default inclusive
-//!   sum of f32 and i32, and `Auto` f32 `same` correlations of w 7, 15 and 31, at 2^24 … 2^28
-//!   without the L2 prefetch and with it at several distances; the distance best at the longest
-//!   length, and the shortest length from which it wins at every longer one.
+//! - `scan.prefetch_*` (compute capability 9.0+): the default inclusive sum of f32 and i32 at
+//!   2^24 … 2^28 without the L2 prefetch and with it at 3.5, 7 and 14 MiB ahead; the distance
+//!   best at the longest length, and the shortest length from which it wins at every longer one.
 
 use std::process::ExitCode;
 
@@ -573,52 +572,6 @@ mod run {
             Ok(out)
         }
 
-        /// ×copy of `Auto` f32 `same` correlations of 2^lg values, w 7, 15 and 31, under each
-        /// candidate table (geometric mean over the widths; 0 when wrong).
-        fn conv_prefetch(
-            &mut self,
-            lg: u32,
-            candidates: &[(String, Tuning)],
-        ) -> gpu_core::Result<Vec<f64>> {
-            let n = 1usize << lg;
-            let host: Vec<f32> = data::uniform(n, 5, -1.0, 1.0);
-            let x = self.gpu.upload(&host)?;
-            let mut y = self.gpu.alloc::<f32>(n)?;
-            let copy = self.copy_ms(n * 4)?;
-            let mut scores = vec![Vec::new(); candidates.len()];
-            for w in [7usize, 15, 31] {
-                let mask: Vec<f32> = data::uniform(w, w as u64, -1.0, 1.0);
-                for (i, (label, table)) in candidates.iter().enumerate() {
-                    // The wide tiles from any length on, so the prefetch is all that changes.
-                    let mut t = table.clone();
-                    t.set("conv1d.wide_tile_from", 1)?;
-                    self.gpu.set_tuning(t)?;
-                    let conv =
-                        Conv1d::correlation(&self.gpu, &mask, Options::new().mode(Mode::Same))?
-                            .stream(self.gpu.stream());
-                    let path = conv.path(n)?;
-                    conv.run_into(&x, &mut y)?;
-                    self.gpu.stream().synchronize()?;
-                    let ok = same_correlation_ok(&host, &mask, &y.to_vec()?);
-                    let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
-                        conv.run_into(&x, &mut y)
-                    })?;
-                    let f = copy / t.median_ms;
-                    scores[i].push(if ok { f } else { 0.0 });
-                    self.record(
-                        "conv1d",
-                        format!("same f32 w {w} 2^{lg}"),
-                        format!("{label} ({path:?})"),
-                        t.median_ms,
-                        f,
-                        ok,
-                    );
-                }
-            }
-            self.gpu.set_tuning(Tuning::new())?;
-            Ok(scores.iter().map(|s| geo_mean(s)).collect())
-        }
-
         /// `<part>.prefetch_from` and `<part>.prefetch_kib` from `measure` at `logs` lengths.
         fn tune_prefetch(
             &mut self,
@@ -776,12 +729,6 @@ mod run {
                 t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;
                 let logs: Vec<u32> = (20..=big).step_by(2).collect();
                 t.tune_wide_tiles(&logs)?;
-                t.tune_prefetch(
-                    "conv1d",
-                    &prefetch_logs,
-                    &[2048, 4096, 6144],
-                    Tuner::conv_prefetch,
-                )?;
             }
             Ok(())
         };

@@ -7,7 +7,7 @@ use ndarray::{Array2, ArrayView2};
 use gpu_core::{kernel_args, DeviceArray, Error, Gpu, Input, LaunchConfig, Result, Stream};
 
 use crate::constant::with_constant_mask;
-use crate::kernels::{PTX, PTX_SM80, PTX_SM90, PTX_SM90A};
+use crate::kernels::{PTX, PTX_SM80, PTX_SM90A};
 use crate::plan::{
     auto_fixed_tiles_per_row, auto_fixed_wide_tiles_per_row, auto_tiles_per_row, offset,
     output_len, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
@@ -250,8 +250,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
 
     pub(crate) fn resolve(&self, n_out: usize) -> Path {
         let w = self.mask.len();
-        let at = crate::plan::Crossovers::from_keys(|k| self.gpu.tuned(k))
-            .on_compute(self.gpu.properties().compute_capability);
+        let at = crate::plan::Crossovers::from_keys(|k| self.gpu.tuned(k));
         // Only asked (a library load, once) where the block FFT cannot take the mask or this
         // device's crossover sends the mask to cuFFT.
         let cufft = (w > crate::fft_max_width::<T>() || w >= at.cufft_min::<T>())
@@ -669,8 +668,6 @@ impl<'s, T: Real> Conv1d<'s, T> {
         }
         let pack = if path.needs_sm90a() {
             &PTX_SM90A
-        } else if path.needs_sm90() {
-            &PTX_SM90
         } else if path.prefers_sm80::<T>() && tensor_cores(&self.gpu) {
             &PTX_SM80
         } else {
@@ -914,15 +911,13 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 }
             }
             Path::CuFft { .. } => unreachable!("run by crate::cufft above"),
-            Path::RegisterTiledFixed { width }
-            | Path::RegisterTiledFixedWide { width }
-            | Path::RegisterTiledFixedWidePrefetch { width } => {
+            Path::RegisterTiledFixed { width } | Path::RegisterTiledFixedWide { width } => {
                 debug_assert_eq!(width as u64, w);
                 debug_assert_eq!(self.mask_host.len() as u64, w);
-                let tiles_per_row = if matches!(path, Path::RegisterTiledFixed { .. }) {
-                    auto_fixed_tiles_per_row::<T>(n_out as usize)
-                } else {
+                let tiles_per_row = if matches!(path, Path::RegisterTiledFixedWide { .. }) {
                     auto_fixed_wide_tiles_per_row::<T>(n_out as usize)
+                } else {
+                    auto_fixed_tiles_per_row::<T>(n_out as usize)
                 };
                 let config =
                     LaunchConfig::new(grid(rows * tiles_per_row, &self.gpu), AUTO_FIXED_BLOCK);
@@ -938,29 +933,13 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // vector loads need); the path was chosen for W = w, and mask_host holds exactly
                 // w elements of A = T::Wide, the by-value struct `{ A m[W]; }` the driver copies;
                 // AUTO_FIXED_BLOCK threads as compiled (static shared memory only); tiles_per_row
-                // covers n_out outputs for every alignment shift. conv1d_auto_wide_pf_w<W>_f32
-                // (f32 only, compute capability 9.0+ as the plan checks) takes u64
-                // prefetch_tiles ≥ 1 before the mask: a hint whose prefetches stay inside x's
-                // rows · n elements.
-                if let Path::RegisterTiledFixedWidePrefetch { .. } = path {
-                    let prefetch_tiles: u64 =
-                        crate::plan::Crossovers::from_keys(|k| self.gpu.tuned(k)).prefetch_tiles();
-                    let [p] = kernel_args![prefetch_tiles];
-                    unsafe {
-                        kernel.launch(
-                            config,
-                            stream,
-                            &[a0, a1, a2, a3, a4, a5, a6, a7, p, mask_param],
-                        )
-                    }
-                } else {
-                    unsafe {
-                        kernel.launch(
-                            config,
-                            stream,
-                            &[a0, a1, a2, a3, a4, a5, a6, a7, mask_param],
-                        )
-                    }
+                // covers n_out outputs for every alignment shift.
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &[a0, a1, a2, a3, a4, a5, a6, a7, mask_param],
+                    )
                 }
             }
         }

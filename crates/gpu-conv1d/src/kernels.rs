@@ -1,5 +1,5 @@
-//! The crate's embedded kernels (`kernels/conv1d.cu`, `kernels/conv1d_sm80.cu`,
-//! `kernels/conv1d_sm90.cu` and `kernels/conv1d_sm90a.cu`, built by
+//! The crate's embedded kernels (`kernels/conv1d.cu`, `kernels/conv1d_sm80.cu` and
+//! `kernels/conv1d_sm90a.cu`, built by
 //! `scripts/ptx.sh`): one PTX module per kernel, with sm_80 and sm_90 machine code beside it. gpu-core loads each kernel
 //! on its first use; [`preload`] loads them all at once.
 
@@ -24,18 +24,6 @@ pub(crate) static PTX_SM80: Ptx = Ptx::archive(
     Cubins::new(90, include_bytes!("ptx/conv1d_sm80.sm_90.kpack")),
 ]);
 
-/// The wide f32 tiles that prefetch a later tile's input into L2, compiled from
-/// `kernels/conv1d_sm90.cu` for compute_90: loaded only on GPUs of compute capability 9.0 and
-/// later whose tuning asks for the prefetch (`conv1d.prefetch_from`).
-pub(crate) static PTX_SM90: Ptx = Ptx::archive(
-    "gpu-conv1d/conv1d_sm90",
-    include_bytes!("ptx/conv1d_sm90.ptx.kpack"),
-)
-.with_cubins(&[Cubins::new(
-    90,
-    include_bytes!("ptx/conv1d_sm90.sm_90.kpack"),
-)]);
-
 /// The warpgroup tensor-core kernels, compiled from `kernels/conv1d_sm90a.cu` for the
 /// architecture-specific compute_90a (`wgmma`): loaded only on GPUs of compute capability 9.0
 /// (H100, H200), with their sm_90a machine code.
@@ -49,7 +37,7 @@ pub(crate) static PTX_SM90A: Ptx = Ptx::archive(
 )]);
 
 /// Every kernel pack this crate embeds (for size reports and [`preload`]).
-pub static KERNELS: &[&Ptx] = &[&PTX, &PTX_SM80, &PTX_SM90, &PTX_SM90A];
+pub static KERNELS: &[&Ptx] = &[&PTX, &PTX_SM80, &PTX_SM90A];
 
 /// Loads every kernel of gpu-conv1d that `gpu` can run, now and in parallel, instead of on
 /// first use; returns how many. Optional: for programs that would rather pay all loads up front.
@@ -64,9 +52,6 @@ pub fn preload(gpu: &Gpu) -> Result<usize> {
     let mut n = gpu.preload(&PTX)?;
     if gpu.properties().compute_capability >= (8, 0) {
         n += gpu.preload(&PTX_SM80)?;
-    }
-    if gpu.properties().compute_capability >= crate::plan::PREFETCH_MIN_COMPUTE {
-        n += gpu.preload(&PTX_SM90)?;
     }
     if gpu.properties().compute_capability == (9, 0) {
         n += gpu.preload(&PTX_SM90A)?;

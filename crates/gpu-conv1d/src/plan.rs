@@ -262,14 +262,6 @@ pub enum Path {
         /// Mask width the kernel is compiled for.
         width: u32,
     },
-    /// `conv1d_auto_wide_pf_w<width>_f32` (`kernels/conv1d_sm90.cu`, compute capability 9.0+):
-    /// [`Path::RegisterTiledFixedWide`] with each tile prefetching into L2 the input of a tile
-    /// `conv1d.prefetch_kib` further on, for rows of at least `conv1d.prefetch_from` outputs
-    /// (GPUs of fast memory per SM). The same bits.
-    RegisterTiledFixedWidePrefetch {
-        /// Mask width the kernel is compiled for.
-        width: u32,
-    },
     /// `conv1d_tensor_T` (f16, bf16, f32 through 3xTF32): matrix products on tensor cores
     /// ([`Strategy::TensorCore`]).
     TensorCore,
@@ -309,12 +301,6 @@ impl Path {
         self == Path::Warpgroup
     }
 
-    /// Whether this path's kernel comes from `kernels/conv1d_sm90.cu` (compute capability 9.0
-    /// and later): the prefetching wide tiles.
-    pub fn needs_sm90(self) -> bool {
-        matches!(self, Path::RegisterTiledFixedWidePrefetch { .. })
-    }
-
     /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {
@@ -325,7 +311,6 @@ impl Path {
             Path::RegisterTiled => "auto".to_string(),
             Path::RegisterTiledFixed { width } => format!("auto_w{width}"),
             Path::RegisterTiledFixedWide { width } => format!("auto_wide_w{width}"),
-            Path::RegisterTiledFixedWidePrefetch { width } => format!("auto_wide_pf_w{width}"),
             Path::TensorCore => "tensor".to_string(),
             Path::Warpgroup => "wgmma".to_string(),
             Path::Fft { size } => format!("fft{size}"),
@@ -435,10 +420,6 @@ pub fn cufft_min_width<T: Real>() -> usize {
 /// H200 only, docs/tuning.md).
 pub const WIDE_TILE_FROM_ORDINARY: usize = 1 << 40;
 
-/// Lowest compute capability with the prefetching wide tiles (`kernels/conv1d_sm90.cu`: the
-/// bulk L2 prefetch).
-pub const PREFETCH_MIN_COMPUTE: (u32, u32) = (9, 0);
-
 /// Where [`Strategy::Auto`] changes path on one device: gpu_core::tuning's `conv1d.*` keys.
 /// [`Default`] holds the built-in values of a GPU of ordinary memory bandwidth (the H100's,
 /// as [`fft_min_width`] and [`cufft_min_width`] give them).
@@ -453,11 +434,6 @@ pub struct Crossovers {
     /// Outputs per row from which f32 masks of [`WIDE_TILE_WIDTHS`] take the wide-tile kernel
     /// (`conv1d.wide_tile_from`).
     pub wide_tile_from: usize,
-    /// Outputs per row from which those wide tiles prefetch ahead into L2
-    /// (`conv1d.prefetch_from`; `usize::MAX` on GPUs below compute capability 9.0).
-    pub prefetch_from: usize,
-    /// How far ahead, in bytes of input (`conv1d.prefetch_kib` · 1024).
-    pub prefetch_bytes: u64,
 }
 
 impl Default for Crossovers {
@@ -467,8 +443,6 @@ impl Default for Crossovers {
             fft_min_width_f64: fft_min_width::<f64>(false),
             cufft_min_width: cufft_min_width::<f32>(),
             wide_tile_from: WIDE_TILE_FROM_ORDINARY,
-            prefetch_from: WIDE_TILE_FROM_ORDINARY,
-            prefetch_bytes: 4 << 20,
         }
     }
 }
@@ -483,31 +457,7 @@ impl Crossovers {
             fft_min_width_f64: count("conv1d.fft_min_width_f64"),
             cufft_min_width: count("conv1d.cufft_min_width"),
             wide_tile_from: count("conv1d.wide_tile_from"),
-            prefetch_from: count("conv1d.prefetch_from"),
-            prefetch_bytes: value("conv1d.prefetch_kib").saturating_mul(1024),
         }
-    }
-
-    /// These crossovers on a GPU of compute capability `compute`: no prefetch below 9.0 (the
-    /// bulk prefetch instruction).
-    #[cfg_attr(not(any(test, feature = "cuda")), allow(dead_code))]
-    pub fn on_compute(self, compute: (u32, u32)) -> Self {
-        if compute >= PREFETCH_MIN_COMPUTE {
-            self
-        } else {
-            Crossovers {
-                prefetch_from: usize::MAX,
-                ..self
-            }
-        }
-    }
-
-    /// How many wide tiles ahead a tile prefetches: `prefetch_bytes` in whole tiles of f32
-    /// input (at least one).
-    #[cfg_attr(not(any(test, feature = "cuda")), allow(dead_code))]
-    pub fn prefetch_tiles(&self) -> u64 {
-        let tile_bytes = (AUTO_FIXED_BLOCK as u64) * (WIDE_TILE_OUTPUTS_PER_THREAD as u64) * 4;
-        (self.prefetch_bytes / tile_bytes).max(1)
     }
 
     /// The shortest mask of `T` through the block FFT (16-bit types with tensor cores keep
@@ -610,13 +560,10 @@ pub(crate) fn resolve<T: Real>(
 }
 
 /// `Auto`'s FMA kernel for a mask of `w` in rows of `n_out` outputs: compiled for the width where
-/// one is (with wide tiles for long f32 rows from `at.wide_tile_from`, prefetching from
-/// `at.prefetch_from`), else the runtime-width kernel.
+/// one is (with wide tiles for long f32 rows from `at.wide_tile_from`), else the runtime-width
+/// kernel.
 fn fma_path<T: Real>(n_out: usize, w: usize, at: &Crossovers) -> Path {
-    let wide = T::NAME == "f32" && WIDE_TILE_WIDTHS.contains(&w) && n_out >= at.wide_tile_from;
-    if wide && n_out >= at.prefetch_from {
-        Path::RegisterTiledFixedWidePrefetch { width: w as u32 }
-    } else if wide {
+    if T::NAME == "f32" && WIDE_TILE_WIDTHS.contains(&w) && n_out >= at.wide_tile_from {
         Path::RegisterTiledFixedWide { width: w as u32 }
     } else if AUTO_FIXED_WIDTHS.contains(&w) {
         Path::RegisterTiledFixed { width: w as u32 }
@@ -848,15 +795,7 @@ mod tests {
         // Past 32 the FFT or the runtime-width kernel, as before; RegisterTiled follows Auto.
         assert!(matches!(auto(long, 33, &fast), Path::Fft { .. }));
         assert_eq!(
-            resolve::<f32>(
-                Strategy::RegisterTiled,
-                1 << 24,
-                31,
-                true,
-                true,
-                false,
-                &fast
-            ),
+            resolve::<f32>(Strategy::RegisterTiled, long, 31, true, true, false, &fast),
             Path::RegisterTiledFixedWide { width: 31 }
         );
         assert_eq!(
@@ -866,63 +805,6 @@ mod tests {
         assert_eq!(auto_fixed_wide_shape::<f32>().tile, 3072);
         assert_eq!(auto_fixed_wide_tiles_per_row::<f32>(3072 - 3), 1);
         assert_eq!(auto_fixed_wide_tiles_per_row::<f32>(3072 - 2), 2);
-    }
-
-    #[test]
-    fn wide_tiles_prefetch_on_long_rows_of_fast_memory_from_compute_9() {
-        let h100 = gpu_core::DeviceProfile::new("H100", (9, 0), 132, 3.35e12);
-        let h200 = gpu_core::DeviceProfile::new("H200", (9, 0), 132, 4.8e12);
-        let t = gpu_core::Tuning::new();
-        let ordinary = Crossovers::from_keys(|k| t.value(k, &h100)).on_compute((9, 0));
-        let fast = Crossovers::from_keys(|k| t.value(k, &h200)).on_compute((9, 0));
-        assert_eq!(ordinary.prefetch_from, 1 << 40);
-        assert_eq!(
-            (fast.prefetch_from, fast.prefetch_bytes),
-            (1 << 25, 4 << 20)
-        );
-        // 4 MiB of 12 KiB tiles (3072 f32 outputs each).
-        assert_eq!(fast.prefetch_tiles(), 341);
-        let tiny = Crossovers {
-            prefetch_bytes: 1,
-            ..fast
-        };
-        assert_eq!(tiny.prefetch_tiles(), 1);
-        let auto = |n_out, w, at: &Crossovers| {
-            resolve::<f32>(Strategy::Auto, n_out, w, true, true, false, at)
-        };
-        for w in 1..=32u32 {
-            let wide = WIDE_TILE_WIDTHS.contains(&(w as usize));
-            assert_eq!(
-                auto(1 << 25, w as usize, &fast),
-                if wide {
-                    Path::RegisterTiledFixedWidePrefetch { width: w }
-                } else {
-                    Path::RegisterTiledFixed { width: w }
-                }
-            );
-            assert_eq!(
-                auto((1 << 25) - 1, w as usize, &fast),
-                if wide {
-                    Path::RegisterTiledFixedWide { width: w }
-                } else {
-                    Path::RegisterTiledFixed { width: w }
-                }
-            );
-            // The H100 as before; a fast-memory GPU below compute capability 9.0 without it.
-            assert_eq!(
-                auto(1 << 28, w as usize, &ordinary),
-                Path::RegisterTiledFixed { width: w }
-            );
-            let older = Crossovers::from_keys(|k| t.value(k, &h200)).on_compute((8, 0));
-            assert!(!matches!(
-                auto(1 << 28, w as usize, &older),
-                Path::RegisterTiledFixedWidePrefetch { .. }
-            ));
-        }
-        let p = Path::RegisterTiledFixedWidePrefetch { width: 31 };
-        assert_eq!(p.kernel_name::<f32>(), "conv1d_auto_wide_pf_w31_f32");
-        assert!(p.needs_sm90() && !p.needs_sm90a() && !p.prefers_sm80::<f32>());
-        assert!(!Path::RegisterTiledFixedWide { width: 31 }.needs_sm90());
     }
 
     /// The path with the built-in crossovers of an ordinary GPU (the H100's), without the

@@ -1,5 +1,5 @@
-//! The embedded kernels: every one has fresh sm_80/sm_90 machine code (the sm90 and sm90a
-//! modules: sm_90 and sm_90a only; checked without a GPU),
+//! The embedded kernels: every one has fresh sm_80/sm_90 machine code (the sm90a module: sm_90a
+//! only; checked without a GPU),
 //! and on a GPU every one loads, from its cubin and from its PTX.
 #![cfg(feature = "cuda")]
 
@@ -11,16 +11,15 @@ use gpu_core::testing::{
 
 #[test]
 fn every_kernel_has_cubins_built_from_its_ptx() {
-    // The compute_90 module (the bulk L2 prefetch) runs from compute capability 9.0 and the
-    // architecture-specific one (compute_90a, `wgmma`) on 9.0 only: both carry sm_90 machine
-    // code alone.
-    let (sm90, portable): (Vec<_>, Vec<_>) = KERNELS
+    // The architecture-specific module (compute_90a, `wgmma`) runs on compute capability 9.0
+    // only, so it carries sm_90a machine code alone.
+    let (specific, portable): (Vec<_>, Vec<_>) = KERNELS
         .iter()
         .copied()
-        .partition(|p| p.name.ends_with("_sm90a") || p.name.ends_with("_sm90"));
-    assert_eq!(sm90.len(), 2);
+        .partition(|p| p.name.ends_with("_sm90a"));
+    assert_eq!(specific.len(), 1);
     assert_cubins_complete(&portable, &[80, 90]);
-    assert_cubins_complete(&sm90, &[90]);
+    assert_cubins_complete(&specific, &[90]);
 }
 
 #[test]

@@ -319,24 +319,6 @@ pub const KEYS: &[Key] = &[
         1 << 40,
         1 << 24,
     ),
-    count_key(
-        "conv1d.prefetch_from",
-        "outputs per row from which the wide f32 tiles prefetch a later tile's input into L2 \
-         (compute capability 9.0+; 2^40: never)",
-        1,
-        1 << 40,
-        1 << 40,
-        1 << 25,
-    ),
-    count_key(
-        "conv1d.prefetch_kib",
-        "how far ahead of its own tile a wide conv1d tile prefetches, in KiB (rounded to whole \
-         tiles)",
-        1,
-        1 << 20,
-        4 << 10,
-        4 << 10,
-    ),
 ];
 
 /// The key named `name`, if there is one.

@@ -28,7 +28,6 @@
 #pragma once
 #include <gpu_prims/conv1d_boundary.cuh>
 #include <gpu_prims/load.cuh>
-#include <gpu_prims/prefetch.cuh>
 
 namespace gp {
 
@@ -160,14 +159,11 @@ __device__ __forceinline__ void conv1d_store_tile(T* __restrict__ y, const T* ys
     }
 }
 
-// Prefetch (prefetch.cuh): each tile first asks for the input span of the tile `tiles` on
-// (placed as if in the same row: a hint, so a tile of the next row is found within a few values).
-template <class T, int W, int K, int BLOCK, class Prefetch = NoPrefetch>
+template <class T, int W, int K, int BLOCK>
 __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restrict__ y, u64 rows,
                                              u64 n, u64 n_out, i64 off, int bmode,
                                              u64 tiles_per_row,
-                                             const Conv1dFixedMask<typename Accumulator<T>::type, W>& mask,
-                                             Prefetch prefetch = Prefetch()) {
+                                             const Conv1dFixedMask<typename Accumulator<T>::type, W>& mask) {
     typedef Conv1dFixedShape<T, W, K, BLOCK> S;
     typedef typename S::A A;
     constexpr int V = S::V;
@@ -186,12 +182,6 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
         const i64 o_tile = (i64)(tile * S::TILE) - d;        // output position of slot 0
         __syncthreads();  // xs is free: the previous tile's stores have read it
         conv1d_fixed_load<T, W, K, BLOCK>(xs, xr, p_tile, (i64)n, bmode);
-        if (Prefetch::ENABLED && tid == 0) {
-            const i64 total = (i64)(rows * n);
-            const i64 at = (i64)(row * n) + p_tile + (i64)(prefetch.tiles * S::TILE);
-            if (at < total)
-                prefetch.ahead(x, (u64)(at < 0 ? 0 : at), (u64)(at + S::SPAN < total ? at + S::SPAN : total));
-        }
         __syncthreads();
         A acc[K];
 #pragma unroll

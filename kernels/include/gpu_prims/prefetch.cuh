@@ -1,5 +1,4 @@
-// Prefetch policies of the streaming kernels (the look-back scan, the fixed-width conv1d): a
-// policy has ENABLED, `tiles` (how far ahead of its own tile a block prefetches) and
+// Prefetch policies of the streaming kernels (today the look-back scan): a policy has ENABLED, `tiles` (how far ahead of its own tile a block prefetches) and
 // ahead(in, begin, end), which asks for values [begin, end) of `in` to be brought into L2.
 // NoPrefetch compiles to nothing; L2Prefetch (l2_prefetch.cuh, compute_90+ modules only) issues
 // one bulk prefetch. Results never depend on the policy.
