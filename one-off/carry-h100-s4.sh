@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 source one-off/carry-lib.sh
 carry_begin h
-(for t in gpu status_reuse_gpu tuning_gpu; do
+(for t in gpu status_reuse_gpu tuning_gpu prefetch_gpu shaped_gpu; do
    cargo test -p gpu-scan --release --features cuda --test $t --no-run --message-format=json 2>/dev/null
  done
  for t in gpu tuning_gpu; do

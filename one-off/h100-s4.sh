@@ -3,6 +3,8 @@
 # and CUB peers, then the report (--device-only: reduce, scan, conv1d at 2^20, 2^24, 2^28, i32 /
 # f32, w 3/7/31/127) of fd370b1 and of this build, alternating twice; then the changed crates'
 # GPU tests (GPU_PRIMS_REQUIRE_GPU=1). Carry: one-off/carry-h100-s4.sh -> gpu-carry2/h.tar.xz.
+# Still valid after session 5: the H100 never takes the L2-prefetching scans (scan.prefetch_from
+# is 2^40 there), but the prefetch test forces them through the keys.
 set -u
 cd "$(dirname "$0")/.."
 tar -C gpu-carry2 -xJf gpu-carry2/h.tar.xz; C=gpu-carry2/h
@@ -20,7 +22,7 @@ for v in old new old new; do
   grep -E "\| (copy|auto) \|" "$R/report-$i-$v/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10
 done
 export GPU_PRIMS_REQUIRE_GPU=1
-for b in gpu-scan__status_reuse_gpu gpu-scan__tuning_gpu gpu-conv1d__tuning_gpu gpu-scan__gpu gpu-conv1d__gpu; do
+for b in gpu-scan__status_reuse_gpu gpu-scan__prefetch_gpu gpu-scan__tuning_gpu gpu-conv1d__tuning_gpu gpu-scan__shaped_gpu gpu-scan__gpu gpu-conv1d__gpu; do
   [ "$(left)" -gt 40 ] || { echo "$b skipped: deadline"; continue; }
   s=$(date +%s); timeout $(( $(left) - 10 )) $C/$b > "$R/logs/test-$b.txt" 2>&1; rc=$?
   echo "$b rc=$rc $(( $(date +%s) - s ))s $(grep -E '^test result' "$R/logs/test-$b.txt" | tail -1)"

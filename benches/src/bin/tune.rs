@@ -224,26 +224,41 @@ mod run {
             n: usize,
             configs: &[(TileStaging, u32)],
         ) -> gpu_core::Result<Vec<f64>> {
+            let mut candidates = Vec::new();
+            for &(staging, block) in configs {
+                // Staged blocks through the tuning keys, as the built-in rule gives them (an
+                // explicit block_size takes powers of two only); register blocks explicitly.
+                let mut t = Tuning::new();
+                let o = if staging == TileStaging::Staged {
+                    t.set("scan.staged_block_medium", block as u64)?;
+                    t.set("scan.staged_block", block as u64)?;
+                    ScanOptions::inclusive().staging(staging)
+                } else {
+                    ScanOptions::inclusive().staging(staging).block_size(block)
+                };
+                candidates.push((format!("{staging:?} {block}"), t, o));
+            }
+            self.scan_candidates::<T>(n, &candidates)
+        }
+
+        /// ×copy of the inclusive sum of `n` values of `T` for each candidate (its options under
+        /// its tuning table), in order; 0 when wrong or refused.
+        fn scan_candidates<T: Element>(
+            &mut self,
+            n: usize,
+            candidates: &[(String, Tuning, ScanOptions)],
+        ) -> gpu_core::Result<Vec<f64>> {
             let host: Vec<T> = data::exact(n, Op::Sum, 11);
             let want = gpu_scan::cpu::par_scan(&host, Op::Sum, ScanKind::Inclusive)?;
             let x = self.gpu.upload(&host)?;
             let mut y = self.gpu.alloc::<T>(n)?;
             let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
             let mut out = Vec::new();
-            for &(staging, block) in configs {
-                // Staged blocks through the tuning keys, as the built-in rule gives them (an
-                // explicit block_size takes powers of two only); register blocks explicitly.
-                let o = if staging == TileStaging::Staged {
-                    let mut t = Tuning::new();
-                    t.set("scan.staged_block_medium", block as u64)?;
-                    t.set("scan.staged_block", block as u64)?;
-                    self.gpu.set_tuning(t)?;
-                    ScanOptions::inclusive().staging(staging)
-                } else {
-                    ScanOptions::inclusive().staging(staging).block_size(block)
-                };
-                let scan = Scan::new(&self.gpu).options(o).stream(self.gpu.stream());
-                let label = format!("{staging:?} {block}");
+            for (label, table, options) in candidates {
+                self.gpu.set_tuning(table.clone())?;
+                let scan = Scan::new(&self.gpu)
+                    .options(*options)
+                    .stream(self.gpu.stream());
                 let ok = match scan.scan_into(&x, &mut y, Op::Sum) {
                     Ok(()) => y.to_vec()? == want,
                     Err(e) => {
@@ -261,7 +276,7 @@ mod run {
                 self.record(
                     "scan",
                     format!("inclusive sum {} 2^{}", T::NAME, n.trailing_zeros()),
-                    label,
+                    label.clone(),
                     t.median_ms,
                     f,
                     ok,
@@ -531,45 +546,13 @@ mod run {
             lg: u32,
             candidates: &[(String, Tuning)],
         ) -> gpu_core::Result<Vec<f64>> {
-            let a = self.scan_tables::<f32>(1 << lg, candidates)?;
-            let b = self.scan_tables::<i32>(1 << lg, candidates)?;
+            let candidates: Vec<_> = candidates
+                .iter()
+                .map(|(label, t)| (label.clone(), t.clone(), ScanOptions::inclusive()))
+                .collect();
+            let a = self.scan_candidates::<f32>(1 << lg, &candidates)?;
+            let b = self.scan_candidates::<i32>(1 << lg, &candidates)?;
             Ok(a.iter().zip(&b).map(|(x, y)| geo_mean(&[*x, *y])).collect())
-        }
-
-        fn scan_tables<T: Element>(
-            &mut self,
-            n: usize,
-            candidates: &[(String, Tuning)],
-        ) -> gpu_core::Result<Vec<f64>> {
-            let host: Vec<T> = data::exact(n, Op::Sum, 13);
-            let want = gpu_scan::cpu::par_scan(&host, Op::Sum, ScanKind::Inclusive)?;
-            let x = self.gpu.upload(&host)?;
-            let mut y = self.gpu.alloc::<T>(n)?;
-            let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
-            let mut out = Vec::new();
-            for (label, table) in candidates {
-                self.gpu.set_tuning(table.clone())?;
-                let scan = Scan::new(&self.gpu)
-                    .options(ScanOptions::inclusive())
-                    .stream(self.gpu.stream());
-                scan.scan_into(&x, &mut y, Op::Sum)?;
-                let ok = y.to_vec()? == want;
-                let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
-                    scan.scan_into(&x, &mut y, Op::Sum)
-                })?;
-                let f = copy / t.median_ms;
-                out.push(if ok { f } else { 0.0 });
-                self.record(
-                    "scan",
-                    format!("inclusive sum {} 2^{}", T::NAME, n.trailing_zeros()),
-                    label.clone(),
-                    t.median_ms,
-                    f,
-                    ok,
-                );
-            }
-            self.gpu.set_tuning(Tuning::new())?;
-            Ok(out)
         }
 
         /// `<part>.prefetch_from` and `<part>.prefetch_kib` from `measure` at `logs` lengths.
