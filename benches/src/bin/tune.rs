@@ -98,11 +98,6 @@ mod run {
         Ok(a)
     }
 
-    /// Candidate tuning tables, each with its label.
-    type Candidates = [(String, Tuning)];
-    /// ×copy of each candidate at 2^lg values (a prefetch sweep's measurement).
-    type Measure = fn(&mut Tuner, u32, &Candidates) -> gpu_core::Result<Vec<f64>>;
-
     /// One timed candidate.
     struct Sample {
         part: &'static str,
@@ -519,70 +514,38 @@ mod run {
 
         // ---- L2 prefetch ------------------------------------------------------------------
 
-        /// The candidates of a prefetch sweep: none (`from_key` at 2^40), then `kibs` from any
-        /// length on.
-        fn prefetch_candidates(
-            from_key: &str,
-            kib_key: &str,
-            kibs: &[u64],
-        ) -> gpu_core::Result<Vec<(String, Tuning)>> {
-            let mut c = Vec::new();
-            let mut off = Tuning::new();
-            off.set(from_key, 1 << 40)?;
-            c.push(("no prefetch".to_string(), off));
-            for &k in kibs {
-                let mut t = Tuning::new();
-                t.set(from_key, 1)?;
-                t.set(kib_key, k)?;
-                c.push((format!("prefetch {k} KiB"), t));
-            }
-            Ok(c)
-        }
-
-        /// ×copy of the default inclusive sum of 2^lg f32 and i32 values under each candidate
-        /// table (geometric mean of the two; 0 when wrong).
-        fn scan_prefetch(
-            &mut self,
-            lg: u32,
-            candidates: &[(String, Tuning)],
-        ) -> gpu_core::Result<Vec<f64>> {
-            let candidates: Vec<_> = candidates
-                .iter()
-                .map(|(label, t)| (label.clone(), t.clone(), ScanOptions::inclusive()))
-                .collect();
-            let a = self.scan_candidates::<f32>(1 << lg, &candidates)?;
-            let b = self.scan_candidates::<i32>(1 << lg, &candidates)?;
-            Ok(a.iter().zip(&b).map(|(x, y)| geo_mean(&[*x, *y])).collect())
-        }
-
-        /// `<part>.prefetch_from` and `<part>.prefetch_kib` from `measure` at `logs` lengths.
-        fn tune_prefetch(
-            &mut self,
-            part: &str,
-            logs: &[u32],
-            kibs: &[u64],
-            measure: Measure,
-        ) -> gpu_core::Result<()> {
-            let (from_key, kib_key) = (
-                format!("{part}.prefetch_from"),
-                format!("{part}.prefetch_kib"),
-            );
+        /// `scan.prefetch_from` and `scan.prefetch_kib`: the default inclusive sum of f32 and
+        /// i32 at `logs` lengths without the prefetch and with it `kibs` ahead (geometric mean of
+        /// the two types).
+        fn tune_scan_prefetch(&mut self, logs: &[u32], kibs: &[u64]) -> gpu_core::Result<()> {
+            let (from_key, kib_key) = ("scan.prefetch_from", "scan.prefetch_kib");
             if self.gpu.properties().compute_capability < (9, 0) {
                 self.notes.push(format!(
                     "{from_key}: no bulk L2 prefetch below compute capability 9.0"
                 ));
                 return Ok(());
             }
-            let candidates = Self::prefetch_candidates(&from_key, &kib_key, kibs)?;
+            // No prefetch (the key at 2^40), then each distance from any length on.
+            let mut off = Tuning::new();
+            off.set(from_key, 1 << 40)?;
+            let mut candidates = vec![("no prefetch".to_string(), off, ScanOptions::inclusive())];
+            for &k in kibs {
+                let mut t = Tuning::new();
+                t.set(from_key, 1)?;
+                t.set(kib_key, k)?;
+                candidates.push((format!("prefetch {k} KiB"), t, ScanOptions::inclusive()));
+            }
             let mut scores = Vec::new();
             for &lg in logs {
-                scores.push(measure(self, lg, &candidates)?);
+                let a = self.scan_candidates::<f32>(1 << lg, &candidates)?;
+                let b = self.scan_candidates::<i32>(1 << lg, &candidates)?;
+                scores.push(a.iter().zip(&b).map(|(x, y)| geo_mean(&[*x, *y])).collect());
             }
             let (best, from) = prefetch_choice(&scores);
             let from = from.map_or(1u64 << 40, |i| 1u64 << logs[i]);
-            self.table.set(&from_key, from)?;
+            self.table.set(from_key, from)?;
             if best > 0 {
-                self.table.set(&kib_key, kibs[best - 1])?;
+                self.table.set(kib_key, kibs[best - 1])?;
             }
             self.notes.push(if from < 1 << 40 {
                 format!(
@@ -697,16 +660,11 @@ mod run {
             if a.only.iter().any(|o| o == "reduce") {
                 t.tune_reduce(1 << big)?;
             }
-            let prefetch_logs: Vec<u32> = (big - 4..=big).collect();
             if a.only.iter().any(|o| o == "scan") {
                 let logs: Vec<u32> = (20..=big).step_by(2).collect();
                 t.tune_scan(&logs)?;
-                t.tune_prefetch(
-                    "scan",
-                    &prefetch_logs,
-                    &[3584, 7168, 14336],
-                    Tuner::scan_prefetch,
-                )?;
+                let prefetch_logs: Vec<u32> = (big - 4..=big).collect();
+                t.tune_scan_prefetch(&prefetch_logs, &[3584, 7168, 14336])?;
             }
             if a.only.iter().any(|o| o == "conv1d") {
                 t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;

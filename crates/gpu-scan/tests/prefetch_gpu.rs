@@ -8,9 +8,11 @@
 //! `PREFETCH_TEST_MAX_LEN=n` leaves out the longer lengths (for the sanitizers' slow runs).
 #![cfg(feature = "cuda")]
 
+mod common;
+
 use gpu_core::testing::gpu_or_skip;
-use gpu_core::{data, Element, Gpu, Op, Tuning};
-use gpu_scan::{cpu, Scan, ScanKind, TileStaging};
+use gpu_core::{Element, Gpu, Op, Tuning};
+use gpu_scan::{Scan, ScanKind, TileStaging};
 
 fn check<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, prefetching: bool, what: &str) {
     let plan = scan
@@ -23,21 +25,7 @@ fn check<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, prefetching: bool
         "{what}: {} {op} n={n}: {plan:?}",
         T::NAME
     );
-    let x: Vec<T> = data::exact(n, op, seed);
-    let gpu = scan.gpu();
-    let dx = gpu.upload(&x).unwrap();
-    let mut out = gpu.alloc::<T>(n).unwrap();
-    scan.scan_into(&dx, &mut out, op).unwrap();
-    let want = cpu::scan(&x, op, scan.scan_options().kind).unwrap();
-    let got = out.to_vec().unwrap();
-    if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
-        panic!(
-            "{what}: {} {op} n={n}: first difference at {i}: got {:?}, want {:?}",
-            T::NAME,
-            got[i],
-            want[i]
-        );
-    }
+    common::check_scan::<T>(scan, n, op, seed, what);
 }
 
 fn tune(gpu: &Gpu, from: u64, kib: u64) {

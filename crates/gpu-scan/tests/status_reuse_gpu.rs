@@ -6,28 +6,12 @@
 //! Skipped (visibly) without a GPU; failing with GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
 
+mod common;
+
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{data, Element, Gpu, Op};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind, TileStaging};
 use ndarray::{Array2, Axis};
-
-fn check<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, what: &str) {
-    let x: Vec<T> = data::exact(n, op, seed);
-    let gpu = scan.gpu();
-    let dx = gpu.upload(&x).unwrap();
-    let mut out = gpu.alloc::<T>(n).unwrap();
-    scan.scan_into(&dx, &mut out, op).unwrap();
-    let want = cpu::scan(&x, op, scan.scan_options().kind).unwrap();
-    let got = out.to_vec().unwrap();
-    if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
-        panic!(
-            "{what}: {} {op} n={n}: first difference at {i}: got {:?}, want {:?}",
-            T::NAME,
-            got[i],
-            want[i]
-        );
-    }
-}
 
 /// Lengths that grow, shrink and repeat: the layout is reused while the tiles fit, replaced
 /// (and zeroed) when they do not.
@@ -55,19 +39,19 @@ fn sequence(gpu: &Gpu, kind: ScanKind, staging: TileStaging, algorithm: Algorith
     let mut seed = 1;
     for (k, &n) in LENGTHS.iter().enumerate() {
         seed += 1;
-        check::<i32>(&scan, n, Op::Sum, seed, &what);
+        common::check_scan::<i32>(&scan, n, Op::Sum, seed, &what);
         // The same length again, other data: the words of the run just before are all tagged.
-        check::<i32>(&scan, n, Op::Max, seed + 1000, &what);
+        common::check_scan::<i32>(&scan, n, Op::Max, seed + 1000, &what);
         // Another value size in between (wide status: flags and value arrays), then back.
         if k % 3 == 0 {
-            check::<f64>(&scan, n, Op::Sum, seed + 2000, &what);
-            check::<u64>(&scan, n, Op::BitXor, seed + 3000, &what);
+            common::check_scan::<f64>(&scan, n, Op::Sum, seed + 2000, &what);
+            common::check_scan::<u64>(&scan, n, Op::BitXor, seed + 3000, &what);
         }
-        check::<f32>(&scan, n, Op::Sum, seed + 4000, &what);
+        common::check_scan::<f32>(&scan, n, Op::Sum, seed + 4000, &what);
     }
     // Many runs of one length: the epochs climb, every one distinct.
     for r in 0..40 {
-        check::<u32>(&scan, 4097 * 3, Op::Sum, 9000 + r, &what);
+        common::check_scan::<u32>(&scan, 4097 * 3, Op::Sum, 9000 + r, &what);
     }
 }
 
@@ -98,7 +82,7 @@ fn gpu_flat_scans_interleaved_with_other_scans() {
     let Some(gpu) = gpu_or_skip() else { return };
     let scan = Scan::new(&gpu);
     let n = (1 << 20) + 7;
-    check::<i32>(&scan, n, Op::Sum, 1, "first");
+    common::check_scan::<i32>(&scan, n, Op::Sum, 1, "first");
     // Along an axis of long rows: look-back rows over status the lanes zero themselves.
     let m: Array2<i32> = Array2::from_shape_vec((3, n), data::exact(3 * n, Op::Sum, 2)).unwrap();
     let rows = scan.scan_axis(&m, Axis(1), Op::Sum).unwrap();
@@ -113,7 +97,7 @@ fn gpu_flat_scans_interleaved_with_other_scans() {
             "axis row {r}"
         );
     }
-    check::<i32>(&scan, n, Op::Sum, 3, "after an axis scan");
+    common::check_scan::<i32>(&scan, n, Op::Sum, 3, "after an axis scan");
     // Seeded (the fixed-order look-back continued from a value).
     let x: Vec<i64> = data::exact(n, Op::Sum, 4);
     let mut out = gpu.alloc::<i64>(n).unwrap();
@@ -121,7 +105,7 @@ fn gpu_flat_scans_interleaved_with_other_scans() {
     let mut want = cpu::scan(&x, Op::Sum, ScanKind::Inclusive).unwrap();
     want.iter_mut().for_each(|v| *v += 1000);
     assert_eq!(out.to_vec().unwrap(), want, "seeded");
-    check::<i64>(&scan, n, Op::Sum, 5, "after a seeded scan");
+    common::check_scan::<i64>(&scan, n, Op::Sum, 5, "after a seeded scan");
     // The host pipeline: one run over several launches (chunks of 8 MiB).
     let big: Vec<i32> = data::exact(5 << 20, Op::Sum, 6);
     let got = scan.scan(&big, Op::Sum).unwrap();
@@ -130,8 +114,8 @@ fn gpu_flat_scans_interleaved_with_other_scans() {
         cpu::scan(&big, Op::Sum, ScanKind::Inclusive).unwrap(),
         "host pipeline"
     );
-    check::<i32>(&scan, n, Op::Sum, 7, "after the host pipeline");
-    check::<i32>(
+    common::check_scan::<i32>(&scan, n, Op::Sum, 7, "after the host pipeline");
+    common::check_scan::<i32>(
         &scan,
         5 << 20,
         Op::Sum,
@@ -145,7 +129,7 @@ fn gpu_flat_scans_interleaved_with_other_scans() {
     let got = scan.scan_monoid(&mats).unwrap();
     let want = cpu::scan_monoid(&mats, ScanKind::Inclusive);
     assert_eq!(got, want, "monoid");
-    check::<i32>(&scan, n, Op::Sum, 9, "after a monoid scan");
+    common::check_scan::<i32>(&scan, n, Op::Sum, 9, "after a monoid scan");
 }
 
 /// Scans along the axis of long rows (the look-back rows kernels, epoch-tagged status as the
@@ -174,7 +158,7 @@ fn gpu_axis_rows_reuse_their_status_across_calls() {
             lookback_rows += rows_case::<f64>(&scan, rows, cols, Op::Sum, seed + 2) as usize;
             lookback_rows += rows_case::<u64>(&scan, rows, cols, Op::BitXor, seed + 3) as usize;
         }
-        check::<i32>(&scan, cols, Op::Sum, seed + 4, "flat between axis scans");
+        common::check_scan::<i32>(&scan, cols, Op::Sum, seed + 4, "flat between axis scans");
     }
     eprintln!("look-back rows in {lookback_rows} of the axis cases");
     assert!(

@@ -534,44 +534,18 @@ impl Scanner {
         // tile prefetches values of `in` below n only (a hint; it writes nothing).
         let config =
             LaunchConfig::new(grid, plan.block).with_shared_bytes(plan.shared_bytes as u32);
-        let prefetch_tiles = plan.prefetch_tiles;
-        let launched = unsafe {
-            match run.seed {
-                None if prefetch_tiles > 0 => run.kernel.launch(
-                    config,
-                    stream,
-                    &kernel_args![
-                        input,
-                        output,
-                        n as u64,
-                        exclusive,
-                        counter,
-                        flags,
-                        aggregates,
-                        inclusives,
-                        epoch,
-                        base,
-                        prefetch_tiles
-                    ],
-                ),
-                None => run.kernel.launch(
-                    config,
-                    stream,
-                    &kernel_args![
-                        input, output, n as u64, exclusive, counter, flags, aggregates, inclusives,
-                        epoch, base
-                    ],
-                ),
-                Some(seed) => run.kernel.launch(
-                    config,
-                    stream,
-                    &kernel_args![
-                        input, output, n as u64, exclusive, counter, flags, aggregates, inclusives,
-                        epoch, base, seed.0
-                    ],
-                ),
-            }
-        };
+        // The arguments are pointers to these locals, which outlive the launch.
+        let (n, prefetch_tiles) = (n as u64, plan.prefetch_tiles);
+        let mut args = kernel_args![
+            input, output, n, exclusive, counter, flags, aggregates, inclusives, epoch, base
+        ]
+        .to_vec();
+        if let Some(seed) = &run.seed {
+            args.extend(kernel_args![seed.0]);
+        } else if prefetch_tiles > 0 {
+            args.extend(kernel_args![prefetch_tiles]);
+        }
+        let launched = unsafe { run.kernel.launch(config, stream, &args) };
         self.counted(launched, tiles)
     }
 
