@@ -21,6 +21,9 @@
 //                               u32* flags, void* aggs, void* incs)
 //     segments read as flat tiles of 256 · ITEMS values (gpu_prims/segment_tiles.cuh), one
 //     block per tile, look-back status as the scan's; dynamic shared memory 256 · ITEMS · |V|
+//   reduce_segments_short_<kind>(const In* in, gp::SegmentLanes lanes, u64 n, Out* out)
+//     short segments, a thread each (gpu_prims/segments_short.cuh): 256 threads, 1024 segments
+//     per block (grid-stride), dynamic shared memory SHORT_SEGMENTS_STAGE_BYTES
 //   reduce_packed_<kind>(const In* in, u64 count, u32 log2n, Out* out)
 //     lanes that are the rows of one packed array, n = 2^log2n <= 32 vectors (not the monoids)
 //   reduce_columns_<kind>(const In* in, gp::ColumnLanes c, Out* out, V* partials,
@@ -50,6 +53,7 @@
 #include <gpu_prims/load.cuh>
 #include <gpu_prims/reduce_arg.cuh>
 #include <gpu_prims/segment_tiles.cuh>
+#include <gpu_prims/segments_short.cuh>
 #include <gpu_prims/sync.cuh>
 #include <gpu_prims/warp_reduce_smem.cuh>
 
@@ -471,10 +475,21 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
             in, st, out, counter, flags, aggs, incs,                                             \
             gp::reduce::dynamic_smem<OpT::value_type>());                                        \
     }
+// reduce_segments_short_<kind>: a thread per segment, the block's values staged in shared
+// memory (gpu_prims/segments_short.cuh), SHORT_SEGMENTS_STAGE_BYTES of dynamic shared memory.
+#define REDUCE_SEGMENTS_SHORT(name, OpT, In, StoreT)                                             \
+    extern "C" __global__ void __launch_bounds__(                                                \
+        gp::SHORT_SEGMENTS_BLOCK, gp::short_segments_min_blocks<OpT::value_type>())              \
+        reduce_segments_short_##name(const In* __restrict__ in, gp::SegmentLanes lanes,         \
+                                     gp::u64 n, StoreT::out_type* out) {                         \
+        gp::short_segments_reduce<OpT, In, StoreT>(in, lanes, n, out,                            \
+                                                   gp::reduce::dynamic_smem<In>());              \
+    }
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
     REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)                          \
-    REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)
+    REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)                                                  \
+    REDUCE_SEGMENTS_SHORT(name, OpT, In, StoreT)
 // reduce_packed_<kind>: rows of a packed array, n = 2^log2n, and reduce_columns_<kind>: lanes
 // side by side as vectors (not for the 16-byte monoids). MINB: resident blocks per SM the
 // columns kernel is compiled for (5 for plain values: at 64 registers, the interleaved splits'

@@ -272,6 +272,13 @@ pub enum LaneAccess {
         /// Values per tile (block).
         tile: u32,
     },
+    /// Short segments, a thread per segment: each block takes `segments_per_block` consecutive
+    /// segments, stages their values in shared memory (16-byte loads) and each thread folds
+    /// its segments from there in order (`tiles` counts the blocks; reductions only).
+    ShortSegments {
+        /// Segments per block.
+        segments_per_block: u32,
+    },
 }
 
 /// The mapping parameters of `gp::LaneTiling` (kernel argument).
@@ -378,6 +385,21 @@ impl LanePlan {
                 unused: 0,
             },
             tiles: len.div_ceil(tile.max(1) as u64),
+            splits: 1,
+        }
+    }
+
+    /// The short-segments plan over `count` segments, `segments_per_block` per block.
+    pub fn short_segments(count: u64, segments_per_block: u32) -> LanePlan {
+        LanePlan {
+            access: LaneAccess::ShortSegments { segments_per_block },
+            tiling: LaneTiling {
+                group: 1,
+                lanes_per_warp: 32,
+                warps_per_lane: 1,
+                unused: 0,
+            },
+            tiles: count.div_ceil(segments_per_block.max(1) as u64),
             splits: 1,
         }
     }
@@ -533,6 +555,9 @@ impl std::fmt::Display for LanePlan {
                 format!("interleaved lanes, {lanes} side by side, look-back tiles of {tile} rows")
             }
             LaneAccess::SegmentTiles { tile } => format!("segment tiles of {tile}"),
+            LaneAccess::ShortSegments { segments_per_block } => {
+                format!("a thread per segment, {segments_per_block} per block")
+            }
         };
         write!(
             f,

@@ -2,7 +2,7 @@
 //! reductions and scans take.
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::device::Gpu;
 use crate::error::{Error, Result};
@@ -32,6 +32,8 @@ pub struct Segments {
     host: Arc<[u64]>,
     /// Tile bounds already uploaded, by tile size (few: one per kernel family and value size).
     tile_bounds: Arc<Mutex<TileBoundsCache>>,
+    /// The longest segment's length, found on first use.
+    max_len: Arc<OnceLock<u64>>,
 }
 
 impl std::fmt::Debug for Segments {
@@ -51,6 +53,7 @@ impl Segments {
             device: Arc::new(gpu.upload(offsets)?),
             host: offsets.into(),
             tile_bounds: Arc::default(),
+            max_len: Arc::default(),
         })
     }
 
@@ -69,6 +72,14 @@ impl Segments {
         (self.values_len() as u64)
             .checked_div(self.count() as u64)
             .unwrap_or(0)
+    }
+
+    /// Length of the longest segment (0 without segments); computed on the host on first use
+    /// (one pass over the offsets) and kept.
+    pub fn max_len(&self) -> u64 {
+        *self
+            .max_len
+            .get_or_init(|| self.host.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0))
     }
 
     /// The offsets on the host.

@@ -532,6 +532,19 @@ fn more_than_two_to_the_31_values() {
     let data = d.into_data();
     let got = r.segmented_reduce_wide(&data, &offsets, Op::Sum).unwrap();
     assert_eq!(got, vec![5, (1 << 31) - 4, 2]);
+    // Short segments past 2^31 values (a thread per segment): 15 values each, 7 at the end.
+    let mut offsets: Vec<u64> = (0..=(n as u64 / 15)).map(|k| k * 15).collect();
+    offsets.push(n as u64);
+    let segs = Segments::new(&gpu, &offsets, n).unwrap();
+    let plan = r.segments_plan::<u32>(&segs, Op::Sum).unwrap();
+    assert!(
+        matches!(plan.access, LaneAccess::ShortSegments { .. }),
+        "{plan}"
+    );
+    let got = r.segmented_sum(&data, &segs).unwrap();
+    assert_eq!(got.len(), offsets.len() - 1);
+    assert!(got[..got.len() - 1].iter().all(|&s| s == 15));
+    assert_eq!(*got.last().unwrap(), (n % 15) as u32);
 }
 
 #[test]
@@ -987,4 +1000,236 @@ fn segment_tiles_unaligned_inputs_and_the_long_segment_plan() {
         r.segmented_sum(&gpu.upload(&v).unwrap(), &segs).unwrap(),
         cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap()
     );
+}
+
+/// Offsets for the short-segments kernel's edges: block counts around its 1024 segments per
+/// block, chunks of staged values crossed by segments (blocks of more than 8192 4-byte values),
+/// empty segments in runs, and segments up to the longest it takes (2048).
+fn short_segment_cases() -> Vec<(&'static str, Vec<u64>)> {
+    vec![
+        ("one", vec![0, 1]),
+        ("one empty among ones", vec![0, 1, 1, 2]),
+        ("1023 of 1-8", offsets_with(1023, 11, |k| 1 + k % 8)),
+        ("1024 of 1-8", offsets_with(1024, 12, |k| 1 + k % 8)),
+        ("1025 of 1-8", offsets_with(1025, 13, |k| 1 + k % 8)),
+        ("1-8", offsets_with(50_000, 14, |k| 1 + k % 8)),
+        ("0-3", offsets_with(40_000, 15, |k| k % 4)),
+        (
+            "0-31 (chunks crossed)",
+            offsets_with(30_000, 16, |k| k % 32),
+        ),
+        (
+            "1-8 with some 2048",
+            offsets_with(30_000, 17, |k| if k % 997 == 0 { 2048 } else { 1 + k % 8 }),
+        ),
+        ("runs of empties", {
+            let mut o = offsets_with(3000, 18, |k| if k % 5 < 3 { 0 } else { 1 + k % 30 });
+            let last = *o.last().unwrap();
+            o.extend(std::iter::repeat(last).take(2500));
+            o
+        }),
+    ]
+}
+
+/// Short segments of device values take a thread per segment (`reduce_segments_short_*`):
+/// every type and operator, argmin/argmax, widening sums and the non-commutative monoids,
+/// aligned and unaligned inputs, against the CPU and the host-values path (segment tiles).
+#[test]
+fn short_segments_every_type_operator_and_edge() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn check<T: Element>(gpu: &Gpu) {
+        let r = Reduce::new(gpu);
+        for (name, offsets) in short_segment_cases() {
+            let n = *offsets.last().unwrap() as usize;
+            let segs = Segments::new(gpu, &offsets, n).unwrap();
+            let plan = r.segments_plan::<T>(&segs, Op::Sum).unwrap();
+            assert!(
+                matches!(plan.access, LaneAccess::ShortSegments { .. }),
+                "{name}: {plan}"
+            );
+            for op in ops_for::<T>() {
+                let v = exact::<T>(n + 1, op, n as u64 + 7);
+                let d = gpu.upload(&v).unwrap();
+                // One element in: the scalar staging of an unaligned input.
+                let slice = gpu_core::DeviceSlice::new(&d, 1..).unwrap();
+                let want = cpu::segmented_reduce(&v[..n], &offsets, op).unwrap();
+                let want_slice = cpu::segmented_reduce(&v[1..], &offsets, op).unwrap();
+                let first = gpu_core::DeviceSlice::new(&d, ..n).unwrap();
+                assert_eq!(
+                    r.segmented_reduce(&first, &segs, op).unwrap(),
+                    want,
+                    "{} {name} {op:?}",
+                    T::NAME
+                );
+                assert_eq!(
+                    r.segmented_reduce(&slice, &segs, op).unwrap(),
+                    want_slice,
+                    "{} {name} {op:?} unaligned",
+                    T::NAME
+                );
+                assert_eq!(
+                    r.segmented_reduce(&v[..n], &segs, op).unwrap(),
+                    want,
+                    "{} {name} {op:?} host values",
+                    T::NAME
+                );
+            }
+            let v = exact::<T>(n, Op::Sum, 23);
+            let d = gpu.upload(&v).unwrap();
+            assert_eq!(
+                r.segmented_argmin(&d, &segs).unwrap(),
+                cpu::segmented_argmin(&v, &offsets).unwrap(),
+                "{} {name} argmin",
+                T::NAME
+            );
+            assert_eq!(
+                r.segmented_argmax(&d, &segs).unwrap(),
+                cpu::segmented_argmax(&v, &offsets).unwrap(),
+                "{} {name} argmax",
+                T::NAME
+            );
+            let want: Vec<Option<T>> = offsets
+                .windows(2)
+                .map(|w| cpu::max(&v[w[0] as usize..w[1] as usize]))
+                .collect();
+            assert_eq!(r.segmented_max(&d, &segs).unwrap(), want, "{name} max");
+        }
+    }
+    check::<i32>(&gpu);
+    check::<u32>(&gpu);
+    check::<i64>(&gpu);
+    check::<u64>(&gpu);
+    check::<f32>(&gpu);
+    check::<f64>(&gpu);
+    check::<gpu_core::f16>(&gpu);
+    check::<gpu_core::bf16>(&gpu);
+
+    // Widening sums and the 16- and 32-byte monoids (in order: not commutative).
+    let r = Reduce::new(&gpu);
+    for (name, offsets) in short_segment_cases() {
+        let n = *offsets.last().unwrap() as usize;
+        let segs = Segments::new(&gpu, &offsets, n).unwrap();
+        let v: Vec<u32> = (0..n).map(|i| u32::MAX - i as u32 % 3).collect();
+        let want: Vec<u64> = offsets
+            .windows(2)
+            .map(|w| {
+                v[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .map(|&x| x as u64)
+                    .sum()
+            })
+            .collect();
+        let d = gpu.upload(&v).unwrap();
+        assert_eq!(
+            r.segmented_reduce_wide(&d, &segs, Op::Sum).unwrap(),
+            want,
+            "{name} wide"
+        );
+        let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
+        let want: Vec<Mat2<u64>> = offsets
+            .windows(2)
+            .map(|w| {
+                m[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b))
+            })
+            .collect();
+        let dm = gpu.upload(&m).unwrap();
+        assert_eq!(
+            r.segmented_reduce_monoid(&dm, &segs).unwrap(),
+            want,
+            "{name} mat2"
+        );
+        let a: Vec<Affine<f32>> = (0..n)
+            .map(|i| Affine {
+                a: if i % 3 == 0 { -1.0 } else { 1.0 },
+                b: (i % 5) as f32,
+            })
+            .collect();
+        let want: Vec<Affine<f32>> = offsets
+            .windows(2)
+            .map(|w| {
+                a[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .fold(Affine::identity(), |x, &y| Monoid::combine(x, y))
+            })
+            .collect();
+        let da = gpu.upload(&a).unwrap();
+        assert_eq!(
+            r.segmented_reduce_monoid(&da, &segs).unwrap(),
+            want,
+            "{name} affine"
+        );
+    }
+}
+
+/// A segment of one -0.0 sums to -0.0 (the first value starts the fold), and the plan keeps
+/// the segment tiles where one segment is longer than the kernel takes, or the mean too high.
+#[test]
+fn short_segments_signed_zero_and_the_plan_limits() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    let d = gpu.upload(&[-0.0f32, 1.0, -0.0, -0.0]).unwrap();
+    let got = r.segmented_sum(&d, &[0u64, 1, 2, 4]).unwrap();
+    assert_eq!(
+        got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        [(-0.0f32).to_bits(), 1.0f32.to_bits(), (-0.0f32).to_bits()]
+    );
+    let long_one = offsets_with(5000, 3, |k| if k == 17 { 2049 } else { 1 + k % 8 });
+    let long_mean = offsets_with(5000, 3, |k| 16 + k % 2);
+    for (name, offsets) in [("one of 2049", long_one), ("mean 16", long_mean)] {
+        let n = *offsets.last().unwrap() as usize;
+        let segs = Segments::new(&gpu, &offsets, n).unwrap();
+        let plan = r.segments_plan::<f32>(&segs, Op::Sum).unwrap();
+        assert!(
+            matches!(plan.access, LaneAccess::SegmentTiles { .. }),
+            "{name}: {plan}"
+        );
+        assert_eq!(
+            segs.max_len(),
+            offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap()
+        );
+    }
+}
+
+#[test]
+fn quickcheck_short_segments_of_device_values_match_the_cpu() {
+    if gpu_or_skip().is_none() {
+        return;
+    }
+    fn prop(lens: Vec<u8>, every: u8, seed: u64) -> TestResult {
+        let gpu = &gpu_core::testing::shared_gpu().expect("checked above");
+        // Mostly 0-19, every k-th up to 2047: the short-segments kernel's range.
+        let every = every as usize % 50 + 1;
+        let mut offsets = vec![0u64];
+        let mut r = SplitMix64::new(seed);
+        for (i, &l) in lens.iter().cycle().take(lens.len() * 40).enumerate() {
+            let len = if i % every == every - 1 && r.next_u64() % 8 == 0 {
+                r.next_u64() % 2048
+            } else {
+                l as u64 % 20
+            };
+            offsets.push(offsets.last().unwrap() + len);
+        }
+        let n = *offsets.last().unwrap() as usize;
+        let v = exact::<i32>(n, Op::Sum, seed);
+        let red = Reduce::new(gpu);
+        let segs = Segments::new(gpu, &offsets, n).unwrap();
+        let d = gpu.upload(&v).unwrap();
+        for op in [Op::Sum, Op::Min, Op::Max, Op::BitXor] {
+            let want = cpu::segmented_reduce(&v, &offsets, op).unwrap();
+            match red.segmented_reduce(&d, &segs, op) {
+                Ok(g) if g == want => {}
+                other => return TestResult::error(format!("{offsets:?} {op:?}: {other:?}")),
+            }
+        }
+        let want = cpu::segmented_argmax(&v, &offsets).unwrap();
+        match red.segmented_argmax(&d, &segs) {
+            Ok(g) if g == want => TestResult::passed(),
+            other => TestResult::error(format!("{offsets:?} argmax: {other:?}")),
+        }
+    }
+    QuickCheck::new()
+        .tests(60)
+        .quickcheck(prop as fn(Vec<u8>, u8, u64) -> TestResult);
 }

@@ -49,6 +49,34 @@ fn segment_tiles_max_mean() -> u64 {
     })
 }
 
+/// Segments per block of `reduce_segments_short_*` (256 threads × `gp::SHORT_SEGMENTS_PER_THREAD`).
+const SHORT_SEGMENTS_PER_BLOCK: u32 = 1024;
+/// Dynamic shared memory of `reduce_segments_short_*`: one staged chunk of the block's values
+/// (`gp::SHORT_SEGMENTS_STAGE_BYTES`).
+const SHORT_SEGMENTS_STAGE_BYTES: u32 = 32768;
+/// Device values in segments shorter than this on average take a thread per segment
+/// (`reduce_segments_short_*`) instead of the segment tiles, whose marking and segmented scans
+/// cost more instructions per value than a few-value segment repays (docs/shapes.md, run 21).
+const SHORT_SEGMENTS_MAX_MEAN: u64 = 16;
+/// ... provided no segment is longer than this: one thread folds each segment, so a long one
+/// holds its block (and the block's positions are kept in 32 bits: 1024 segments of this
+/// length stay far below 2^32).
+const SHORT_SEGMENTS_MAX_LEN: u64 = 2048;
+
+/// Overrides [`SHORT_SEGMENTS_MAX_MEAN`] for the process (read once; 0 turns the kernel off):
+/// how the benchmarks compare it with the segment tiles. Not a stable interface.
+pub const SHORT_SEGMENTS_MAX_MEAN_VAR: &str = "GPU_PRIMS_SHORT_SEGMENTS_MAX_MEAN";
+
+fn short_segments_max_mean() -> u64 {
+    static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        std::env::var(SHORT_SEGMENTS_MAX_MEAN_VAR)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(SHORT_SEGMENTS_MAX_MEAN)
+    })
+}
+
 /// Overrides [`REDUCE_ITEMS`] and [`AXIS_REDUCE_ITEMS`] for the process (read once): how the
 /// benchmarks compare lane mappings (more items, fewer threads per lane). Not a stable
 /// interface.
@@ -423,8 +451,9 @@ impl Reduce<'_> {
         r.map(|()| plan)
     }
 
-    /// The plan of `desc` over `segments`: segment tiles unless the segments are very long on
-    /// average (or there are no values), the lane kernels otherwise. `host_values`: the values
+    /// The plan of `desc` over `segments`: a thread per segment where device values lie in
+    /// short segments (none long), segment tiles unless the segments are very long on average
+    /// (or there are no values), the lane kernels otherwise. `host_values`: the values
     /// come from host memory, where segment tiles are taken at every length: the host pipeline
     /// streams whole tiles, and its one-shot fallback (small inputs, a busy staging) must give
     /// the same float bits, while the link, not the kernel, sets the speed.
@@ -435,6 +464,16 @@ impl Reduce<'_> {
         host_values: bool,
     ) -> Result<LanePlan> {
         let len = segments.values_len() as u64;
+        if len > 0
+            && !host_values
+            && segments.mean_len() < short_segments_max_mean()
+            && segments.max_len() <= SHORT_SEGMENTS_MAX_LEN
+        {
+            return Ok(LanePlan::short_segments(
+                segments.count() as u64,
+                SHORT_SEGMENTS_PER_BLOCK,
+            ));
+        }
         if len > 0 && (host_values || segments.mean_len() < segment_tiles_max_mean()) {
             let tile = SEGMENT_TILES_BLOCK * segment_tile_items(desc.value_size);
             return Ok(LanePlan::segment_tiles(len, tile));
@@ -473,6 +512,10 @@ impl Reduce<'_> {
                 stream,
             );
         }
+        if let LaneAccess::ShortSegments { .. } = plan.access {
+            self.launch_short_segments(input, segments, desc, out, &plan, stream)?;
+            return Ok(plan);
+        }
         let kernel = self.lane_kernel("segments", desc)?;
         let count = segments.count() as u64;
         if count == 0 {
@@ -502,6 +545,38 @@ impl Reduce<'_> {
         })();
         ws.end(stream)?;
         r.map(|()| plan)
+    }
+
+    /// Launches the short-segments reduction (`plan` from
+    /// [`plan_segments`](Self::plan_segments), at least one segment): no scratch, one pass.
+    fn launch_short_segments(
+        &self,
+        input: u64,
+        segments: &Segments,
+        desc: &Desc,
+        out: &Out,
+        plan: &LanePlan,
+        stream: &Stream,
+    ) -> Result<()> {
+        let kernel = self
+            .gpu
+            .kernel(&REDUCE_PTX, &format!("reduce_segments_short_{}", desc.kind))?;
+        let grid = plan.tiles.min(self.gpu.properties().max_grid_x as u64) as u32;
+        let config = LaunchConfig::new(grid.max(1), LANES_BLOCK)
+            .with_shared_bytes(SHORT_SEGMENTS_STAGE_BYTES);
+        let lanes = segments.lanes();
+        let n = segments.values_len() as u64;
+        let out_ptr = out.ptr;
+        // SAFETY: reduce_segments_short_<kind>(const In* in, gp::SegmentLanes lanes, u64 n,
+        // Out* out) matches (u64, SegmentLanes, u64, u64), SegmentLanes a #[repr(C)] copy of the
+        // CUDA struct. The offsets were checked (non-decreasing, first 0, last = n = the input's
+        // length) when `segments` was built and matched against this input; the plan took this
+        // kernel only with no segment longer than SHORT_SEGMENTS_MAX_LEN, so a block's 1024
+        // segments hold fewer than 2^32 values (the kernel's positions are 32-bit); each block
+        // reads values below n only and writes out[j] for its segments j < count, which `out`
+        // holds; the dynamic shared memory is the kernel's one staged chunk; blocks past the
+        // grid are walked grid-stride.
+        unsafe { kernel.launch(config, stream, &kernel_args![input, lanes, n, out_ptr]) }
     }
 
     /// Enqueues the segment-tiles reduction (`plan` from [`plan_segments`](Self::plan_segments)).

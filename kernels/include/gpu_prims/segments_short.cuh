@@ -1,0 +1,174 @@
+// Short segments, a thread per segment: a block takes SHORT_SEGMENTS_PER_THREAD · blockDim.x
+// consecutive segments (thread t segments t, t + blockDim.x, …, so a warp holds 32 neighbouring
+// segments at each step and its stores are coalesced), stages their values in shared memory with
+// 16-byte loads, a chunk of SHORT_SEGMENTS_STAGE_BYTES at a time, and each thread folds its own
+// segments from there, in order, one operator per value.
+//
+// Why not the segment tiles (segment_tiles.cuh): with segments of a few values their marking,
+// bitmask and segmented warp scans cost some 55 instructions per value, and the kernel is bound
+// by issuing them (docs/shapes.md, run 17); here a value costs a shared load and an operator.
+// Why not a thread per segment reading global memory (lanes.cuh, G = 1): a warp's loads then
+// touch the same lines up to 8 times each, one step after another (0.33× copy, run 12).
+//
+// A segment is folded by one thread, so a long one is slow: the plan takes this kernel only
+// for segments short on average and bounded in length (gpu-reduce's plan_segments). Results
+// are those of a serial left-to-right fold of each segment, whatever the grid.
+#pragma once
+#include <gpu_prims/lanes.cuh>
+#include <gpu_prims/load.cuh>
+#include <gpu_prims/reduce_arg.cuh>
+
+namespace gp {
+
+constexpr unsigned SHORT_SEGMENTS_BLOCK = 256;
+// Segments per thread (accumulators in registers): 1024 segments per block.
+constexpr int SHORT_SEGMENTS_PER_THREAD = 4;
+// Shared memory of one staged chunk (dynamic): 8192 values of 4 bytes, six blocks per SM.
+constexpr unsigned SHORT_SEGMENTS_STAGE_BYTES = 32768;
+
+// Resident blocks per SM a kernel is compiled for: four (64 registers) for accumulators of up
+// to 8 bytes, three for 16 bytes (argmin/argmax pairs of 8-byte values, 16-byte monoids) and
+// two for 32 bytes, whose four accumulators would spill at 64 registers.
+template <class V> __host__ __device__ constexpr unsigned short_segments_min_blocks() {
+    return sizeof(V) > 16 ? 2 : sizeof(V) > 8 ? 3 : 4;
+}
+
+// The staging of In: VEC values per 16-byte load, CAP values per chunk, LOADS vectors per thread
+// (all in flight before any is stored).
+template <class In> struct ShortSegmentsStage {
+    static constexpr int VEC = VecWidth<In>::value;
+    static constexpr u64 CAP = SHORT_SEGMENTS_STAGE_BYTES / sizeof(In);
+    static constexpr int LOADS = (int)(CAP / VEC / SHORT_SEGMENTS_BLOCK);
+    static_assert(CAP % VEC == 0 && LOADS >= 1, "whole vectors, at least one per thread");
+};
+
+// Block piece: stages values [a0, hi) of `in` (n values) at staged[0 .. hi - a0), hi - a0 at
+// most CAP. With `vector_ok` (in 16-byte aligned, a0 a multiple of VEC) in whole vectors, the
+// last one possibly reaching past hi (values of later segments, never past n).
+template <class In>
+__device__ __forceinline__ void short_segments_stage(const In* __restrict__ in, u64 n, u64 a0,
+                                                     u64 hi, bool vector_ok, In* staged) {
+    typedef ShortSegmentsStage<In> S;
+    if (vector_ok) {
+        const u32 vectors = (u32)((hi - a0 + S::VEC - 1) / S::VEC);
+        // Rounds of ROUND vectors in flight (all of them at once cost registers the folds need).
+        constexpr int ROUND = S::LOADS < 4 ? S::LOADS : 4;
+#pragma unroll
+        for (int r0 = 0; r0 < S::LOADS; r0 += ROUND) {
+            Vec<In> v[ROUND];
+#pragma unroll
+            for (int r = 0; r < ROUND; ++r) {
+                const u32 q = threadIdx.x + (r0 + r) * SHORT_SEGMENTS_BLOCK;
+                const u64 i = a0 + (u64)q * S::VEC;
+                if (q < vectors && i + S::VEC <= n) v[r] = load_vec_streaming(in + i);
+            }
+#pragma unroll
+            for (int r = 0; r < ROUND; ++r) {
+                const u32 q = threadIdx.x + (r0 + r) * SHORT_SEGMENTS_BLOCK;
+                const u64 i = a0 + (u64)q * S::VEC;
+                if (q >= vectors) continue;
+                if (i + S::VEC <= n) {
+                    *reinterpret_cast<Vec<In>*>(staged + q * S::VEC) = v[r];
+                } else {
+                    for (int e = 0; e < S::VEC; ++e)
+                        if (i + e < n) staged[q * S::VEC + e] = in[i + e];
+                }
+            }
+        }
+    } else {
+        for (u64 i = a0 + threadIdx.x; i < hi; i += blockDim.x) staged[i - a0] = in[i];
+    }
+}
+
+// Folds staged[lo - a0 .. e - a0) into acc, in order (`fresh`: acc holds nothing yet, so the
+// first value replaces it: a segment of one -0.0 stays -0.0). `index` is the segment position
+// of `lo` (argmin/argmax count along the segment).
+template <class Op, class In>
+__device__ __forceinline__ void short_segment_fold(typename Op::value_type& acc, bool fresh,
+                                                   const In* staged, u32 lo, u32 e, u32 index) {
+    typedef typename Op::value_type V;
+    Op op;
+    if (lo >= e) return;
+    if (fresh) {
+        acc = ReduceConvert<In, V>::apply(staged[lo], index);
+        ++lo;
+        ++index;
+    }
+    // ptxas 12.0.76 miscompiles unrolled ordered loops over 16-byte monoids (docs/shapes.md,
+    // "A compiler bug worked around"): those fold one value per iteration.
+    if (sizeof(V) >= 16) {
+#pragma unroll 1
+        for (u32 p = lo; p < e; ++p)
+            acc = op(acc, ReduceConvert<In, V>::apply(staged[p], index + (p - lo)));
+    } else {
+#pragma unroll 4
+        for (u32 p = lo; p < e; ++p)
+            acc = op(acc, ReduceConvert<In, V>::apply(staged[p], index + (p - lo)));
+    }
+}
+
+// Device piece: reduces every segment of `s` (values `in`, n of them) into out[segment]
+// (Store: the value, or the argmin/argmax index along the segment; an empty segment stores the
+// identity). Block b takes segments [b·S, (b+1)·S), S = SHORT_SEGMENTS_PER_THREAD · blockDim.x,
+// grid-stride; `staged` holds SHORT_SEGMENTS_STAGE_BYTES (dynamic shared memory). Needs fewer
+// than 2^32 values in any S consecutive segments (positions are kept from the block's first
+// value in 32 bits): the plan bounds the longest segment.
+template <class Op, class In, class Store>
+__device__ __forceinline__ void short_segments_reduce(const In* __restrict__ in, SegmentLanes s,
+                                                      u64 n, typename Store::out_type* out,
+                                                      In* staged) {
+    typedef typename Op::value_type V;
+    typedef ShortSegmentsStage<In> Stage;
+    constexpr int K = SHORT_SEGMENTS_PER_THREAD;
+    const u64 S = (u64)blockDim.x * K;
+    const bool vector_ok = ((u64)in % sizeof(Vec<In>)) == 0;
+    const unsigned lane = lane_id();
+    for (u64 b = blockIdx.x; b * S < s.count; b += gridDim.x) {
+        const u64 s0 = b * S, s1 = min(s0 + S, s.count);
+        const u64 base = __ldg(s.offsets + s0), stop = __ldg(s.offsets + s1);
+        // This thread's segments, from `base`: a segment past s1 is empty (start = end =
+        // offsets[s1]); the end of each is the next lane's start, lane 31 reads its own.
+        u32 start[K], end[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const u64 j = min(s0 + (u64)k * blockDim.x + threadIdx.x, s1);
+            start[k] = (u32)(__ldg(s.offsets + j) - base);
+            end[k] = lane == 31 ? (u32)(__ldg(s.offsets + min(j + 1, s1)) - base) : 0;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const u32 next = __shfl_down_sync(FULL_MASK, start[k], 1);
+            if (lane != 31) end[k] = next;
+        }
+        V acc[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) acc[k] = Op::identity();
+        // Chunks of the block's values, each staged whole before any thread folds from it; c
+        // and the chunk's bounds [c0, hi) count from `base`, the staging from a0 <= c0.
+        const u32 span = (u32)(stop - base);
+        for (u32 c = 0; c < span;) {
+            const u64 a0 = vector_ok ? (base + c) - (base + c) % Stage::VEC : base + c;
+            const u32 skew = (u32)(base + c - a0);
+            const u32 hi = (u32)min((u64)span, (u64)c + Stage::CAP - skew);
+            __syncthreads();  // the previous chunk is folded by every thread
+            short_segments_stage<In>(in, n, a0, base + hi, vector_ok, staged);
+            __syncthreads();
+            const In* chunk = staged + skew;  // position c of the block
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                const u32 lo = max(start[k], c), e = min(end[k], hi);
+                if (lo < e)
+                    short_segment_fold<Op, In>(acc[k], lo == start[k], chunk, lo - c, e - c,
+                                               lo - start[k]);
+            }
+            c = hi;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const u64 j = s0 + (u64)k * blockDim.x + threadIdx.x;
+            if (j < s1) Store::apply(out, j, acc[k]);
+        }
+    }
+}
+
+}  // namespace gp
