@@ -22,8 +22,9 @@
 //     segments read as flat tiles of 256 · ITEMS values (gpu_prims/segment_tiles.cuh), one
 //     block per tile, look-back status as the scan's; dynamic shared memory 256 · ITEMS · |V|
 //   reduce_segments_short_<kind>(const In* in, gp::SegmentLanes lanes, u64 n, Out* out)
-//     short segments, a thread each (gpu_prims/segments_short.cuh): 256 threads, 1024 segments
-//     per block (grid-stride), dynamic shared memory SHORT_SEGMENTS_STAGE_BYTES
+//     short segments, a thread each (gpu_prims/segments_short.cuh): 256 threads, K · 256
+//     segments per block (grid-stride), dynamic shared memory of one chunk; K and the chunk
+//     from ShortSegmentsPolicyFor<V> (2048 and 48 KiB for 4-byte V, 1024 and 32 KiB otherwise)
 //   reduce_packed_<kind>(const In* in, u64 count, u32 log2n, Out* out)
 //     lanes that are the rows of one packed array, n = 2^log2n <= 32 vectors (not the monoids)
 //   reduce_columns_<kind>(const In* in, gp::ColumnLanes c, Out* out, V* partials,
@@ -476,7 +477,7 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
             gp::reduce::dynamic_smem<OpT::value_type>());                                        \
     }
 // reduce_segments_short_<kind>: a thread per segment, the block's values staged in shared
-// memory (gpu_prims/segments_short.cuh), SHORT_SEGMENTS_STAGE_BYTES of dynamic shared memory.
+// memory (gpu_prims/segments_short.cuh), one staged chunk of dynamic shared memory.
 #define REDUCE_SEGMENTS_SHORT(name, OpT, In, StoreT)                                             \
     extern "C" __global__ void __launch_bounds__(                                                \
         gp::SHORT_SEGMENTS_BLOCK, gp::short_segments_min_blocks<OpT::value_type>())              \

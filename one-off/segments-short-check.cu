@@ -16,3 +16,7 @@ K(mat2_u64, gp::Mat2Product<gp::u64>, gp::Mat2<gp::u64>, gp::StoreValue<gp::Mat2
 K(mat2_u32, gp::Mat2Product<gp::u32>, gp::Mat2<gp::u32>, gp::StoreValue<gp::Mat2<gp::u32>>, 4)
 K(argmin_f64, gp::ArgMin<gp::f64>, gp::f64, gp::StoreIndex<gp::f64>, 4)
 K(sum_i32_to_i64, gp::Sum<gp::i64>, gp::i32, gp::StoreValue<gp::i64>, 4)
+K(sum_u64, gp::Sum<gp::u64>, gp::u64, gp::StoreValue<gp::u64>, 4)
+K(affine_f32, gp::AffineCompose<gp::f32>, gp::Affine<gp::f32>, gp::StoreValue<gp::Affine<gp::f32>>, 4)
+K(max_i32, gp::Max<gp::i32>, gp::i32, gp::StoreValue<gp::i32>, 4)
+K(argmax_f16, gp::ArgMax<gp::f32>, gp::f16, gp::StoreIndex<gp::f32>, 4)

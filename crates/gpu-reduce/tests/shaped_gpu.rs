@@ -1002,8 +1002,9 @@ fn segment_tiles_unaligned_inputs_and_the_long_segment_plan() {
     );
 }
 
-/// Offsets for the short-segments kernel's edges: block counts around its 1024 segments per
-/// block, chunks of staged values crossed by segments (blocks of more than 8192 4-byte values),
+/// Offsets for the short-segments kernel's edges: block counts around its 1024 (wide values)
+/// and 2048 segments per block, chunks of staged values crossed by segments (blocks of more
+/// than 12288 4-byte or 4096 8-byte values),
 /// empty segments in runs, and segments up to the longest it takes (2048).
 fn short_segment_cases() -> Vec<(&'static str, Vec<u64>)> {
     vec![
@@ -1012,6 +1013,9 @@ fn short_segment_cases() -> Vec<(&'static str, Vec<u64>)> {
         ("1023 of 1-8", offsets_with(1023, 11, |k| 1 + k % 8)),
         ("1024 of 1-8", offsets_with(1024, 12, |k| 1 + k % 8)),
         ("1025 of 1-8", offsets_with(1025, 13, |k| 1 + k % 8)),
+        ("2047 of 1-8", offsets_with(2047, 19, |k| 1 + k % 8)),
+        ("2048 of 1-8", offsets_with(2048, 20, |k| 1 + k % 8)),
+        ("2049 of 1-8", offsets_with(2049, 21, |k| 1 + k % 8)),
         ("1-8", offsets_with(50_000, 14, |k| 1 + k % 8)),
         ("0-3", offsets_with(40_000, 15, |k| k % 4)),
         (
@@ -1175,7 +1179,13 @@ fn short_segments_signed_zero_and_the_plan_limits() {
         got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
         [(-0.0f32).to_bits(), 1.0f32.to_bits(), (-0.0f32).to_bits()]
     );
-    let long_one = offsets_with(5000, 3, |k| if k == 17 { 2049 } else { 1 + k % 8 });
+    // Segment 17 of 2049 values among segments of 1-8.
+    let long_one: Vec<u64> = std::iter::once(0)
+        .chain((0..5000u64).scan(0, |end, i| {
+            *end += if i == 17 { 2049 } else { 1 + i % 8 };
+            Some(*end)
+        }))
+        .collect();
     let long_mean = offsets_with(5000, 3, |k| 16 + k % 2);
     for (name, offsets) in [("one of 2049", long_one), ("mean 16", long_mean)] {
         let n = *offsets.last().unwrap() as usize;

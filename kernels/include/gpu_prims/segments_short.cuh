@@ -1,8 +1,8 @@
-// Short segments, a thread per segment: a block takes SHORT_SEGMENTS_PER_THREAD · blockDim.x
-// consecutive segments (thread t segments t, t + blockDim.x, …, so a warp holds 32 neighbouring
-// segments at each step and its stores are coalesced), stages their values in shared memory with
-// 16-byte loads, a chunk of SHORT_SEGMENTS_STAGE_BYTES at a time, and each thread folds its own
-// segments from there, in order, one operator per value.
+// Short segments, a thread per segment: a block takes K · blockDim.x consecutive segments
+// (thread t segments t, t + blockDim.x, …, so a warp holds 32 neighbouring segments at each step
+// and its stores are coalesced), stages their values in shared memory with 16-byte loads, a
+// chunk of STAGE bytes at a time, and each thread folds its own segments from there, in order,
+// one operator per value (K and STAGE: the policy, by accumulator size).
 //
 // Why not the segment tiles (segment_tiles.cuh): with segments of a few values their marking,
 // bitmask and segmented warp scans cost some 55 instructions per value, and the kernel is bound
@@ -21,23 +21,36 @@
 namespace gp {
 
 constexpr unsigned SHORT_SEGMENTS_BLOCK = 256;
-// Segments per thread (accumulators in registers): 1024 segments per block.
-constexpr int SHORT_SEGMENTS_PER_THREAD = 4;
-// Shared memory of one staged chunk (dynamic): 8192 values of 4 bytes, six blocks per SM.
-constexpr unsigned SHORT_SEGMENTS_STAGE_BYTES = 32768;
+
+// Tuning, apart from the algorithm: segments per thread (accumulators in registers; a block
+// takes PER_THREAD · 256 segments), the bytes of one staged chunk (dynamic shared memory), and
+// the 16-byte loads a thread has in flight while staging.
+template <int PER_THREAD, unsigned STAGE_BYTES, int LOADS_IN_FLIGHT = 4> struct ShortSegmentsPolicy {
+    static constexpr int K = PER_THREAD;
+    static constexpr unsigned STAGE = STAGE_BYTES;
+    static constexpr int IN_FLIGHT = LOADS_IN_FLIGHT;
+};
+// The shipped policies, by accumulator size (harness on an H200, segments of 1-8 f32 values:
+// docs/shapes.md, run 21): 4-byte accumulators 8 segments per thread (2048 per block) in 48 KiB
+// chunks, so that such a block is one chunk, four loads in flight: 0.86× copy, against 0.82
+// with 4 per thread in 32 KiB, 0.63-0.75 with 6, 10, 12 or 16 per thread, 0.67-0.78 with 2 or
+// 6 loads in flight; wider ones 4 per thread in 32 KiB, for their registers.
+template <class V> struct ShortSegmentsPolicyFor {
+    typedef ShortSegmentsPolicy<sizeof(V) <= 4 ? 8 : 4, sizeof(V) <= 4 ? 49152u : 32768u> type;
+};
 
 // Resident blocks per SM a kernel is compiled for: four (64 registers) for accumulators of up
-// to 8 bytes, three for 16 bytes (argmin/argmax pairs of 8-byte values, 16-byte monoids) and
-// two for 32 bytes, whose four accumulators would spill at 64 registers.
+// to 8 bytes, three for 16 bytes (argmin/argmax pairs, 16-byte monoids) and two for 32 bytes,
+// whose accumulators would spill at 64 registers (spills cost 0.1-0.15× copy in the harness).
 template <class V> __host__ __device__ constexpr unsigned short_segments_min_blocks() {
     return sizeof(V) > 16 ? 2 : sizeof(V) > 8 ? 3 : 4;
 }
 
-// The staging of In: VEC values per 16-byte load, CAP values per chunk, LOADS vectors per thread
-// (all in flight before any is stored).
-template <class In> struct ShortSegmentsStage {
+// The staging of In in chunks of STAGE bytes: VEC values per 16-byte load, CAP values per
+// chunk, LOADS vectors per thread.
+template <class In, unsigned STAGE> struct ShortSegmentsStage {
     static constexpr int VEC = VecWidth<In>::value;
-    static constexpr u64 CAP = SHORT_SEGMENTS_STAGE_BYTES / sizeof(In);
+    static constexpr u64 CAP = STAGE / sizeof(In);
     static constexpr int LOADS = (int)(CAP / VEC / SHORT_SEGMENTS_BLOCK);
     static_assert(CAP % VEC == 0 && LOADS >= 1, "whole vectors, at least one per thread");
 };
@@ -45,14 +58,14 @@ template <class In> struct ShortSegmentsStage {
 // Block piece: stages values [a0, hi) of `in` (n values) at staged[0 .. hi - a0), hi - a0 at
 // most CAP. With `vector_ok` (in 16-byte aligned, a0 a multiple of VEC) in whole vectors, the
 // last one possibly reaching past hi (values of later segments, never past n).
-template <class In>
+template <class In, unsigned STAGE, int IN_FLIGHT>
 __device__ __forceinline__ void short_segments_stage(const In* __restrict__ in, u64 n, u64 a0,
                                                      u64 hi, bool vector_ok, In* staged) {
-    typedef ShortSegmentsStage<In> S;
+    typedef ShortSegmentsStage<In, STAGE> S;
     if (vector_ok) {
         const u32 vectors = (u32)((hi - a0 + S::VEC - 1) / S::VEC);
         // Rounds of ROUND vectors in flight (all of them at once cost registers the folds need).
-        constexpr int ROUND = S::LOADS < 4 ? S::LOADS : 4;
+        constexpr int ROUND = S::LOADS < IN_FLIGHT ? S::LOADS : IN_FLIGHT;
 #pragma unroll
         for (int r0 = 0; r0 < S::LOADS; r0 += ROUND) {
             Vec<In> v[ROUND];
@@ -109,17 +122,18 @@ __device__ __forceinline__ void short_segment_fold(typename Op::value_type& acc,
 
 // Device piece: reduces every segment of `s` (values `in`, n of them) into out[segment]
 // (Store: the value, or the argmin/argmax index along the segment; an empty segment stores the
-// identity). Block b takes segments [b·S, (b+1)·S), S = SHORT_SEGMENTS_PER_THREAD · blockDim.x,
-// grid-stride; `staged` holds SHORT_SEGMENTS_STAGE_BYTES (dynamic shared memory). Needs fewer
+// identity). Block b takes segments [b·S, (b+1)·S), S = Policy::K · blockDim.x, grid-stride;
+// `staged` holds Policy::STAGE bytes (dynamic shared memory). Needs fewer
 // than 2^32 values in any S consecutive segments (positions are kept from the block's first
 // value in 32 bits): the plan bounds the longest segment.
-template <class Op, class In, class Store>
+template <class Op, class In, class Store,
+          class Policy = typename ShortSegmentsPolicyFor<typename Op::value_type>::type>
 __device__ __forceinline__ void short_segments_reduce(const In* __restrict__ in, SegmentLanes s,
                                                       u64 n, typename Store::out_type* out,
                                                       In* staged) {
     typedef typename Op::value_type V;
-    typedef ShortSegmentsStage<In> Stage;
-    constexpr int K = SHORT_SEGMENTS_PER_THREAD;
+    typedef ShortSegmentsStage<In, Policy::STAGE> Stage;
+    constexpr int K = Policy::K;
     const u64 S = (u64)blockDim.x * K;
     const bool vector_ok = ((u64)in % sizeof(Vec<In>)) == 0;
     const unsigned lane = lane_id();
@@ -151,7 +165,7 @@ __device__ __forceinline__ void short_segments_reduce(const In* __restrict__ in,
             const u32 skew = (u32)(base + c - a0);
             const u32 hi = (u32)min((u64)span, (u64)c + Stage::CAP - skew);
             __syncthreads();  // the previous chunk is folded by every thread
-            short_segments_stage<In>(in, n, a0, base + hi, vector_ok, staged);
+            short_segments_stage<In, Policy::STAGE, Policy::IN_FLIGHT>(in, n, a0, base + hi, vector_ok, staged);
             __syncthreads();
             const In* chunk = staged + skew;  // position c of the block
 #pragma unroll

@@ -49,17 +49,23 @@ fn segment_tiles_max_mean() -> u64 {
     })
 }
 
-/// Segments per block of `reduce_segments_short_*` (256 threads × `gp::SHORT_SEGMENTS_PER_THREAD`).
-const SHORT_SEGMENTS_PER_BLOCK: u32 = 1024;
-/// Dynamic shared memory of `reduce_segments_short_*`: one staged chunk of the block's values
-/// (`gp::SHORT_SEGMENTS_STAGE_BYTES`).
-const SHORT_SEGMENTS_STAGE_BYTES: u32 = 32768;
+/// Segments per block and bytes of dynamic shared memory (one staged chunk of the block's
+/// values) of `reduce_segments_short_*` for accumulators of `value_size` bytes
+/// (`gp::ShortSegmentsPolicyFor`: 256 threads × 8 segments in 48 KiB chunks for 4-byte
+/// accumulators, × 4 in 32 KiB for wider ones).
+fn short_segments_policy(value_size: usize) -> (u32, u32) {
+    if value_size <= 4 {
+        (2048, 49152)
+    } else {
+        (1024, 32768)
+    }
+}
 /// Device values in segments shorter than this on average take a thread per segment
 /// (`reduce_segments_short_*`) instead of the segment tiles, whose marking and segmented scans
 /// cost more instructions per value than a few-value segment repays (docs/shapes.md, run 21).
 const SHORT_SEGMENTS_MAX_MEAN: u64 = 16;
 /// ... provided no segment is longer than this: one thread folds each segment, so a long one
-/// holds its block (and the block's positions are kept in 32 bits: 1024 segments of this
+/// holds its block (and the block's positions are kept in 32 bits: 2048 segments of this
 /// length stay far below 2^32).
 const SHORT_SEGMENTS_MAX_LEN: u64 = 2048;
 
@@ -471,7 +477,7 @@ impl Reduce<'_> {
         {
             return Ok(LanePlan::short_segments(
                 segments.count() as u64,
-                SHORT_SEGMENTS_PER_BLOCK,
+                short_segments_policy(desc.value_size).0,
             ));
         }
         if len > 0 && (host_values || segments.mean_len() < segment_tiles_max_mean()) {
@@ -562,8 +568,14 @@ impl Reduce<'_> {
             .gpu
             .kernel(&REDUCE_PTX, &format!("reduce_segments_short_{}", desc.kind))?;
         let grid = plan.tiles.min(self.gpu.properties().max_grid_x as u64) as u32;
-        let config = LaunchConfig::new(grid.max(1), LANES_BLOCK)
-            .with_shared_bytes(SHORT_SEGMENTS_STAGE_BYTES);
+        let (per_block, stage_bytes) = short_segments_policy(desc.value_size);
+        debug_assert_eq!(
+            plan.access,
+            LaneAccess::ShortSegments {
+                segments_per_block: per_block
+            }
+        );
+        let config = LaunchConfig::new(grid.max(1), LANES_BLOCK).with_shared_bytes(stage_bytes);
         let lanes = segments.lanes();
         let n = segments.values_len() as u64;
         let out_ptr = out.ptr;
@@ -571,11 +583,12 @@ impl Reduce<'_> {
         // Out* out) matches (u64, SegmentLanes, u64, u64), SegmentLanes a #[repr(C)] copy of the
         // CUDA struct. The offsets were checked (non-decreasing, first 0, last = n = the input's
         // length) when `segments` was built and matched against this input; the plan took this
-        // kernel only with no segment longer than SHORT_SEGMENTS_MAX_LEN, so a block's 1024
-        // segments hold fewer than 2^32 values (the kernel's positions are 32-bit); each block
+        // kernel only with no segment longer than SHORT_SEGMENTS_MAX_LEN, so a block's 2048
+        // segments at most hold fewer than 2^32 values (the kernel's positions are 32-bit); the
+        // dynamic shared memory is the chunk of gp::ShortSegmentsPolicyFor<V> (48 KiB at most:
+        // no opt-in); each block
         // reads values below n only and writes out[j] for its segments j < count, which `out`
-        // holds; the dynamic shared memory is the kernel's one staged chunk; blocks past the
-        // grid are walked grid-stride.
+        // holds; blocks past the grid are walked grid-stride.
         unsafe { kernel.launch(config, stream, &kernel_args![input, lanes, n, out_ptr]) }
     }
 
