@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 on one H200 (session of 2026-11-28, call A): the short-segments kernel
+# Issue 12 on one H200 (session of 2026-11-28, calls A and E): the short-segments kernel
 # (reduce_segments_short_*, a thread per segment over staged values). First alone on the GPU:
 # PyTorch's segment_reduce (peers_shapes.py), then the shapes benchmark's segment sums with the
 # kernel off (GPU_PRIMS_SHORT_SEGMENTS_MAX_MEAN=0: segment tiles, as before) and on, alternating.
@@ -34,5 +34,9 @@ for t in memcheck racecheck synccheck; do
   s=$(date +%s); timeout $(( $(left) > 110 ? 100 : $(left) - 10 )) compute-sanitizer --tool $t --report-api-errors no $C/gpu-reduce__shaped_gpu short_segments --skip every_type_operator --test-threads=1 > "$R/logs/san-$t.txt" 2>&1
   echo "$t rc=$? $(( $(date +%s) - s ))s $(grep -E 'SUMMARY|^test result' "$R/logs/san-$t.txt" | tr '\n' ' ')"
 done
+if [ "$(left)" -gt 60 ]; then
+  s=$(date +%s); timeout $(( $(left) - 10 )) compute-sanitizer --tool memcheck --report-api-errors no $C/gpu-reduce__shaped_gpu short_segments_every_type --test-threads=1 > "$R/logs/san-memcheck-every.txt" 2>&1
+  echo "memcheck (every type) rc=$? $(( $(date +%s) - s ))s $(grep -E 'SUMMARY|^test result' "$R/logs/san-memcheck-every.txt" | tr '\n' ' ')"
+fi
 find "$R" -name "*.svg" -delete
 (cd "$OUT" && tar czf short-segments.tgz short-segments && rm -rf short-segments)
