@@ -454,6 +454,14 @@ GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED)
 
 GP_CONV1D_FIXED_WIDE_WIDTHS(CONV1D_FIXED_WIDE)
 
+// Wide tiles for 16-bit signals (32 outputs per thread), widths 1-32; on compute capability 8.0+
+// the bf16 ones load from conv1d_sm80.cu, as the bf16 fixed-width kernels do.
+#define CONV1D_FIXED_WIDE_HALF(W)                                                                 \
+    GP_CONV1D_FIXED_WIDE_HALF_ENTRY(W, f16, gp::f16, f32, 32)                                     \
+    GP_CONV1D_FIXED_WIDE_HALF_ENTRY(W, bf16, gp::bf16, f32, 32)
+
+GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(CONV1D_FIXED_WIDE_HALF)
+
 // ---------------------------------------------------------------------------------------------
 // The FFT path for long masks (gpu_prims/conv1d_fft.cuh): overlap-save on block FFTs of N
 // points, conv1d_fft<N>_<type> for N = 512 ... 16384 (f64: ... 8192, whose 16-byte points fill

@@ -21,7 +21,8 @@
 //!   gains), interpolated between it and the width before where the gains cross. Every run is
 //!   checked against f64 sums at 4096 sampled outputs. `conv1d.wide_tile_from`: wide against
 //!   16-output tiles, f32 w 7, 15 and 31 at 2^20 … 2^28; the shortest length from which the
-//!   wide tiles win (geometric mean) there and at every longer one.
+//!   wide tiles win (geometric mean) there and at every longer one. `conv1d.half_wide_tile_from`:
+//!   the same for f16 w 3, 7 and 10 (the widths `Auto` runs on FMAs in long 16-bit rows).
 //! - `scan.prefetch_*` (compute capability 9.0+): the default inclusive sum of f32 and i32 at
 //!   2^24 … 2^28 without the L2 prefetch and with it at 3.5, 7 and 14 MiB ahead; the distance
 //!   best at the longest length, and the shortest length from which it wins at every longer one.
@@ -471,41 +472,46 @@ mod run {
             Ok(crossover(widths, &gain))
         }
 
-        /// `conv1d.wide_tile_from`: f32 `same` correlations at `logs` lengths, wide tiles
-        /// (the key at 1) against 16-output tiles (at 2^40) for widths 7, 15 and 31; the
-        /// shortest length from which the wide tiles' geometric mean wins at it and every
-        /// longer one, 2^40 (never) where they do not win at the longest.
-        fn tune_wide_tiles(&mut self, logs: &[u32]) -> gpu_core::Result<()> {
-            const KEY: &str = "conv1d.wide_tile_from";
+        /// `key` (`conv1d.wide_tile_from`, `conv1d.half_wide_tile_from`): `T` `same`
+        /// correlations at `logs` lengths, wide tiles (the key at 1) against 16-output tiles (at
+        /// 2^40) for `widths`; the shortest length from which the wide tiles' geometric mean
+        /// wins at it and every longer one, 2^40 (never) where they do not win at the longest.
+        fn tune_wide_tiles<T: Real + Element>(
+            &mut self,
+            logs: &[u32],
+            key: &'static str,
+            widths: &[usize],
+        ) -> gpu_core::Result<()> {
             let mut wins = Vec::new();
             for &lg in logs {
                 let n = 1usize << lg;
-                let host: Vec<f32> = data::uniform(n, 5, -1.0, 1.0);
+                let host: Vec<T> = data::uniform(n, 5, -1.0, 1.0);
                 let x = self.gpu.upload(&host)?;
-                let mut y = self.gpu.alloc::<f32>(n)?;
-                let copy = self.copy_ms(n * 4)?;
+                let mut y = self.gpu.alloc::<T>(n)?;
+                let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
                 let mut gain = Vec::new();
-                for w in [7usize, 15, 31] {
-                    let (narrow, _) = self.conv(&host, &x, &mut y, copy, w, KEY, 1 << 40)?;
-                    let (wide, path) = self.conv(&host, &x, &mut y, copy, w, KEY, 1)?;
+                for &w in widths {
+                    let (narrow, _) = self.conv(&host, &x, &mut y, copy, w, key, 1 << 40)?;
+                    let (wide, path) = self.conv(&host, &x, &mut y, copy, w, key, 1)?;
                     if !matches!(path, ConvPath::RegisterTiledFixedWide { .. }) {
                         self.notes
-                            .push(format!("{KEY}: w {w} at 2^{lg} ran {path:?}"));
+                            .push(format!("{key}: {} w {w} at 2^{lg} ran {path:?}", T::NAME));
                     }
                     gain.push(wide / narrow);
                 }
                 wins.push(geo_mean(&gain) > 1.0);
             }
             let from = wins_from(&wins).map_or(1u64 << 40, |i| 1u64 << logs[i]);
-            self.table.set(KEY, from)?;
+            self.table.set(key, from)?;
             self.notes.push(if from < 1 << 40 {
                 format!(
-                    "{KEY} = 2^{}: wide tiles win (geometric mean of w 7, 15, 31) from there on",
-                    from.trailing_zeros()
+                    "{key} = 2^{}: wide tiles win (geometric mean of {} w {widths:?}) from there on",
+                    from.trailing_zeros(),
+                    T::NAME
                 )
             } else {
                 format!(
-                    "{KEY} = 2^40 (never): wide tiles do not win at 2^{}",
+                    "{key} = 2^40 (never): wide tiles do not win at 2^{}",
                     logs[logs.len() - 1]
                 )
             });
@@ -603,10 +609,12 @@ mod run {
     fn same_correlation_ok<T: Real + Element>(x: &[T], mask: &[T], y: &[T]) -> bool {
         let (n, w) = (x.len(), mask.len());
         let off = (w / 2) as i64;
-        let rel = if std::mem::size_of::<T>() == 8 {
-            1e-12
-        } else {
-            1e-5
+        // f32 sums: 1e-5 of the window's magnitude; 16-bit results are also rounded once to
+        // their type (half an ulp of an output no larger than that magnitude).
+        let rel = match std::mem::size_of::<T>() {
+            8 => 1e-12,
+            4 => 1e-5,
+            _ => 1e-5 + T::EPSILON.to_f64(),
         };
         let stride = (n / 2048).max(1);
         let picks = (0..n.min(1024))
@@ -669,7 +677,13 @@ mod run {
             if a.only.iter().any(|o| o == "conv1d") {
                 t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;
                 let logs: Vec<u32> = (20..=big).step_by(2).collect();
-                t.tune_wide_tiles(&logs)?;
+                t.tune_wide_tiles::<f32>(&logs, "conv1d.wide_tile_from", &[7, 15, 31])?;
+                // The widths Auto runs on FMAs in long 16-bit rows (tensor cores from 11 on).
+                t.tune_wide_tiles::<gpu_core::f16>(
+                    &logs,
+                    "conv1d.half_wide_tile_from",
+                    &[3, 7, 10],
+                )?;
             }
             Ok(())
         };

@@ -126,10 +126,11 @@ pub use fft::{
 };
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,
-    tensor_min_width, warpgroup_min_width, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK, AUTO_FIXED_WIDTHS,
-    CONSTANT_MASK_BYTES, DEFAULT_TILE, TENSOR_LONG_ROW, TENSOR_MIN_WIDTH_LONG_ROWS,
-    WARPGROUP_FFT_MIN_WIDTH, WARPGROUP_LONG_ROW, WARPGROUP_MIN_WIDTH_LONG_ROWS,
-    WIDE_TILE_FROM_ORDINARY, WIDE_TILE_OUTPUTS_PER_THREAD, WIDE_TILE_WIDTHS,
+    tensor_min_width, warpgroup_min_width, wide_tile_widths, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
+    AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE, TENSOR_LONG_ROW,
+    TENSOR_MIN_WIDTH_LONG_ROWS, WARPGROUP_FFT_MIN_WIDTH, WARPGROUP_LONG_ROW,
+    WARPGROUP_MIN_WIDTH_LONG_ROWS, WIDE_TILE_FROM_ORDINARY, WIDE_TILE_OUTPUTS_PER_THREAD,
+    WIDE_TILE_OUTPUTS_PER_THREAD_16, WIDE_TILE_WIDTHS, WIDE_TILE_WIDTHS_16,
 };
 pub use tensor::{TENSOR_MAX_WIDTH, WARPGROUP_MAX_WIDTH};
 
@@ -432,8 +433,9 @@ impl Boundary {
 /// | [`TiledCached`](Strategy::TiledCached) | `__constant__` | tile in shared memory, halo through L1/L2 | `conv1d_tiled_cached_T` |
 /// | [`Auto`](Strategy::Auto), width in [`AUTO_FIXED_WIDTHS`] | kernel parameter (uniform registers) | register tiling compiled for the width: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_w<W>_T` |
 /// | [`Auto`](Strategy::Auto), f32, width in [`WIDE_TILE_WIDTHS`], rows of at least the `conv1d.wide_tile_from` tuning key | as above | the same kernel with 24 outputs per thread (the same bits) | `conv1d_auto_wide_w<W>_f32` |
+/// | [`Auto`](Strategy::Auto) on FMAs, f16 / bf16, width in [`WIDE_TILE_WIDTHS_16`], rows of at least the `conv1d.half_wide_tile_from` tuning key | as above | the same kernel with 32 outputs per thread (the same bits) | `conv1d_auto_wide_w<W>_f16`, `_bf16` |
 /// | [`Auto`](Strategy::Auto), other widths | shared memory (broadcast) | register tiling: 16 (f32, f16, bf16) / 8 (f64) outputs per thread | `conv1d_auto_T` |
-/// | [`RegisterTiled`](Strategy::RegisterTiled) | as `Auto` | `Auto`'s FMA kernels for every row length and width | `conv1d_auto_w<W>_T`, `conv1d_auto_wide_w<W>_f32`, `conv1d_auto_T` |
+/// | [`RegisterTiled`](Strategy::RegisterTiled) | as `Auto` | `Auto`'s FMA kernels for every row length and width | `conv1d_auto_w<W>_T`, `conv1d_auto_wide_w<W>_T`, `conv1d_auto_T` |
 /// | [`TensorCore`](Strategy::TensorCore) (f16, bf16, f32 as 3×TF32; compute capability 8.0+) | Toeplitz fragments in registers (through L1) | tile staged in shared memory, `mma.sync` products | `conv1d_tensor_T` |
 /// | [`Warpgroup`](Strategy::Warpgroup) (f16, bf16; compute capability 9.0) | reversed Toeplitz rows in shared memory | tile staged in shared memory, `wgmma` products of 64 × 64 outputs | `conv1d_wgmma_T` |
 /// | [`Fft`](Strategy::Fft) (masks up to [`fft_max_width`]) | its spectrum, computed once per size (through L1/L2) | two tiles of `N − w + 1` outputs per block, one complex FFT of `N` points forward and one back in shared memory and registers (overlap-save) | `conv1d_fft<N>_T` |

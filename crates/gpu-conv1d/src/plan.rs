@@ -88,12 +88,35 @@ pub const WIDE_TILE_WIDTHS: std::ops::RangeInclusive<usize> = 5..=32;
 /// Outputs per thread of the wide-tile kernels (f32): 24, so 3072 per block of 128 threads.
 pub const WIDE_TILE_OUTPUTS_PER_THREAD: usize = 24;
 
-/// The wide-tile kernels' shape (f32 only), mirroring `Conv1dFixedShape<f32, W, 24, 128>`.
+/// Mask widths with a 16-bit wide-tile kernel (`conv1d_auto_wide_w<W>_f16`, `_bf16`). Mirrors
+/// `GP_CONV1D_FIXED_WIDE_HALF_WIDTHS` in `kernels/include/gpu_prims/conv1d_fixed.cuh`.
+pub const WIDE_TILE_WIDTHS_16: std::ops::RangeInclusive<usize> = 1..=32;
+
+/// Outputs per thread of the 16-bit wide-tile kernels: 32, so 4096 per block of 128 threads.
+pub const WIDE_TILE_OUTPUTS_PER_THREAD_16: usize = 32;
+
+/// The widths with a wide-tile kernel for `T`: [`WIDE_TILE_WIDTHS`] for f32,
+/// [`WIDE_TILE_WIDTHS_16`] for f16 and bf16, none for f64.
+pub fn wide_tile_widths<T: Real>() -> Option<std::ops::RangeInclusive<usize>> {
+    match (T::NAME, std::mem::size_of::<T>()) {
+        ("f32", _) => Some(WIDE_TILE_WIDTHS),
+        (_, 2) => Some(WIDE_TILE_WIDTHS_16),
+        _ => None,
+    }
+}
+
+/// The wide-tile kernels' shape, mirroring `Conv1dFixedShape<T, W, K, 128>` as instantiated:
+/// K = 24 for f32, 32 for f16 and bf16.
 pub(crate) fn auto_fixed_wide_shape<T: Real>() -> AutoShape {
+    let k = if std::mem::size_of::<T>() == 2 {
+        WIDE_TILE_OUTPUTS_PER_THREAD_16
+    } else {
+        WIDE_TILE_OUTPUTS_PER_THREAD
+    };
     AutoShape {
         v: 16 / std::mem::size_of::<T>(),
-        k: WIDE_TILE_OUTPUTS_PER_THREAD,
-        tile: AUTO_FIXED_BLOCK as usize * WIDE_TILE_OUTPUTS_PER_THREAD,
+        k,
+        tile: AUTO_FIXED_BLOCK as usize * k,
         seg: 0,
     }
 }
@@ -254,10 +277,11 @@ pub enum Path {
         /// Mask width the kernel is compiled for.
         width: u32,
     },
-    /// `conv1d_auto_wide_w<width>_f32`: the fixed-width kernel with 24 outputs per thread
-    /// instead of 16 (f32, widths in [`WIDE_TILE_WIDTHS`]), for rows of at least
-    /// `conv1d.wide_tile_from` outputs (gpu_core::tuning: GPUs of fast memory per SM). Same
-    /// sums in the same order, so the same bits as [`Path::RegisterTiledFixed`].
+    /// `conv1d_auto_wide_w<width>_T`: the fixed-width kernel with wider tiles, 24 outputs per
+    /// thread instead of 16 for f32 (widths in [`WIDE_TILE_WIDTHS`]), 32 for f16 and bf16
+    /// ([`WIDE_TILE_WIDTHS_16`]), for rows of at least `conv1d.wide_tile_from` (f32) or
+    /// `conv1d.half_wide_tile_from` (16-bit) outputs (gpu_core::tuning: GPUs of fast memory per
+    /// SM). Same sums in the same order, so the same bits as [`Path::RegisterTiledFixed`].
     RegisterTiledFixedWide {
         /// Mask width the kernel is compiled for.
         width: u32,
@@ -290,7 +314,9 @@ impl Path {
     pub fn prefers_sm80<T: Real>(self) -> bool {
         match self {
             Path::TensorCore => true,
-            Path::RegisterTiledFixed { .. } => T::NAME == "bf16",
+            Path::RegisterTiledFixed { .. } | Path::RegisterTiledFixedWide { .. } => {
+                T::NAME == "bf16"
+            }
             _ => false,
         }
     }
@@ -434,6 +460,9 @@ pub struct Crossovers {
     /// Outputs per row from which f32 masks of [`WIDE_TILE_WIDTHS`] take the wide-tile kernel
     /// (`conv1d.wide_tile_from`).
     pub wide_tile_from: usize,
+    /// Outputs per row from which f16 and bf16 masks of [`WIDE_TILE_WIDTHS_16`] that `Auto`
+    /// runs on FMAs take the 16-bit wide-tile kernel (`conv1d.half_wide_tile_from`).
+    pub half_wide_tile_from: usize,
 }
 
 impl Default for Crossovers {
@@ -443,6 +472,7 @@ impl Default for Crossovers {
             fft_min_width_f64: fft_min_width::<f64>(false),
             cufft_min_width: cufft_min_width::<f32>(),
             wide_tile_from: WIDE_TILE_FROM_ORDINARY,
+            half_wide_tile_from: WIDE_TILE_FROM_ORDINARY,
         }
     }
 }
@@ -457,6 +487,7 @@ impl Crossovers {
             fft_min_width_f64: count("conv1d.fft_min_width_f64"),
             cufft_min_width: count("conv1d.cufft_min_width"),
             wide_tile_from: count("conv1d.wide_tile_from"),
+            half_wide_tile_from: count("conv1d.half_wide_tile_from"),
         }
     }
 
@@ -560,10 +591,15 @@ pub(crate) fn resolve<T: Real>(
 }
 
 /// `Auto`'s FMA kernel for a mask of `w` in rows of `n_out` outputs: compiled for the width where
-/// one is (with wide tiles for long f32 rows from `at.wide_tile_from`), else the runtime-width
-/// kernel.
+/// one is (with wide tiles for long rows: f32 from `at.wide_tile_from`, f16 and bf16 from
+/// `at.half_wide_tile_from`), else the runtime-width kernel.
 fn fma_path<T: Real>(n_out: usize, w: usize, at: &Crossovers) -> Path {
-    if T::NAME == "f32" && WIDE_TILE_WIDTHS.contains(&w) && n_out >= at.wide_tile_from {
+    let wide_from = if std::mem::size_of::<T>() == 2 {
+        at.half_wide_tile_from
+    } else {
+        at.wide_tile_from
+    };
+    if wide_tile_widths::<T>().is_some_and(|r| r.contains(&w)) && n_out >= wide_from {
         Path::RegisterTiledFixedWide { width: w as u32 }
     } else if AUTO_FIXED_WIDTHS.contains(&w) {
         Path::RegisterTiledFixed { width: w as u32 }
@@ -687,17 +723,23 @@ mod tests {
             "extra fixed-width entries in the PTX"
         );
         assert!(AUTO_FIXED_WIDTHS.windows(2).all(|p| p[0] < p[1]));
-        // The wide-tile kernels: f32 only, exactly WIDE_TILE_WIDTHS.
-        for w in WIDE_TILE_WIDTHS {
-            let entry = format!("conv1d_auto_wide_w{w}_f32");
-            assert!(
-                names.contains(&&*entry),
-                "{entry} missing from conv1d.ptx.kpack"
-            );
+        // The wide-tile kernels: f32 for WIDE_TILE_WIDTHS, f16 and bf16 for WIDE_TILE_WIDTHS_16.
+        for (t, widths) in [
+            ("f32", WIDE_TILE_WIDTHS),
+            ("f16", WIDE_TILE_WIDTHS_16),
+            ("bf16", WIDE_TILE_WIDTHS_16),
+        ] {
+            for w in widths {
+                let entry = format!("conv1d_auto_wide_w{w}_{t}");
+                assert!(
+                    names.contains(&&*entry),
+                    "{entry} missing from conv1d.ptx.kpack"
+                );
+            }
         }
         assert_eq!(
             count("conv1d_auto_wide_w"),
-            WIDE_TILE_WIDTHS.count(),
+            WIDE_TILE_WIDTHS.count() + 2 * WIDE_TILE_WIDTHS_16.count(),
             "extra wide-tile entries in the PTX"
         );
     }
@@ -783,15 +825,67 @@ mod tests {
                 Path::RegisterTiledFixed { width: w }
             );
         }
-        // f32 only: the 16-bit types take tensor cores there, f64 keeps its 8-output tiles.
+        // f64 keeps its 8-output tiles; f16 and bf16 have wide tiles of their own (32 outputs
+        // per thread, conv1d.half_wide_tile_from) for the widths Auto runs on FMAs.
         assert_eq!(
             resolve::<f64>(Strategy::Auto, long, 7, true, true, false, &fast),
             Path::RegisterTiledFixed { width: 7 }
         );
+        assert_eq!(fast.half_wide_tile_from, 1 << 24);
+        assert_eq!(ordinary.half_wide_tile_from, WIDE_TILE_FROM_ORDINARY);
+        for w in 1..=32u32 {
+            assert_eq!(
+                resolve::<gpu_core::f16>(
+                    Strategy::Auto,
+                    long,
+                    w as usize,
+                    false,
+                    false,
+                    false,
+                    &fast
+                ),
+                Path::RegisterTiledFixedWide { width: w }
+            );
+            assert_eq!(
+                resolve::<gpu_core::bf16>(
+                    Strategy::Auto,
+                    (1 << 24) - 1,
+                    w as usize,
+                    false,
+                    false,
+                    false,
+                    &fast
+                ),
+                Path::RegisterTiledFixed { width: w }
+            );
+            assert_eq!(
+                resolve::<gpu_core::f16>(
+                    Strategy::Auto,
+                    long,
+                    w as usize,
+                    false,
+                    false,
+                    false,
+                    &ordinary
+                ),
+                Path::RegisterTiledFixed { width: w }
+            );
+        }
+        // With tensor cores the long 16-bit rows keep them from their crossover on.
         assert_eq!(
-            resolve::<gpu_core::f16>(Strategy::Auto, long, 7, false, false, false, &fast),
-            Path::RegisterTiledFixed { width: 7 }
+            resolve::<gpu_core::bf16>(Strategy::Auto, long, 7, true, false, false, &fast),
+            Path::RegisterTiledFixedWide { width: 7 }
         );
+        assert_eq!(
+            resolve::<gpu_core::bf16>(Strategy::Auto, long, 31, true, false, false, &fast),
+            Path::TensorCore
+        );
+        assert!(Path::RegisterTiledFixedWide { width: 7 }.prefers_sm80::<gpu_core::bf16>());
+        assert!(!Path::RegisterTiledFixedWide { width: 7 }.prefers_sm80::<gpu_core::f16>());
+        assert_eq!(auto_fixed_wide_shape::<gpu_core::f16>().tile, 4096);
+        assert_eq!(auto_fixed_wide_tiles_per_row::<gpu_core::bf16>(4096 - 7), 1);
+        assert_eq!(auto_fixed_wide_tiles_per_row::<gpu_core::bf16>(4096 - 6), 2);
+        assert_eq!(wide_tile_widths::<f64>(), None);
         // Past 32 the FFT or the runtime-width kernel, as before; RegisterTiled follows Auto.
         assert!(matches!(auto(long, 33, &fast), Path::Fft { .. }));
         assert_eq!(

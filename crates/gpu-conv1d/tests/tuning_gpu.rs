@@ -5,9 +5,11 @@
 
 mod common;
 
-use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Path, WIDE_TILE_WIDTHS};
+use gpu_conv1d::{
+    wide_tile_widths, Boundary, Conv1d, Mode, Operation, Options, Path, Real, Strategy,
+};
 use gpu_core::testing::gpu_or_skip;
-use gpu_core::{data, Gpu, Tuning};
+use gpu_core::{bf16, data, f16, Element, Gpu, Tuning};
 use ndarray::Array2;
 
 fn run(gpu: &Gpu, key: &str, value: u64, x: &[f32], mask: &[f32]) -> (Path, Vec<f32>) {
@@ -67,29 +69,48 @@ fn tuned_crossovers_choose_the_path() {
     gpu.set_tuning(Tuning::new()).unwrap();
 }
 
-/// The wide-tile kernels (24 f32 outputs per thread, `conv1d.wide_tile_from`) against the
-/// 16-output ones: the same bits for every width they exist for, every mode and boundary, one
-/// row and rows of an odd length (every alignment shift), and the f64 reference.
+/// The wide-tile kernels (24 f32 outputs per thread, `conv1d.wide_tile_from`; 32 f16 and bf16
+/// outputs, `conv1d.half_wide_tile_from`) against the 16-output ones: the same values (the same
+/// sums in the same order) for every width they exist for, every mode and boundary at a few
+/// widths, one row and rows of an odd length (every alignment shift), and the f64 reference.
 fn wide_tiles_give_the_same_bits(gpu: &Gpu) {
-    let tile = 3072;
-    let n = 2 * tile + 3;
-    let x: Vec<f32> = common::data(n, 5);
-    let xs = Array2::from_shape_vec((5, n), common::data::<f32>(5 * n, 6)).unwrap();
+    wide_tiles_of::<f32>(gpu, "conv1d.wide_tile_from");
+    wide_tiles_of::<f16>(gpu, "conv1d.half_wide_tile_from");
+    wide_tiles_of::<bf16>(gpu, "conv1d.half_wide_tile_from");
+}
+
+fn wide_tiles_of<T: Real + Element>(gpu: &Gpu, key: &str) {
+    let widths = wide_tile_widths::<T>().expect("a type with wide tiles");
+    // Two and a bit tiles of the wide kernel (3072 outputs for f32, 4096 for 16-bit).
+    let n = 2
+        * 128
+        * if std::mem::size_of::<T>() == 2 {
+            32
+        } else {
+            24
+        }
+        + 3;
+    let x: Vec<T> = common::data(n, 5);
+    let xs = Array2::from_shape_vec((5, n), common::data::<T>(5 * n, 6)).unwrap();
     let set = |from: u64| {
         let mut t = Tuning::new();
-        t.set("conv1d.wide_tile_from", from).unwrap();
+        t.set(key, from).unwrap();
         gpu.set_tuning(t).unwrap();
     };
     let mut cases = 0;
-    for w in WIDE_TILE_WIDTHS {
-        let mask: Vec<f32> = common::data(w, w as u64);
-        let all = [5, 8, 31, 32].contains(&w);
+    let (first, last) = (*widths.start(), *widths.end());
+    for w in widths {
+        let mask: Vec<T> = common::data(w, w as u64);
+        let all = [first, 8, 31, last].contains(&w);
         for mode in [Mode::Same, Mode::Full, Mode::Valid] {
             for boundary in Boundary::ALL {
                 if !all && (mode != Mode::Same || boundary != Boundary::Zero) {
                     continue;
                 }
-                let opts = Options::new().mode(mode).boundary(boundary);
+                let opts = Options::new()
+                    .mode(mode)
+                    .boundary(boundary)
+                    .strategy(Strategy::RegisterTiled);
                 let mut outs = Vec::new();
                 for (from, want) in [
                     (1u64, Path::RegisterTiledFixedWide { width: w as u32 }),
@@ -97,21 +118,13 @@ fn wide_tiles_give_the_same_bits(gpu: &Gpu) {
                 ] {
                     set(from);
                     let conv = Conv1d::correlation(gpu, &mask, opts).unwrap();
-                    assert_eq!(conv.path(n).unwrap(), want, "w {w} {mode:?}");
+                    assert_eq!(conv.path(n).unwrap(), want, "{} w {w} {mode:?}", T::NAME);
                     outs.push((conv.run(&x).unwrap(), conv.run_rows(xs.view()).unwrap()));
                 }
                 let (wide, narrow) = (&outs[0], &outs[1]);
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                assert_eq!(
-                    bits(&wide.0),
-                    bits(&narrow.0),
-                    "w {w} {mode:?} {boundary:?}"
-                );
-                assert_eq!(
-                    bits(wide.1.as_slice().unwrap()),
-                    bits(narrow.1.as_slice().unwrap()),
-                    "w {w} {mode:?} {boundary:?}, rows"
-                );
+                let what = format!("{} w {w} {mode:?} {boundary:?}", T::NAME);
+                assert!(wide.0 == narrow.0, "{what}");
+                assert!(wide.1 == narrow.1, "{what}, rows");
                 common::check(
                     &wide.0,
                     Operation::Correlation,
@@ -121,7 +134,7 @@ fn wide_tiles_give_the_same_bits(gpu: &Gpu) {
                     boundary,
                     1 << 20,
                 )
-                .unwrap_or_else(|e| panic!("w {w} {mode:?} {boundary:?}: {e}"));
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
                 for (r, row) in wide.1.rows().into_iter().enumerate() {
                     let xr = xs.row(r).to_vec();
                     common::check(
@@ -133,13 +146,14 @@ fn wide_tiles_give_the_same_bits(gpu: &Gpu) {
                         boundary,
                         1 << 20,
                     )
-                    .unwrap_or_else(|e| panic!("w {w} {mode:?} {boundary:?} row {r}: {e}"));
+                    .unwrap_or_else(|e| panic!("{what} row {r}: {e}"));
                 }
                 cases += 1;
             }
         }
     }
     eprintln!(
-        "wide tiles: {cases} cases, the same bits as 16-output tiles and within the f64 bound"
+        "wide {} tiles: {cases} cases, the same values as 16-output tiles and within the f64 bound",
+        T::NAME
     );
 }

@@ -319,6 +319,15 @@ pub const KEYS: &[Key] = &[
         1 << 40,
         1 << 24,
     ),
+    count_key(
+        "conv1d.half_wide_tile_from",
+        "outputs per row from which Strategy::Auto runs f16 and bf16 masks of 1 to 32 on FMAs \
+         with 32 outputs per thread instead of 16 (2^40: never)",
+        1,
+        1 << 40,
+        1 << 40,
+        1 << 24,
+    ),
 ];
 
 /// The key named `name`, if there is one.

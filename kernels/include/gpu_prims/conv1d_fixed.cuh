@@ -230,3 +230,16 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
 #define GP_CONV1D_FIXED_WIDE_WIDTHS(M)                                                            \
     M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15) M(16) M(17) M(18) M(19) M(20)    \
     M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31) M(32)
+
+// conv1d_auto_wide_w<W>_<tname> for the 16-bit types: K outputs per thread (32: 4096 per block of
+// 128), eight blocks per SM (64 registers). Sixteen-bit inputs halve the bytes per output, so the
+// per-tile work weighs twice as much as for f32 and the wider tile pays from the narrowest mask
+// (docs/tuning.md, "16-bit conv1d tiles"); the plan takes it for long rows
+// (conv1d.half_wide_tile_from). Same fold order, so the same bits.
+#define GP_CONV1D_FIXED_WIDE_HALF_ENTRY(W, tname, T, A, K)                                        \
+    GP_CONV1D_FIXED_KERNEL(conv1d_auto_wide_w##W##_##tname, 8, W, T, A, K)
+
+// The widths with a 16-bit wide-tile kernel: M(W) for each (mirrored by WIDE_TILE_WIDTHS_16 in
+// crates/gpu-conv1d/src/plan.rs).
+#define GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(M)                                                       \
+    M(1) M(2) M(3) M(4) GP_CONV1D_FIXED_WIDE_WIDTHS(M)
