@@ -831,7 +831,7 @@ mod tests {
             resolve::<f64>(Strategy::Auto, long, 7, true, true, false, &fast),
             Path::RegisterTiledFixed { width: 7 }
         );
-        assert_eq!(fast.half_wide_tile_from, 1 << 24);
+        assert_eq!(fast.half_wide_tile_from, 1 << 25);
         assert_eq!(ordinary.half_wide_tile_from, WIDE_TILE_FROM_ORDINARY);
         for w in 1..=32u32 {
             assert_eq!(
@@ -849,7 +849,7 @@ mod tests {
             assert_eq!(
                 resolve::<gpu_core::bf16>(
                     Strategy::Auto,
-                    (1 << 24) - 1,
+                    (1 << 25) - 1,
                     w as usize,
                     false,
                     false,

@@ -932,6 +932,34 @@ fn vector_columns_every_geometry_type_and_operator() {
     );
 }
 
+/// Sum, min, max, xor and argmax of `values` (a copy of `host`) over `segments` (`offsets`)
+/// against the CPU: the quickcheck properties' check.
+fn random_segments_match<I, S>(
+    gpu: &Gpu,
+    values: &I,
+    host: &[i32],
+    segments: &S,
+    offsets: &[u64],
+) -> TestResult
+where
+    I: gpu_core::Input<i32> + ?Sized,
+    S: gpu_core::SegmentOffsets + ?Sized,
+{
+    let r = Reduce::new(gpu);
+    for op in [Op::Sum, Op::Min, Op::Max, Op::BitXor] {
+        let want = cpu::segmented_reduce(host, offsets, op).unwrap();
+        match r.segmented_reduce(values, segments, op) {
+            Ok(g) if g == want => {}
+            other => return TestResult::error(format!("{offsets:?} {op:?}: {other:?}")),
+        }
+    }
+    let want = cpu::segmented_argmax(host, offsets).unwrap();
+    match r.segmented_argmax(values, segments) {
+        Ok(g) if g == want => TestResult::passed(),
+        other => TestResult::error(format!("{offsets:?} argmax: {other:?}")),
+    }
+}
+
 #[test]
 fn quickcheck_random_segments_match_the_cpu() {
     if gpu_or_skip().is_none() {
@@ -942,19 +970,7 @@ fn quickcheck_random_segments_match_the_cpu() {
         let offsets = random_offsets(&lens, every);
         let n = *offsets.last().unwrap() as usize;
         let v = exact::<i32>(n, Op::Sum, seed);
-        let r = Reduce::new(gpu);
-        for op in [Op::Sum, Op::Min, Op::Max, Op::BitXor] {
-            let want = cpu::segmented_reduce(&v, &offsets, op).unwrap();
-            match r.segmented_reduce(&v, &offsets, op) {
-                Ok(g) if g == want => {}
-                other => return TestResult::error(format!("{offsets:?} {op:?}: {other:?}")),
-            }
-        }
-        let want = cpu::segmented_argmax(&v, &offsets).unwrap();
-        match r.segmented_argmax(&v, &offsets) {
-            Ok(g) if g == want => TestResult::passed(),
-            other => TestResult::error(format!("{offsets:?} argmax: {other:?}")),
-        }
+        random_segments_match(gpu, &v, &v, offsets.as_slice(), &offsets)
     }
     QuickCheck::new()
         .tests(60)
@@ -1223,21 +1239,8 @@ fn quickcheck_short_segments_of_device_values_match_the_cpu() {
         }
         let n = *offsets.last().unwrap() as usize;
         let v = exact::<i32>(n, Op::Sum, seed);
-        let red = Reduce::new(gpu);
         let segs = Segments::new(gpu, &offsets, n).unwrap();
-        let d = gpu.upload(&v).unwrap();
-        for op in [Op::Sum, Op::Min, Op::Max, Op::BitXor] {
-            let want = cpu::segmented_reduce(&v, &offsets, op).unwrap();
-            match red.segmented_reduce(&d, &segs, op) {
-                Ok(g) if g == want => {}
-                other => return TestResult::error(format!("{offsets:?} {op:?}: {other:?}")),
-            }
-        }
-        let want = cpu::segmented_argmax(&v, &offsets).unwrap();
-        match red.segmented_argmax(&d, &segs) {
-            Ok(g) if g == want => TestResult::passed(),
-            other => TestResult::error(format!("{offsets:?} argmax: {other:?}")),
-        }
+        random_segments_match(gpu, &gpu.upload(&v).unwrap(), &v, &segs, &offsets)
     }
     QuickCheck::new()
         .tests(60)

@@ -5,8 +5,9 @@
 // one operator per value (K and STAGE: the policy, by accumulator size).
 //
 // Why not the segment tiles (segment_tiles.cuh): with segments of a few values their marking,
-// bitmask and segmented warp scans cost some 55 instructions per value, and the kernel is bound
-// by issuing them (docs/shapes.md, run 17); here a value costs a shared load and an operator.
+// bitmask and segmented warp scans issue 1.7 warp instructions per value, and the kernel is
+// bound by issuing them (docs/shapes.md, run 17); here a value costs a shared load and an
+// operator.
 // Why not a thread per segment reading global memory (lanes.cuh, G = 1): a warp's loads then
 // touch the same lines up to 8 times each, one step after another (0.33× copy, run 12).
 //

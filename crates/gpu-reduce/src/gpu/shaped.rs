@@ -39,14 +39,14 @@ const SEGMENT_TILES_MAX_MEAN: u64 = 128;
 /// both paths at every length distribution. Not a stable interface.
 pub const SEGMENT_TILES_MAX_MEAN_VAR: &str = "GPU_PRIMS_SEGMENT_TILES_MAX_MEAN";
 
+/// The number in environment variable `var`, if it is set to one.
+fn env_number<N: std::str::FromStr>(var: &str) -> Option<N> {
+    std::env::var(var).ok().and_then(|v| v.parse().ok())
+}
+
 fn segment_tiles_max_mean() -> u64 {
     static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        std::env::var(SEGMENT_TILES_MAX_MEAN_VAR)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(SEGMENT_TILES_MAX_MEAN)
-    })
+    *MAX.get_or_init(|| env_number(SEGMENT_TILES_MAX_MEAN_VAR).unwrap_or(SEGMENT_TILES_MAX_MEAN))
 }
 
 /// Segments per block and bytes of dynamic shared memory (one staged chunk of the block's
@@ -60,6 +60,7 @@ fn short_segments_policy(value_size: usize) -> (u32, u32) {
         (1024, 32768)
     }
 }
+
 /// Device values in segments shorter than this on average take a thread per segment
 /// (`reduce_segments_short_*`) instead of the segment tiles, whose marking and segmented scans
 /// cost more instructions per value than a few-value segment repays (docs/shapes.md, run 21).
@@ -75,12 +76,7 @@ pub const SHORT_SEGMENTS_MAX_MEAN_VAR: &str = "GPU_PRIMS_SHORT_SEGMENTS_MAX_MEAN
 
 fn short_segments_max_mean() -> u64 {
     static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        std::env::var(SHORT_SEGMENTS_MAX_MEAN_VAR)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(SHORT_SEGMENTS_MAX_MEAN)
-    })
+    *MAX.get_or_init(|| env_number(SHORT_SEGMENTS_MAX_MEAN_VAR).unwrap_or(SHORT_SEGMENTS_MAX_MEAN))
 }
 
 /// Overrides [`REDUCE_ITEMS`] and [`AXIS_REDUCE_ITEMS`] for the process (read once): how the
@@ -92,12 +88,7 @@ pub const REDUCE_LANE_ITEMS_VAR: &str = "GPU_PRIMS_REDUCE_LANE_ITEMS";
 fn lane_items(default: u32) -> u32 {
     static ITEMS: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
     ITEMS
-        .get_or_init(|| {
-            std::env::var(REDUCE_LANE_ITEMS_VAR)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .filter(|&v: &u32| v > 0)
-        })
+        .get_or_init(|| env_number(REDUCE_LANE_ITEMS_VAR).filter(|&v: &u32| v > 0))
         .unwrap_or(default)
 }
 
