@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32,f16,bf16] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto]
+//! shapes [--log2 28] [--types i32,f32,f16,bf16] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto] [--segment-kinds 1-8,1-2000,16x2^24]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -67,6 +67,9 @@ mod run {
         cases: Vec<String>,
         /// Tiles of the segmented scans (`--segment-staging registers|staged|auto`).
         segment_staging: TileStaging,
+        /// Segment-length distributions (`--segment-kinds 1-8,1-2000,16x2^24`: "lo-hi" uniform,
+        /// or 16 segments of 2^24).
+        segment_kinds: Vec<String>,
     }
 
     impl Args {
@@ -88,6 +91,7 @@ mod run {
             reductions_only: false,
             cases: Vec::new(),
             segment_staging: TileStaging::Auto,
+            segment_kinds: ["1-8", "1-2000", "16x2^24"].map(String::from).to_vec(),
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -103,6 +107,16 @@ mod run {
                 "--scans-only" => a.scans_only = true,
                 "--reductions-only" => a.reductions_only = true,
                 "--cases" => a.cases = val()?.split(',').map(String::from).collect(),
+                "--segment-kinds" => {
+                    a.segment_kinds = val()?.split(',').map(String::from).collect();
+                    if let Some(k) = a
+                        .segment_kinds
+                        .iter()
+                        .find(|k| *k != "16x2^24" && parse_kind(k).is_none())
+                    {
+                        return Err(format!("--segment-kinds: {k} is not lo-hi or 16x2^24"));
+                    }
+                }
                 "--segment-staging" => {
                     a.segment_staging = match val()?.as_str() {
                         "registers" => TileStaging::Registers,
@@ -145,13 +159,21 @@ mod run {
             .collect()
     }
 
+    /// The bounds of a segment-length distribution "lo-hi" (1 <= lo <= hi).
+    fn parse_kind(kind: &str) -> Option<(u64, u64)> {
+        let (lo, hi) = kind.split_once('-')?;
+        let (lo, hi) = (lo.parse().ok()?, hi.parse().ok()?);
+        (1 <= lo && lo <= hi).then_some((lo, hi))
+    }
+
     fn segment_offsets(kind: &str, n: usize) -> Vec<u64> {
         let mut r = SplitMix64::new(7);
         let mut o = vec![0u64];
         if kind == "16x2^24" {
             return (0..=16).map(|i| (i * (n / 16)) as u64).collect();
         }
-        let (lo, hi) = if kind == "1-8" { (1, 8) } else { (1, 2000) };
+        // "lo-hi": lengths drawn uniformly from lo ..= hi (checked by `args`).
+        let (lo, hi) = parse_kind(kind).unwrap_or((1, 2000));
         while (*o.last().unwrap() as usize) < n {
             let l = lo + r.next_u64() % (hi - lo + 1);
             o.push((*o.last().unwrap() + l).min(n as u64));
@@ -440,7 +462,8 @@ mod run {
             }
         }
         let values = x.take().unwrap().into_data();
-        for kind in ["1-8", "1-2000", "16x2^24"] {
+        for kind in a.segment_kinds.clone() {
+            let kind = kind.as_str();
             if !a.wants(&format!("segments {kind} ")) {
                 continue;
             }
@@ -629,7 +652,8 @@ mod run {
             }
         }
         let values = data.take().unwrap();
-        for kind in ["1-8", "1-2000", "16x2^24"] {
+        for kind in a.segment_kinds.clone() {
+            let kind = kind.as_str();
             if !a.wants(&format!("segments {kind} ")) {
                 continue;
             }

@@ -1202,8 +1202,8 @@ fn short_segments_signed_zero_and_the_plan_limits() {
             Some(*end)
         }))
         .collect();
-    let long_mean = offsets_with(5000, 3, |k| 16 + k % 2);
-    for (name, offsets) in [("one of 2049", long_one), ("mean 16", long_mean)] {
+    let long_mean = offsets_with(5000, 3, |k| 21 + k % 2);
+    for (name, offsets) in [("one of 2049", long_one), ("mean 21", long_mean)] {
         let n = *offsets.last().unwrap() as usize;
         let segs = Segments::new(&gpu, &offsets, n).unwrap();
         let plan = r.segments_plan::<f32>(&segs, Op::Sum).unwrap();

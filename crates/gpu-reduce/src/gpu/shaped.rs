@@ -63,8 +63,10 @@ fn short_segments_policy(value_size: usize) -> (u32, u32) {
 
 /// Device values in segments shorter than this on average take a thread per segment
 /// (`reduce_segments_short_*`) instead of the segment tiles, whose marking and segmented scans
-/// cost more instructions per value than a few-value segment repays (docs/shapes.md, run 21).
-const SHORT_SEGMENTS_MAX_MEAN: u64 = 16;
+/// cost more instructions per value than a few-value segment repays. Measured on an H200
+/// (docs/shapes.md, run 21: f32, lengths uniform in 1-8 … 1-40): 0.49-0.56× copy in segment
+/// tiles, 0.76-0.83× here, at every mean up to 20.5, the longest measured.
+const SHORT_SEGMENTS_MAX_MEAN: u64 = 21;
 /// ... provided no segment is longer than this: one thread folds each segment, so a long one
 /// holds its block (and the block's positions are kept in 32 bits: 2048 segments of this
 /// length stay far below 2^32).
