@@ -1148,11 +1148,7 @@ fn short_segments_every_type_operator_and_edge() {
         let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
         let want: Vec<Mat2<u64>> = offsets
             .windows(2)
-            .map(|w| {
-                m[w[0] as usize..w[1] as usize]
-                    .iter()
-                    .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b))
-            })
+            .map(|w| cpu::reduce_monoid(&m[w[0] as usize..w[1] as usize]))
             .collect();
         let dm = gpu.upload(&m).unwrap();
         assert_eq!(
@@ -1168,11 +1164,7 @@ fn short_segments_every_type_operator_and_edge() {
             .collect();
         let want: Vec<Affine<f32>> = offsets
             .windows(2)
-            .map(|w| {
-                a[w[0] as usize..w[1] as usize]
-                    .iter()
-                    .fold(Affine::identity(), |x, &y| Monoid::combine(x, y))
-            })
+            .map(|w| cpu::reduce_monoid(&a[w[0] as usize..w[1] as usize]))
             .collect();
         let da = gpu.upload(&a).unwrap();
         assert_eq!(

@@ -42,7 +42,7 @@ template <class V> struct ShortSegmentsPolicyFor {
 
 // Resident blocks per SM a kernel is compiled for: four (64 registers) for accumulators of up
 // to 8 bytes, three for 16 bytes (argmin/argmax pairs, 16-byte monoids) and two for 32 bytes,
-// whose accumulators would spill at 64 registers (spills cost 0.1-0.15× copy in the harness).
+// whose accumulators would spill heavily at 64 registers.
 template <class V> __host__ __device__ constexpr unsigned short_segments_min_blocks() {
     return sizeof(V) > 16 ? 2 : sizeof(V) > 8 ? 3 : 4;
 }
@@ -94,9 +94,9 @@ __device__ __forceinline__ void short_segments_stage(const In* __restrict__ in, 
     }
 }
 
-// Folds staged[lo - a0 .. e - a0) into acc, in order (`fresh`: acc holds nothing yet, so the
+// Folds staged[lo .. e) into acc, in order (`fresh`: acc holds nothing yet, so the
 // first value replaces it: a segment of one -0.0 stays -0.0). `index` is the segment position
-// of `lo` (argmin/argmax count along the segment).
+// of staged[lo] (argmin/argmax count along the segment).
 template <class Op, class In>
 __device__ __forceinline__ void short_segment_fold(typename Op::value_type& acc, bool fresh,
                                                    const In* staged, u32 lo, u32 e, u32 index) {
@@ -158,15 +158,16 @@ __device__ __forceinline__ void short_segments_reduce(const In* __restrict__ in,
         V acc[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) acc[k] = Op::identity();
-        // Chunks of the block's values, each staged whole before any thread folds from it; c
-        // and the chunk's bounds [c0, hi) count from `base`, the staging from a0 <= c0.
+        // Chunks of the block's values, each staged whole before any thread folds from it; the
+        // chunk [c, hi) counts from `base`, its staging starts at a0 <= base + c (aligned).
         const u32 span = (u32)(stop - base);
         for (u32 c = 0; c < span;) {
             const u64 a0 = vector_ok ? (base + c) - (base + c) % Stage::VEC : base + c;
             const u32 skew = (u32)(base + c - a0);
             const u32 hi = (u32)min((u64)span, (u64)c + Stage::CAP - skew);
             __syncthreads();  // the previous chunk is folded by every thread
-            short_segments_stage<In, Policy::STAGE, Policy::IN_FLIGHT>(in, n, a0, base + hi, vector_ok, staged);
+            short_segments_stage<In, Policy::STAGE, Policy::IN_FLIGHT>(in, n, a0, base + hi,
+                                                                      vector_ok, staged);
             __syncthreads();
             const In* chunk = staged + skew;  // position c of the block
 #pragma unroll

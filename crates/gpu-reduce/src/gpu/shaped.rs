@@ -579,9 +579,8 @@ impl Reduce<'_> {
         // kernel only with no segment longer than SHORT_SEGMENTS_MAX_LEN, so a block's 2048
         // segments at most hold fewer than 2^32 values (the kernel's positions are 32-bit); the
         // dynamic shared memory is the chunk of gp::ShortSegmentsPolicyFor<V> (48 KiB at most:
-        // no opt-in); each block
-        // reads values below n only and writes out[j] for its segments j < count, which `out`
-        // holds; blocks past the grid are walked grid-stride.
+        // no opt-in); each block reads values below n only and writes out[j] for its segments
+        // j < count, which `out` holds; blocks past the grid are walked grid-stride.
         unsafe { kernel.launch(config, stream, &kernel_args![input, lanes, n, out_ptr]) }
     }
 
