@@ -21,10 +21,16 @@
 //                               u32* flags, void* aggs, void* incs)
 //     segments read as flat tiles of 256 · ITEMS values (gpu_prims/segment_tiles.cuh), one
 //     block per tile, look-back status as the scan's; dynamic shared memory 256 · ITEMS · |V|
-//   reduce_segments_short_<kind>(const In* in, gp::SegmentLanes lanes, u64 n, Out* out)
+//   reduce_segments_short_<kind>(const In* in, gp::SegmentLanes lanes, u64 n,
+//                                const u64* ranges, u64 blocks, Out* out)
 //     short segments, a thread each (gpu_prims/segments_short.cuh): 256 threads, K · 256
 //     segments per block (grid-stride), dynamic shared memory of one chunk; K and the chunk
 //     from ShortSegmentsPolicyFor<V> (2048 and 48 KiB for 4-byte V, 1024 and 32 KiB otherwise)
+//   reduce_segment_pairs_<kind>(..., gp::SegmentPairLanes lanes, ...): as reduce_segments_<kind>,
+//     over chosen segments given as [start, end) pairs (the long ones the short-segments kernel
+//     leaves out), results in pair order
+//   reduce_scatter_w<W>(const u32* src, const u64* list, u64 count, u32* dst)
+//     dst[list[i]] = src[i] for values of W 4-byte words (W = 1, 2, 4, 8)
 //   reduce_packed_<kind>(const In* in, u64 count, u32 log2n, Out* out)
 //     lanes that are the rows of one packed array, n = 2^log2n <= 32 vectors (not the monoids)
 //   reduce_columns_<kind>(const In* in, gp::ColumnLanes c, Out* out, V* partials,
@@ -482,15 +488,17 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
     extern "C" __global__ void __launch_bounds__(                                                \
         gp::SHORT_SEGMENTS_BLOCK, gp::short_segments_min_blocks<OpT::value_type>())              \
         reduce_segments_short_##name(const In* __restrict__ in, gp::SegmentLanes lanes,         \
-                                     gp::u64 n, StoreT::out_type* out) {                         \
-        gp::short_segments_reduce<OpT, In, StoreT>(in, lanes, n, out,                            \
+                                     gp::u64 n, const gp::u64* ranges, gp::u64 blocks,           \
+                                     StoreT::out_type* out) {                                    \
+        gp::short_segments_reduce<OpT, In, StoreT>(in, lanes, n, ranges, blocks, out,            \
                                                    gp::reduce::dynamic_smem<In>());              \
     }
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
     REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)                          \
     REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)                                                  \
-    REDUCE_SEGMENTS_SHORT(name, OpT, In, StoreT)
+    REDUCE_SEGMENTS_SHORT(name, OpT, In, StoreT)                                                 \
+    REDUCE_LANES_ONE(segment_pairs, gp::SegmentPairLanes, name, OpT, In, StoreT)
 // reduce_packed_<kind>: rows of a packed array, n = 2^log2n, and reduce_columns_<kind>: lanes
 // side by side as vectors (not for the 16-byte monoids). MINB: resident blocks per SM the
 // columns kernel is compiled for (5 for plain values: at 64 registers, the interleaved splits'
@@ -556,6 +564,22 @@ REDUCE_LANES_HALF(bf16, gp::bf16)
 #define REDUCE_LANES_MONOID(opname, Op, tname, T)                                                \
     REDUCE_LANES(opname##_##tname, Op<T>, Op<T>::value_type, gp::StoreValue<Op<T>::value_type>)
 GP_FOR_EACH_MONOID_TYPE(REDUCE_LANES_MONOID)
+
+// ---- results of chosen segments put in place (the long segments of a short-segments run) -----
+template <int W> struct Words { gp::u32 w[W]; };
+#define REDUCE_SCATTER(W)                                                                        \
+    extern "C" __global__ void reduce_scatter_w##W(const gp::u32* __restrict__ src,              \
+                                                   const gp::u64* __restrict__ list,             \
+                                                   gp::u64 count, gp::u32* dst) {                \
+        const Words<W>* s = reinterpret_cast<const Words<W>*>(src);                              \
+        Words<W>* d = reinterpret_cast<Words<W>*>(dst);                                          \
+        for (gp::u64 i = gp::global_thread_index(); i < count; i += gp::grid_thread_count())     \
+            d[__ldg(list + i)] = s[i];                                                           \
+    }
+REDUCE_SCATTER(1)
+REDUCE_SCATTER(2)
+REDUCE_SCATTER(4)
+REDUCE_SCATTER(8)
 
 // ---- argmin/argmax of chunked host data (gpu_prims/arg_merge.cuh) ----------------------------
 extern "C" __global__ void reduce_rebase_arg_pairs(gp::u64* pairs, gp::u64 count, gp::u64 chunk) {

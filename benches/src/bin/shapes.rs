@@ -68,7 +68,7 @@ mod run {
         /// Tiles of the segmented scans (`--segment-staging registers|staged|auto`).
         segment_staging: TileStaging,
         /// Segment-length distributions (`--segment-kinds 1-8,1-2000,16x2^24`: "lo-hi" uniform,
-        /// or 16 segments of 2^24).
+        /// "lo-hi+L/E" with every E-th segment L long, or 16 segments of 2^24).
         segment_kinds: Vec<String>,
     }
 
@@ -114,7 +114,9 @@ mod run {
                         .iter()
                         .find(|k| *k != "16x2^24" && parse_kind(k).is_none())
                     {
-                        return Err(format!("--segment-kinds: {k} is not lo-hi or 16x2^24"));
+                        return Err(format!(
+                            "--segment-kinds: {k} is not lo-hi, lo-hi+L/E or 16x2^24"
+                        ));
                     }
                 }
                 "--segment-staging" => {
@@ -159,11 +161,23 @@ mod run {
             .collect()
     }
 
-    /// The bounds of a segment-length distribution "lo-hi" (1 <= lo <= hi).
-    fn parse_kind(kind: &str) -> Option<(u64, u64)> {
-        let (lo, hi) = kind.split_once('-')?;
-        let (lo, hi) = (lo.parse().ok()?, hi.parse().ok()?);
-        (1 <= lo && lo <= hi).then_some((lo, hi))
+    /// A segment-length distribution "lo-hi" (uniform, 1 <= lo <= hi), optionally "+L/E":
+    /// every E-th segment L values long instead. Returns (lo, hi, L, E); E = 0 without one.
+    fn parse_kind(kind: &str) -> Option<(u64, u64, u64, u64)> {
+        let (range, long) = match kind.split_once('+') {
+            Some((r, l)) => (r, Some(l)),
+            None => (kind, None),
+        };
+        let (lo, hi) = range.split_once('-')?;
+        let (lo, hi): (u64, u64) = (lo.parse().ok()?, hi.parse().ok()?);
+        let (len, every) = match long {
+            Some(l) => {
+                let (len, every) = l.split_once('/')?;
+                (len.parse().ok()?, every.parse().ok()?)
+            }
+            None => (0, 0),
+        };
+        (1 <= lo && lo <= hi && (long.is_none() || every > 0)).then_some((lo, hi, len, every))
     }
 
     fn segment_offsets(kind: &str, n: usize) -> Vec<u64> {
@@ -172,10 +186,14 @@ mod run {
         if kind == "16x2^24" {
             return (0..=16).map(|i| (i * (n / 16)) as u64).collect();
         }
-        // "lo-hi": lengths drawn uniformly from lo ..= hi (checked by `args`).
-        let (lo, hi) = parse_kind(kind).unwrap_or((1, 2000));
+        // "lo-hi[+L/E]" (checked by `args`).
+        let (lo, hi, long, every) = parse_kind(kind).unwrap_or((1, 2000, 0, 0));
         while (*o.last().unwrap() as usize) < n {
-            let l = lo + r.next_u64() % (hi - lo + 1);
+            let l = if every > 0 && o.len() as u64 % every == 0 {
+                long
+            } else {
+                lo + r.next_u64() % (hi - lo + 1)
+            };
             o.push((*o.last().unwrap() + l).min(n as u64));
         }
         o

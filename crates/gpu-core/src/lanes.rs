@@ -59,6 +59,19 @@ pub struct SegmentLanes {
     pub count: u64,
 }
 
+/// Chosen segments of a contiguous array as `[start, end)` pairs: lane `l` is
+/// `pairs[2l]..pairs[2l + 1]` of the device array at `pairs` (taken from checked offsets). Kernel
+/// argument `gp::SegmentPairLanes`: the long segments a short-segments run leaves to the lane
+/// kernels.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SegmentPairLanes {
+    /// Device address of the `2 · count` bounds.
+    pub pairs: u64,
+    /// Number of segments.
+    pub count: u64,
+}
+
 /// Segments read as flat tiles: the values cut into tiles of `tile` consecutive values whatever
 /// the segment lengths, each tile finding its segment starts from `bounds` (see
 /// [`segment_tile_bounds`]). Kernel argument `gp::SegmentTiles`.
@@ -272,12 +285,16 @@ pub enum LaneAccess {
         /// Values per tile (block).
         tile: u32,
     },
-    /// Short segments, a thread per segment: each block takes `segments_per_block` consecutive
-    /// segments, stages their values in shared memory (16-byte loads) and each thread folds
-    /// its segments from there in order (`tiles` counts the blocks; reductions only).
+    /// Short segments, a thread per segment: each block takes up to `segments_per_block`
+    /// consecutive segments, stages their values in shared memory (16-byte loads) and each
+    /// thread folds its segments from there in order (`tiles` counts the blocks; reductions
+    /// only). The `long` segments (longer than a block's thread should fold) are left out of
+    /// the blocks and reduced by the lane kernels, a group, warps or a block each.
     ShortSegments {
         /// Segments per block.
         segments_per_block: u32,
+        /// Segments left to the lane kernels.
+        long: u64,
     },
 }
 
@@ -389,17 +406,21 @@ impl LanePlan {
         }
     }
 
-    /// The short-segments plan over `count` segments, `segments_per_block` per block.
-    pub fn short_segments(count: u64, segments_per_block: u32) -> LanePlan {
+    /// The short-segments plan: `blocks` blocks of up to `segments_per_block` segments, and
+    /// `long` segments left to the lane kernels.
+    pub fn short_segments(blocks: u64, segments_per_block: u32, long: u64) -> LanePlan {
         LanePlan {
-            access: LaneAccess::ShortSegments { segments_per_block },
+            access: LaneAccess::ShortSegments {
+                segments_per_block,
+                long,
+            },
             tiling: LaneTiling {
                 group: 1,
                 lanes_per_warp: 32,
                 warps_per_lane: 1,
                 unused: 0,
             },
-            tiles: count.div_ceil(segments_per_block.max(1) as u64),
+            tiles: blocks,
             splits: 1,
         }
     }
@@ -555,8 +576,16 @@ impl std::fmt::Display for LanePlan {
                 format!("interleaved lanes, {lanes} side by side, look-back tiles of {tile} rows")
             }
             LaneAccess::SegmentTiles { tile } => format!("segment tiles of {tile}"),
-            LaneAccess::ShortSegments { segments_per_block } => {
-                format!("a thread per segment, {segments_per_block} per block")
+            LaneAccess::ShortSegments {
+                segments_per_block,
+                long,
+            } => {
+                let long = if long > 0 {
+                    format!(" ({long} long one(s) by the lane kernels)")
+                } else {
+                    String::new()
+                };
+                format!("a thread per segment, {segments_per_block} per block{long}")
             }
         };
         write!(

@@ -64,8 +64,8 @@ pub use host_alloc::host_output_vec;
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
     axis_lanes, axis_lanes_pair, check_no_alias, segment_tile_bounds, AxisLanes, ColumnLanes,
-    LaneAccess, LaneBatches, LanePlan, LaneTiling, SegmentLanes, SegmentTiles, COLUMN_LONG_ROWS,
-    COLUMN_ROWS, LANES_BLOCK,
+    LaneAccess, LaneBatches, LanePlan, LaneTiling, SegmentLanes, SegmentPairLanes, SegmentTiles,
+    COLUMN_LONG_ROWS, COLUMN_ROWS, LANES_BLOCK,
 };
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use lookback::StatusLayout;
@@ -138,7 +138,7 @@ pub use memory::{DeviceArray, PinnedBuffer};
 #[cfg(feature = "cuda")]
 pub use module::{Kernel, KERNEL_IMAGES_VAR};
 #[cfg(feature = "cuda")]
-pub use segments::{SegmentOffsets, Segments};
+pub use segments::{LongSegments, SegmentOffsets, Segments, ShortSegmentLayout};
 #[cfg(feature = "cuda")]
 pub use stream::{Event, Stream};
 #[cfg(feature = "cuda")]

@@ -12,6 +12,71 @@ use crate::shape::check_offsets;
 
 /// Tile bounds uploaded so far: (tile size, bounds on the device).
 type TileBoundsCache = Vec<(u64, Arc<DeviceArray<u64>>)>;
+/// Short-segment layouts uploaded so far: ((longest short segment, segments per block), layout).
+type ShortLayoutCache = Vec<((u64, u32), Arc<ShortSegmentLayout>)>;
+
+/// How a thread-per-segment reduction takes these segments ([`Segments::short_layout`]): blocks
+/// of consecutive segments none longer than a bound, and the longer ones apart.
+#[derive(Debug)]
+pub struct ShortSegmentLayout {
+    /// Blocks of the short-segments kernel.
+    pub blocks: u64,
+    /// `[first, end)` segment indices of each block (2 per block) on the device; `None` when no
+    /// segment is long: block `b` then takes segments `b · per_block ..`.
+    pub ranges: Option<DeviceArray<u64>>,
+    /// The long segments, if any.
+    pub long: Option<LongSegments>,
+    /// Mean length of the other segments, rounded down (0 without any).
+    pub short_mean: u64,
+}
+
+/// The segments a short-segments run leaves to the lane kernels.
+#[derive(Debug)]
+pub struct LongSegments {
+    /// `[start, end)` value positions of each (2 per segment), on the device.
+    pub pairs: DeviceArray<u64>,
+    /// Their segment indices, on the device (where their results go).
+    pub list: DeviceArray<u64>,
+    /// How many.
+    pub count: u64,
+    /// Their mean length, rounded down.
+    pub mean_len: u64,
+}
+
+/// The short-segment layout of `offsets` on the host: (`[first, end)` per block, long segments'
+/// `[start, end)` pairs, their indices). Blocks hold at most `per_block` consecutive segments of
+/// at most `max_len` values; a longer segment ends the block before it.
+pub fn short_segment_layout(
+    offsets: &[u64],
+    max_len: u64,
+    per_block: u64,
+) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
+    let (mut ranges, mut pairs, mut list) = (Vec::new(), Vec::new(), Vec::new());
+    let mut first: Option<u64> = None;
+    for (j, w) in offsets.windows(2).enumerate() {
+        let j = j as u64;
+        if w[1] - w[0] > max_len {
+            if let Some(a) = first.take() {
+                ranges.extend([a, j]);
+            }
+            pairs.extend([w[0], w[1]]);
+            list.push(j);
+        } else {
+            match first {
+                None => first = Some(j),
+                Some(a) if j - a == per_block => {
+                    ranges.extend([a, j]);
+                    first = Some(j);
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if let Some(a) = first {
+        ranges.extend([a, offsets.len() as u64 - 1]);
+    }
+    (ranges, pairs, list)
+}
 
 /// Checked segment offsets on the device: `offsets[i]..offsets[i + 1]` is segment `i` of an
 /// array of [`values_len`](Segments::values_len) values (first offset 0, non-decreasing, last
@@ -34,6 +99,8 @@ pub struct Segments {
     tile_bounds: Arc<Mutex<TileBoundsCache>>,
     /// The longest segment's length, found on first use.
     max_len: Arc<OnceLock<u64>>,
+    /// Short-segment layouts already uploaded (few: one per value size class).
+    short_layouts: Arc<Mutex<ShortLayoutCache>>,
 }
 
 impl std::fmt::Debug for Segments {
@@ -54,6 +121,7 @@ impl Segments {
             host: offsets.into(),
             tile_bounds: Arc::default(),
             max_len: Arc::default(),
+            short_layouts: Arc::default(),
         })
     }
 
@@ -127,6 +195,47 @@ impl Segments {
         Ok((arg, bounds))
     }
 
+    /// The segments as a thread-per-segment reduction takes them: blocks of at most
+    /// `per_block` consecutive segments none longer than `max_len` values, and the longer ones
+    /// apart (for the lane kernels). Computed on the host (one pass over the offsets) and
+    /// uploaded once per (`max_len`, `per_block`), then shared by every clone.
+    pub fn short_layout(&self, max_len: u64, per_block: u32) -> Result<Arc<ShortSegmentLayout>> {
+        let mut cache = self.short_layouts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, l)) = cache.iter().find(|(k, _)| *k == (max_len, per_block)) {
+            return Ok(Arc::clone(l));
+        }
+        let layout = if self.max_len() <= max_len {
+            ShortSegmentLayout {
+                blocks: (self.count() as u64).div_ceil(per_block.max(1) as u64),
+                ranges: None,
+                long: None,
+                short_mean: self.mean_len(),
+            }
+        } else {
+            let (ranges, pairs, list) =
+                short_segment_layout(&self.host, max_len, per_block.max(1) as u64);
+            let count = list.len() as u64;
+            let long_values: u64 = pairs.chunks(2).map(|p| p[1] - p[0]).sum();
+            let short_count = self.count() as u64 - count;
+            ShortSegmentLayout {
+                blocks: ranges.len() as u64 / 2,
+                ranges: Some(self.gpu().upload(&ranges)?),
+                long: Some(LongSegments {
+                    pairs: self.gpu().upload(&pairs)?,
+                    list: self.gpu().upload(&list)?,
+                    count,
+                    mean_len: long_values / count.max(1),
+                }),
+                short_mean: (self.values_len() as u64 - long_values)
+                    .checked_div(short_count)
+                    .unwrap_or(0),
+            }
+        };
+        let layout = Arc::new(layout);
+        cache.push(((max_len, per_block), Arc::clone(&layout)));
+        Ok(layout)
+    }
+
     /// The segments as the lane kernels' argument.
     pub fn lanes(&self) -> SegmentLanes {
         SegmentLanes {
@@ -175,5 +284,29 @@ impl SegmentOffsets for Vec<u64> {
 impl<const N: usize> SegmentOffsets for [u64; N] {
     fn segments(&self, gpu: &Gpu, values_len: usize) -> Result<Cow<'_, Segments>> {
         self.as_slice().segments(gpu, values_len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_segment_layout;
+
+    #[test]
+    fn short_layout_cuts_blocks_at_long_segments() {
+        // Lengths 1, 5, 2, 9, 0, 1, 1, 7 with blocks of 2 and segments of at most 4 values:
+        // 5, 9 and 7 are long.
+        let offsets = [0u64, 1, 6, 8, 17, 17, 18, 19, 26];
+        let (ranges, pairs, list) = short_segment_layout(&offsets, 4, 2);
+        assert_eq!(ranges, [0, 1, 2, 3, 4, 6, 6, 7]);
+        assert_eq!(pairs, [1, 6, 8, 17, 19, 26]);
+        assert_eq!(list, [1, 3, 7]);
+        // No long segment: full blocks and a partial last one.
+        let (ranges, pairs, list) = short_segment_layout(&offsets, 100, 3);
+        assert_eq!(ranges, [0, 3, 3, 6, 6, 8]);
+        assert!(pairs.is_empty() && list.is_empty());
+        // Every segment long, or none at all.
+        let (ranges, _, list) = short_segment_layout(&offsets, 0, 2);
+        assert_eq!((ranges, list.len()), (vec![4, 5], 7));
+        assert_eq!(short_segment_layout(&[0], 4, 2), (vec![], vec![], vec![]));
     }
 }

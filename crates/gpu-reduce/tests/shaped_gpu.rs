@@ -646,9 +646,10 @@ fn lanes_sanitize_every_mapping() {
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), want);
         }
     }
-    // Segment tiles (short segments with some crossing many tiles, tiles without a start) and,
-    // for long segments on average, the lane kernels with splits.
-    for (offsets, tiles) in [
+    // Short segments with some long ones (segment tiles, or a thread per short segment and the
+    // long ones by the lane kernels) and, for long segments on average, the lane kernels with
+    // splits.
+    for (offsets, short) in [
         (short_with_long_ones(), true),
         (vec![0u64, 2_400_000, 2_400_003], false),
     ] {
@@ -656,9 +657,7 @@ fn lanes_sanitize_every_mapping() {
         let v = exact::<i32>(n, Op::Sum, 3);
         let segs = Segments::new(&gpu, &offsets, v.len()).unwrap();
         let plan = r.segments_plan::<i32>(&segs, Op::Sum).unwrap();
-        let is_tiles = matches!(plan.access, LaneAccess::SegmentTiles { .. });
-        assert_eq!(is_tiles, tiles, "{plan}");
-        assert!(tiles || plan.splits > 1, "{plan}");
+        assert!(short || plan.splits > 1, "{plan}");
         // Device values, which take that plan (host values take segment tiles at every
         // length); host values too.
         let d = gpu.upload(&v).unwrap();
@@ -1175,8 +1174,9 @@ fn short_segments_every_type_operator_and_edge() {
     }
 }
 
-/// A segment of one -0.0 sums to -0.0 (the first value starts the fold), and the plan keeps
-/// the segment tiles where one segment is longer than the kernel takes, or the mean too high.
+/// A segment of one -0.0 sums to -0.0 (the first value starts the fold); the plan leaves a
+/// segment longer than a thread folds to the lane kernels, and keeps the segment tiles where the
+/// mean is too high.
 #[test]
 fn short_segments_signed_zero_and_the_plan_limits() {
     let Some(gpu) = gpu_or_skip() else { return };
@@ -1199,6 +1199,7 @@ fn short_segments_signed_zero_and_the_plan_limits() {
         let n = *offsets.last().unwrap() as usize;
         let segs = Segments::new(&gpu, &offsets, n).unwrap();
         let plan = r.segments_plan::<f32>(&segs, Op::Sum).unwrap();
+        // One long segment among 5000 is not rare enough to be split out: segment tiles.
         assert!(
             matches!(plan.access, LaneAccess::SegmentTiles { .. }),
             "{name}: {plan}"
@@ -1206,6 +1207,128 @@ fn short_segments_signed_zero_and_the_plan_limits() {
         assert_eq!(
             segs.max_len(),
             offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap()
+        );
+        let v = exact::<f32>(n, Op::Sum, 9);
+        let d = gpu.upload(&v).unwrap();
+        assert_eq!(
+            r.segmented_sum(&d, &segs).unwrap(),
+            cpu::segmented_reduce(&v, &offsets, Op::Sum).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+/// Short segments with long ones among them (the long ones left to the lane kernels, their
+/// results put in place): every type and operator, argmin, the widening sum and a monoid of
+/// every result size (4, 8, 16, 32 bytes), long segments first, last, adjacent and alone.
+#[test]
+fn short_segments_with_long_ones_every_result_size() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    let lens_of = |lens: &[u64]| -> Vec<u64> {
+        std::iter::once(0)
+            .chain(lens.iter().scan(0, |end, &l| {
+                *end += l;
+                Some(*end)
+            }))
+            .collect()
+    };
+    let mut cases: Vec<(&str, Vec<u64>)> = vec![
+        ("one long alone", vec![0, 5000]),
+        ("long first and last", lens_of(&[3000, 1, 2, 3, 0, 4, 9000])),
+        ("long ones adjacent", lens_of(&[1, 2, 2049, 2049, 3, 0, 2])),
+        ("short with long ones", short_with_long_ones()),
+    ];
+    // Long ones among thousands of short ones (blocks cut at each), mean below 21: every
+    // 2000th segment 20000 long (rare and long enough for the plan to split them out).
+    let rare: Vec<u64> = (0..60_000u64)
+        .map(|i| if i % 2000 == 1999 { 20_000 } else { i % 9 })
+        .collect();
+    cases.push(("every 2000th long", lens_of(&rare)));
+    fn check<T: Element>(r: &Reduce, gpu: &Gpu, name: &str, offsets: &[u64]) {
+        let n = *offsets.last().unwrap() as usize;
+        let segs = Segments::new(gpu, offsets, n).unwrap();
+        for op in ops_for::<T>() {
+            let v = exact::<T>(n, op, n as u64 + 1);
+            assert_eq!(
+                r.segmented_reduce(&gpu.upload(&v).unwrap(), &segs, op)
+                    .unwrap(),
+                cpu::segmented_reduce(&v, offsets, op).unwrap(),
+                "{} {name} {op:?}",
+                T::NAME
+            );
+        }
+        let v = exact::<T>(n, Op::Sum, 5);
+        assert_eq!(
+            r.segmented_argmin(&gpu.upload(&v).unwrap(), &segs).unwrap(),
+            cpu::segmented_argmin(&v, offsets).unwrap(),
+            "{} {name} argmin",
+            T::NAME
+        );
+    }
+    for (name, offsets) in &cases {
+        let n = *offsets.last().unwrap() as usize;
+        let segs = Segments::new(&gpu, offsets, n).unwrap();
+        if *name == "every 2000th long" {
+            let plan = r.segments_plan::<f32>(&segs, Op::Sum).unwrap();
+            assert!(
+                matches!(plan.access, LaneAccess::ShortSegments { long: 30, .. }),
+                "{name}: {plan}"
+            );
+        }
+        check::<i32>(&r, &gpu, name, offsets);
+        check::<f64>(&r, &gpu, name, offsets);
+        check::<gpu_core::f16>(&r, &gpu, name, offsets);
+        let v: Vec<u32> = (0..n).map(|i| u32::MAX - i as u32 % 3).collect();
+        let want: Vec<u64> = offsets
+            .windows(2)
+            .map(|w| {
+                v[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .map(|&x| x as u64)
+                    .sum()
+            })
+            .collect();
+        assert_eq!(
+            r.segmented_reduce_wide(&gpu.upload(&v).unwrap(), &segs, Op::Sum)
+                .unwrap(),
+            want,
+            "{name} wide"
+        );
+        let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
+        let want: Vec<Mat2<u64>> = offsets
+            .windows(2)
+            .map(|w| {
+                m[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b))
+            })
+            .collect();
+        assert_eq!(
+            r.segmented_reduce_monoid(&gpu.upload(&m).unwrap(), &segs)
+                .unwrap(),
+            want,
+            "{name} mat2"
+        );
+        let a: Vec<Affine<f32>> = (0..n)
+            .map(|i| Affine {
+                a: if i % 3 == 0 { -1.0 } else { 1.0 },
+                b: (i % 5) as f32,
+            })
+            .collect();
+        let want: Vec<Affine<f32>> = offsets
+            .windows(2)
+            .map(|w| {
+                a[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .fold(Affine::identity(), |x, &y| Monoid::combine(x, y))
+            })
+            .collect();
+        assert_eq!(
+            r.segmented_reduce_monoid(&gpu.upload(&a).unwrap(), &segs)
+                .unwrap(),
+            want,
+            "{name} affine"
         );
     }
 }

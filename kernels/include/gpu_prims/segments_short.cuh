@@ -23,6 +23,18 @@ namespace gp {
 
 constexpr unsigned SHORT_SEGMENTS_BLOCK = 256;
 
+// The long segments a short-segments run leaves out, as lanes of the lane kernels (lanes.cuh):
+// lane l is [pairs[2l], pairs[2l + 1]) (taken by the Rust side from checked offsets).
+struct SegmentPairLanes {
+    const u64* pairs;
+    u64 count;
+    __device__ __forceinline__ i64 start(u64 l) const { return (i64)__ldg(pairs + 2 * l); }
+    __device__ __forceinline__ u64 length(u64 l) const {
+        return __ldg(pairs + 2 * l + 1) - __ldg(pairs + 2 * l);
+    }
+    __device__ __forceinline__ i64 step() const { return 1; }
+};
+
 // Tuning, apart from the algorithm: segments per thread (accumulators in registers; a block
 // takes PER_THREAD · 256 segments), the bytes of one staged chunk (dynamic shared memory), and
 // the 16-byte loads a thread has in flight while staging.
@@ -121,16 +133,20 @@ __device__ __forceinline__ void short_segment_fold(typename Op::value_type& acc,
     }
 }
 
-// Device piece: reduces every segment of `s` (values `in`, n of them) into out[segment]
-// (Store: the value, or the argmin/argmax index along the segment; an empty segment stores the
-// identity). Block b takes segments [b·S, (b+1)·S), S = Policy::K · blockDim.x, grid-stride;
-// `staged` holds Policy::STAGE bytes (dynamic shared memory). Needs fewer
-// than 2^32 values in any S consecutive segments (positions are kept from the block's first
-// value in 32 bits): the plan bounds the longest segment.
+// Device piece: reduces segments of `s` (values `in`, n of them) into out[segment] (Store: the
+// value, or the argmin/argmax index along the segment; an empty segment stores the identity),
+// `blocks` blocks of them, grid-stride. Block b takes segments [b·S, (b+1)·S) (S =
+// Policy::K · blockDim.x), or with `ranges` [ranges[2b], ranges[2b + 1]), at most S of them:
+// the Rust side then leaves the long segments out of every range (they go to the lane kernels).
+// `staged` holds Policy::STAGE bytes (dynamic shared memory). Needs fewer than 2^32 values in
+// any block's segments (positions are kept from the block's first value in 32 bits): the plan
+// bounds the longest segment a block takes.
 template <class Op, class In, class Store,
           class Policy = typename ShortSegmentsPolicyFor<typename Op::value_type>::type>
 __device__ __forceinline__ void short_segments_reduce(const In* __restrict__ in, SegmentLanes s,
-                                                      u64 n, typename Store::out_type* out,
+                                                      u64 n, const u64* __restrict__ ranges,
+                                                      u64 blocks,
+                                                      typename Store::out_type* out,
                                                       In* staged) {
     typedef typename Op::value_type V;
     typedef ShortSegmentsStage<In, Policy::STAGE> Stage;
@@ -138,8 +154,9 @@ __device__ __forceinline__ void short_segments_reduce(const In* __restrict__ in,
     const u64 S = (u64)blockDim.x * K;
     const bool vector_ok = ((u64)in % sizeof(Vec<In>)) == 0;
     const unsigned lane = lane_id();
-    for (u64 b = blockIdx.x; b * S < s.count; b += gridDim.x) {
-        const u64 s0 = b * S, s1 = min(s0 + S, s.count);
+    for (u64 b = blockIdx.x; b < blocks; b += gridDim.x) {
+        const u64 s0 = ranges != nullptr ? __ldg(ranges + 2 * b) : b * S;
+        const u64 s1 = ranges != nullptr ? __ldg(ranges + 2 * b + 1) : min(s0 + S, s.count);
         const u64 base = __ldg(s.offsets + s0), stop = __ldg(s.offsets + s1);
         // This thread's segments, from `base`: a segment past s1 is empty (start = end =
         // offsets[s1]); the end of each is the next lane's start, lane 31 reads its own.

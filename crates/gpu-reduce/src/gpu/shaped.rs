@@ -4,8 +4,9 @@
 
 use gpu_core::{
     axis_lanes, kernel_args, AxisLanes, ColumnLanes, DeviceArray, DeviceArrayD, Element, Error,
-    HostNd, Input, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig, Op, Pod,
-    Result, SegmentOffsets, Segments, ShapedInput, StatusLayout, Stream, LANES_BLOCK,
+    HostNd, Input, Kernel, LaneAccess, LaneBatches, LanePlan, LaneTiling, LaunchConfig,
+    LongSegments, Op, Pod, Result, SegmentOffsets, SegmentPairLanes, Segments, ShapedInput,
+    StatusLayout, Stream, LANES_BLOCK,
 };
 use ndarray::{ArrayD, Axis, IxDyn};
 
@@ -67,10 +68,19 @@ fn short_segments_policy(value_size: usize) -> (u32, u32) {
 /// (docs/shapes.md, run 21: f32, lengths uniform in 1-8 … 1-40): 0.49-0.56× copy in segment
 /// tiles, 0.76-0.83× here, at every mean up to 20.5, the longest measured.
 const SHORT_SEGMENTS_MAX_MEAN: u64 = 21;
-/// ... provided no segment is longer than this: one thread folds each segment, so a long one
-/// holds its block (and the block's positions are kept in 32 bits: 2048 segments of this
-/// length stay far below 2^32).
+/// The longest segment the short-segments kernel folds (one thread per segment, so a long one
+/// would hold its block; and a block's positions are kept in 32 bits: 2048 segments of this
+/// length stay far below 2^32). Longer ones are left out of its blocks and reduced by the lane
+/// kernels (`reduce_segment_pairs_*`), their results then put in place.
 const SHORT_SEGMENTS_MAX_LEN: u64 = 2048;
+/// Long segments go to the lane kernels beside a short-segments run only where they are rare
+/// (at least this many segments per long one) and long (at least SHORT_SEGMENTS_MIN_LONG_MEAN
+/// on average); otherwise the segment tiles or the lane kernels take all. Measured on an H200
+/// (f32 sums, 2^28 values, segments of 1-8): every 1000th segment 30000 long, 0.54 → 0.83× copy;
+/// every 500th 2100 long, 0.53 → 0.46 (blocks cut every 500 segments, and lanes of 2100 values
+/// at the lane kernels' 0.75). Between the two the rule is a guess.
+const SHORT_SEGMENTS_MIN_SHORT_PER_LONG: u64 = 1000;
+const SHORT_SEGMENTS_MIN_LONG_MEAN: u64 = 16384;
 
 /// Overrides [`SHORT_SEGMENTS_MAX_MEAN`] for the process (read once; 0 turns the kernel off):
 /// how the benchmarks compare it with the segment tiles. Not a stable interface.
@@ -463,15 +473,23 @@ impl Reduce<'_> {
         host_values: bool,
     ) -> Result<LanePlan> {
         let len = segments.values_len() as u64;
-        if len > 0
-            && !host_values
-            && segments.mean_len() < short_segments_max_mean()
-            && segments.max_len() <= SHORT_SEGMENTS_MAX_LEN
-        {
-            return Ok(LanePlan::short_segments(
-                segments.count() as u64,
-                short_segments_policy(desc.value_size).0,
-            ));
+        if len > 0 && !host_values {
+            // Short segments, none long: one kernel. Some long ones among many short: those to
+            // the lane kernels, provided they are few (a few long segments alone read faster
+            // by the lane kernels or the tiles without the short kernel's pass).
+            let per_block = short_segments_policy(desc.value_size).0;
+            let short_only = segments.max_len() <= SHORT_SEGMENTS_MAX_LEN;
+            if !short_only || segments.mean_len() < short_segments_max_mean() {
+                let layout = segments.short_layout(SHORT_SEGMENTS_MAX_LEN, per_block)?;
+                let long = layout.long.as_ref().map_or(0, |l| l.count);
+                let long_ok = layout.long.as_ref().is_none_or(|l| {
+                    l.count * SHORT_SEGMENTS_MIN_SHORT_PER_LONG <= segments.count() as u64
+                        && l.mean_len >= SHORT_SEGMENTS_MIN_LONG_MEAN
+                });
+                if layout.short_mean < short_segments_max_mean() && long_ok {
+                    return Ok(LanePlan::short_segments(layout.blocks, per_block, long));
+                }
+            }
         }
         if len > 0 && (host_values || segments.mean_len() < segment_tiles_max_mean()) {
             let tile = SEGMENT_TILES_BLOCK * segment_tile_items(desc.value_size);
@@ -512,7 +530,7 @@ impl Reduce<'_> {
             );
         }
         if let LaneAccess::ShortSegments { .. } = plan.access {
-            self.launch_short_segments(input, segments, desc, out, &plan, stream)?;
+            self.launch_short_segments(input, segments, desc, out, &plan, ws, stream)?;
             return Ok(plan);
         }
         let kernel = self.lane_kernel("segments", desc)?;
@@ -547,7 +565,10 @@ impl Reduce<'_> {
     }
 
     /// Launches the short-segments reduction (`plan` from
-    /// [`plan_segments`](Self::plan_segments), at least one segment): no scratch, one pass.
+    /// [`plan_segments`](Self::plan_segments), at least one segment): the blocks of short
+    /// segments in one pass, then any long ones by the lane kernels into `ws`'s scratch and
+    /// from there into place.
+    #[allow(clippy::too_many_arguments)]
     fn launch_short_segments(
         &self,
         input: u64,
@@ -555,33 +576,136 @@ impl Reduce<'_> {
         desc: &Desc,
         out: &Out,
         plan: &LanePlan,
+        ws: &mut Workspace,
         stream: &Stream,
     ) -> Result<()> {
-        let kernel = self
-            .gpu
-            .kernel(&REDUCE_PTX, &format!("reduce_segments_short_{}", desc.kind))?;
-        let grid = plan.tiles.min(self.gpu.properties().max_grid_x as u64) as u32;
         let (per_block, stage_bytes) = short_segments_policy(desc.value_size);
-        debug_assert_eq!(
-            plan.access,
-            LaneAccess::ShortSegments {
-                segments_per_block: per_block
-            }
-        );
-        let config = LaunchConfig::new(grid.max(1), LANES_BLOCK).with_shared_bytes(stage_bytes);
+        let layout = segments.short_layout(SHORT_SEGMENTS_MAX_LEN, per_block)?;
+        debug_assert_eq!(plan.tiles, layout.blocks);
         let lanes = segments.lanes();
         let n = segments.values_len() as u64;
         let out_ptr = out.ptr;
-        // SAFETY: reduce_segments_short_<kind>(const In* in, gp::SegmentLanes lanes, u64 n,
-        // Out* out) matches (u64, SegmentLanes, u64, u64), SegmentLanes a #[repr(C)] copy of the
-        // CUDA struct. The offsets were checked (non-decreasing, first 0, last = n = the input's
-        // length) when `segments` was built and matched against this input; the plan took this
-        // kernel only with no segment longer than SHORT_SEGMENTS_MAX_LEN, so a block's 2048
-        // segments at most hold fewer than 2^32 values (the kernel's positions are 32-bit); the
-        // dynamic shared memory is the chunk of gp::ShortSegmentsPolicyFor<V> (48 KiB at most:
-        // no opt-in); each block reads values below n only and writes out[j] for its segments
-        // j < count, which `out` holds; blocks past the grid are walked grid-stride.
-        unsafe { kernel.launch(config, stream, &kernel_args![input, lanes, n, out_ptr]) }
+        if layout.blocks > 0 {
+            let kernel = self
+                .gpu
+                .kernel(&REDUCE_PTX, &format!("reduce_segments_short_{}", desc.kind))?;
+            let grid = layout.blocks.min(self.gpu.properties().max_grid_x as u64) as u32;
+            let config = LaunchConfig::new(grid, LANES_BLOCK).with_shared_bytes(stage_bytes);
+            let ranges = layout.ranges.as_ref().map_or(0, |r| r.device_ptr());
+            let blocks = layout.blocks;
+            // SAFETY: reduce_segments_short_<kind>(const In* in, gp::SegmentLanes lanes, u64 n,
+            // const u64* ranges, u64 blocks, Out* out) matches (u64, SegmentLanes, u64, u64,
+            // u64, u64), SegmentLanes a #[repr(C)] copy of the CUDA struct. The offsets were
+            // checked (non-decreasing, first 0, last = n = the input's length) when `segments`
+            // was built and matched against this input; `ranges` (null: fixed blocks of
+            // per_block segments) holds `blocks` pairs of segment indices, each at most
+            // per_block segments none longer than SHORT_SEGMENTS_MAX_LEN, so a block's values
+            // number fewer than 2^32 (the kernel's positions are 32-bit), and it lives in the
+            // layout cached in `segments` until the launch is done; the dynamic shared memory
+            // is the chunk of gp::ShortSegmentsPolicyFor<V> (48 KiB at most: no opt-in); each
+            // block reads values below n only and writes out[j] for its segments j < count,
+            // which `out` holds; blocks past the grid are walked grid-stride.
+            unsafe {
+                kernel.launch(
+                    config,
+                    stream,
+                    &kernel_args![input, lanes, n, ranges, blocks, out_ptr],
+                )?;
+            }
+        }
+        let Some(long) = layout.long.as_ref() else {
+            return Ok(());
+        };
+        self.launch_long_segments(input, long, desc, out, ws, stream)
+    }
+
+    /// Reduces the `long` segments of a short-segments run with the lane kernels (a group,
+    /// warps or a block per segment) into `ws`'s scratch, then puts each result at its
+    /// segment's index in `out`.
+    fn launch_long_segments(
+        &self,
+        input: u64,
+        long: &LongSegments,
+        desc: &Desc,
+        out: &Out,
+        ws: &mut Workspace,
+        stream: &Stream,
+    ) -> Result<()> {
+        let kernel = self.lane_kernel("segment_pairs", desc)?;
+        let plan = LanePlan::segments(
+            long.count,
+            long.mean_len,
+            kernel.lane_target_blocks()?,
+            lane_items(REDUCE_ITEMS),
+        );
+        // Scratch: the results in pair order, then the split partials and counters.
+        let results_bytes = (long.count as usize * out.size).next_multiple_of(16);
+        let partial_bytes = if plan.splits > 1 {
+            ((plan.splits as u64 * long.count) as usize * desc.value_size).next_multiple_of(16)
+        } else {
+            0
+        };
+        let counter_bytes = if plan.splits > 1 {
+            plan.grid_x() as usize * 4
+        } else {
+            0
+        };
+        ws.begin(stream)?;
+        let r = (|| {
+            let base = ws.scratch(results_bytes + partial_bytes + counter_bytes, stream)?;
+            let partials = if plan.splits > 1 {
+                base + results_bytes as u64
+            } else {
+                0
+            };
+            let counters = if plan.splits > 1 {
+                partials + partial_bytes as u64
+            } else {
+                0
+            };
+            ws.fill_bytes(counters, counter_bytes, 0, stream)?;
+            let lanes = SegmentPairLanes {
+                pairs: long.pairs.device_ptr(),
+                count: long.count,
+            };
+            let (tiling, results) = (plan.tiling, base);
+            let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
+            // SAFETY: reduce_segment_pairs_<kind>(const In* in, gp::SegmentPairLanes lanes,
+            // gp::LaneTiling tiling, Out* out, V* partials, unsigned* counters) matches (u64,
+            // SegmentPairLanes, LaneTiling, u64, u64, u64), #[repr(C)] copies of the CUDA
+            // structs. The pairs are [start, end) of segments of checked offsets of this input
+            // (alive in the layout cached in the caller's `segments`); the results go to the
+            // scratch's first `count` slots of the output size, the partials and counters
+            // (zeroed above) after them, as enqueue_segments lays them out.
+            unsafe {
+                kernel.launch_2d(
+                    config,
+                    plan.splits,
+                    stream,
+                    &kernel_args![input, lanes, tiling, results, partials, counters],
+                )?;
+            }
+            let words = out.size / 4;
+            let scatter = self
+                .gpu
+                .kernel(&REDUCE_PTX, &format!("reduce_scatter_w{words}"))?;
+            let grid = long.count.div_ceil(LANES_BLOCK as u64).clamp(1, 65_535) as u32;
+            let (list, count, dst) = (long.list.device_ptr(), long.count, out.ptr);
+            // SAFETY: reduce_scatter_w<W>(const u32* src, const u64* list, u64 count, u32* dst)
+            // matches (u64, u64, u64, u64); W = out.size / 4 (outputs are 4, 8, 16 or 32
+            // bytes, a whole number of words); `src` holds `count` results just written on this
+            // stream, `list` the `count` segment indices (each < the segments' count, which
+            // `out` holds); grid-stride over the rest.
+            unsafe {
+                scatter.launch(
+                    LaunchConfig::new(grid, LANES_BLOCK),
+                    stream,
+                    &kernel_args![results, list, count, dst],
+                )
+            }
+        })();
+        ws.end(stream)?;
+        r
     }
 
     /// Enqueues the segment-tiles reduction (`plan` from [`plan_segments`](Self::plan_segments)).
