@@ -52,6 +52,10 @@ pub const CASES: &[(&str, &str)] = &[
         "sums of 200 segments of lengths 0-9 over 1000 f32 (segmented_sum)",
     ),
     (
+        "reduce-segments-device",
+        "sums of the same segments over device values (a thread per segment)",
+    ),
+    (
         "scan-segments",
         "running sums within 200 segments of lengths 0-9 over 1000 i32 (segmented_scan)",
     ),
@@ -135,6 +139,19 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
         offsets.push(next);
     }
     offsets.push(n as u64);
+    // Device values over checked segments take a thread per segment (asserted here, outside
+    // the timed calls).
+    let segments = if case == "reduce-segments-device" {
+        let s = gpu_core::Segments::new(&gpu, &offsets, n)?;
+        let plan = Reduce::new(&gpu).segments_plan::<f32>(&s, Op::Sum)?;
+        assert!(
+            matches!(plan.access, gpu_core::LaneAccess::ShortSegments { .. }),
+            "{plan:?}"
+        );
+        Some(s)
+    } else {
+        None
+    };
     gpu.synchronize()?;
     let open_s = t.elapsed().as_secs_f64();
 
@@ -197,6 +214,12 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
             "reduce-segments" => {
                 let sums = Reduce::new(&gpu).segmented_sum(&f32s, &offsets[..])?;
                 assert_eq!(sums.len(), offsets.len() - 1);
+                let last = &f32s[offsets[offsets.len() - 2] as usize..];
+                assert_eq!(sums[sums.len() - 1], last.iter().sum::<f32>());
+            }
+            "reduce-segments-device" => {
+                let segments = segments.as_ref().expect("built for this case");
+                let sums = Reduce::new(&gpu).segmented_sum(&x32, segments)?;
                 let last = &f32s[offsets[offsets.len() - 2] as usize..];
                 assert_eq!(sums[sums.len() - 1], last.iter().sum::<f32>());
             }

@@ -5,7 +5,7 @@
 //! GPU_PRIMS_REQUIRE_GPU=1.
 #![cfg(feature = "cuda")]
 
-use gpu_core::data::{exact, offsets_with, ops_for, random_offsets, SplitMix64};
+use gpu_core::data::{exact, offsets_over, offsets_with, ops_for, random_offsets, SplitMix64};
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{Affine, DeviceArrayD, Element, Gpu, LaneAccess, Mat2, Monoid, Op, Segments};
 use gpu_reduce::{cpu, DeviceMonoid, DeviceReduceAxis, Reduce, Workspace};
@@ -1360,4 +1360,62 @@ fn quickcheck_short_segments_of_device_values_match_the_cpu() {
     QuickCheck::new()
         .tests(60)
         .quickcheck(prop as fn(Vec<u8>, u8, u64) -> TestResult);
+}
+
+/// Sixteen threads share one `Gpu`, one `Reduce` and the same checked `Segments` (whose lazily
+/// found longest segment and short-segments layout are shared state): short segments alone,
+/// short ones with rare long ones, and segments for the segment tiles, each thread's results
+/// against the CPU, device results into each thread's own workspace too.
+#[test]
+fn short_segments_from_sixteen_threads_on_one_gpu() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let r = Reduce::new(&gpu);
+    let short = offsets_over(150_000, 1..9, 21);
+    let rare: Vec<u64> = std::iter::once(0)
+        .chain((0..30_000u64).scan(0, |end, i| {
+            *end += if i % 2000 == 1999 { 20_000 } else { i % 9 };
+            Some(*end)
+        }))
+        .collect();
+    let tiles = offsets_over(120_000, 20..60, 22);
+    let cases: Vec<(&str, Vec<u64>, Segments)> =
+        [("short", short), ("rare long", rare), ("tiles", tiles)]
+            .into_iter()
+            .map(|(name, o)| {
+                let n = *o.last().unwrap() as usize;
+                let s = Segments::new(&gpu, &o, n).unwrap();
+                (name, o, s)
+            })
+            .collect();
+    std::thread::scope(|scope| {
+        for t in 0..16u64 {
+            let (r, gpu, cases) = (&r, &gpu, &cases);
+            scope.spawn(move || {
+                let mut ws = Workspace::new(gpu).unwrap();
+                for round in 0..4u64 {
+                    let (name, offsets, segs) = &cases[((t + round) % 3) as usize];
+                    let n = *offsets.last().unwrap() as usize;
+                    let v = exact::<i32>(n, Op::Sum, t * 7 + round);
+                    let d = gpu.upload(&v).unwrap();
+                    let want = cpu::segmented_reduce(&v, offsets, Op::Sum).unwrap();
+                    assert_eq!(r.segmented_sum(&d, segs).unwrap(), want, "{name} t{t}");
+                    let mut out = gpu.alloc::<i32>(segs.count()).unwrap();
+                    r.segmented_reduce_into(&d, segs, Op::Sum, &mut out, &mut ws)
+                        .unwrap();
+                    assert_eq!(out.to_vec().unwrap(), want, "{name} t{t} into");
+                    let want = cpu::segmented_argmax(&v, offsets).unwrap();
+                    assert_eq!(
+                        r.segmented_argmax(&d, segs).unwrap(),
+                        want,
+                        "{name} t{t} argmax"
+                    );
+                }
+            });
+        }
+    });
+    for (name, _, segs) in &cases {
+        let plan = r.segments_plan::<i32>(segs, Op::Sum).unwrap();
+        let short = matches!(plan.access, LaneAccess::ShortSegments { .. });
+        assert_eq!(short, *name != "tiles", "{name}: {plan}");
+    }
 }
