@@ -82,6 +82,23 @@ const SHORT_SEGMENTS_MAX_LEN: u64 = 2048;
 const SHORT_SEGMENTS_MIN_SHORT_PER_LONG: u64 = 1000;
 const SHORT_SEGMENTS_MIN_LONG_MEAN: u64 = 16384;
 
+/// Override [`SHORT_SEGMENTS_MIN_SHORT_PER_LONG`] and [`SHORT_SEGMENTS_MIN_LONG_MEAN`] for the
+/// process (read once; 0 lifts the limit): how the benchmarks place the rule. Not a stable
+/// interface.
+pub const SHORT_SEGMENTS_PER_LONG_VAR: &str = "GPU_PRIMS_SHORT_SEGMENTS_PER_LONG";
+pub const SHORT_SEGMENTS_LONG_MEAN_VAR: &str = "GPU_PRIMS_SHORT_SEGMENTS_LONG_MEAN";
+
+/// (segments per long one, mean long length) the plan asks of long segments beside short ones.
+fn short_segments_long_rule() -> (u64, u64) {
+    static RULE: std::sync::OnceLock<(u64, u64)> = std::sync::OnceLock::new();
+    *RULE.get_or_init(|| {
+        (
+            env_number(SHORT_SEGMENTS_PER_LONG_VAR).unwrap_or(SHORT_SEGMENTS_MIN_SHORT_PER_LONG),
+            env_number(SHORT_SEGMENTS_LONG_MEAN_VAR).unwrap_or(SHORT_SEGMENTS_MIN_LONG_MEAN),
+        )
+    })
+}
+
 /// Overrides [`SHORT_SEGMENTS_MAX_MEAN`] for the process (read once; 0 turns the kernel off):
 /// how the benchmarks compare it with the segment tiles. Not a stable interface.
 pub const SHORT_SEGMENTS_MAX_MEAN_VAR: &str = "GPU_PRIMS_SHORT_SEGMENTS_MAX_MEAN";
@@ -482,9 +499,10 @@ impl Reduce<'_> {
             if !short_only || segments.mean_len() < short_segments_max_mean() {
                 let layout = segments.short_layout(SHORT_SEGMENTS_MAX_LEN, per_block)?;
                 let long = layout.long.as_ref().map_or(0, |l| l.count);
-                let long_ok = layout.long.as_ref().is_none_or(|l| {
-                    l.count * SHORT_SEGMENTS_MIN_SHORT_PER_LONG <= segments.count() as u64
-                        && l.mean_len >= SHORT_SEGMENTS_MIN_LONG_MEAN
+                let (per_long, long_mean) = short_segments_long_rule();
+                let long_ok = layout.long.as_ref().map_or(true, |l| {
+                    l.count.saturating_mul(per_long) <= segments.count() as u64
+                        && l.mean_len >= long_mean
                 });
                 if layout.short_mean < short_segments_max_mean() && long_ok {
                     return Ok(LanePlan::short_segments(layout.blocks, per_block, long));
