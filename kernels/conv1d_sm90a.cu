@@ -125,18 +125,18 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
         const i64 yt = (i64)(row * n_out) + o_tile;
         if (!any_bad) {
             f32 acc[WG_SEGMENTS / 2];
-#pragma unroll
-            for (int i = 0; i < WG_SEGMENTS / 2; ++i) acc[i] = 0.0f;
-            gp::wgmma_fence_operands(acc);
             gp::wgmma_fence();
+            // Chunk c: A's rows from 2c, B from region 2c % 8, slot c / 4.
             u32 a_at = a_base;
+            gp::Wgmma<T, WG_SEGMENTS>::start(acc, gp::wgmma_descriptor(a_at, 128, 128),
+                                             gp::wgmma_descriptor(b_base, L.region, 128));
 #pragma unroll 1
-            for (int c = 0; c < kt; ++c) {
+            for (int c = 1; c < kt; ++c) {
+                a_at += 256;
                 const u64 da = gp::wgmma_descriptor(a_at, 128, 128);
                 const u64 db = gp::wgmma_descriptor(
                     b_base + L.region * ((2 * c) & 7) + 16u * (c >> 2), L.region, 128);
-                gp::Wgmma<T, WG_SEGMENTS>::run(acc, da, db, c > 0);
-                a_at += 256;
+                gp::Wgmma<T, WG_SEGMENTS>::accumulate(acc, da, db);
             }
             gp::wgmma_commit();
             gp::wgmma_wait_all();
@@ -155,7 +155,8 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
                 for (int e = 0; e < 4; ++e) {
                     const int m = m0 + 8 * (e >> 1);
                     const int s = 8 * j + 2 * (lane & 3) + (e & 1);
-                    ys[WarpgroupOutputs::phys(sh + 64 * s + 63 - m)] = gp::narrow<T>(acc[4 * j + e]);
+                    ys[WarpgroupOutputs::phys(sh + 64 * s + 63 - m)] =
+                        gp::narrow<T>(gp::wgmma_result(acc[4 * j + e]));
                 }
             __syncthreads();
             gp::conv1d_store_tile<T, WarpgroupOutputs, WG_BLOCK>(y, ys, yt, o_tile, n_out);

@@ -265,6 +265,10 @@ def ptxas(sections: list[tuple[str, str]], arch: int,
                                capture_output=True, text=True)
             if r.returncode != 0:
                 raise RuntimeError(f"ptxas sm_{arch} failed on kernel {name}:\n{r.stderr}")
+            # A "performance loss" notice (C7514: wgmma serialized, a wait after every product)
+            # is a bug in the kernel's code, not a note: refuse it (docs/conv1d.md, warpgroup).
+            if "Performance Loss" in r.stderr:
+                raise RuntimeError(f"ptxas sm_{arch} on kernel {name}:\n{r.stderr}")
             return name, kernel_pack.fnv1a64(data), dst.read_bytes()
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             try:

@@ -36,33 +36,41 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
 }
 
 // Pins the accumulators at this point of the program: without it the compiler may move the
-// epilogue's reads of D above wgmma_wait_all (or the zeroing below the first wgmma), and ptxas
-// then serializes every wgmma of the chain (its warning C7514).
+// epilogue's reads of D above wgmma_wait_all, and ptxas then serializes every wgmma of the
+// chain (its notice C7514; scripts/ptx.py refuses any such notice).
 template <int R> __device__ __forceinline__ void wgmma_fence_operands(f32 (&d)[R]) {
 #pragma unroll
     for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
-// D (64 x N, f32) = A (64 x 16) * B (16 x N) + (accumulate ? D : 0), A and B of type T from the
-// descriptors `da` and `db`, both K-major.
+// An accumulator's value for the epilogue, through an opaque add of -0 (x + (-0) = x for every
+// x, -0 included). ptxas 12.0 serialized the chain (C7514) when a conversion to 16 bits read the
+// accumulator registers directly, even after the wait.
+__device__ __forceinline__ f32 wgmma_result(f32 d) {
+    f32 v;
+    asm volatile("add.rn.f32 %0, %1, 0f80000000;" : "=f"(v) : "f"(d));
+    return v;
+}
+
+// D (64 x N, f32) = A (64 x 16) * B (16 x N) (`start`: D written, never read, so no zeroing
+// defines the accumulators inside the chain: ptxas 12.0's C7515) or D += A * B (`accumulate`),
+// A and B of type T from the descriptors `da` and `db`, both K-major.
 template <class T, int N> struct Wgmma;
-template <> struct Wgmma<f16, 64> {
-    static __device__ __forceinline__ void run(f32 (&d)[32], u64 da, u64 db, int accumulate) {
-        asm volatile(
-            "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 0;\n}"
-            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-            : "l"(da), "l"(db), "r"(accumulate));
-    }
-};
-template <> struct Wgmma<bf16, 64> {
-    static __device__ __forceinline__ void run(f32 (&d)[32], u64 da, u64 db, int accumulate) {
-        asm volatile(
-            "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 0;\n}"
-            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-            : "l"(da), "l"(db), "r"(accumulate));
-    }
-};
+#define GP_WGMMA_64(T, ptx_type)                                                                   \
+    template <> struct Wgmma<T, 64> {                                                              \
+        static __device__ __forceinline__ void start(f32 (&d)[32], u64 da, u64 db) {              \
+            asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32." ptx_type " {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 0, 1, 1, 0, 0;" \
+                         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]), "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]), "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]), "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31]) \
+                         : "l"(da), "l"(db));                                                     \
+        }                                                                                         \
+        static __device__ __forceinline__ void accumulate(f32 (&d)[32], u64 da, u64 db) {         \
+            asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32." ptx_type " {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 1, 1, 1, 0, 0;" \
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
+                         : "l"(da), "l"(db));                                                     \
+        }                                                                                         \
+    };
+GP_WGMMA_64(f16, "f16.f16")
+GP_WGMMA_64(bf16, "bf16.bf16")
+#undef GP_WGMMA_64
 
 }  // namespace gp

@@ -1,0 +1,192 @@
+// Masks on warpgroup tensor cores (compute capability 9.0 exactly: architecture-specific
+// compute_90a; loaded only there): conv1d_wgmma_<T> for f16 and bf16, what Strategy::Warpgroup
+// (and Strategy::Auto for wide 16-bit masks on the H100 and H200) runs.
+//
+// Same result as every conv1d kernel, y[r * n_out + o] = sum_{j < w} X_r(o + off + j) * M[j]
+// in f32, rounded to T once. As in conv1d_sm80.cu the sum is a matrix product, here one
+// warpgroup (128 threads) product of 64 x 64 outputs per chunk of 16 values of t: cut a tile's
+// 4096 outputs into 64 segments of 64 and
+//
+//     D[m][s] = sum_t A[m][t] * B[t][s],   A[m][t] = M[t + m - 63],   B[t][s] = X(p + 64 s + t)
+//
+// (t < w + 63, M zero outside the mask), so that D[m][s] is output 64 s + 63 - m of the tile:
+// A is the mask's Toeplitz matrix with its rows reversed (a Hankel matrix: each row starts one
+// element further on), B a Hankel matrix of the staged signal. wgmma.m64n64k16 reads both from
+// shared memory through descriptors (gpu_prims/wgmma.cuh), no swizzle:
+//  - B: 16-byte granule g of the staged span goes to region g % 8, slot g / 8. The granules
+//    64 s + 16 c (+ 8) of 8 consecutive segments s are then 8 consecutive slots of one region: a
+//    core matrix. Chunk c starts at region 2c % 8, slot c / 4; LBO = one region (the next 8
+//    values of t), SBO = 128 bytes (8 segments on). Regions are 1 mod 8 slots long, so the
+//    staging copies of 8 consecutive granules hit 8 different bank groups.
+//  - A: 128-byte rows g of the mask, holding at byte 16 r + 2 k the value M[8 g + r + k - 63]
+//    (laid out by the host once per mask, crates/gpu-conv1d/src/tensor.rs, copied into shared
+//    memory once per block): the core matrix of rows m0..m0+7 and t0..t0+7 is row (m0 + t0) / 8.
+//    Chunk c starts at row 2c; LBO = SBO = 128 bytes.
+// A block reads its span once (cp.async, 16 bytes per copy, as the mma.sync kernel), issues the
+// chunk's products back to back, waits for them, and stages the rounded outputs through shared
+// memory (where the span was) for 16-byte stores. The structural zeros of A multiply inputs outside an output's
+// window, and 0 * inf is NaN: a tile holding an infinity or NaN is computed directly (f32 FMAs, j
+// upwards), as in conv1d_sm80.cu. (Measured against that kernel: docs/conv1d.md, "Warpgroup
+// products"; two staging buffers in a grid of resident blocks and tiles of 32 or 128 segments
+// were slower.)
+#include <gpu_prims/async_copy.cuh>
+#include <gpu_prims/conv1d_boundary.cuh>
+#include <gpu_prims/conv1d_fixed.cuh>
+#include <gpu_prims/conv1d_tensor.cuh>
+#include <gpu_prims/wgmma.cuh>
+
+using gp::f32;
+using gp::i64;
+using gp::u32;
+using gp::u64;
+
+// Segments of 64 outputs per tile; a tile is 4096 outputs (crates/gpu-conv1d/src/tensor.rs:
+// WARPGROUP_TILE).
+constexpr int WG_SEGMENTS = 64;
+constexpr int WG_TILE = 64 * WG_SEGMENTS;
+constexpr int WG_BLOCK = 128;
+
+// A block's shared memory for `kt` chunks of t: the mask's rows, then the span's 8 regions,
+// which the output staging (WarpgroupOutputs) reuses once the products have read them (the
+// larger of the two). Mirrored by tensor.rs (warpgroup_shared_bytes).
+struct WarpgroupLayout {
+    int span;      // staged inputs: TILE + 16 kt, rounded up to 64
+    u32 a_bytes;   // 128 (2 kt + 7): A's rows
+    u32 region;    // bytes per region of B: 16 slots_pad, slots_pad = 1 mod 8
+    __device__ __forceinline__ explicit WarpgroupLayout(int kt) {
+        span = (WG_TILE + 16 * kt + 63) / 64 * 64;
+        const int slots = span / 64;
+        const int pad = ((1 - slots) % 8 + 8) % 8;
+        a_bytes = 128u * (2u * kt + 7u);
+        region = 16u * (u32)(slots + pad);
+    }
+    // Element offset of staged input q within B's regions.
+    __device__ __forceinline__ u32 b_element(u32 q) const {
+        return (region / 2) * ((q >> 3) & 7) + 8 * (q >> 6) + (q & 7);
+    }
+};
+
+// The outputs as gp::conv1d_store_tile reads them: slot q at q + 8 (q / 64), which spreads the
+// four segments a warp's store instruction touches over distinct banks.
+struct WarpgroupOutputs {
+    static constexpr int TILE = WG_TILE;
+    static constexpr int V = 8;
+    static __device__ __forceinline__ int phys(int q) { return q + 8 * (q >> 6); }
+};
+
+extern __shared__ __align__(128) unsigned char conv1d_wgmma_smem[];
+
+template <class T>
+__device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* __restrict__ mask,
+                                           const uint4* __restrict__ arows, T* __restrict__ y,
+                                           u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode,
+                                           u64 tiles_per_row, int kt) {
+    typedef gp::TensorPolicy<T> P;
+    static_assert(P::EPG == 8, "16-bit types");
+    const WarpgroupLayout L(kt);
+    const u32 base = gp::shared_address(conv1d_wgmma_smem);
+    const u32 a_base = base, b_base = base + L.a_bytes;
+    T* xs = reinterpret_cast<T*>(conv1d_wgmma_smem + L.a_bytes);
+    T* ys = xs;  // the outputs, staged where the span was (after the products and a barrier)
+    // A's rows, once per block (published by the first tile's fence and barrier).
+    for (u32 g = threadIdx.x; g < L.a_bytes / 16; g += WG_BLOCK)
+        gp::async_copy_16_shared(a_base + 16u * g, arows + g);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const u64 tiles = rows * tiles_per_row;
+    for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
+        const u64 row = b / tiles_per_row;
+        const u64 tile = b - row * tiles_per_row;
+        const T* xr = x + row * n;
+        const i64 d = gp::floor_mod((i64)(row * n) + off, P::EPG);
+        const i64 o_tile = (i64)(tile * WG_TILE) - d;  // output of slot 0 (may be negative)
+        const i64 p_tile = o_tile + off;               // its first input, 16-byte aligned
+        __syncthreads();  // the previous tile's products and stores are done with xs and ys
+        bool bad = false;
+        if (p_tile >= 0 && p_tile + L.span <= (i64)n) {
+            const u32 granules = (u32)L.span / 8;
+            const uint4* src = reinterpret_cast<const uint4*>(xr + p_tile);
+            for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
+                gp::async_copy_16_shared(b_base + L.region * (g & 7) + 16u * (g >> 3), src + g);
+            gp::async_copy_wait_all();
+            u32 acc = P::CHECK_START;
+            for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
+                P::collect(*reinterpret_cast<const uint4*>(xs + L.b_element(8 * g)), acc);
+            bad = P::any_direct(acc);
+        } else {
+            gp::async_copy_wait_all();
+            for (int q = threadIdx.x; q < L.span; q += WG_BLOCK) {
+                const T v = gp::boundary_load(xr, p_tile + q, (i64)n, bmode);
+                bad |= P::needs_direct(v);
+                xs[L.b_element(q)] = v;
+            }
+        }
+        gp::fence_proxy_async_shared();  // this thread's staging, visible to wgmma's reads
+        const bool any_bad = __syncthreads_or(bad);
+        const i64 yt = (i64)(row * n_out) + o_tile;
+        if (!any_bad) {
+            f32 acc[WG_SEGMENTS / 2];
+#pragma unroll
+            for (int i = 0; i < WG_SEGMENTS / 2; ++i) acc[i] = 0.0f;
+            gp::wgmma_fence_operands(acc);
+            gp::wgmma_fence();
+            u32 a_at = a_base;
+#pragma unroll 1
+            for (int c = 0; c < kt; ++c) {
+                const u64 da = gp::wgmma_descriptor(a_at, 128, 128);
+                const u64 db = gp::wgmma_descriptor(
+                    b_base + L.region * ((2 * c) & 7) + 16u * (c >> 2), L.region, 128);
+                gp::Wgmma<T, WG_SEGMENTS>::run(acc, da, db, c > 0);
+                a_at += 256;
+            }
+            gp::wgmma_commit();
+            gp::wgmma_wait_all();
+            gp::wgmma_fence_operands(acc);
+            // Every warp's products have read the span (their groups completed): the outputs go
+            // there. (A separate staging area: the same speed with 9 KiB more per block.)
+            __syncthreads();
+            // D[m][s] (m = 16 warp + g (+ 8), s = 8 j + 2 q (+ 1)) is slot 64 s + 63 - m, put at
+            // ys[phys(slot + sh)]: sh, the misalignment of slot 0 in y, puts every 16-byte
+            // granule of y on one of ys.
+            const int sh = (int)gp::floor_mod(yt, P::EPG);
+            const int m0 = 16 * warp + (lane >> 2);
+#pragma unroll
+            for (int j = 0; j < WG_SEGMENTS / 8; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int m = m0 + 8 * (e >> 1);
+                    const int s = 8 * j + 2 * (lane & 3) + (e & 1);
+                    f32 v;  // acc + (-0), the same value: see above
+                    asm volatile("add.rn.f32 %0, %1, 0f80000000;" : "=f"(v) : "f"(acc[4 * j + e]));
+                    ys[WarpgroupOutputs::phys(sh + 64 * s + 63 - m)] = gp::narrow<T>(v);
+                }
+            __syncthreads();
+            gp::conv1d_store_tile<T, WarpgroupOutputs, WG_BLOCK>(y, ys, yt, o_tile, n_out);
+        } else {
+            // The cold path: every output of the tile directly, j upwards with f32 FMAs.
+            T* yr = y + row * n_out;
+            for (int k = threadIdx.x; k < WG_TILE; k += WG_BLOCK) {
+                const i64 o = o_tile + k;
+                if (o < 0 || o >= (i64)n_out) continue;
+                f32 a = 0.0f;
+                for (u64 j = 0; j < w; ++j)
+                    a = __fmaf_rn(gp::widen(xs[L.b_element((u32)(k + (int)j))]), mask[j], a);
+                yr[o] = gp::narrow<T>(a);
+            }
+        }
+    }
+}
+
+// conv1d_wgmma_<T>(x, mask (f32, for the cold path), arows ((2 kt + 7) * 64 values of T), y,
+// rows, n, n_out, off, w, boundary, tiles_per_row, kt), kt = ceil((w + 63) / 16): 128 threads
+// (one warpgroup), dynamic shared memory as WarpgroupLayout: a_bytes + max(8 region, 2 (TILE +
+// 8 + 8 (TILE / 64 + 1))) (64 registers: 8 blocks per SM).
+#define CONV1D_WGMMA_ENTRY(tname, T)                                                              \
+    extern "C" __global__ void __launch_bounds__(WG_BLOCK, 8) conv1d_wgmma_##tname(              \
+        const T* __restrict__ x, const f32* __restrict__ mask, const uint4* __restrict__ arows,   \
+        T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary,             \
+        u64 tiles_per_row, int kt) {                                                              \
+        conv_wgmma<T>(x, mask, arows, y, rows, n, n_out, off, w, boundary, tiles_per_row, kt);    \
+    }
+
+CONV1D_WGMMA_ENTRY(f16, gp::f16)
+CONV1D_WGMMA_ENTRY(bf16, gp::bf16)
