@@ -76,11 +76,13 @@ const SHORT_SEGMENTS_MAX_LEN: u64 = 2048;
 /// Long segments go to the lane kernels beside a short-segments run only where they are rare
 /// (at least this many segments per long one) and long (at least SHORT_SEGMENTS_MIN_LONG_MEAN
 /// on average); otherwise the segment tiles or the lane kernels take all. Measured on an H200
-/// (f32 sums, 2^28 values, segments of 1-8): every 1000th segment 30000 long, 0.54 → 0.83× copy;
-/// every 500th 2100 long, 0.53 → 0.46 (blocks cut every 500 segments, and lanes of 2100 values
-/// at the lane kernels' 0.75). Between the two the rule is a guess.
-const SHORT_SEGMENTS_MIN_SHORT_PER_LONG: u64 = 1000;
-const SHORT_SEGMENTS_MIN_LONG_MEAN: u64 = 16384;
+/// (f32 sums, 2^28 values, segments of 1-8 with every k-th segment L long, against the segment
+/// tiles; docs/shapes.md, run 22): L = 4096 / 8192 / 16384 at k = 1000 0.53 → 0.66 / 0.72 /
+/// 0.80× copy, L = 30000 at k = 250 / 500 / 1000 0.57 / 0.54 / 0.54 → 0.80 / 0.81 / 0.82; but
+/// L = 2100 at k = 500 0.53 → 0.46 (lanes just past the limit). Below a mean of 4096 or more
+/// often than every 250th segment the rule is not measured, so the long ones are not split out.
+const SHORT_SEGMENTS_MIN_SHORT_PER_LONG: u64 = 250;
+const SHORT_SEGMENTS_MIN_LONG_MEAN: u64 = 4096;
 
 /// Override [`SHORT_SEGMENTS_MIN_SHORT_PER_LONG`] and [`SHORT_SEGMENTS_MIN_LONG_MEAN`] for the
 /// process (read once; 0 lifts the limit): how the benchmarks place the rule. Not a stable
