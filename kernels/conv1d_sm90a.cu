@@ -94,7 +94,7 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const u64 tiles = rows * tiles_per_row;
     for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
-        const u64 row = b / tiles_per_row;
+        const u64 row = rows == 1 ? 0 : b / tiles_per_row;  // one row: no 64-bit division
         const u64 tile = b - row * tiles_per_row;
         const T* xr = x + row * n;
         const i64 d = gp::floor_mod((i64)(row * n) + off, P::EPG);
@@ -126,16 +126,17 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
         if (!any_bad) {
             f32 acc[WG_SEGMENTS / 2];
             gp::wgmma_fence();
-            // Chunk c: A's rows from 2c, B from region 2c % 8, slot c / 4.
-            u32 a_at = a_base;
-            gp::Wgmma<T, WG_SEGMENTS>::start(acc, gp::wgmma_descriptor(a_at, 128, 128),
-                                             gp::wgmma_descriptor(b_base, L.region, 128));
+            // Chunk c: A's rows from 2c, B from region 2c % 8, slot c / 4. Only the descriptors'
+            // address fields (bytes / 16) move: A's by 16 per chunk, B's by two regions per
+            // chunk, back to region 0 and one slot on every fourth.
+            u64 da = gp::wgmma_descriptor(a_base, 128, 128);
+            const u64 db0 = gp::wgmma_descriptor(b_base, L.region, 128);
+            const u32 region_16 = L.region / 16;
+            gp::Wgmma<T, WG_SEGMENTS>::start(acc, da, db0);
 #pragma unroll 1
             for (int c = 1; c < kt; ++c) {
-                a_at += 256;
-                const u64 da = gp::wgmma_descriptor(a_at, 128, 128);
-                const u64 db = gp::wgmma_descriptor(
-                    b_base + L.region * ((2 * c) & 7) + 16u * (c >> 2), L.region, 128);
+                da += 16;
+                const u64 db = db0 + (u64)(2u * region_16 * ((u32)c & 3u) + ((u32)c >> 2));
                 gp::Wgmma<T, WG_SEGMENTS>::accumulate(acc, da, db);
             }
             gp::wgmma_commit();
