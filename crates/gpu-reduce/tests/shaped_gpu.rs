@@ -1199,7 +1199,7 @@ fn short_segments_signed_zero_and_the_plan_limits() {
         let n = *offsets.last().unwrap() as usize;
         let segs = Segments::new(&gpu, &offsets, n).unwrap();
         let plan = r.segments_plan::<f32>(&segs, Op::Sum).unwrap();
-        // One segment of 2049 is too short to be split out (long ones need a mean of 4096),
+        // One segment of 2049 is too short to be split out (long ones need a mean of 4000),
         // and a mean of 21 too long for a thread per segment: segment tiles both.
         assert!(
             matches!(plan.access, LaneAccess::SegmentTiles { .. }),
