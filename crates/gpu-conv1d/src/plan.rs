@@ -391,13 +391,21 @@ pub const WARPGROUP_MIN_WIDTH_LONG_ROWS: usize = 96;
 /// (f16 / bf16, ×copy, two calls) `wgmma` wins at w = 127 (0.78–0.79 against 0.73–0.74) and 255
 /// (0.70–0.71 against 0.52–0.53), ties at 95 (within 1.5 % either way) and loses at 63 (0.78
 /// against 0.82–0.83), so [`WARPGROUP_MIN_WIDTH_LONG_ROWS`] (the harness at 2^26 agrees at
-/// 127: 0.707 against 0.682); at 2^24 (harness) it loses at 127 (0.572 against 0.621) and wins
-/// by 1.7× at 1023, so shorter rows take it from 256.
+/// 127: 0.707 against 0.682). Shorter rows, measured on an H200 with the unserialized chain
+/// (seventh session, call D, f16 and bf16, two reports): at 2^25 `wgmma` wins from 127 (70.2–71.1
+/// against 73.4–74.9 µs) to 255 (77.8–78.3 against 98.4–100.0), so 127 from 2^25; at 2^24 it
+/// loses at 127 (45.3–45.7 against 42.4–43.4), ties at 160 and wins from 192 (46.7–47.1 against
+/// 48.0–48.6; 255: 49.2–50.0 against 55.4–55.9), so 176 from 2^24; below, 256 (the H100's
+/// harness: at 2^24 it lost at 127 and won by 1.7× at 1023, before the chain was unserialized).
 pub fn warpgroup_min_width<T: Real>(n_out: usize) -> Option<usize> {
     if !T::computes_wider() {
         None
     } else if n_out >= WARPGROUP_LONG_ROW {
         Some(WARPGROUP_MIN_WIDTH_LONG_ROWS)
+    } else if n_out >= 1 << 25 {
+        Some(127)
+    } else if n_out >= 1 << 24 {
+        Some(176)
     } else {
         Some(256)
     }
@@ -942,6 +950,11 @@ mod tests {
             Path::Warpgroup
         );
         assert_eq!(on_h100(long / 4, 127), Path::TensorCore);
+        assert_eq!(on_h100(long / 4, 160), Path::TensorCore);
+        assert_eq!(on_h100(long / 4, 192), Path::Warpgroup);
+        assert_eq!(on_h100(long / 2, 126), Path::TensorCore);
+        assert_eq!(on_h100(long / 2, 127), Path::Warpgroup);
+        assert_eq!(on_h100(long / 8, 255), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 256), Path::Warpgroup);
         assert_eq!(on_h100(long, WARPGROUP_MAX_WIDTH), Path::Warpgroup);
         assert!(matches!(
