@@ -1299,11 +1299,7 @@ fn short_segments_with_long_ones_every_result_size() {
         let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
         let want: Vec<Mat2<u64>> = offsets
             .windows(2)
-            .map(|w| {
-                m[w[0] as usize..w[1] as usize]
-                    .iter()
-                    .fold(Mat2::identity(), |a, &b| Monoid::combine(a, b))
-            })
+            .map(|w| cpu::reduce_monoid(&m[w[0] as usize..w[1] as usize]))
             .collect();
         assert_eq!(
             r.segmented_reduce_monoid(&gpu.upload(&m).unwrap(), &segs)
@@ -1319,11 +1315,7 @@ fn short_segments_with_long_ones_every_result_size() {
             .collect();
         let want: Vec<Affine<f32>> = offsets
             .windows(2)
-            .map(|w| {
-                a[w[0] as usize..w[1] as usize]
-                    .iter()
-                    .fold(Affine::identity(), |x, &y| Monoid::combine(x, y))
-            })
+            .map(|w| cpu::reduce_monoid(&a[w[0] as usize..w[1] as usize]))
             .collect();
         assert_eq!(
             r.segmented_reduce_monoid(&gpu.upload(&a).unwrap(), &segs)
