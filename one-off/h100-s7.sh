@@ -7,7 +7,9 @@
 #     (16-output tiles) and a table giving the H100 the H200's 32-output 16-bit tiles from 2^25
 #     (conv1d.half_wide_tile_from), alternating; the warpgroup kernel (unserialized, session 7)
 #     runs in both;
-#  4. issue 12's segment rows: segment sums of 1-8, 1-2000, 16 x 2^24 and 1-8 with every 1000th
+#  4. Auto's warpgroup thresholds (96 from 2^26, 127 from 2^25, 176 from 2^24: H200 figures):
+#     the 16-bit tensor_core / warpgroup paths at 2^24-2^26, w 63-255;
+#  5. issue 12's segment rows: segment sums of 1-8, 1-2000, 16 x 2^24 and 1-8 with every 1000th
 #     segment 30000 long, the short-segments kernel off and on.
 # Carry: one-off/carry-h100-s7.sh (move the kpacks aside for the call, see there).
 set -u
@@ -36,6 +38,11 @@ for v in builtin wide builtin wide; do
   grep -E "\| (copy|auto|warpgroup) \|" "$R/half-$v-$s/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f3-10
 done
 unset GPU_PRIMS_TUNING
+W="--device-only --only core,conv1d --sizes 24,25,26 --types f16 --widths 63,95,127,160,192,255 --cpu-reps 1"
+if [ "$(left)" -gt 90 ]; then
+  timeout $(cap 80) $C/benches__report $W --out "$R/warpgroup-rows" > "$R/logs/warpgroup-rows.log" 2>&1; echo "warpgroup rows rc=$?"
+  grep -E "\| (copy|tensor_core|warpgroup|auto) \|" "$R/warpgroup-rows/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f3-10
+fi
 K="--log2 28 --types f32,i32 --segments-only --reductions-only --quick --segment-kinds 1-8,1-2000,16x2^24,1-8+30000/1000"
 for v in tiles short; do
   [ "$(left)" -gt 40 ] || { echo "shapes $v skipped: deadline"; continue; }
