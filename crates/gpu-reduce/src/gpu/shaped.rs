@@ -482,8 +482,9 @@ impl Reduce<'_> {
     }
 
     /// The plan of `desc` over `segments`: a thread per segment where device values lie in
-    /// short segments (none long), segment tiles unless the segments are very long on average
-    /// (or there are no values), the lane kernels otherwise. `host_values`: the values
+    /// short segments (none long, or a few long ones, which the lane kernels then take apart:
+    /// SHORT_SEGMENTS_MIN_SHORT_PER_LONG), segment tiles unless the segments are very long on
+    /// average (or there are no values), the lane kernels otherwise. `host_values`: the values
     /// come from host memory, where segment tiles are taken at every length: the host pipeline
     /// streams whole tiles, and its one-shot fallback (small inputs, a busy staging) must give
     /// the same float bits, while the link, not the kernel, sets the speed.
