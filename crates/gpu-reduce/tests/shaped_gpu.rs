@@ -1053,6 +1053,38 @@ fn short_segment_cases() -> Vec<(&'static str, Vec<u64>)> {
 /// Short segments of device values take a thread per segment (`reduce_segments_short_*`):
 /// every type and operator, argmin/argmax, widening sums and the non-commutative monoids,
 /// aligned and unaligned inputs, against the CPU and the host-values path (segment tiles).
+/// `Mat2` and `Affine` products of every segment (in sequence order) against the CPU.
+fn check_segment_monoids(r: &Reduce, gpu: &Gpu, offsets: &[u64], segs: &Segments, name: &str) {
+    let n = *offsets.last().unwrap() as usize;
+    let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
+    let want: Vec<Mat2<u64>> = offsets
+        .windows(2)
+        .map(|w| cpu::reduce_monoid(&m[w[0] as usize..w[1] as usize]))
+        .collect();
+    assert_eq!(
+        r.segmented_reduce_monoid(&gpu.upload(&m).unwrap(), segs)
+            .unwrap(),
+        want,
+        "{name} mat2"
+    );
+    let a: Vec<Affine<f32>> = (0..n)
+        .map(|i| Affine {
+            a: if i % 3 == 0 { -1.0 } else { 1.0 },
+            b: (i % 5) as f32,
+        })
+        .collect();
+    let want: Vec<Affine<f32>> = offsets
+        .windows(2)
+        .map(|w| cpu::reduce_monoid(&a[w[0] as usize..w[1] as usize]))
+        .collect();
+    assert_eq!(
+        r.segmented_reduce_monoid(&gpu.upload(&a).unwrap(), segs)
+            .unwrap(),
+        want,
+        "{name} affine"
+    );
+}
+
 #[test]
 fn short_segments_every_type_operator_and_edge() {
     let Some(gpu) = gpu_or_skip() else { return };
@@ -1144,33 +1176,7 @@ fn short_segments_every_type_operator_and_edge() {
             want,
             "{name} wide"
         );
-        let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
-        let want: Vec<Mat2<u64>> = offsets
-            .windows(2)
-            .map(|w| cpu::reduce_monoid(&m[w[0] as usize..w[1] as usize]))
-            .collect();
-        let dm = gpu.upload(&m).unwrap();
-        assert_eq!(
-            r.segmented_reduce_monoid(&dm, &segs).unwrap(),
-            want,
-            "{name} mat2"
-        );
-        let a: Vec<Affine<f32>> = (0..n)
-            .map(|i| Affine {
-                a: if i % 3 == 0 { -1.0 } else { 1.0 },
-                b: (i % 5) as f32,
-            })
-            .collect();
-        let want: Vec<Affine<f32>> = offsets
-            .windows(2)
-            .map(|w| cpu::reduce_monoid(&a[w[0] as usize..w[1] as usize]))
-            .collect();
-        let da = gpu.upload(&a).unwrap();
-        assert_eq!(
-            r.segmented_reduce_monoid(&da, &segs).unwrap(),
-            want,
-            "{name} affine"
-        );
+        check_segment_monoids(&r, &gpu, &offsets, &segs, name);
     }
 }
 
@@ -1296,33 +1302,7 @@ fn short_segments_with_long_ones_every_result_size() {
             want,
             "{name} wide"
         );
-        let m: Vec<Mat2<u64>> = (0..n).map(|i| Mat2([i as u64 % 3, 1, 1, 0])).collect();
-        let want: Vec<Mat2<u64>> = offsets
-            .windows(2)
-            .map(|w| cpu::reduce_monoid(&m[w[0] as usize..w[1] as usize]))
-            .collect();
-        assert_eq!(
-            r.segmented_reduce_monoid(&gpu.upload(&m).unwrap(), &segs)
-                .unwrap(),
-            want,
-            "{name} mat2"
-        );
-        let a: Vec<Affine<f32>> = (0..n)
-            .map(|i| Affine {
-                a: if i % 3 == 0 { -1.0 } else { 1.0 },
-                b: (i % 5) as f32,
-            })
-            .collect();
-        let want: Vec<Affine<f32>> = offsets
-            .windows(2)
-            .map(|w| cpu::reduce_monoid(&a[w[0] as usize..w[1] as usize]))
-            .collect();
-        assert_eq!(
-            r.segmented_reduce_monoid(&gpu.upload(&a).unwrap(), &segs)
-                .unwrap(),
-            want,
-            "{name} affine"
-        );
+        check_segment_monoids(&r, &gpu, offsets, &segs, name);
     }
 }
 

@@ -245,16 +245,36 @@ impl Reduce<'_> {
         desc: &Desc,
         stream: &Stream,
     ) -> Result<(u64, u64)> {
+        let (_, partials, counters) = Self::lane_scratch_after(ws, 0, plan, count, desc, stream)?;
+        Ok((partials, counters))
+    }
+
+    /// [`lane_scratch`](Self::lane_scratch) after `results_bytes` (a multiple of 16) of the
+    /// caller's: returns (results, partials, counters) addresses (0 when not needed).
+    fn lane_scratch_after(
+        ws: &mut Workspace,
+        results_bytes: usize,
+        plan: &LanePlan,
+        count: u64,
+        desc: &Desc,
+        stream: &Stream,
+    ) -> Result<(u64, u64, u64)> {
         if plan.splits <= 1 {
-            return Ok((0, 0));
+            let results = if results_bytes > 0 {
+                ws.scratch(results_bytes, stream)?
+            } else {
+                0
+            };
+            return Ok((results, 0, 0));
         }
         let partial_bytes = (plan.splits as u64 * count) as usize * desc.value_size;
         let partial_bytes = partial_bytes.next_multiple_of(16);
         let counter_bytes = plan.grid_x() as usize * 4;
-        let base = ws.scratch(partial_bytes + counter_bytes, stream)?;
-        let counters = base + partial_bytes as u64;
+        let base = ws.scratch(results_bytes + partial_bytes + counter_bytes, stream)?;
+        let partials = base + results_bytes as u64;
+        let counters = partials + partial_bytes as u64;
         ws.fill_bytes(counters, counter_bytes, 0, stream)?;
-        Ok((base, counters))
+        Ok((base, partials, counters))
     }
 
     /// How `desc` maps the lanes `lb` of the input at `input` onto the GPU: packed rows,
@@ -663,35 +683,15 @@ impl Reduce<'_> {
         );
         // Scratch: the results in pair order, then the split partials and counters.
         let results_bytes = (long.count as usize * out.size).next_multiple_of(16);
-        let partial_bytes = if plan.splits > 1 {
-            ((plan.splits as u64 * long.count) as usize * desc.value_size).next_multiple_of(16)
-        } else {
-            0
-        };
-        let counter_bytes = if plan.splits > 1 {
-            plan.grid_x() as usize * 4
-        } else {
-            0
-        };
         ws.begin(stream)?;
         let r = (|| {
-            let base = ws.scratch(results_bytes + partial_bytes + counter_bytes, stream)?;
-            let partials = if plan.splits > 1 {
-                base + results_bytes as u64
-            } else {
-                0
-            };
-            let counters = if plan.splits > 1 {
-                partials + partial_bytes as u64
-            } else {
-                0
-            };
-            ws.fill_bytes(counters, counter_bytes, 0, stream)?;
+            let (results, partials, counters) =
+                Self::lane_scratch_after(ws, results_bytes, &plan, long.count, desc, stream)?;
             let lanes = SegmentPairLanes {
                 pairs: long.pairs.device_ptr(),
                 count: long.count,
             };
-            let (tiling, results) = (plan.tiling, base);
+            let tiling = plan.tiling;
             let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
             // SAFETY: reduce_segment_pairs_<kind>(const In* in, gp::SegmentPairLanes lanes,
             // gp::LaneTiling tiling, Out* out, V* partials, unsigned* counters) matches (u64,
@@ -699,7 +699,7 @@ impl Reduce<'_> {
             // structs. The pairs are [start, end) of segments of checked offsets of this input
             // (alive in the layout cached in the caller's `segments`); the results go to the
             // scratch's first `count` slots of the output size, the partials and counters
-            // (zeroed above) after them, as enqueue_segments lays them out.
+            // (the counters zeroed) after them, from lane_scratch_after.
             unsafe {
                 kernel.launch_2d(
                     config,
