@@ -12,6 +12,8 @@ use crate::shape::check_offsets;
 
 /// Tile bounds uploaded so far: (tile size, bounds on the device).
 type TileBoundsCache = Vec<(u64, Arc<DeviceArray<u64>>)>;
+/// Segments longer than a bound found so far: (bound, (how many, their values)).
+type LongCountCache = Vec<(u64, (u64, u64))>;
 /// Short-segment layouts uploaded so far: ((longest short segment, segments per block), layout).
 type ShortLayoutCache = Vec<((u64, u32), Arc<ShortSegmentLayout>)>;
 
@@ -26,8 +28,6 @@ pub struct ShortSegmentLayout {
     pub ranges: Option<DeviceArray<u64>>,
     /// The long segments, if any.
     pub long: Option<LongSegments>,
-    /// Mean length of the other segments, rounded down (0 without any).
-    pub short_mean: u64,
 }
 
 /// The segments a short-segments run leaves to the lane kernels.
@@ -101,6 +101,8 @@ pub struct Segments {
     max_len: Arc<OnceLock<u64>>,
     /// Short-segment layouts already uploaded (few: one per value size class).
     short_layouts: Arc<Mutex<ShortLayoutCache>>,
+    /// (bound, (count, values)) of the segments longer than the bound, found on first use.
+    long_counts: Arc<Mutex<LongCountCache>>,
 }
 
 impl std::fmt::Debug for Segments {
@@ -122,6 +124,7 @@ impl Segments {
             tile_bounds: Arc::default(),
             max_len: Arc::default(),
             short_layouts: Arc::default(),
+            long_counts: Arc::default(),
         })
     }
 
@@ -148,6 +151,27 @@ impl Segments {
         *self
             .max_len
             .get_or_init(|| self.host.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0))
+    }
+
+    /// How many segments are longer than `max_len` values, and their values in all: one pass
+    /// over the offsets on the host on first use per bound, then cached (shared by clones). What
+    /// a plan weighs before it asks for [`short_layout`](Self::short_layout), which uploads.
+    pub fn longer_than(&self, max_len: u64) -> (u64, u64) {
+        if self.max_len() <= max_len {
+            return (0, 0);
+        }
+        let mut cache = self.long_counts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, c)) = cache.iter().find(|(b, _)| *b == max_len) {
+            return *c;
+        }
+        let c = self
+            .host
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .filter(|&l| l > max_len)
+            .fold((0, 0), |(n, v), l| (n + 1, v + l));
+        cache.push((max_len, c));
+        c
     }
 
     /// The offsets on the host.
@@ -209,14 +233,12 @@ impl Segments {
                 blocks: (self.count() as u64).div_ceil(per_block.max(1) as u64),
                 ranges: None,
                 long: None,
-                short_mean: self.mean_len(),
             }
         } else {
             let (ranges, pairs, list) =
                 short_segment_layout(&self.host, max_len, per_block.max(1) as u64);
             let count = list.len() as u64;
             let long_values: u64 = pairs.chunks(2).map(|p| p[1] - p[0]).sum();
-            let short_count = self.count() as u64 - count;
             ShortSegmentLayout {
                 blocks: ranges.len() as u64 / 2,
                 ranges: Some(self.gpu().upload(&ranges)?),
@@ -226,9 +248,6 @@ impl Segments {
                     count,
                     mean_len: long_values / count.max(1),
                 }),
-                short_mean: (self.values_len() as u64 - long_values)
-                    .checked_div(short_count)
-                    .unwrap_or(0),
             }
         };
         let layout = Arc::new(layout);

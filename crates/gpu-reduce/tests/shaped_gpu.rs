@@ -1277,6 +1277,7 @@ fn short_segments_with_long_ones_every_result_size() {
         let n = *offsets.last().unwrap() as usize;
         let segs = Segments::new(&gpu, offsets, n).unwrap();
         if *name == "every 2000th long" {
+            assert_eq!(segs.longer_than(2048), (30, 30 * 20_000));
             let plan = r.segments_plan::<f32>(&segs, Op::Sum).unwrap();
             assert!(
                 matches!(plan.access, LaneAccess::ShortSegments { long: 30, .. }),

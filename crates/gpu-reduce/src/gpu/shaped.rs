@@ -519,19 +519,19 @@ impl Reduce<'_> {
             // Short segments, none long: one kernel. Some long ones among many short: those to
             // the lane kernels, provided they are few (a few long segments alone read faster
             // by the lane kernels or the tiles without the short kernel's pass).
+            // The rule is weighed on host counts; only a plan that takes the kernel lays the
+            // blocks out (and uploads them, once per `Segments`).
             let per_block = short_segments_policy(desc.value_size).0;
-            let short_only = segments.max_len() <= SHORT_SEGMENTS_MAX_LEN;
-            if !short_only || segments.mean_len() < short_segments_max_mean() {
+            let count = segments.count() as u64;
+            let (long, long_values) = segments.longer_than(SHORT_SEGMENTS_MAX_LEN);
+            let short_mean = (len - long_values).checked_div(count - long).unwrap_or(0);
+            let (per_long, long_mean) = short_segments_long_rule();
+            let long_ok = long == 0
+                || (long.saturating_mul(per_long) <= count && long_values / long >= long_mean);
+            if short_mean < short_segments_max_mean() && long_ok {
                 let layout = segments.short_layout(SHORT_SEGMENTS_MAX_LEN, per_block)?;
-                let long = layout.long.as_ref().map_or(0, |l| l.count);
-                let (per_long, long_mean) = short_segments_long_rule();
-                let long_ok = layout.long.as_ref().map_or(true, |l| {
-                    l.count.saturating_mul(per_long) <= segments.count() as u64
-                        && l.mean_len >= long_mean
-                });
-                if layout.short_mean < short_segments_max_mean() && long_ok {
-                    return Ok(LanePlan::short_segments(layout.blocks, per_block, long));
-                }
+                debug_assert_eq!(layout.long.as_ref().map_or(0, |l| l.count), long);
+                return Ok(LanePlan::short_segments(layout.blocks, per_block, long));
             }
         }
         if len > 0 && (host_values || segments.mean_len() < segment_tiles_max_mean()) {
