@@ -453,6 +453,9 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
     run_variant("epoch", scan_variant<Op, true, false>, true);
     PFV("epoch+pf32bs", 32, 3, 0)
     PFV("epoch+pf48bs", 48, 3, 0)
+#elif defined(BASE_ONLY)  // session 8: the shipped H200 tile (epoch, 32 tiles of prefetch) beside the wave scan
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+    PFV("epoch+pf32bs", 32, 3, 0)
 #else  // session 5 call A
     PFV("epoch+pf16ls", 16, 1, 0)
     PFV("epoch+pf48ls", 48, 1, 0)
