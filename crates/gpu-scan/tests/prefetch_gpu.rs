@@ -1,7 +1,8 @@
 //! The staged look-back scans that prefetch a later tile's input into L2 (`kernels/scan_sm90.cu`,
 //! compute capability 9.0+, `scan.prefetch_from`): forced on at every length through the tuning
 //! keys, one tile ahead and the built-in distance, they give the CPU scan's results bit for bit
-//! (data on which every grouping is exact) for every operator family and value size, at the edge
+//! (data on which every grouping is exact) for every operator family and value size (f16 and
+//! bf16 with 16-bit results too; their f32 results have no prefetching kernel), at the edge
 //! lengths where the prefetch reaches past the input; one `Scan` alternates between them and
 //! the kernels without the prefetch (the same epoch-tagged status). Skipped (visibly) without a
 //! GPU or below compute capability 9.0; failing with GPU_PRIMS_REQUIRE_GPU=1 without a GPU.
@@ -11,8 +12,8 @@
 mod common;
 
 use gpu_core::testing::gpu_or_skip;
-use gpu_core::{Element, Gpu, Op, Tuning};
-use gpu_scan::{Scan, ScanKind, TileStaging};
+use gpu_core::{bf16, f16, Element, Gpu, Op, Tuning};
+use gpu_scan::{Algorithm, Scan, ScanKind, TileStaging};
 
 fn check<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, prefetching: bool, what: &str) {
     let plan = scan
@@ -46,7 +47,8 @@ fn gpu_prefetching_scans_match_the_cpu() {
         );
         return;
     }
-    // A staged tile of 1024 threads holds 57344 4-byte values (28672 of 8 bytes).
+    // A staged tile of 1024 threads holds 57344 4-byte values (28672 of 8 bytes), and so does
+    // the 16-bit thread-run tile.
     let lengths = [
         1usize,
         31,
@@ -83,7 +85,22 @@ fn gpu_prefetching_scans_match_the_cpu() {
                 check::<u64>(&scan, n, Op::BitAnd, seed + 5, true, &what);
                 check::<f32>(&scan, n, Op::Min, seed + 6, true, &what);
                 check::<i32>(&scan, n, Op::Product, seed + 7, true, &what);
-                cases += 8;
+                // 16-bit floats: the fixed-order sum (Auto), min and max, the plain sum.
+                check::<f16>(&scan, n, Op::Sum, seed + 8, true, &what);
+                check::<bf16>(&scan, n, Op::Sum, seed + 9, true, &what);
+                check::<f16>(&scan, n, Op::Min, seed + 10, true, &what);
+                check::<bf16>(&scan, n, Op::Max, seed + 11, true, &what);
+                let plain = scan.clone().algorithm(Algorithm::LookBack);
+                check::<f16>(&plain, n, Op::Sum, seed + 12, true, &what);
+                check::<bf16>(&plain, n, Op::Sum, seed + 13, true, &what);
+                // f32 results of 16-bit input: the plain staged kernels.
+                let x: Vec<f16> = gpu_core::data::exact(n, Op::Sum, seed + 14);
+                let got = scan
+                    .scan_accumulated(&gpu.upload(&x).unwrap(), Op::Sum)
+                    .unwrap();
+                let want = gpu_scan::cpu::scan_accumulated(&x, Op::Sum, kind).unwrap();
+                assert_eq!(got, want, "{what}: f16 to f32 n={n}");
+                cases += 15;
             }
         }
     }

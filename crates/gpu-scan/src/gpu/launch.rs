@@ -22,6 +22,8 @@ pub(crate) struct Combo {
     pub(crate) exact: bool,
     /// Bytes per value.
     pub(super) size: usize,
+    /// Bytes per input value (2 for f16 and bf16, whose status holds f32).
+    in_size: usize,
     /// Whether `scan_sm80.cu` has staged look-back kernels for it (the element operators,
     /// 16-bit floats included).
     staged_kernel: bool,
@@ -55,6 +57,7 @@ impl Combo {
             exact: is_exact::<T>(op),
             // The look-back status holds accumulator values (f32; the tile: plan::lookback_half).
             size: std::mem::size_of::<T::Accumulator>(),
+            in_size: std::mem::size_of::<T>(),
             // Every operator of 4- and 8-byte values and of the 16-bit floats (sum, min, max).
             staged_kernel: true,
             lookback_only: wider,
@@ -67,6 +70,7 @@ impl Combo {
             suffix: M::NAME.to_string(),
             exact: M::EXACT,
             size: std::mem::size_of::<M>(),
+            in_size: std::mem::size_of::<M>(),
             staged_kernel: false,
             lookback_only: false,
             to_f32: false,
@@ -750,12 +754,13 @@ pub(crate) fn lookback_plan_on(
         )?
     };
     // The flat scan of `n` values prefetches ahead where the device's tuning says so (the host
-    // pipeline and the seeded scans clear it: their tiles are not all in one array).
+    // pipeline and the seeded scans clear it: their tiles are not all in one array), the
+    // distance counted in bytes of input; 16-bit floats with f32 results have no such kernel.
     let plan = LookbackPlan {
-        prefetch_tiles: if combo.lookback_only {
+        prefetch_tiles: if combo.to_f32 {
             0
         } else {
-            tuning.prefetch_tiles(&plan, n, combo.size, props.compute_capability)
+            tuning.prefetch_tiles(&plan, n, combo.in_size, props.compute_capability)
         },
         ..plan
     };
