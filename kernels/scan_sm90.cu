@@ -5,8 +5,8 @@
 //
 // scan_lookback_staged_pf_[det_]<op>_<type>: scan_sm80.cu's scan_lookback_staged_[det_]<op>_<type>
 // (the same tiles, sums and results) plus a last argument, u64 prefetch_tiles (at least 1); and
-// scan_lookback_staged_pf_[det_]<op>_<h>_to_<h> the same for the 16-bit thread-run tiles (f16,
-// bf16 results; sum, min, max):
+// scan_lookback_staged_pf_[det_]<op>_<h>_to_<out> the same for the 16-bit floats' staged tiles
+// (f16, bf16; sum, min, max; results in the element type or f32):
 // each tile's first thread prefetches into L2 the input of the tile that far on, the one a block
 // a few waves later will take (gpu_prims/l2_prefetch.cuh). While a block waits in the look-back
 // its SM has nothing in flight; the prefetch keeps DRAM busy through those waits and shortens
@@ -48,35 +48,41 @@ SCAN_STAGED_PF_NAMED(scan_lookback_staged_pf_det_sum_f64, gp::Sum, gp::f64, true
 SCAN_STAGED_PF_NAMED(scan_lookback_staged_pf_det_prod_f32, gp::Prod, gp::f32, true)
 SCAN_STAGED_PF_NAMED(scan_lookback_staged_pf_det_prod_f64, gp::Prod, gp::f64, true)
 
-// 16-bit floats with 16-bit results: scan_sm80.cu's thread-run tiles (two blocks of 1024 per SM).
-template <class Op, bool DETERMINISTIC, class H>
-__device__ __forceinline__ void half_prefetching_tiles(const H* in, H* out, gp::u64 n,
+// 16-bit floats: scan_sm80.cu's staged tiles for them, the thread-run tiles for 16-bit results
+// (two blocks of 1024 per SM) and the warp-striped convert tiles for f32 results.
+template <class Op, bool DETERMINISTIC, class Tile>
+__device__ __forceinline__ void half_prefetching_tiles(const typename Tile::in_type* in,
+                                                       typename Tile::out_type* out, gp::u64 n,
                                                        gp::u32 exclusive, gp::u32* counter,
                                                        gp::u32* flags, void* aggs, void* incs,
                                                        gp::u32 epoch, gp::u32 base,
                                                        gp::u64 prefetch_tiles) {
-    typedef gp::ScanRunTile<Op, H, H> Tile;
     Tile tile(scan_staged_smem + (gp::u64)gp::warp_id() * 32 * Tile::Shape::SHARED_BYTES_PER_THREAD);
     gp::lookback_scan<Op, DETERMINISTIC, Tile, false, gp::L2Prefetch>(
         in, out, n, exclusive, counter, flags, aggs, incs, epoch, base, tile, nullptr,
         gp::L2Prefetch{prefetch_tiles});
 }
-#define SCAN_STAGED_PF_HALF_ENTRY(name, Op, DET, H)                                            \
-    extern "C" __global__ void __launch_bounds__(1024, 2)                                      \
-        name(const H* in, H* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,              \
+#define SCAN_STAGED_PF_HALF_ENTRY(name, Op, DET, H, Out, TILE, MIN_BLOCKS)                     \
+    extern "C" __global__ void __launch_bounds__(1024, MIN_BLOCKS)                             \
+        name(const H* in, Out* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,            \
              gp::u32* flags, void* aggs, void* incs, gp::u32 epoch, gp::u32 base,              \
              gp::u64 prefetch_tiles) {                                                         \
-        half_prefetching_tiles<Op, DET, H>(in, out, n, exclusive, counter, flags, aggs, incs,  \
-                                           epoch, base, prefetch_tiles);                       \
+        half_prefetching_tiles<Op, DET, TILE<Op, H, Out>>(in, out, n, exclusive, counter,      \
+                                                          flags, aggs, incs, epoch, base,      \
+                                                          prefetch_tiles);                     \
     }
+// TILE and MB (blocks of 1024 threads per SM) as scan_sm80.cu's for the same output.
+#define SCAN_STAGED_PF_HALF_OUT(tname, H, oname, Out, TILE, MB)                                \
+    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_sum_##tname##_to_##oname,                \
+                              gp::Sum<gp::f32>, false, H, Out, TILE, MB)                       \
+    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_det_sum_##tname##_to_##oname,            \
+                              gp::Sum<gp::f32>, true, H, Out, TILE, MB)                        \
+    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_min_##tname##_to_##oname,                \
+                              gp::Min<gp::f32>, false, H, Out, TILE, MB)                       \
+    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_max_##tname##_to_##oname,                \
+                              gp::Max<gp::f32>, false, H, Out, TILE, MB)
 #define SCAN_STAGED_PF_HALF(tname, H)                                                          \
-    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_sum_##tname##_to_##tname,                \
-                              gp::Sum<gp::f32>, false, H)                                      \
-    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_det_sum_##tname##_to_##tname,            \
-                              gp::Sum<gp::f32>, true, H)                                       \
-    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_min_##tname##_to_##tname,                \
-                              gp::Min<gp::f32>, false, H)                                      \
-    SCAN_STAGED_PF_HALF_ENTRY(scan_lookback_staged_pf_max_##tname##_to_##tname,                \
-                              gp::Max<gp::f32>, false, H)
+    SCAN_STAGED_PF_HALF_OUT(tname, H, tname, H, gp::ScanRunTile, 2)                            \
+    SCAN_STAGED_PF_HALF_OUT(tname, H, f32, gp::f32, gp::ScanStagedConvertTile, 1)
 SCAN_STAGED_PF_HALF(f16, gp::f16)
 SCAN_STAGED_PF_HALF(bf16, gp::bf16)

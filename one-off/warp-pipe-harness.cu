@@ -290,6 +290,130 @@ __global__ void __launch_bounds__(BLOCK, MINB) conv_fixed_v(const float* __restr
     }
 }
 
+
+// Session 8 (-DBULK_ONLY builds only these): the wide tile fed by the Tensor Memory Accelerator.
+// Persistent blocks keep NBUF input spans in shared memory; one thread asks for each span with a
+// single cp.async.bulk (mbarrier completion), NBUF - 1 tiles ahead of the one being computed, so
+// every block always has loads in flight at no cost in registers or issue slots. Spans are stored
+// unpadded (the bulk copy writes contiguously): K = 20 and 28 keep the lanes' 16-byte shared loads
+// on distinct banks, K = 24 has 2-way conflicts. Outputs are staged and stored as shipped.
+__device__ __forceinline__ u32 smem_u32(const void* p) { return (u32)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void mbar_init(u64* bar) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_expect_copy(u64* bar, void* dst, const void* src, u32 bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)), "r"(bytes) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(smem_u32(dst)), "l"(src), "r"(bytes), "r"(smem_u32(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(u64* bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(u64* bar, u32 parity) {
+    u32 done = 0;
+    while (!done) {
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(smem_u32(bar)), "r"(parity) : "memory");
+    }
+}
+
+template <int W, int K, int G>
+__device__ __forceinline__ void bulk_group(float (&acc)[K], const float* xt, const gp::Conv1dFixedMask<float, W>& mask) {
+    constexpr int NIN = K + W - 1;
+    constexpr int NG = (NIN + 3) / 4;
+    const float4 v = *reinterpret_cast<const float4*>(xt + 4 * G);
+    const float e4[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+        const int i = 4 * G + e;
+        if (i < NIN) {
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                const int j = i - k;
+                if (j >= 0 && j < W) acc[k] = __fmaf_rn(e4[e], mask.m[j], acc[k]);
+            }
+        }
+    }
+    if constexpr (G + 1 < NG) bulk_group<W, K, G + 1>(acc, xt, mask);
+}
+
+template <int W, int K, int BLOCK, int MINB, int NBUF>
+__global__ void __launch_bounds__(BLOCK, MINB) conv_bulk(const float* __restrict__ x, float* __restrict__ y,
+                                                         u64 rows, u64 n, u64 n_out, i64 off, int bmode,
+                                                         u64 tiles_per_row, gp::Conv1dFixedMask<float, W> mask) {
+    typedef gp::Conv1dFixedShape<float, W, K, BLOCK> S;
+    constexpr int V = S::V;
+    constexpr int SPAN = S::SPAN;  // TILE + HALO, whole 16-byte vectors
+    extern __shared__ __align__(128) float dyn[];
+    float* xs = dyn;                        // NBUF spans
+    float* ys = dyn + NBUF * SPAN;          // outputs, padded as shipped
+    __shared__ __align__(8) u64 bars[NBUF];
+    __shared__ int edge[NBUF];
+    const int tid = threadIdx.x;
+    const u64 tiles = rows * tiles_per_row;
+    auto geometry = [&](u64 b, u64& row, i64& p_tile, i64& o_tile) {
+        row = b / tiles_per_row;
+        const u64 tile = b - row * tiles_per_row;
+        const i64 d = gp::floor_mod((i64)(row * n) + off, V);
+        p_tile = off - d + (i64)(tile * S::TILE);
+        o_tile = (i64)(tile * S::TILE) - d;
+    };
+    // Thread 0: the span of tile b into buffer q (a bulk copy, or marks it for the block to fill
+    // through the boundary mode where it touches a row end).
+    auto request = [&](u64 b, int q) {
+        u64 row;
+        i64 p, o;
+        geometry(b, row, p, o);
+        if (p >= 0 && p + SPAN <= (i64)n) {
+            edge[q] = 0;
+            mbar_expect_copy(&bars[q], xs + q * SPAN, x + row * n + p, SPAN * 4);
+        } else {
+            edge[q] = 1;
+            mbar_arrive(&bars[q]);
+        }
+    };
+    if (tid == 0) {
+        for (int q = 0; q < NBUF; ++q) mbar_init(&bars[q]);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (tid == 0)
+        for (int q = 0; q < NBUF; ++q) {
+            const u64 b = blockIdx.x + (u64)q * gridDim.x;
+            if (b < tiles) request(b, q);
+        }
+    u32 it = 0;
+    for (u64 b = blockIdx.x; b < tiles; b += gridDim.x, ++it) {
+        const int q = it % NBUF;
+        const u32 parity = (it / NBUF) & 1;
+        mbar_wait(&bars[q], parity);
+        u64 row;
+        i64 p_tile, o_tile;
+        geometry(b, row, p_tile, o_tile);
+        float* xb = xs + q * SPAN;
+        if (edge[q]) {  // block-uniform
+            const float* xr = x + row * n;
+            for (int i = tid; i < SPAN; i += BLOCK) xb[i] = gp::boundary_load(xr, p_tile + i, (i64)n, bmode);
+            __syncthreads();
+        }
+        float acc[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) acc[k] = 0.f;
+        bulk_group<W, K, 0>(acc, xb + tid * K, mask);
+        __syncthreads();  // xb read by all; the previous tile's stores have read ys
+        if (tid == 0) {
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            const u64 nb = b + (u64)NBUF * gridDim.x;
+            if (nb < tiles) request(nb, q);
+        }
+        const i64 yt = (i64)(row * n_out) + o_tile;
+        const int s = (int)gp::floor_mod(yt, V);
+        gp::conv1d_fixed_stage<float, K, V>(ys, acc, s);
+        __syncthreads();
+        gp::conv1d_store_tile<float, S, BLOCK>(y, ys, yt, o_tile, n_out);
+    }
+}
+
 #ifdef __CUDACC_RTC__
 // NVRTC syntax check (one-off/nvrtc-check.py): registers of the main variants.
 template __global__ void conv_warp_pipe<31, 16, 4, 4, 4, false>(const float*, float*, u64, u64, u64, i64, u64, gp::Conv1dFixedMask<float, 31>);
@@ -305,6 +429,10 @@ template __global__ void conv_fixed_v<31, 24, 3, 128, 10>(const float*, float*, 
 template __global__ void conv_shipped<31>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 template __global__ void conv_fixed_v<31, 24, 0, 128, 10, 1320, 1>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 template __global__ void conv_fixed_v<31, 24, 0, 128, 10, 1320, 3>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
+template __global__ void conv_bulk<31, 20, 128, 1, 2>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
+template __global__ void conv_bulk<31, 24, 128, 1, 2>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
+template __global__ void conv_bulk<31, 28, 128, 1, 3>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
+template __global__ void conv_bulk<31, 28, 256, 1, 2>(const float*, float*, u64, u64, u64, i64, int, u64, gp::Conv1dFixedMask<float, 31>);
 #else
 
 #define CK(x)                                                                                    \
@@ -430,6 +558,32 @@ static void run_fixed_v(const Data& d, const char* tag) {
     report(d, W, tag, us, check<W>(d, off), extra);
 }
 
+
+template <int W, int K, int BLOCK, int MINB, int NBUF>
+static void run_bulk(const Data& d, const char* tag, int per_sm_cap = 0) {
+    typedef gp::Conv1dFixedShape<float, W, K, BLOCK> S;
+    const i64 off = -(i64)((W - 1) / 2);
+    const u64 tile = S::TILE;
+    const u64 tiles_per_row = (d.n_out + 3 + tile - 1) / tile;
+    const auto m = mask_of<W>(d);
+    auto k = conv_bulk<W, K, BLOCK, MINB, NBUF>;
+    const int smem = (NBUF * S::SPAN + S::PHYS) * 4;
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, smem));
+    if (per_sm_cap > 0 && per_sm_cap < per_sm) per_sm = per_sm_cap;
+    const u64 grid = std::min<u64>(d.rows * tiles_per_row, (u64)per_sm * sms());
+    auto run = [&] { k<<<(unsigned)grid, BLOCK, smem>>>(d.x, d.y, d.rows, d.n, d.n_out, off, 0, tiles_per_row, m); };
+    const double us = median_us(d.reps, run);
+    CK(cudaGetLastError());
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, k));
+    char extra[128];
+    snprintf(extra, sizeof extra, "[K%d x %d, %d bufs, %d regs, %d blocks/SM, %d B smem]", K, BLOCK, NBUF, fa.numRegs,
+             per_sm, smem);
+    report(d, W, tag, us, check<W>(d, off), extra);
+}
+
 // per_sm: blocks per SM asked for (0: as many as fit).
 template <int W, int K, int S, int WARPS, int MINB, bool OUTSTAGE>
 static void run_pipe(const Data& d, const char* tag, int per_sm_ask) {
@@ -464,6 +618,19 @@ static void run_pipe(const Data& d, const char* tag, int per_sm_ask) {
     if (want(NAME)) run_pipe<W, K, S, WARPS, MINB, OS>(d, NAME, ASK);
 
 template <int W> static void width(const Data& d) {
+#ifdef BULK_ONLY
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    run_bulk<W, 20, 128, 1, 2>(d, "bulk K20 2 bufs");
+    run_bulk<W, 24, 128, 1, 2>(d, "bulk K24 2 bufs");
+    run_bulk<W, 28, 128, 1, 2>(d, "bulk K28 2 bufs");
+    run_bulk<W, 20, 128, 1, 3>(d, "bulk K20 3 bufs");
+    run_bulk<W, 28, 128, 1, 3>(d, "bulk K28 3 bufs");
+    run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
+    run_bulk<W, 20, 256, 1, 2>(d, "bulk K20 x256 2 bufs");
+    run_bulk<W, 28, 256, 1, 2>(d, "bulk K28 x256 2 bufs");
+    run_bulk<W, 20, 128, 1, 4>(d, "bulk K20 4 bufs");
+    return;
+#endif
 #ifdef PF_SWEEP  // session 5 call B: the distance of the bulk prefetch
     run_fixed_v<W, 24, 0, 128, 10>(d, "K24 m10 (shipped wide)");
     run_fixed_v<W, 24, 0, 128, 10, 132, 3>(d, "K24 m10 pf132 bulk");

@@ -179,8 +179,34 @@ impl<'s> Scan<'s> {
         n: usize,
         op: Op,
     ) -> Result<Option<crate::plan::LookbackPlan>> {
-        crate::check_op::<T>(op)?;
-        let combo = crate::gpu::Combo::op::<T>(op)?;
+        self.plan_for(crate::gpu::Combo::op::<T>(op)?, n)
+    }
+
+    /// [`lookback_plan`](Self::lookback_plan) for results in `T::Accumulator`
+    /// ([`scan_accumulated`](Self::scan_accumulated): f32 for f16 and bf16), whose staged tiles
+    /// have another shape.
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// let gpu = gpu_core::Gpu::default_device()?;
+    /// let scan = gpu_scan::Scan::new(&gpu);
+    /// let plan = scan.lookback_plan_accumulated::<gpu_core::f16>(1 << 28, gpu_core::Op::Sum)?;
+    /// println!("{:?}", plan.map(|p| (p.block, p.tile)));
+    /// # Ok(()) }
+    /// ```
+    pub fn lookback_plan_accumulated<T: Element>(
+        &self,
+        n: usize,
+        op: Op,
+    ) -> Result<Option<crate::plan::LookbackPlan>> {
+        self.plan_for(crate::gpu::Combo::op_accumulated::<T>(op)?, n)
+    }
+
+    fn plan_for(
+        &self,
+        combo: crate::gpu::Combo,
+        n: usize,
+    ) -> Result<Option<crate::plan::LookbackPlan>> {
         let algorithm = self.options.algorithm.resolve(combo.exact);
         if !matches!(
             algorithm,

@@ -2,7 +2,7 @@
 //! compute capability 9.0+, `scan.prefetch_from`): forced on at every length through the tuning
 //! keys, one tile ahead and the built-in distance, they give the CPU scan's results bit for bit
 //! (data on which every grouping is exact) for every operator family and value size (f16 and
-//! bf16 with 16-bit results too; their f32 results have no prefetching kernel), at the edge
+//! bf16 too, with results in their own type and in f32), at the edge
 //! lengths where the prefetch reaches past the input; one `Scan` alternates between them and
 //! the kernels without the prefetch (the same epoch-tagged status). Skipped (visibly) without a
 //! GPU or below compute capability 9.0; failing with GPU_PRIMS_REQUIRE_GPU=1 without a GPU.
@@ -29,6 +29,38 @@ fn check<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, prefetching: bool
     common::check_scan::<T>(scan, n, op, seed, what);
 }
 
+/// `check` for f32 results of 16-bit input (`scan_accumulated`), always prefetching here.
+fn check_accumulated<T: Element<Accumulator = f32>>(
+    scan: &Scan,
+    n: usize,
+    op: Op,
+    seed: u64,
+    what: &str,
+) {
+    let plan = scan
+        .lookback_plan_accumulated::<T>(n, op)
+        .unwrap()
+        .expect("a look-back plan");
+    assert!(
+        plan.prefetch_tiles > 0,
+        "{what}: {} {op} n={n}: {plan:?}",
+        T::NAME
+    );
+    let x: Vec<T> = gpu_core::data::exact(n, op, seed);
+    let got = scan
+        .scan_accumulated(&scan.gpu().upload(&x).unwrap(), op)
+        .unwrap();
+    let want = gpu_scan::cpu::scan_accumulated(&x, op, scan.scan_options().kind).unwrap();
+    if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
+        panic!(
+            "{what}: {} {op} to f32 n={n}: first difference at {i}: got {}, want {}",
+            T::NAME,
+            got[i],
+            want[i]
+        );
+    }
+}
+
 fn tune(gpu: &Gpu, from: u64, kib: u64) {
     let mut t = Tuning::new();
     t.set("scan.prefetch_from", from).unwrap();
@@ -48,7 +80,7 @@ fn gpu_prefetching_scans_match_the_cpu() {
         return;
     }
     // A staged tile of 1024 threads holds 57344 4-byte values (28672 of 8 bytes), and so does
-    // the 16-bit thread-run tile.
+    // the 16-bit thread-run tile; the convert tile of 16-bit input and f32 results 81920.
     let lengths = [
         1usize,
         31,
@@ -56,6 +88,8 @@ fn gpu_prefetching_scans_match_the_cpu() {
         1025,
         57_343,
         57_345,
+        81_919,
+        81_921,
         3 * 57_344 + 1,
         (1 << 20) + 1,
         (1 << 22) + 3,
@@ -93,14 +127,11 @@ fn gpu_prefetching_scans_match_the_cpu() {
                 let plain = scan.clone().algorithm(Algorithm::LookBack);
                 check::<f16>(&plain, n, Op::Sum, seed + 12, true, &what);
                 check::<bf16>(&plain, n, Op::Sum, seed + 13, true, &what);
-                // f32 results of 16-bit input: the plain staged kernels.
-                let x: Vec<f16> = gpu_core::data::exact(n, Op::Sum, seed + 14);
-                let got = scan
-                    .scan_accumulated(&gpu.upload(&x).unwrap(), Op::Sum)
-                    .unwrap();
-                let want = gpu_scan::cpu::scan_accumulated(&x, Op::Sum, kind).unwrap();
-                assert_eq!(got, want, "{what}: f16 to f32 n={n}");
-                cases += 15;
+                // f32 results of 16-bit input (the warp-striped convert tiles).
+                check_accumulated::<f16>(&scan, n, Op::Sum, seed + 14, &what);
+                check_accumulated::<bf16>(&plain, n, Op::Sum, seed + 15, &what);
+                check_accumulated::<bf16>(&scan, n, Op::Max, seed + 16, &what);
+                cases += 17;
             }
         }
     }

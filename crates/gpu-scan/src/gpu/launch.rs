@@ -40,7 +40,7 @@ impl Combo {
     }
 
     /// `op` over `T`, results in `T::Accumulator` (f32 for f16 and bf16).
-    pub(super) fn op_accumulated<T: Element>(op: Op) -> Result<Self> {
+    pub(crate) fn op_accumulated<T: Element>(op: Op) -> Result<Self> {
         Self::with_output::<T>(op, T::Accumulator::NAME)
     }
 
@@ -755,13 +755,9 @@ pub(crate) fn lookback_plan_on(
     };
     // The flat scan of `n` values prefetches ahead where the device's tuning says so (the host
     // pipeline and the seeded scans clear it: their tiles are not all in one array), the
-    // distance counted in bytes of input; 16-bit floats with f32 results have no such kernel.
+    // distance counted in bytes of input.
     let plan = LookbackPlan {
-        prefetch_tiles: if combo.to_f32 {
-            0
-        } else {
-            tuning.prefetch_tiles(&plan, n, combo.in_size, props.compute_capability)
-        },
+        prefetch_tiles: tuning.prefetch_tiles(&plan, n, combo.in_size, props.compute_capability),
         ..plan
     };
     Ok((
