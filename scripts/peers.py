@@ -37,6 +37,7 @@ Usage:  python3 scripts/peers.py [--sizes 20,24,28] [--types i32,f32] [--widths 
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
@@ -44,6 +45,9 @@ import traceback
 
 SCHEMA = "gpu-prims-peers/1"
 MIN_SAMPLE_MS = 0.2
+# Untimed runs go on until this much wall time has passed (as the Rust benchmarks' GpuTiming;
+# docs/report.md). GPU_PRIMS_BENCH_WARMUP_MS sets it.
+WARMUP_MS = float(os.environ.get("GPU_PRIMS_BENCH_WARMUP_MS", "200"))
 MAX_BATCH = 200
 
 
@@ -75,6 +79,12 @@ def time_events(new_event, elapsed_ms, run, warmup, reps):
     for _ in range(warmup):
         run()
     start, stop = new_event(), new_event()
+    # Then untimed runs until WARMUP_MS of wall time (as the Rust benchmarks' GpuTiming).
+    t0 = time.perf_counter()
+    while (time.perf_counter() - t0) * 1e3 < WARMUP_MS:
+        run()
+        stop.record()
+        stop.synchronize()
     start.record()
     run()
     stop.record()

@@ -27,8 +27,10 @@ Usage: python3 scripts/peers_shapes.py [--log2 28] [--types i32,f32,f16,bf16] [-
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
+import time
 
 MIN_SAMPLE_MS = 0.2
 MAX_BATCH = 200
@@ -42,6 +44,20 @@ def shapes(log2):
     n = 1 << log2
     cols = [1 << (log2 // 2), 64, 4, 2, n // 64, 1024]
     return [(n // c, c) for c in cols]
+
+
+# Untimed runs go on until this much wall time has passed (as the Rust benchmarks' GpuTiming):
+# a GPU left idle for a second or more (a CPU check) needed more than a few runs to read at its
+# steady speed again (docs/report.md). GPU_PRIMS_BENCH_WARMUP_MS sets it.
+WARMUP_MS = float(os.environ.get("GPU_PRIMS_BENCH_WARMUP_MS", "200"))
+
+
+def warm_up_for(run, event):
+    t0 = time.perf_counter()
+    while (time.perf_counter() - t0) * 1e3 < WARMUP_MS:
+        run()
+        event.record()
+        event.synchronize()
 
 
 def time_events(lib, run, warmup=3, reps=15):
@@ -64,6 +80,7 @@ def time_events(lib, run, warmup=3, reps=15):
         return one  # slow (hundreds of ms): one timed run after the first call says enough
     for _ in range(warmup):
         run()
+    warm_up_for(run, stop)
     # A time budget of about 1 s per case: slower operations get fewer samples (at least 3).
     reps = max(3, min(reps, int(1000.0 / max(one, 1e-3))))
     batch = 1 if one >= MIN_SAMPLE_MS else min(MAX_BATCH, max(1, math.ceil(MIN_SAMPLE_MS / max(one, 1e-4))))
