@@ -778,6 +778,44 @@ fn packed_rows_every_power_of_two_length() {
     }
 }
 
+/// Packed rows of 1, 2, 4 and 8 values (several lanes per vector: the kernel stores their
+/// results with vector stores) reduced into device outputs, row counts around a warp and a
+/// block: the results of the CPU (compute-sanitizer's memcheck over this test finds any store
+/// past the output).
+fn check_packed_rows_into<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    let mut ws = Workspace::new(gpu).unwrap();
+    for n in [1usize, 2, 4, 8] {
+        for rows in [1usize, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 4097] {
+            for op in [Op::Sum, Op::Max] {
+                let v = exact::<T>(rows * n, op, (rows * 7 + n) as u64);
+                let x = Array2::from_shape_vec((rows, n), v).unwrap();
+                let want = cpu::reduce_axis(x.view(), Axis(1), op).unwrap();
+                let mut out = DeviceArrayD::<T::Accumulator>::zeros(gpu, &[rows]).unwrap();
+                let plan = r
+                    .reduce_axis_into(&x, Axis(1), op, &mut out, &mut ws)
+                    .unwrap();
+                let what = format!("{} {rows}x{n} {op:?}", T::NAME);
+                assert!(
+                    matches!(plan.access, LaneAccess::PackedRows { .. }),
+                    "{what}: {plan}"
+                );
+                assert_eq!(out.to_array().unwrap(), want.into_dyn(), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_rows_into_device_outputs() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_packed_rows_into::<f32>(&gpu);
+    check_packed_rows_into::<i32>(&gpu);
+    check_packed_rows_into::<f64>(&gpu);
+    check_packed_rows_into::<gpu_core::f16>(&gpu);
+    check_packed_rows_into::<gpu_core::bf16>(&gpu);
+}
+
 /// Arrays whose lanes lie side by side (the vector-columns kernels): C order along axis 0,
 /// Fortran order along axis 1, rows reversed (negative axis stride), 3-D middle axes with
 /// several outer indices; lane counts per row of 2 (two rows per vector for 4-byte types), 4,
