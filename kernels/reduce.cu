@@ -43,8 +43,8 @@
 //     argmin/argmax of chunked host data (gpu_prims/arg_merge.cuh): chunk partials made
 //     global before their second pass; one chunk's slices merged into the lanes' best pairs
 //   reduce_columns_short_<op>_<type>(const T* in, gp::ColumnLanes c, T* out)
-//     plain values: lanes of at most 8 vector rows, 256 lane groups across, one thread per
-//     lane group (two per thread for lanes of up to 4 rows; grid-stride over the tiles)
+//     plain values: 256 lane groups across, one thread per lane group (two per thread for
+//     lanes of up to 4 vector rows), 8 rows per step; grid-stride over the tiles
 //     shaped data: every lane of an axis of an N-D array, or every segment, reduced into
 //     out[lane] (gpu_prims/lanes.cuh: lanes_reduce). Out is V, except argmin/argmax: the index
 //     along the lane, a u64. Grid (tiles, splits); 256 threads.
@@ -515,7 +515,7 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         gp::lanes_reduce_columns<OpT, In, StoreT>(in, c, out, partials, counters);               \
     }
 
-// reduce_columns_short_<op>_<type>: plain values only; lanes of at most 8 vector rows, a
+// reduce_columns_short_<op>_<type>: plain values only; 8 vector rows of a lane per step, a
 // thread per lane group (gpu_prims/lanes_columns.cuh: lanes_reduce_columns_short).
 #define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \
     REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)                                  \

@@ -774,6 +774,51 @@ impl LanePlan {
         Self::columns_with(lb, elem_size, target_blocks, scan.then_some(true))
     }
 
+    /// The thread-per-lane-group plan of a columns reduction: 256 lane groups across a block,
+    /// one thread each folding its lanes [`COLUMN_ROWS`] vector rows a step, no block fold and
+    /// no splits, where lanes are many enough for `target_blocks` such blocks (a vector row
+    /// of at least 256 groups); `None` otherwise. Many lanes of a few dozen rows (64 ×
+    /// 4194304 f32 along axis 0) read at 0.79–0.91× copy on an H200 through the block's
+    /// threads down and its fold; see docs/shapes.md (ninth session).
+    ///
+    /// ```
+    /// use gpu_core::{axis_lanes, LaneAccess, LanePlan};
+    /// let l = axis_lanes(&[64, 4194304], &[4194304, 1], 0).unwrap();
+    /// let (plan, c) = LanePlan::thread_columns(&l, 4, 660).unwrap();
+    /// assert_eq!((c.tx, c.ty(), c.vrows, plan.tiles, plan.splits), (256, 1, 64, 4096, 1));
+    /// assert!(matches!(plan.access, LaneAccess::VectorColumns { threads_down: 1, .. }));
+    /// // 64 × 4096: 4 blocks of lanes do not fill a GPU.
+    /// let l = axis_lanes(&[64, 4096], &[4096, 1], 0).unwrap();
+    /// assert!(LanePlan::thread_columns(&l, 4, 660).is_none());
+    /// ```
+    pub fn thread_columns(
+        lb: &LaneBatches,
+        elem_size: usize,
+        target_blocks: u64,
+    ) -> Option<(LanePlan, ColumnLanes)> {
+        let c = ColumnLanes::of(lb, elem_size, LANES_BLOCK)?;
+        if c.groups < LANES_BLOCK as u64 || c.tiles() < target_blocks.max(1) {
+            return None;
+        }
+        let plan = LanePlan {
+            access: LaneAccess::VectorColumns {
+                groups_across: LANES_BLOCK,
+                lanes_per_vector: c.lanes_per_vector(elem_size) as u32,
+                rows_per_thread: COLUMN_ROWS as u32,
+                threads_down: 1,
+            },
+            tiling: LaneTiling {
+                group: 1,
+                lanes_per_warp: 1,
+                warps_per_lane: 1,
+                unused: 0,
+            },
+            tiles: c.tiles(),
+            splits: 1,
+        };
+        Some((plan, c))
+    }
+
     /// The vector-columns scan plan: lanes of several spans take long spans
     /// ([`COLUMN_LONG_ROWS`] vector rows per thread, 128 KiB per block of 4-byte lanes) where
     /// `long_spans` (the kernels exist for sum, prod, min and max); otherwise spans of

@@ -816,6 +816,57 @@ fn packed_rows_into_device_outputs() {
     check_packed_rows_into::<gpu_core::bf16>(&gpu);
 }
 
+/// Many lanes of more vector rows than one step (13 and 40 rows; 2^20 lanes of 4-byte values,
+/// 2^21 of 8-byte: enough blocks of 256 lane groups to fill an H100 or H200): the
+/// thread-per-group columns kernel walks each lane's rows in steps, the remainder rows
+/// included. Every plain operator against the CPU, C order along axis 0, Fortran order along
+/// axis 1 and the middle axis of a 3-D array, each checked to take that kernel.
+fn check_thread_columns<T: Element>(gpu: &Gpu, rows_list: &[usize]) {
+    let r = Reduce::new(gpu);
+    let lanes = (1usize << 20) * std::mem::size_of::<T>() / 4;
+    for &rows in rows_list {
+        for op in ops_for::<T>() {
+            let v = exact::<T>(rows * lanes, op, rows as u64);
+            let c = Array2::from_shape_vec((rows, lanes), v.clone()).unwrap();
+            let f = Array2::from_shape_vec((lanes, rows).f(), v.clone()).unwrap();
+            let x3 = Array3::from_shape_vec((2, rows, lanes / 2), v).unwrap();
+            let cases = [
+                ("C axis 0", c.into_dyn(), 0),
+                ("F axis 1", f.into_dyn(), 1),
+                ("3-D axis 1", x3.into_dyn(), 1),
+            ];
+            for (what, x, axis) in cases {
+                let what = format!("{} {rows} rows {what} {op:?}", T::NAME);
+                let plan = r
+                    .axis_plan::<T>(x.shape(), x.strides(), Axis(axis), op)
+                    .unwrap();
+                assert!(
+                    matches!(
+                        plan.access,
+                        LaneAccess::VectorColumns {
+                            threads_down: 1,
+                            ..
+                        }
+                    ),
+                    "{what}: {plan}"
+                );
+                let want = cpu::reduce_axis(x.view(), Axis(axis), op).unwrap();
+                assert_eq!(r.reduce_axis(&x, Axis(axis), op).unwrap(), want, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn columns_of_many_lanes_a_thread_each() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_thread_columns::<f32>(&gpu, &[13, 40]);
+    check_thread_columns::<i32>(&gpu, &[13, 40]);
+    check_thread_columns::<u32>(&gpu, &[13]);
+    check_thread_columns::<f64>(&gpu, &[13]);
+    check_thread_columns::<i64>(&gpu, &[9]);
+}
+
 /// Arrays whose lanes lie side by side (the vector-columns kernels): C order along axis 0,
 /// Fortran order along axis 1, rows reversed (negative axis stride), 3-D middle axes with
 /// several outer indices; lane counts per row of 2 (two rows per vector for 4-byte types), 4,

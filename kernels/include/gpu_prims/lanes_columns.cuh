@@ -190,10 +190,11 @@ __device__ __forceinline__ void lanes_reduce_columns(const In* __restrict__ in, 
     lanes_reduce_columns_lw<Op, In, Store, W>(in, c, out, partials, counters);
 }
 
-// Lanes short enough for one thread each (at most RR vector rows, a block of 256 lane groups
-// across, no splits): H lane groups a block apart per thread, every row of them loaded before
-// any is folded, and no block fold or barrier (a lane of a few rows has too few bytes to hide
-// one). The grid walks H tiles per block step. The short columns scan reads such lanes at the
+// Lanes with a thread each (a block of 256 lane groups across, no splits): H lane groups a
+// block apart per thread, RR rows of them loaded before any is folded, then the next RR rows
+// (lanes of at most RR rows: one step), and no block fold or barrier (a lane of a few rows
+// has too few bytes to hide one; many lanes of up to a few hundred rows fill the GPU without
+// it). The grid walks H tiles per block step. The short columns scan reads such lanes at the
 // copy's speed the same way; the general loop above kept one load in flight. A kernel of its
 // own (reduce_columns_short_*): in the general one it spilled under the five-block bound.
 template <class Op, class In, class Store, int LW, int H, int RR>
@@ -209,9 +210,10 @@ __device__ __forceinline__ void lanes_reduce_columns_short_h(const In* __restric
     const ColumnThread t(c);
     const u64 tiles = t.tiles(c);
     for (u64 tile0 = (u64)blockIdx.x * H; tile0 < tiles; tile0 += (u64)gridDim.x * H) {
-        Vw x[H][RR];
         u64 lane0[H];
         bool valid[H];
+        const In* base[H];
+        V acc[H][LW];
 #pragma unroll
         for (int h = 0; h < H; ++h) {
             const u64 tile = tile0 + h;
@@ -219,34 +221,43 @@ __device__ __forceinline__ void lanes_reduce_columns_short_h(const In* __restric
             const u64 g = (tile % t.tiles_per_outer) * t.tx + t.x;
             valid[h] = tile < tiles && g < c.groups;
             lane0[h] = (o * c.groups + g) * LW;
-            const In* base = in + (valid[h] ? column_offset<In>(c, o, g, 0) : 0);
+            base[h] = in + (valid[h] ? column_offset<In>(c, o, g, 0) : 0);
 #pragma unroll
-            for (int r = 0; r < RR; ++r)
-                if (valid[h] && (u64)r < c.vrows)
-                    x[h][r] = *reinterpret_cast<const Vw*>(base + (i64)r * c.vrow_stride);
+            for (int k = 0; k < LW; ++k) acc[h][k] = Op::identity();
+        }
+        for (u64 r0 = 0; r0 < c.vrows; r0 += RR) {
+            Vw x[H][RR];
+#pragma unroll
+            for (int h = 0; h < H; ++h)
+#pragma unroll
+                for (int r = 0; r < RR; ++r)
+                    if (valid[h] && r0 + r < c.vrows)
+                        x[h][r] = *reinterpret_cast<const Vw*>(base[h] + (i64)(r0 + r) * c.vrow_stride);
+#pragma unroll
+            for (int h = 0; h < H; ++h) {
+                if (!valid[h]) continue;
+#pragma unroll
+                for (int r = 0; r < RR; ++r)
+                    if (r0 + r < c.vrows)
+#pragma unroll
+                        for (int i = 0; i < W; ++i)
+                            acc[h][i % LW] = op(acc[h][i % LW],
+                                                Cv::apply(x[h][r].v[i], (r0 + r) * RV + i / LW));
+            }
         }
 #pragma unroll
         for (int h = 0; h < H; ++h) {
             if (!valid[h]) continue;
-            V acc[LW];
 #pragma unroll
-            for (int k = 0; k < LW; ++k) acc[k] = Op::identity();
-#pragma unroll
-            for (int r = 0; r < RR; ++r)
-                if ((u64)r < c.vrows)
-#pragma unroll
-                    for (int i = 0; i < W; ++i)
-                        acc[i % LW] = op(acc[i % LW], Cv::apply(x[h][r].v[i], (u64)r * RV + i / LW));
-#pragma unroll
-            for (int k = 0; k < LW; ++k) Store::apply(out, lane0[h] + k, acc[k]);
+            for (int k = 0; k < LW; ++k) Store::apply(out, lane0[h] + k, acc[h][k]);
         }
     }
 }
 
-// The short columns reduction (above) of lanes of at most COLUMN_ROWS vector rows whose plan
-// has 256 lane groups across and no splits: two lane groups per thread for lanes of up to
-// COLUMN_ROWS / 2 rows, else one (gpu_core::ColumnLanes::short_reduce_blocks sizes the grid
-// by the same rule).
+// The thread-per-lane-group columns reduction (above) of a plan with 256 lane groups across
+// and no splits: two lane groups per thread for lanes of up to COLUMN_ROWS / 2 vector rows,
+// else one, COLUMN_ROWS rows per step (gpu_core::ColumnLanes::short_reduce_blocks sizes the
+// grid by the same rule).
 template <class Op, class In, class Store>
 __device__ __forceinline__ void lanes_reduce_columns_short(const In* __restrict__ in,
                                                            ColumnLanes c,

@@ -429,12 +429,21 @@ impl Reduce<'_> {
             return Ok(None);
         }
         let kernel = self.lane_kernel("columns", desc)?;
-        Ok(LanePlan::vector_columns(
-            lb,
-            desc.input_size,
-            kernel.lane_target_blocks()?,
-            false,
-        ))
+        let target = kernel.lane_target_blocks()?;
+        // Lanes many enough to fill the GPU a thread each: the thread-per-group kernel (plain
+        // values only, as enqueue_columns).
+        if Self::plain(desc) {
+            if let Some(planned) = LanePlan::thread_columns(lb, desc.input_size, target) {
+                return Ok(Some(planned));
+            }
+        }
+        Ok(LanePlan::vector_columns(lb, desc.input_size, target, false))
+    }
+
+    /// Whether `desc` reads plain values as they are stored (a built-in operator, no widening):
+    /// the thread-per-group columns kernels exist for those only.
+    fn plain(desc: &Desc) -> bool {
+        matches!(desc.operation, Operation::Op(_)) && desc.input_size == desc.value_size
     }
 
     /// Enqueues the vector-columns kernel of `planned` (from [`columns_plan`](Self::columns_plan)).
@@ -450,12 +459,10 @@ impl Reduce<'_> {
         stream: &Stream,
     ) -> Result<LanePlan> {
         let (plan, columns) = planned;
-        // Lanes of a few vector rows, one thread each: the short kernel (plain values), which
-        // keeps all of a thread's rows in flight and has no block work.
-        // (Values read as they are stored: not built for f16/bf16, which widen.)
-        let plain =
-            matches!(desc.operation, Operation::Op(_)) && desc.input_size == desc.value_size;
-        if plain && plan.splits == 1 && columns.is_short() {
+        // Lanes of a thread each (a few vector rows, or many lanes: thread_columns): the
+        // short kernel (plain values), which keeps a step's rows in flight and has no block
+        // work. (Values read as they are stored: not built for f16/bf16, which widen.)
+        if Self::plain(desc) && plan.splits == 1 && columns.ty() == 1 {
             let kernel = self.lane_kernel("columns_short", desc)?;
             let config = LaunchConfig::new(columns.short_reduce_blocks() as u32, LANES_BLOCK);
             for (b, &base) in lb.batches.iter().enumerate() {
@@ -463,8 +470,8 @@ impl Reduce<'_> {
                 let out_ptr = out.ptr + (b as u64 * lb.lanes.count) * out.size as u64;
                 // SAFETY: reduce_columns_short_<op>_<type>(const T* in, gp::ColumnLanes c, T*
                 // out) matches (u64, ColumnLanes, u64); the arrays as for the general kernel
-                // below (the same checks), `is_short` guaranteeing the kernel's at most
-                // COLUMN_ROWS vector rows per lane; no scratch.
+                // below (the same checks), one thread down as the kernel requires (it walks
+                // each lane's vector rows itself); no scratch.
                 unsafe {
                     kernel.launch(config, stream, &kernel_args![in_ptr, columns, out_ptr])?;
                 }
