@@ -14,8 +14,8 @@ pub struct GpuTiming {
     /// Untimed runs first (clocks up, modules loaded, caches and allocations settled).
     pub warmup: usize,
     /// Then more untimed runs until this much wall time has passed since the first: a GPU left
-    /// idle for seconds (a benchmark's CPU check) needs longer than a few runs to reach its
-    /// clocks again. `GPU_PRIMS_BENCH_WARMUP_MS` sets it.
+    /// idle for a second or more (a benchmark's CPU check) read slow for more than a few runs,
+    /// its clocks unchanged (docs/report.md). `GPU_PRIMS_BENCH_WARMUP_MS` sets it.
     pub warmup_ms: f64,
     /// Timed samples; the median is reported.
     pub reps: usize,

@@ -327,7 +327,6 @@ impl Config {
     pub fn gpu_timing(&self) -> crate::gpu::GpuTiming {
         crate::gpu::GpuTiming {
             warmup: self.gpu_warmup,
-            warmup_ms: crate::gpu::warmup_ms_from_env(),
             reps: self.gpu_reps.max(1),
             ..Default::default()
         }

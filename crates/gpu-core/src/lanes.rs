@@ -800,22 +800,7 @@ impl LanePlan {
         if c.groups < LANES_BLOCK as u64 || c.tiles() < target_blocks.max(1) {
             return None;
         }
-        let plan = LanePlan {
-            access: LaneAccess::VectorColumns {
-                groups_across: LANES_BLOCK,
-                lanes_per_vector: c.lanes_per_vector(elem_size) as u32,
-                rows_per_thread: COLUMN_ROWS as u32,
-                threads_down: 1,
-            },
-            tiling: LaneTiling {
-                group: 1,
-                lanes_per_warp: 1,
-                warps_per_lane: 1,
-                unused: 0,
-            },
-            tiles: c.tiles(),
-            splits: 1,
-        };
+        let plan = Self::vector_columns_of(&c, elem_size, COLUMN_ROWS, 1, 1);
         Some((plan, c))
     }
 
@@ -876,7 +861,20 @@ impl LanePlan {
         } else {
             1
         };
-        let plan = LanePlan {
+        let plan = Self::vector_columns_of(&c, elem_size, rows, ty, splits);
+        Some((plan, c))
+    }
+
+    /// The `VectorColumns` plan of `c`'s lanes: `c.tx` groups across, `ty` threads down, `rows`
+    /// vector rows per thread and step, `splits` along grid y.
+    fn vector_columns_of(
+        c: &ColumnLanes,
+        elem_size: usize,
+        rows: u64,
+        ty: u64,
+        splits: u64,
+    ) -> LanePlan {
+        LanePlan {
             access: LaneAccess::VectorColumns {
                 groups_across: c.tx,
                 lanes_per_vector: c.lanes_per_vector(elem_size) as u32,
@@ -889,10 +887,9 @@ impl LanePlan {
                 warps_per_lane: 1,
                 unused: 0,
             },
-            tiles,
+            tiles: c.tiles(),
             splits: splits as u32,
-        };
-        Some((plan, c))
+        }
     }
 }
 
