@@ -11,10 +11,19 @@
 // a few waves later will take (gpu_prims/l2_prefetch.cuh). While a block waits in the look-back
 // its SM has nothing in flight; the prefetch keeps DRAM busy through those waits and shortens
 // later tiles' loads (docs/tuning.md, "L2 prefetch").
+//
+// Two shaped scans the same way, each with a last argument, how far ahead (at least 1):
+// scan_segment_tiles_staged_pf_<op>_<type> (scan_sm80.cu's staged segment tiles, plus u64
+// prefetch_tiles: that tile's values and offsets) and scan_columns_long_pf_<op>_<type>
+// (scan.cu's long-span columns scan, plus u64 prefetch_spans: the span handed out that many
+// spans later). Sum, prod, min and max, as their twins. The look-back rows gained nothing from
+// it (docs/tuning.md, "L2 prefetch").
 #include <gpu_prims/l2_prefetch.cuh>
+#include <gpu_prims/lanes_columns.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 #include <gpu_prims/scan_tile_runs.cuh>
 #include <gpu_prims/scan_tile_staged.cuh>
+#include <gpu_prims/segment_tiles_staged.cuh>
 
 extern __shared__ __align__(16) unsigned char scan_staged_smem[];
 
@@ -86,3 +95,30 @@ __device__ __forceinline__ void half_prefetching_tiles(const typename Tile::in_t
     SCAN_STAGED_PF_HALF_OUT(tname, H, f32, gp::f32, gp::ScanStagedConvertTile, 1)
 SCAN_STAGED_PF_HALF(f16, gp::f16)
 SCAN_STAGED_PF_HALF(bf16, gp::bf16)
+
+// ---- Shaped scans ----------------------------------------------------------------------------
+
+#define SCAN_SEGMENT_TILES_STAGED_PF(opname, OpT, tname, T)                                    \
+    extern "C" __global__ void __launch_bounds__(1024)                                         \
+        scan_segment_tiles_staged_pf_##opname##_##tname(                                       \
+            const T* in, gp::SegmentTiles st, T* out, gp::u32 exclusive, gp::u32* counter,     \
+            gp::u32* flags, void* aggs, void* incs, gp::u64 prefetch_tiles) {                  \
+        typedef gp::SegmentStagedTile<OpT<T>> Tile;                                            \
+        Tile tile(reinterpret_cast<gp::Vec<T>*>(scan_staged_smem) +                            \
+                  (gp::u64)gp::warp_id() * Tile::SMEM_ROWS * 32);                              \
+        gp::segment_tiles_scan_with<OpT<T>>(in, st, out, exclusive, counter, flags, aggs,      \
+                                            incs, tile, gp::L2Prefetch{prefetch_tiles});       \
+    }
+GP_FOR_EACH_ARITH_OP_TYPE(SCAN_SEGMENT_TILES_STAGED_PF)
+
+#define SCAN_COLUMNS_LONG_PF(opname, OpT, tname, T)                                            \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_columns_long_pf_##opname##_##tname(                                               \
+            const T* in, gp::ColumnLanes in_lanes, T* out, gp::ColumnLanes out_lanes,          \
+            gp::u32* state, void* values, gp::u32 exclusive, gp::u64 begin, gp::u64 end,       \
+            gp::u64 prefetch_spans) {                                                          \
+        gp::lanes_scan_columns<OpT<T>, gp::COLUMN_LONG_ROWS, gp::L2Prefetch>(                  \
+            in, in_lanes, out, out_lanes, state, values, exclusive, begin, end,                \
+            gp::L2Prefetch{prefetch_spans});                                                   \
+    }
+GP_FOR_EACH_ARITH_OP_TYPE(SCAN_COLUMNS_LONG_PF)

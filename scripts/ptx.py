@@ -358,8 +358,9 @@ class Nvrtc:
 # scans: 7.2 MB of archives instead of about 10 (512 KiB frames: 8.8), for about 6 ms more on
 # a first call from cubins, each 1 MiB frame decompressed (docs/loading.md, run 13); and
 # gpu-reduce's, 512 KiB since its package reached 9.98 MB: 7.96 MB of archives instead of
-# 9.98 (docs/loading.md, ninth session).
-FRAME_BYTES_FOR = {"scan": 1 << 20, "scan_sm80": 1 << 20, "reduce": 1 << 19}
+# 9.98 (docs/loading.md, ninth session); and gpu-scan's sm90 module, 1 MiB too since it holds the
+# prefetching segment tiles and long column spans (1.80 MB of archives in 256 KiB frames).
+FRAME_BYTES_FOR = {"scan": 1 << 20, "scan_sm80": 1 << 20, "scan_sm90": 1 << 20, "reduce": 1 << 19}
 
 
 def frame_bytes_for(cu: Path) -> int:

@@ -258,6 +258,9 @@ pub enum LaneAccess {
         /// Threads down a block: `256 / groups_across`, or fewer for a long-span scan, whose
         /// blocks then share an SM (a block is `groups_across × threads_down` threads).
         threads_down: u32,
+        /// Spans ahead (in the order they are handed out) whose input each block of a
+        /// long-span scan asks into L2 (0: none; `scan.prefetch_from`).
+        prefetch: u32,
     },
     /// Long contiguous rows, each scanned as the flat single-pass scan scans an array: tiles
     /// of `tile` values, a decoupled look-back per row (scans only; `tiles` counts the rows,
@@ -284,6 +287,9 @@ pub enum LaneAccess {
     SegmentTiles {
         /// Values per tile (block).
         tile: u32,
+        /// Tiles ahead of its own whose input each block asks into L2 (0: none; scans of long
+        /// inputs on GPUs whose tuning says so: `scan.prefetch_from`).
+        prefetch: u32,
     },
     /// Short segments, a thread per segment: each block takes up to `segments_per_block`
     /// consecutive segments, stages their values in shared memory (16-byte loads) and each
@@ -296,6 +302,30 @@ pub enum LaneAccess {
         /// Segments left to the lane kernels.
         long: u64,
     },
+}
+
+impl LaneAccess {
+    /// How far ahead each block of the plan prefetches into L2, in tiles (spans of a columns
+    /// scan): 0 where it is off and for patterns without it (all but the long column spans
+    /// and the segment tiles of scans).
+    pub fn prefetch(&self) -> u32 {
+        match *self {
+            LaneAccess::VectorColumns { prefetch, .. }
+            | LaneAccess::SegmentTiles { prefetch, .. } => prefetch,
+            _ => 0,
+        }
+    }
+
+    /// The same access with the prefetch distance `prefetch` where the pattern has one
+    /// (unchanged otherwise).
+    pub fn with_prefetch(mut self, ahead: u32) -> LaneAccess {
+        match &mut self {
+            LaneAccess::VectorColumns { prefetch, .. }
+            | LaneAccess::SegmentTiles { prefetch, .. } => *prefetch = ahead,
+            _ => {}
+        }
+        self
+    }
 }
 
 /// The mapping parameters of `gp::LaneTiling` (kernel argument).
@@ -394,7 +424,7 @@ impl LanePlan {
     /// The segment-tiles plan over `len` values in tiles of `tile` values (one block each).
     pub fn segment_tiles(len: u64, tile: u32) -> LanePlan {
         LanePlan {
-            access: LaneAccess::SegmentTiles { tile },
+            access: LaneAccess::SegmentTiles { tile, prefetch: 0 },
             tiling: LaneTiling {
                 group: 1,
                 lanes_per_warp: 1,
@@ -560,6 +590,7 @@ impl std::fmt::Display for LanePlan {
                 lanes_per_vector,
                 rows_per_thread,
                 threads_down,
+                ..
             } => {
                 let long = if rows_per_thread as u64 == COLUMN_LONG_ROWS {
                     format!(", long spans of {threads_down} threads down")
@@ -575,7 +606,7 @@ impl std::fmt::Display for LanePlan {
             LaneAccess::InterleavedRows { lanes, tile } => {
                 format!("interleaved lanes, {lanes} side by side, look-back tiles of {tile} rows")
             }
-            LaneAccess::SegmentTiles { tile } => format!("segment tiles of {tile}"),
+            LaneAccess::SegmentTiles { tile, .. } => format!("segment tiles of {tile}"),
             LaneAccess::ShortSegments {
                 segments_per_block,
                 long,
@@ -588,9 +619,13 @@ impl std::fmt::Display for LanePlan {
                 format!("a thread per segment, {segments_per_block} per block{long}")
             }
         };
+        let prefetch = match self.access.prefetch() {
+            0 => String::new(),
+            p => format!(", L2 prefetch {p} ahead"),
+        };
         write!(
             f,
-            "{access}, {} tile(s) × {} split(s)",
+            "{access}, {} tile(s) × {} split(s){prefetch}",
             self.tiles, self.splits
         )
     }
@@ -621,7 +656,8 @@ const COLUMN_VECTOR_BYTES: u64 = 16;
 ///         groups_across: 16,
 ///         lanes_per_vector: 4,
 ///         rows_per_thread: 8,
-///         threads_down: 16
+///         threads_down: 16,
+///         prefetch: 0,
 ///     }
 /// );
 /// // 134217728 × 2: a vector holds two rows of both lanes.
@@ -880,6 +916,7 @@ impl LanePlan {
                 lanes_per_vector: c.lanes_per_vector(elem_size) as u32,
                 rows_per_thread: rows as u32,
                 threads_down: ty as u32,
+                prefetch: 0,
             },
             tiling: LaneTiling {
                 group: 1,

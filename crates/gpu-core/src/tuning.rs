@@ -271,8 +271,9 @@ pub const KEYS: &[Key] = &[
     ),
     count_key(
         "scan.prefetch_from",
-        "values from which the staged look-back scan of 4- and 8-byte values prefetches a later \
-         tile's input into L2 (compute capability 9.0+; 2^40: never)",
+        "values from which the staged look-back scans of 4- and 8-byte values (flat, and over \
+         segments) and the long-span columns scans prefetch a later tile's input into L2 \
+         (compute capability 9.0+; 2^40: never)",
         1,
         1 << 40,
         1 << 40,

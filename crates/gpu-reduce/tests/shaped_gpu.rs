@@ -312,7 +312,8 @@ fn device_results_stay_on_the_device_and_the_plan_is_visible() {
             groups_across: 16,
             lanes_per_vector: 4,
             rows_per_thread: 8,
-            threads_down: 16
+            threads_down: 16,
+            prefetch: 0,
         }
     );
     assert!(plan.splits > 1, "{plan}");

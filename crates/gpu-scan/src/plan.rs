@@ -140,8 +140,10 @@ pub struct LookbackTuning {
     /// Block of staged tiles from `large_from` values (`scan.staged_block`; any whole number
     /// of warps), halved to whole warps where shared memory is short.
     pub staged_block: u32,
-    /// Staged flat scans of at least this many values prefetch a later tile's input into L2
-    /// (`scan.prefetch_from`; compute capability 9.0+).
+    /// Scans of at least this many values prefetch a later tile's input into L2
+    /// (`scan.prefetch_from`; compute capability 9.0+): the staged flat scans, the staged
+    /// segment tiles and the long-span columns scans of device-resident data (one launch's
+    /// values; not the look-back rows, which gained nothing, nor a host pipeline's chunks).
     pub prefetch_from: usize,
     /// How far ahead, in bytes of input (`scan.prefetch_kib` · 1024).
     pub prefetch_bytes: u64,
@@ -192,10 +194,21 @@ impl LookbackTuning {
         value_size: usize,
         compute: (u32, u32),
     ) -> u64 {
-        if !plan.staged || n < self.prefetch_from || compute < PREFETCH_MIN_COMPUTE {
+        if !plan.staged {
             return 0;
         }
-        (self.prefetch_bytes / (plan.tile * value_size as u64).max(1)).max(1)
+        self.prefetch_ahead(n as u64, plan.tile * value_size as u64, compute)
+    }
+
+    /// How many tiles of `tile_bytes` bytes of input ahead of its own a look-back tile
+    /// prefetches in a scan of `n` values in all (the flat scan's, an axis's, the segments'),
+    /// on a device of `compute` capability: `prefetch_bytes` in whole tiles (at least one), or
+    /// 0 (a shorter input, an older GPU).
+    pub fn prefetch_ahead(&self, n: u64, tile_bytes: u64, compute: (u32, u32)) -> u64 {
+        if n < self.prefetch_from as u64 || compute < PREFETCH_MIN_COMPUTE {
+            return 0;
+        }
+        (self.prefetch_bytes / tile_bytes.max(1)).max(1)
     }
 
     /// The staged tiles' block for `n` values.

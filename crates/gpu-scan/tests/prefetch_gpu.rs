@@ -3,7 +3,8 @@
 //! keys, one tile ahead and the built-in distance, they give the CPU scan's results bit for bit
 //! (data on which every grouping is exact) for every operator family and value size (f16 and
 //! bf16 too, with results in their own type and in f32), at the edge
-//! lengths where the prefetch reaches past the input; one `Scan` alternates between them and
+//! lengths where the prefetch reaches past the input; the shaped scans' twins (long column
+//! spans, segment tiles) likewise; one `Scan` alternates between them and
 //! the kernels without the prefetch (the same epoch-tagged status). Skipped (visibly) without a
 //! GPU or below compute capability 9.0; failing with GPU_PRIMS_REQUIRE_GPU=1 without a GPU.
 //! `PREFETCH_TEST_MAX_LEN=n` leaves out the longer lengths (for the sanitizers' slow runs).
@@ -11,9 +12,11 @@
 
 mod common;
 
+use gpu_core::data::{exact, offsets_with};
 use gpu_core::testing::gpu_or_skip;
-use gpu_core::{bf16, f16, Element, Gpu, Op, Tuning};
-use gpu_scan::{Algorithm, Scan, ScanKind, TileStaging};
+use gpu_core::{bf16, f16, DeviceArrayD, Element, Gpu, Op, Segments, Tuning};
+use gpu_scan::{cpu, Algorithm, Scan, ScanKind, TileStaging};
+use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 
 fn check<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, prefetching: bool, what: &str) {
     let plan = scan
@@ -59,6 +62,137 @@ fn check_accumulated<T: Element<Accumulator = f32>>(
             want[i]
         );
     }
+}
+
+/// An axis scan's case: `len` elements seen through `shape` and `strides` from element 0,
+/// scanned along `axis`.
+struct AxisCase {
+    len: usize,
+    shape: &'static [usize],
+    strides: &'static [usize],
+    axis: usize,
+}
+
+/// `c` (on the host and on the device) scanned along its axis into a new device array of the
+/// same order: the prefetching plan (checked), and the CPU's results. Returns whether it ran
+/// (cases over `max_len` elements do not).
+fn check_axis<T: Element>(
+    scan: &Scan,
+    c: &AxisCase,
+    op: Op,
+    seed: u64,
+    max_len: usize,
+    what: &str,
+) -> bool {
+    if c.len > max_len {
+        return false;
+    }
+    let data = exact::<T>(c.len, op, seed);
+    let host =
+        ArrayD::from_shape_vec(IxDyn(c.shape).strides(IxDyn(c.strides)), data.clone()).unwrap();
+    let signed: Vec<isize> = c.strides.iter().map(|&s| s as isize).collect();
+    let x =
+        DeviceArrayD::from_parts(scan.gpu().upload(&data).unwrap(), 0, c.shape, &signed).unwrap();
+    let mut out = DeviceArrayD::<T>::zeros_like_order(scan.gpu(), c.shape, &signed).unwrap();
+    let plan = scan
+        .scan_axis_into(&x, ndarray::Axis(c.axis), op, &mut out)
+        .unwrap();
+    let case = format!(
+        "{what}: {} {op} {:?} / {:?} axis {}",
+        T::NAME,
+        c.shape,
+        c.strides,
+        c.axis
+    );
+    assert!(plan.access.prefetch() > 0, "{case}: {plan}");
+    let kind = scan.scan_options().kind;
+    let want = cpu::scan_axis(host.view(), ndarray::Axis(c.axis), op, kind).unwrap();
+    assert_eq!(out.to_array().unwrap(), want, "{case}: {plan}");
+    true
+}
+
+/// `count` segments of the lengths `len` gives, scanned on device values: the prefetching plan
+/// (checked) and the CPU's results. Returns whether it ran (not over `max_len` values).
+fn check_segments<T: Element>(
+    scan: &Scan,
+    count: usize,
+    len: impl Fn(u64) -> u64,
+    op: Op,
+    seed: u64,
+    max_len: usize,
+    what: &str,
+) -> bool {
+    let offsets = offsets_with(count, seed, len);
+    let n = *offsets.last().unwrap() as usize;
+    if n > max_len {
+        return false;
+    }
+    let gpu = scan.gpu();
+    let segs = Segments::new(gpu, &offsets, n).unwrap();
+    let v = exact::<T>(n, op, seed);
+    let mut out = gpu.alloc::<T>(n).unwrap();
+    let plan = scan
+        .segmented_scan_into(&gpu.upload(&v).unwrap(), &segs, op, &mut out)
+        .unwrap();
+    let case = format!("{what}: {} {op} {count} segments of {n} values", T::NAME);
+    assert!(plan.access.prefetch() > 0, "{case}: {plan}");
+    let want = cpu::segmented_scan(&v, &offsets, op, scan.scan_options().kind).unwrap();
+    assert_eq!(out.to_vec().unwrap(), want, "{case}: {plan}");
+    true
+}
+
+const fn case(
+    len: usize,
+    shape: &'static [usize],
+    strides: &'static [usize],
+    axis: usize,
+) -> AxisCase {
+    AxisCase {
+        len,
+        shape,
+        strides,
+        axis,
+    }
+}
+
+/// The shaped scans' prefetching kernels (long column spans, segment tiles) for every value
+/// size, each plan checked to prefetch; returns the cases run (those of at most `max_len`
+/// values: 300000 keeps some of each kernel).
+fn check_shaped(gpu: &Gpu, kib: u64, max_len: usize) -> usize {
+    // Long column spans: one tile of many spans (each span's rows one range), the same lanes
+    // of a Fortran array, a column slice of a wider array (a range per row), 8-byte lanes, and
+    // three tiles of a 3-D array.
+    const COLS: AxisCase = case(4100 * 64, &[4100, 64], &[64, 1], 0);
+    const COLS_F: AxisCase = case(4100 * 64, &[64, 4100], &[1, 64], 1);
+    const COLS_SLICE: AxisCase = case(2100 * 128, &[2100, 64], &[128, 1], 0);
+    const COLS_8: AxisCase = case(9000 * 32, &[9000, 32], &[32, 1], 0);
+    const COLS_3D: AxisCase = case(3 * 5000 * 64, &[3, 5000, 64], &[320_000, 64, 1], 1);
+    const COLS_LONG: AxisCase = case(40_000 * 64, &[40_000, 64], &[64, 1], 0);
+    let mut cases = 0;
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let scan = Scan::new(gpu).kind(kind);
+        let what = format!("{kind:?} prefetch {kib} KiB");
+        let (w, m, s) = (what.as_str(), max_len, kib + kind as u64);
+        let ran = [
+            check_axis::<f32>(&scan, &COLS, Op::Sum, s, m, w),
+            check_axis::<i32>(&scan, &COLS_F, Op::Max, s, m, w),
+            check_axis::<f32>(&scan, &COLS_SLICE, Op::Sum, s, m, w),
+            check_axis::<f64>(&scan, &COLS_8, Op::Sum, s, m, w),
+            check_axis::<u32>(&scan, &COLS_3D, Op::Product, s, m, w),
+            check_axis::<i64>(&scan, &COLS_LONG, Op::Min, s, m, w),
+            // Segment tiles (14336 4-byte values, 7168 of 8, per tile): short, long and mixed
+            // segments, empty ones among them.
+            check_segments::<i32>(&scan, 200_000, |k| 1 + k % 8, Op::Sum, s, m, w),
+            check_segments::<i32>(&scan, 50_000, |k| 1 + k % 8, Op::Sum, s + 1, m, w),
+            check_segments::<f32>(&scan, 250, |k| k % 2001, Op::Sum, s, m, w),
+            check_segments::<f64>(&scan, 2, |k| 100_000 + k % 20_000, Op::Max, s, m, w),
+            check_segments::<f64>(&scan, 3, |k| 100_000 + k % 50_000, Op::Max, s + 1, m, w),
+            check_segments::<u64>(&scan, 50_000, |k| k % 5, Op::Min, s, m, w),
+            check_segments::<u32>(&scan, 700, |k| k % 700, Op::Product, s, m, w),
+        ];
+        cases += ran.iter().filter(|&&r| r).count();
+    }
+    cases
 }
 
 fn tune(gpu: &Gpu, from: u64, kib: u64) {
@@ -134,6 +268,7 @@ fn gpu_prefetching_scans_match_the_cpu() {
                 cases += 17;
             }
         }
+        cases += check_shaped(&gpu, kib, max_len);
     }
     // One Scan across the threshold and back: prefetching and plain kernels share its status.
     tune(&gpu, 1 << 20, 7168);

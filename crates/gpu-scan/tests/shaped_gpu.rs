@@ -268,7 +268,7 @@ fn segment_tiles_staged_where_they_run() {
             .staging(staging)
             .segmented_scan_into(&v, &segs, Op::Sum, &mut out)
             .unwrap();
-        let LaneAccess::SegmentTiles { tile } = plan.access else {
+        let LaneAccess::SegmentTiles { tile, .. } = plan.access else {
             panic!("{staging:?}: {plan:?}")
         };
         // Register tiles hold 32 values of 4 bytes per thread, staged ones 56.

@@ -19,6 +19,7 @@
 // multiple of LW, axis and outer strides multiples of the vector width, and RV > 1 only for
 // dense rows (axis stride = inner = LW) whose count is a multiple of RV.
 #pragma once
+#include <gpu_prims/prefetch.cuh>
 #include <gpu_prims/lanes.cuh>
 
 namespace gp {
@@ -472,6 +473,31 @@ template <int R> __device__ __forceinline__ u64 column_span_rows(const ColumnLan
     return (u64)(blockDim.x / c.tx) * R;
 }
 
+// Asks for the input of span `id` (of `total`) into L2: one range where its rows follow one
+// another in memory (a tile across whole rows of dense lanes), else one per vector row, the
+// block's threads taking the rows in turn.
+template <class T, class Prefetch>
+__device__ __forceinline__ void column_span_prefetch(const T* in, const ColumnLanes& c,
+                                                     const ColumnThread& t, u64 tiles,
+                                                     u64 span_rows, u64 id, u64 total,
+                                                     const Prefetch& prefetch) {
+    constexpr int W = VecWidth<T>::value;
+    if (id >= total) return;
+    const u64 s = id / tiles, tile = id % tiles;
+    const u64 o = tile / t.tiles_per_outer;
+    const u64 g0 = (tile % t.tiles_per_outer) * t.tx;
+    const u64 groups = c.groups - g0 < t.tx ? c.groups - g0 : t.tx;
+    const u64 v0 = s * span_rows;
+    const u64 rows = c.vrows - v0 < span_rows ? c.vrows - v0 : span_rows;
+    const T* first = in + column_offset<T>(c, o, g0, v0);
+    if (c.vrow_stride == (i64)(groups * W)) {
+        if (threadIdx.x == 0) prefetch.ahead(first, 0, rows * groups * W);
+    } else {
+        for (u64 r = threadIdx.x; r < rows; r += blockDim.x)
+            prefetch.ahead(first + (i64)r * c.vrow_stride, 0, groups * W);
+    }
+}
+
 // Scans every lane of the columns `ci` (read from `in`) into the same lanes of `co` (written to
 // `out`, same geometry, own strides; `in` may equal `out` with the same lanes), inclusive or
 // exclusive. `state` holds a zeroed span counter then one zeroed flag per (span, tile, lane
@@ -480,13 +506,16 @@ template <int R> __device__ __forceinline__ u64 column_span_rows(const ColumnLan
 // waits on spans held by blocks already running. A launch scans the span ids [begin, end)
 // only (0 and ~0 for all): a host pipeline launches each chunk's spans in turn over one
 // status, the counter zeroed before each launch, so the spans of a chunk look back into the
-// earlier chunks' exactly as in one launch (the same results, bit for bit).
-template <class Op, int LW, int R>
+// earlier chunks' exactly as in one launch (the same results, bit for bit). Prefetch policy
+// (prefetch.cuh): once its loads are out, a block asks for the input of the span handed out
+// `prefetch.tiles` after its own.
+template <class Op, int LW, int R, class Prefetch = NoPrefetch>
 __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_type* in,
                                                       ColumnLanes ci,
                                                       typename Op::value_type* out,
                                                       ColumnLanes co, u32* state, void* values,
-                                                      u32 exclusive, u64 begin, u64 end) {
+                                                      u32 exclusive, u64 begin, u64 end,
+                                                      Prefetch prefetch = Prefetch()) {
     typedef typename Op::value_type T;
     constexpr int W = VecWidth<T>::value;
     typedef Vec<T, W> Vw;
@@ -538,6 +567,11 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
 #pragma unroll
                 for (int i = 0; i < W; ++i) x[r].v[i] = Op::identity();
             }
+        }
+        if constexpr (Prefetch::ENABLED) {
+            if (prefetch.tiles > 0)
+                column_span_prefetch(in, ci, t, tiles, span_rows, id + prefetch.tiles, total,
+                                     prefetch);
         }
         // In registers: each lane's inclusive scan over this thread's R * RV rows, in place.
         T run[LW];
@@ -630,20 +664,22 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
 
 // R vector rows per thread: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
 // (scan_columns_long_*); the Rust plan mirrors the span length (ColumnLanes::spans).
-template <class Op, int R = COLUMN_ROWS>
+template <class Op, int R = COLUMN_ROWS, class Prefetch = NoPrefetch>
 __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type* in,
                                                    ColumnLanes ci, typename Op::value_type* out,
                                                    ColumnLanes co, u32* state, void* values,
-                                                   u32 exclusive, u64 begin, u64 end) {
+                                                   u32 exclusive, u64 begin, u64 end,
+                                                   Prefetch prefetch = Prefetch()) {
     constexpr int W = VecWidth<typename Op::value_type>::value;
     if constexpr (W >= 4) {
         if (ci.rv == 2) {
             lanes_scan_columns_lw<Op, W / 2, R>(in, ci, out, co, state, values, exclusive, begin,
-                                                end);
+                                                end, prefetch);
             return;
         }
     }
-    lanes_scan_columns_lw<Op, W, R>(in, ci, out, co, state, values, exclusive, begin, end);
+    lanes_scan_columns_lw<Op, W, R>(in, ci, out, co, state, values, exclusive, begin, end,
+                                    prefetch);
 }
 
 }  // namespace gp

@@ -50,9 +50,8 @@ __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type*
     const bool vector_ok = full && Tile::aligned(in, out);
 
     t.load(in, seg, n, vector_ok);
-    if (Prefetch::ENABLED && prefetch.tiles > 0 && threadIdx.x == 0) {
-        const u64 ahead = (tile + prefetch.tiles) * tile_items;
-        if (ahead < n) prefetch.ahead(in, ahead, ahead + tile_items < n ? ahead + tile_items : n);
+    if constexpr (Prefetch::ENABLED) {
+        if (threadIdx.x == 0) tile_prefetch(prefetch, in, tile, tile_items, n);
     }
     const T warp_total = t.scan(exclusive != 0, op);
     if (lane == 0) warp_totals[warp] = warp_total;

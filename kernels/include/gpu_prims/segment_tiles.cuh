@@ -19,6 +19,7 @@
 // It is associative for any associative ∘, so the usual warp, block and look-back steps carry
 // it; the start flags travel beside the values as bits.
 #pragma once
+#include <gpu_prims/prefetch.cuh>
 #include <gpu_prims/lookback.cuh>
 #include <gpu_prims/reduce_arg.cuh>
 #include <gpu_prims/scan_tile.cuh>
@@ -333,11 +334,11 @@ struct SegmentRegisterTile {
 // inclusive or exclusive, within the tile only (earlier warps' totals applied, not the earlier
 // tiles'). On return (after a barrier) sh.starts, sh.warp_totals and sh.warp_starts are set,
 // and `first` is the warp's first start (position within its values, ~0 for none).
-template <class Op, class Tile>
+template <class Op, class Tile, class Prefetch = NoPrefetch>
 __device__ __forceinline__ void segment_tile_local(
     const typename Tile::in_type* __restrict__ in, const SegmentTiles& st, u64 tile,
     bool exclusive, SegmentTileShared<typename Op::value_type, Tile::WORDS>& sh, u32& first,
-    Tile& t) {
+    Tile& t, Prefetch prefetch = Prefetch()) {
     typedef typename Op::value_type V;
     constexpr int ROWS = Tile::ROWS, VEC = Tile::VEC, ITEMS = Tile::ITEMS;
     Op op;
@@ -346,6 +347,9 @@ __device__ __forceinline__ void segment_tile_local(
 
     // Values first, so that they are in flight while the starts are marked.
     t.load(in, st.n, tile);
+    if constexpr (Prefetch::ENABLED) {
+        if (threadIdx.x == 0) tile_prefetch(prefetch, in, tile, T, st.n);
+    }
     typename Tile::Bits h = 0;
     if (segment_tile_mark(st, tile, T, false, sh.starts, nullptr))
         h = segment_tile_bits<ROWS, VEC, ITEMS>(sh.starts);
@@ -408,18 +412,36 @@ segment_tile_lookback(SegmentTileShared<typename Op::value_type, WORDS>& sh, u64
 // Segmented scan of every segment of `in` into `out` (may equal `in`: a tile reads all of its
 // values before its first store) in tiles of `t`'s shape (SegmentRegisterTile, or the staged
 // tile of segment_tiles_staged.cuh). Status as lookback.cuh's, one slot per tile, zeroed with
-// the counter before the launch; grid = tiles.
-template <class Op, class Tile>
+// the counter before the launch; grid = tiles. Prefetch policy (prefetch.cuh): thread 0 asks
+// for the values and the offsets of the tile `prefetch.tiles` on.
+template <class Op, class Tile, class Prefetch = NoPrefetch>
 __device__ __forceinline__ void segment_tiles_scan_with(const typename Tile::in_type* in,
                                                         SegmentTiles st,
                                                         typename Tile::out_type* out,
                                                         u32 exclusive, u32* counter, u32* flags,
-                                                        void* aggs, void* incs, Tile& t) {
+                                                        void* aggs, void* incs, Tile& t,
+                                                        Prefetch prefetch = Prefetch()) {
     typedef typename Op::value_type T;
     __shared__ SegmentTileShared<T, Tile::WORDS> sh;
     const u64 tile = segment_tile_index(counter, sh, blockDim.x * Tile::ITEMS / 32);
     u32 first;
-    segment_tile_local<Op>(in, st, tile, exclusive != 0, sh, first, t);
+    if constexpr (Prefetch::ENABLED) {
+        const u64 T_ = (u64)blockDim.x * Tile::ITEMS, ahead = tile + prefetch.tiles;
+        const bool prefetching =
+            prefetch.tiles > 0 && threadIdx.x == 0 && ahead < (st.n + T_ - 1) / T_;
+        // The offsets that tile marks (segment_tile_mark) are asked for after this tile's
+        // own marking: the bounds' loads stay in flight meanwhile. Its values, once this
+        // tile's loads are out (segment_tile_local).
+        u64 jb = 0, je = 0;
+        if (prefetching) {
+            jb = __ldg(st.bounds + ahead);
+            je = __ldg(st.bounds + ahead + 1);
+        }
+        segment_tile_local<Op>(in, st, tile, exclusive != 0, sh, first, t, prefetch);
+        if (prefetching) prefetch.ahead(st.offsets, jb - 1, je);
+    } else {
+        segment_tile_local<Op>(in, st, tile, exclusive != 0, sh, first, t);
+    }
     bool looked = false;
     if (warp_id() == 0) segment_tile_lookback<Op>(sh, tile, flags, aggs, incs, looked);
     __syncthreads();

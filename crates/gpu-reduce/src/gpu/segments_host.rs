@@ -31,7 +31,7 @@ impl Reduce<'_> {
             return Ok(None);
         }
         let plan = self.plan_segments(segments, desc, true)?;
-        let LaneAccess::SegmentTiles { tile } = plan.access else {
+        let LaneAccess::SegmentTiles { tile, .. } = plan.access else {
             return Ok(None);
         };
         let tile_len = tile as usize;

@@ -568,7 +568,7 @@ impl Reduce<'_> {
         stream: &Stream,
     ) -> Result<LanePlan> {
         let plan = self.plan_segments(segments, desc, host_values)?;
-        if let LaneAccess::SegmentTiles { tile } = plan.access {
+        if let LaneAccess::SegmentTiles { tile, .. } = plan.access {
             return self.enqueue_segment_tiles(
                 input,
                 segments,

@@ -329,6 +329,8 @@ impl Scanner {
         planned: (LanePlan, gpu_core::ColumnLanes, gpu_core::ColumnLanes),
         output: &mut [MaybeUninit<T>],
     ) -> Result<bool> {
+        // A chunk's later spans are not on the device yet: nothing to prefetch.
+        let planned = (without_prefetch(planned.0), planned.1, planned.2);
         let plan = planned.0;
         let LaneAccess::VectorColumns {
             rows_per_thread,
@@ -629,4 +631,13 @@ struct OuterScan<'h, 'a, T: Clone> {
     host: &'h HostNd<'a, T>,
     slice: usize,
     exclusive: bool,
+}
+
+/// `plan` with its L2 prefetch off (a host pipeline's launches: later chunks are not on the
+/// device yet).
+fn without_prefetch(plan: LanePlan) -> LanePlan {
+    LanePlan {
+        access: plan.access.with_prefetch(0),
+        ..plan
+    }
 }

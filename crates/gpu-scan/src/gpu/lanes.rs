@@ -10,9 +10,9 @@ use gpu_core::{
 
 use super::launch::LookbackStatus;
 use super::Scanner;
-use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX};
+use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX, SCAN_SM90_PTX};
 use crate::plan::{
-    lookback_items, staged_tiles_available, StatusLayout, STAGED_BYTES_PER_THREAD,
+    lookback_items, staged_tiles_available, LookbackTuning, StatusLayout, STAGED_BYTES_PER_THREAD,
     STAGED_SHARED_BYTES_PER_THREAD,
 };
 use crate::TileStaging;
@@ -160,20 +160,38 @@ impl Scanner {
     }
 
     /// The look-back tile kernel of `family` ("rows" or "segment_tiles"): the staged one from
-    /// the sm80 module when it gets dynamic shared memory, else the register-tile one.
+    /// the sm80 module when it gets dynamic shared memory (its twin from the sm90 module with
+    /// `prefetch`), else the register-tile one.
     fn tile_kernel(
         &self,
         family: &str,
         kind: &LaneKind<'_>,
         shared_bytes: usize,
+        prefetch: bool,
     ) -> Result<Kernel> {
         if shared_bytes == 0 {
             return self.lane_kernel(family, kind);
         }
-        let name = format!("scan_{family}_staged_{}", kind.suffix);
-        let kernel = self.gpu.kernel(&SCAN_SM80_PTX, &name)?;
+        let kernel = if prefetch {
+            let name = format!("scan_{family}_staged_pf_{}", kind.suffix);
+            self.gpu.kernel(&SCAN_SM90_PTX, &name)?
+        } else {
+            let name = format!("scan_{family}_staged_{}", kind.suffix);
+            self.gpu.kernel(&SCAN_SM80_PTX, &name)?
+        };
         kernel.set_max_dynamic_shared(shared_bytes)?;
         Ok(kernel)
+    }
+
+    /// How many tiles of `tile_bytes` bytes of input ahead of its own a look-back tile of a
+    /// device-resident scan of `n` values prefetches into L2 (0: none), as the device's
+    /// tuning says (`scan.prefetch_from`, `scan.prefetch_kib`); at most `u32::MAX`.
+    fn prefetch_ahead(&self, n: u64, tile_bytes: u64) -> u32 {
+        let tuning = LookbackTuning::from_keys(|k| self.gpu.tuned(k));
+        let compute = self.gpu.properties().compute_capability;
+        tuning
+            .prefetch_ahead(n, tile_bytes, compute)
+            .min(u32::MAX as u64) as u32
     }
 
     /// The plan of a scan along the lanes `lanes`.
@@ -226,11 +244,28 @@ impl Scanner {
             return Ok(None);
         }
         // Long spans exist for sum, prod, min and max.
-        let Some((plan, ci)) =
+        let Some((mut plan, ci)) =
             LanePlan::vector_columns_scan(in_lb, kind.value_size, kind.has_fast_paths())
         else {
             return Ok(None);
         };
+        // Long spans of many (whole batches of lanes, a span each at least) prefetch the span
+        // handed out that far on where the tuning says so.
+        if let LaneAccess::VectorColumns {
+            rows_per_thread,
+            threads_down,
+            groups_across,
+            ..
+        } = plan.access
+        {
+            if rows_per_thread as u64 == COLUMN_LONG_ROWS && plan.splits > 1 {
+                let span_bytes = (rows_per_thread * threads_down * groups_across) as u64 * 16;
+                let values = in_lb.lanes.count * in_lb.lanes.len; // one launch's
+                plan.access = plan
+                    .access
+                    .with_prefetch(self.prefetch_ahead(values, span_bytes));
+            }
+        }
         let co = ColumnLanes { tx: ci.tx, ..b };
         Ok(Some((plan, ci, co)))
     }
@@ -272,16 +307,27 @@ impl Scanner {
             LaneAccess::VectorColumns { threads_down, .. } if !short => ci.tx * threads_down,
             _ => LANES_BLOCK,
         };
-        let scan = self.lane_kernel(
-            if short {
-                "columns_short"
-            } else if long {
-                "columns_long"
-            } else {
-                "columns"
-            },
-            kind,
-        )?;
+        // Long spans with the L2 prefetch: scan_columns_long_pf_* from the sm90 module.
+        let prefetch = if long && !short {
+            plan.access.prefetch() as u64
+        } else {
+            0
+        };
+        let scan = if prefetch > 0 {
+            let name = format!("scan_columns_long_pf_{}", kind.suffix);
+            self.gpu.kernel(&SCAN_SM90_PTX, &name)?
+        } else {
+            self.lane_kernel(
+                if short {
+                    "columns_short"
+                } else if long {
+                    "columns_long"
+                } else {
+                    "columns"
+                },
+                kind,
+            )?
+        };
         let part = part.unwrap_or(SpanPart {
             begin: 0,
             end: spans,
@@ -340,13 +386,17 @@ impl Scanner {
             // writes it). `state` holds the zeroed counter and `spans` flags, zeroed by the
             // first part, `values` 2 · slots vectors of lanes (scratch sized above, alive in
             // this scanner, the parts' launches ordered on one stream, each span's look-back
-            // reaching only lower ids, launched in this or an earlier part).
+            // reaching only lower ids, launched in this or an earlier part). The prefetching
+            // twin (scan_columns_long_pf_*) takes one more argument, u64 prefetch_spans ≥ 1:
+            // each block prefetches rows of spans of `in_lanes` only (a hint; it writes
+            // nothing).
+            let mut args =
+                kernel_args![src, ci, dst, co, base, values, exclusive, begin, end].to_vec();
+            if prefetch > 0 {
+                args.extend(kernel_args![prefetch]);
+            }
             unsafe {
-                scan.launch(
-                    LaunchConfig::new(blocks, threads),
-                    stream,
-                    &kernel_args![src, ci, dst, co, base, values, exclusive, begin, end],
-                )?;
+                scan.launch(LaunchConfig::new(blocks, threads), stream, &args)?;
             }
         }
         Ok(plan)
@@ -545,7 +595,7 @@ impl Scanner {
     ) -> Result<RowsRun> {
         let (plan, tile) = planned;
         let per_lane = plan.splits as u64;
-        let kernel = self.tile_kernel("rows", kind, tile.shared_bytes)?;
+        let kernel = self.tile_kernel("rows", kind, tile.shared_bytes, false)?;
         self.check_kernel(&kernel, tile.block)?;
         self.grid(plan.tiles * per_lane)?;
         let (status, epoch) = self.epoch_status(plan.tiles * per_lane, kind.value_size, stream)?;
@@ -964,7 +1014,7 @@ impl Scanner {
         staging: TileStaging,
         stream: &Stream,
     ) -> Result<LanePlan> {
-        let run = self.segments_begin(kind, segments, exclusive, staging, stream)?;
+        let run = self.segments_begin(kind, segments, exclusive, staging, true, stream)?;
         if run.plan.tiles > 0 {
             self.segment_tiles(&run, input, output, run.plan.tiles, stream)?;
         }
@@ -973,23 +1023,31 @@ impl Scanner {
 
     /// Plans a segmented scan and zeroes its tile counter and status on `stream`; the tiles
     /// then run in one or more [`segment_tiles`](Self::segment_tiles) launches on that stream.
+    /// `resident`: the values are all on the device before the first launch, so staged tiles
+    /// may prefetch later ones where the tuning says so (not a host pipeline's chunks).
     pub(crate) fn segments_begin(
         &mut self,
         kind: &LaneKind<'_>,
         segments: &Segments,
         exclusive: bool,
         staging: TileStaging,
+        resident: bool,
         stream: &Stream,
     ) -> Result<SegmentsRun> {
         let len = segments.values_len() as u64;
         let (block, tile, shared_bytes) = self.segment_tiles_shape(kind, staging)?;
-        let plan = LanePlan::segment_tiles(len, tile);
+        let mut plan = LanePlan::segment_tiles(len, tile);
+        if resident && shared_bytes > 0 {
+            let ahead = self.prefetch_ahead(len, tile as u64 * kind.value_size as u64);
+            plan.access = plan.access.with_prefetch(ahead);
+        }
+        let prefetch = plan.access.prefetch() as u64;
         // The bounds stay cached in `segments` (and alive with it) for later calls.
         let (st, bounds) = segments.tiles(tile as u64)?;
         let launch = if plan.tiles == 0 {
             None
         } else {
-            let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes)?;
+            let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes, prefetch > 0)?;
             self.check_kernel(&kernel, block)?;
             self.grid(plan.tiles)?;
             let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
@@ -999,6 +1057,7 @@ impl Scanner {
             launch,
             block,
             shared_bytes,
+            prefetch,
             plan,
             st,
             _bounds: bounds,
@@ -1042,11 +1101,21 @@ impl Scanner {
         // writing); staged kernels get the block · 128 bytes of dynamic shared memory they
         // index (allowed when planned); the scratch holds the counter and status of all the
         // run's tiles as StatusLayout lays them out, zeroed by `segments_begin` on this stream.
+        // The prefetching twin (scan_segment_tiles_staged_pf_*, planned only for values all on
+        // the device) takes one more argument, u64 prefetch_tiles ≥ 1: each tile prefetches
+        // values below st.n and offsets the bounds give (a hint; it writes nothing).
+        let prefetch = run.prefetch;
+        let mut args =
+            kernel_args![input, st, output, exclusive, counter, flags, aggregates, inclusives]
+                .to_vec();
+        if prefetch > 0 {
+            args.extend(kernel_args![prefetch]);
+        }
         unsafe {
             kernel.launch(
                 LaunchConfig::new(grid, run.block).with_shared_bytes(run.shared_bytes as u32),
                 stream,
-                &kernel_args![input, st, output, exclusive, counter, flags, aggregates, inclusives],
+                &args,
             )
         }
     }
@@ -1058,6 +1127,8 @@ pub(crate) struct SegmentsRun {
     launch: Option<(gpu_core::Kernel, LookbackStatus)>,
     block: u32,
     shared_bytes: usize,
+    /// Tiles ahead each tile prefetches (0: the kernel without the prefetch).
+    prefetch: u64,
     pub(crate) plan: LanePlan,
     st: gpu_core::SegmentTiles,
     _bounds: std::sync::Arc<gpu_core::DeviceArray<u64>>,
@@ -1139,7 +1210,8 @@ impl AxisChoice {
         let plan = self.plan();
         LaneArithmetic {
             pattern,
-            access: plan.access,
+            // The L2 prefetch is a hint: it changes no result.
+            access: plan.access.with_prefetch(0),
             tiling: plan.tiling,
             splits: plan.splits,
             rows_tile,

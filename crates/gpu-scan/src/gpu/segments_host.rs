@@ -48,7 +48,8 @@ impl Scanner {
             let tiles = range.len().div_ceil(tile) as u64;
             self.in_order(stream, |s| {
                 if run.is_none() {
-                    run = Some(s.segments_begin(kind, segments, exclusive, staging, stream)?);
+                    run =
+                        Some(s.segments_begin(kind, segments, exclusive, staging, false, stream)?);
                 }
                 let run = run.as_ref().expect("begun above");
                 s.segment_tiles(run, data, data, tiles, stream)
