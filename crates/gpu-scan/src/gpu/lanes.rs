@@ -249,8 +249,8 @@ impl Scanner {
         else {
             return Ok(None);
         };
-        // Long spans of many (whole batches of lanes, a span each at least) prefetch the span
-        // handed out that far on where the tuning says so.
+        // Long spans (tiles of several spans) prefetch the span handed out that far on where
+        // the tuning says so, counting one launch's values (a batch each).
         if let LaneAccess::VectorColumns {
             rows_per_thread,
             threads_down,
