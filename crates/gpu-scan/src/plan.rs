@@ -602,6 +602,17 @@ mod tests {
             ..fast
         };
         assert_eq!(near.prefetch_tiles(&staged, n, 4, (9, 0)), 1);
+        // The shaped scans count one launch's values and their own tile (span) bytes: staged
+        // segment tiles of 256 threads × 56 f32 (56 KiB), long column spans of 128 KiB.
+        assert_eq!(fast.prefetch_ahead(1 << 28, 56 << 10, (9, 0)), 128);
+        assert_eq!(fast.prefetch_ahead(1 << 28, 128 << 10, (9, 0)), 56);
+        assert_eq!(fast.prefetch_ahead((1 << 27) - 1, 56 << 10, (9, 0)), 0);
+        assert_eq!(ordinary.prefetch_ahead(1 << 28, 56 << 10, (9, 0)), 0);
+        assert_eq!(
+            fast.prefetch_ahead(1 << 28, 8 << 20, (9, 0)),
+            1,
+            "at least one"
+        );
     }
 
     #[test]
