@@ -307,12 +307,9 @@ impl Scanner {
             LaneAccess::VectorColumns { threads_down, .. } if !short => ci.tx * threads_down,
             _ => LANES_BLOCK,
         };
-        // Long spans with the L2 prefetch: scan_columns_long_pf_* from the sm90 module.
-        let prefetch = if long && !short {
-            plan.access.prefetch() as u64
-        } else {
-            0
-        };
+        // Long spans with the L2 prefetch (columns_plan sets it on those only):
+        // scan_columns_long_pf_* from the sm90 module.
+        let prefetch = plan.access.prefetch() as u64;
         let scan = if prefetch > 0 {
             let name = format!("scan_columns_long_pf_{}", kind.suffix);
             self.gpu.kernel(&SCAN_SM90_PTX, &name)?
@@ -1041,13 +1038,13 @@ impl Scanner {
             let ahead = self.prefetch_ahead(len, tile as u64 * kind.value_size as u64);
             plan.access = plan.access.with_prefetch(ahead);
         }
-        let prefetch = plan.access.prefetch() as u64;
         // The bounds stay cached in `segments` (and alive with it) for later calls.
         let (st, bounds) = segments.tiles(tile as u64)?;
         let launch = if plan.tiles == 0 {
             None
         } else {
-            let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes, prefetch > 0)?;
+            let prefetching = plan.access.prefetch() > 0;
+            let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes, prefetching)?;
             self.check_kernel(&kernel, block)?;
             self.grid(plan.tiles)?;
             let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
@@ -1057,7 +1054,6 @@ impl Scanner {
             launch,
             block,
             shared_bytes,
-            prefetch,
             plan,
             st,
             _bounds: bounds,
@@ -1104,7 +1100,7 @@ impl Scanner {
         // The prefetching twin (scan_segment_tiles_staged_pf_*, planned only for values all on
         // the device) takes one more argument, u64 prefetch_tiles ≥ 1: each tile prefetches
         // values below st.n and offsets the bounds give (a hint; it writes nothing).
-        let prefetch = run.prefetch;
+        let prefetch = run.plan.access.prefetch() as u64;
         let mut args =
             kernel_args![input, st, output, exclusive, counter, flags, aggregates, inclusives]
                 .to_vec();
@@ -1127,8 +1123,6 @@ pub(crate) struct SegmentsRun {
     launch: Option<(gpu_core::Kernel, LookbackStatus)>,
     block: u32,
     shared_bytes: usize,
-    /// Tiles ahead each tile prefetches (0: the kernel without the prefetch).
-    prefetch: u64,
     pub(crate) plan: LanePlan,
     st: gpu_core::SegmentTiles,
     _bounds: std::sync::Arc<gpu_core::DeviceArray<u64>>,
