@@ -1066,6 +1066,89 @@ fn quickcheck_random_segments_match_the_cpu() {
         .quickcheck(prop as fn(Vec<u16>, u8, u64) -> TestResult);
 }
 
+/// Offsets of groups of one long segment (`long` plus 0 … 16 values) followed by segments of
+/// 0 … 8 values: every start alignment modulo a 16-byte vector of 1-, 2-, 4- and 8-byte
+/// values, and segments shorter than the elements before their first vector boundary.
+fn peel_offsets(groups: u64, long: u64) -> Vec<u64> {
+    let mut o = vec![0u64];
+    for g in 0..groups {
+        let mut at = *o.last().unwrap() + long + g % 17;
+        o.push(at);
+        for len in 0..=8 {
+            at += len;
+            o.push(at);
+        }
+    }
+    o
+}
+
+fn check_segment_lane_starts<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    for long in [2000, 20_000] {
+        let offsets = peel_offsets(40, long);
+        let n = *offsets.last().unwrap() as usize;
+        let segs = Segments::new(gpu, &offsets, n).unwrap();
+        // Means of about 200 and 2000 values: the lane kernels (a group, a warp or a block of
+        // warps per segment), not segment tiles nor a thread per segment.
+        let plan = r.segments_plan::<T>(&segs, Op::Sum).unwrap();
+        assert!(
+            matches!(
+                plan.access,
+                LaneAccess::GroupPerLane(_) | LaneAccess::WarpsPerLane(_)
+            ),
+            "{} {long}: {plan}",
+            T::NAME
+        );
+        for shift in 0..3 {
+            // The values start `shift` elements into the device array, so the segments' starts
+            // move against the vector boundaries as well.
+            let v = exact::<T>(n + shift, Op::Sum, long + shift as u64);
+            let d = gpu.upload(&v).unwrap();
+            let slice = gpu_core::DeviceSlice::new(&d, shift..).unwrap();
+            let host = &v[shift..];
+            for op in ops_for::<T>() {
+                let x = exact::<T>(n + shift, op, 3 + shift as u64);
+                let dx = gpu.upload(&x).unwrap();
+                let sx = gpu_core::DeviceSlice::new(&dx, shift..).unwrap();
+                assert_eq!(
+                    r.segmented_reduce(&sx, &segs, op).unwrap(),
+                    cpu::segmented_reduce(&x[shift..], &offsets, op).unwrap(),
+                    "{} long {long} shift {shift} {op:?}",
+                    T::NAME
+                );
+            }
+            assert_eq!(
+                r.segmented_argmin(&slice, &segs).unwrap(),
+                cpu::segmented_argmin(host, &offsets).unwrap(),
+                "{} long {long} shift {shift} argmin",
+                T::NAME
+            );
+            assert_eq!(
+                r.segmented_argmax(&slice, &segs).unwrap(),
+                cpu::segmented_argmax(host, &offsets).unwrap(),
+                "{} long {long} shift {shift} argmax",
+                T::NAME
+            );
+        }
+    }
+}
+
+/// The lane kernels over segments fold each segment's elements before its first 16-byte
+/// boundary one per thread and the rest in whole vectors: every start alignment, segments
+/// shorter than that head, empty ones, and inputs starting inside the device array, for 2-, 4-
+/// and 8-byte values and every operator, against the CPU.
+#[test]
+fn segment_lanes_start_at_every_alignment() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_segment_lane_starts::<i32>(&gpu);
+    check_segment_lane_starts::<u32>(&gpu);
+    check_segment_lane_starts::<f32>(&gpu);
+    check_segment_lane_starts::<i64>(&gpu);
+    check_segment_lane_starts::<f64>(&gpu);
+    check_segment_lane_starts::<gpu_core::f16>(&gpu);
+    check_segment_lane_starts::<gpu_core::bf16>(&gpu);
+}
+
 /// Segment tiles read unaligned inputs (a device slice one element in) with scalar loads, and
 /// very long segments on average go back to the lane kernels (splits merged by the last
 /// arrival): both against the CPU, with the plan reporting which ran.
