@@ -472,6 +472,13 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         OpT::value_type* partials, unsigned* counters) {                                         \
         gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
     }
+// The segment lanes with a register bound (gp::segment_lanes_min_blocks).
+#define REDUCE_LANES_BOUNDED(shape, Lanes, name, OpT, In, StoreT, MINB)                          \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, MINB) reduce_##shape##_##name(  \
+        const In* __restrict__ in, Lanes lanes, gp::LaneTiling tiling, StoreT::out_type* out,    \
+        OpT::value_type* partials, unsigned* counters) {                                         \
+        gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
+    }
 // reduce_segment_tiles_<kind>: segments read as flat tiles (gpu_prims/segment_tiles.cuh), 256
 // threads, blockDim.x · ITEMS accumulators of dynamic shared memory.
 #define REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)                                              \
@@ -495,10 +502,12 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
     }
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
-    REDUCE_LANES_ONE(segments, gp::SegmentLanes, name, OpT, In, StoreT)                          \
+    REDUCE_LANES_BOUNDED(segments, gp::SegmentLanes, name, OpT, In, StoreT,                      \
+                         gp::segment_lanes_min_blocks<OpT::value_type>())                        \
     REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)                                                  \
     REDUCE_SEGMENTS_SHORT(name, OpT, In, StoreT)                                                 \
-    REDUCE_LANES_ONE(segment_pairs, gp::SegmentPairLanes, name, OpT, In, StoreT)
+    REDUCE_LANES_BOUNDED(segment_pairs, gp::SegmentPairLanes, name, OpT, In, StoreT,             \
+                         gp::segment_lanes_min_blocks<OpT::value_type>())
 // reduce_packed_<kind>: rows of a packed array, n = 2^log2n, and reduce_columns_<kind>: lanes
 // side by side as vectors (not for the 16-byte monoids). MINB: resident blocks per SM the
 // columns kernel is compiled for (5 for plain values: at 64 registers, the interleaved splits'

@@ -967,6 +967,29 @@ mod tests {
         o.max(1).saturating_sub(1) / tile
     }
 
+    /// The segment lane kernels (`gp::lanes_reduce` over segments) map threads with shifts and
+    /// combine a segment's threads with a butterfly over `G` consecutive threads: every plan of
+    /// segments must be powers of two with `G · Lw = 32`.
+    #[test]
+    fn segment_plans_are_powers_of_two_filling_a_warp() {
+        for mean in (0..70)
+            .map(|k| 1u64 << (k / 3))
+            .chain([3, 15, 17, 1000, 1023, 4097])
+        {
+            for (count, items) in [(1u64, 16u32), (1000, 16), (1 << 20, 16), (5, 4), (7, 64)] {
+                let t = LanePlan::segments(count, mean, 1056, items).tiling;
+                assert!(
+                    t.group.is_power_of_two()
+                        && t.lanes_per_warp.is_power_of_two()
+                        && t.warps_per_lane.is_power_of_two()
+                        && t.group * t.lanes_per_warp == 32
+                        && t.warps_per_lane <= LANES_WARPS,
+                    "mean {mean}, {count} segments, {items} items: {t:?}"
+                );
+            }
+        }
+    }
+
     quickcheck! {
         fn segment_tile_bounds_give_each_offset_one_owner(lens: Vec<u8>, tile: u8) -> bool {
             let tile = tile as u64 % 9 + 1;

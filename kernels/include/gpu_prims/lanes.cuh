@@ -109,6 +109,28 @@ struct LaneThread {
         q = (lid / GL) * G + lid % G;
         p = w_hi * Q + q;
     }
+    // The same mapping where G, Lw and Wh are powers of two (every plan of segments): shifts
+    // instead of the divisions, which sit on each segment's chain before its offsets load
+    // (one tile per block).
+    struct Pow2 {};
+    __device__ __forceinline__ LaneThread(LaneTiling t, Pow2) {
+        G = t.group;
+        Lw = t.lanes_per_warp;
+        Wh = t.warps_per_lane;
+        const u32 lg = __ffs(G) - 1, ll = __ffs(Lw) - 1, lh = __ffs(Wh) - 1;
+        const u32 lgl = lg + ll;
+        Q = G << (5 - lgl);
+        P = Q << lh;
+        L = (LANES_WARPS >> lh) << ll;
+        lid = lane_id();
+        const u32 w = warp_id();
+        set = w >> lh;
+        w_hi = w & (Wh - 1);
+        lane_w = (lid >> lg) & (Lw - 1);
+        lane = (set << ll) + lane_w;
+        q = ((lid >> lgl) << lg) + (lid & (G - 1));
+        p = (w_hi << (5 - lgl + lg)) + q;
+    }
     // The hardware lane that holds position q2 of this thread's lane in this warp.
     __device__ __forceinline__ u32 lid_of(u32 q2) const {
         return (q2 / G) * (G * Lw) + lane_w * G + q2 % G;
@@ -165,7 +187,11 @@ lanes_block_reduce(typename Op::value_type v, Op op, const LaneThread& t,
 // Folds elements [b, e) of a contiguous lane whose element b is aligned to VW elements: position
 // p of P takes vectors p, p + P, ... (four loads in flight), then the elements after the last
 // whole vector, P apart. Commutative operators only (the fold order is by position).
-template <int VW, class Op, class In, class Cv>
+// BATCH_TAIL: the up to three vectors left after the last step of four are loaded together
+// (one round trip, not one each: a warp waits for its slowest thread, and segments of 1-2000
+// values paid two more round trips for them); folded in the same order. The axis lanes keep
+// the plain loop (with the batch ptxas gives their kernel 48 registers and spills).
+template <int VW, class Op, class In, class Cv, bool BATCH_TAIL = false>
 __device__ __forceinline__ typename Op::value_type
 lanes_fold_vectors(const In* __restrict__ base, u64 b, u64 e, u64 p, u64 P,
                    typename Op::value_type acc, Op op) {
@@ -182,10 +208,27 @@ lanes_fold_vectors(const In* __restrict__ base, u64 b, u64 e, u64 p, u64 P,
 #pragma unroll
             for (int i = 0; i < VW; ++i) acc = op(acc, Cv::apply(x[k].v[i], b + (v + k * P) * VW + i));
     }
-    for (; v < nv; v += P) {
-        const V x = vb[v];
+    if constexpr (BATCH_TAIL) {
+        if (v < nv) {
+            // Vectors past the end load vector v again (in bounds) and are not folded.
+            V x[3];
 #pragma unroll
-        for (int i = 0; i < VW; ++i) acc = op(acc, Cv::apply(x.v[i], b + v * VW + i));
+            for (int k = 0; k < 3; ++k) x[k] = vb[v + k * P < nv ? v + k * P : v];
+#pragma unroll
+            for (int k = 0; k < 3; ++k) {
+                if (v + k * P < nv) {
+#pragma unroll
+                    for (int i = 0; i < VW; ++i)
+                        acc = op(acc, Cv::apply(x[k].v[i], b + (v + k * P) * VW + i));
+                }
+            }
+        }
+    } else {
+        for (; v < nv; v += P) {
+            const V x = vb[v];
+#pragma unroll
+            for (int i = 0; i < VW; ++i) acc = op(acc, Cv::apply(x.v[i], b + v * VW + i));
+        }
     }
     for (u64 j = b + nv * VW + p; j < e; j += P) acc = op(acc, Cv::apply(lane_load(base + j), j));
     return acc;
@@ -240,6 +283,25 @@ template <> struct LanesInterleaveSplits<AxisLanes> {
     static constexpr bool value = true;
 };
 
+// Which lanes start anywhere and are read in whole vectors after their first elements (the
+// few before the first vector boundary one per position): segments. The axis lanes keep their
+// aligned, half-aligned and scalar paths (peeling them too spilled the general kernel: rows of
+// 16384 fell from 1.00 to 0.95x copy on an H100, docs/shapes.md run 14).
+template <class Lanes> struct LanesPeelStarts {
+    static constexpr bool value = false;
+};
+template <> struct LanesPeelStarts<SegmentLanes> {
+    static constexpr bool value = true;
+};
+
+// Resident blocks per SM the segment lane kernels are compiled for: five (48 registers) for
+// accumulators of up to 8 bytes, four (64) for 16-byte pairs and monoids, two for wider ones.
+// Unbounded, ptxas gives the f32 sum 64 registers (four blocks); segments of 1-2000 read at
+// 1.02x copy with five blocks of this fold and 1.03x with six, in the harness (session 11).
+template <class V> __host__ __device__ constexpr unsigned segment_lanes_min_blocks() {
+    return sizeof(V) > 16 ? 2 : sizeof(V) > 8 ? 4 : 5;
+}
+
 // Writes a lane's reduced value: as is, or (argmin/argmax) only the index as a u64.
 template <class V> struct StoreValue {
     typedef V out_type;
@@ -271,7 +333,8 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
     typedef ReduceConvert<In, V> Cv;
     __shared__ V scratch[LANES_BLOCK];
     Op op;
-    const LaneThread t(tiling);
+    constexpr bool SEGMENTS = LanesPeelStarts<Lanes>::value;
+    const LaneThread t = SEGMENTS ? LaneThread(tiling, LaneThread::Pow2()) : LaneThread(tiling);
     const u64 S = gridDim.y, s = blockIdx.y;
     const u64 tiles = (lanes.count + t.L - 1) / t.L;
     const i64 step = lanes.step();
@@ -280,8 +343,10 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
         const bool valid = lane < lanes.count;
         const u64 n = valid ? lanes.length(lane) : 0;
         const In* base = in + (valid ? lanes.start(lane) : 0);
-        u64 b, e;
-        lane_split(n, s, S, &b, &e);
+        u64 b = 0, e = n;
+        // (Segments in one split skip the split's 64-bit division: it sits between the offsets'
+        // load and the values' in each segment's chain of round trips.)
+        if (!SEGMENTS || S > 1) lane_split(n, s, S, &b, &e);
         V acc = Op::identity();
         // Contiguous lanes: 16-byte loads where aligned (8-byte ones for 4-byte types aligned to
         // 8, rows of two), scalar loads otherwise.
@@ -295,6 +360,14 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
                                 ((u64)base % (sizeof(In) * W)) == 0;
         if (interleave) {
             acc = lanes_fold_vectors_interleaved<W, Op, In, Cv>(base, n, s, S, t.p, t.P, acc, op);
+        } else if (SEGMENTS && Op::commutative && W >= 2 && step == 1) {
+            // A segment starts anywhere: its elements before the first vector boundary go one
+            // per position, the rest in whole vectors (three in four segments of 4-byte values
+            // would otherwise take 8-byte or scalar loads: more round trips per segment).
+            const u64 mis = (addr / sizeof(In)) % W;
+            const u64 head = mis == 0 ? 0 : (W - mis < e - b ? W - mis : e - b);
+            for (u64 j = b + t.p; j < b + head; j += t.P) acc = op(acc, Cv::apply(lane_load(base + j), j));
+            acc = lanes_fold_vectors<W, Op, In, Cv, true>(base, b + head, e, t.p, t.P, acc, op);
         } else if (Op::commutative && W >= 2 && step == 1 && (addr % (sizeof(In) * W)) == 0) {
             acc = lanes_fold_vectors<W, Op, In, Cv>(base, b, e, t.p, t.P, acc, op);
         } else if (Op::commutative && W2 >= 2 && step == 1 && (addr % (sizeof(In) * W2)) == 0) {
@@ -321,7 +394,28 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
 #pragma unroll 1
             for (; j < end; ++j) acc = op(acc, Cv::apply(lane_load(base + (i64)j * step), j));
         }
-        V r = lanes_block_reduce(acc, op, t, scratch);
+        V r;
+        if constexpr (SEGMENTS && Op::commutative) {
+            // A segment's positions in a warp are G consecutive threads (every plan of segments
+            // has G * Lw = 32; the Rust side checks it):
+            // a butterfly over them (every thread gets the warp's part), then, with several
+            // warps per segment, their parts in warp order. No position arithmetic: on each
+            // segment's chain lanes_warp_scan's divisions by G cost 0.88 -> 0.76x copy
+            // (harness, segments of 1-2000 f32 on an H200; docs/shapes.md, session 11).
+            r = acc;
+            for (u32 o = 1; o < t.G; o <<= 1) r = op(r, shfl_idx(r, (int)(t.lid ^ o)));
+            if (t.Wh > 1) {
+                if (t.q == 0) scratch[t.slot(t.w_hi)] = r;
+                __syncthreads();
+                r = Op::identity();
+                if (t.p == 0) {
+                    for (u32 h = 0; h < t.Wh; ++h) r = op(r, scratch[t.slot(h)]);
+                }
+                __syncthreads();
+            }
+        } else {
+            r = lanes_block_reduce(acc, op, t, scratch);
+        }
         if (S == 1) {
             if (valid && t.p == 0) Store::apply(out, lane, r);
             continue;

@@ -34,6 +34,9 @@ struct SegmentPairLanes {
     }
     __device__ __forceinline__ i64 step() const { return 1; }
 };
+template <> struct LanesPeelStarts<SegmentPairLanes> {
+    static constexpr bool value = true;
+};
 
 // Tuning, apart from the algorithm: segments per thread (accumulators in registers; a block
 // takes PER_THREAD · 256 segments), the bytes of one staged chunk (dynamic shared memory), and
