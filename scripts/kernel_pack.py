@@ -231,6 +231,23 @@ def read_archive(data: bytes, zstd=None) -> tuple[int, int, str, list[tuple[str,
     return kind, arch, note, entries
 
 
+def frame_layout(data: bytes) -> list[tuple[int, int]]:
+    """(frame, offset) of each entry of a kernel archive, in order: where its frames were cut
+    (two archives of the same kernels packed with different frame sizes differ only here)."""
+    if data[:8] != ARCHIVE_MAGIC:
+        raise ValueError("not a kernel archive (bad magic)")
+    _, _, nframes, nentries, note_len = struct.unpack_from("<IIIII", data, 8)
+    at = 28 + note_len + 32 * nframes
+    layout = []
+    for _ in range(nentries):
+        (n,) = struct.unpack_from("<H", data, at)
+        at += 2 + n
+        _, frame, offset, _ = struct.unpack_from("<QIII", data, at)
+        at += 20
+        layout.append((frame, offset))
+    return layout
+
+
 def archive_text(data: bytes, zstd=None) -> str:
     """A readable view of an archive: the PTX pack text, or one line per cubin."""
     kind, arch, note, entries = read_archive(data, zstd)

@@ -475,11 +475,14 @@ def mode_write(sources: list[Path]) -> int:
 
 
 def same_archive(a: bytes, b: bytes) -> bool:
-    """Whether two kernel archives hold the same kernels (compressed bytes may differ)."""
+    """Whether two kernel archives hold the same kernels in the same frames (compressed bytes
+    may differ; a change of FRAME_BYTES_FOR alone makes them differ, so that it is written and
+    `--check` sees a stale one)."""
     if a == b:
         return True
     try:
-        return kernel_pack.read_archive(a, zstd()) == kernel_pack.read_archive(b, zstd())
+        return (kernel_pack.frame_layout(a) == kernel_pack.frame_layout(b)
+                and kernel_pack.read_archive(a, zstd()) == kernel_pack.read_archive(b, zstd()))
     except (ValueError, struct.error):
         return False
 
