@@ -196,18 +196,35 @@ def archive(kind: int, arch: int, note: str, entries: list[tuple[str, int, bytes
     return bytes(head + ftable + table) + b"".join(stored)
 
 
-def read_archive(data: bytes, zstd=None) -> tuple[int, int, str, list[tuple[str, int, bytes]]]:
-    """(kind, arch, note, [(name, hash, raw bytes)]) of a kernel archive; raises ValueError."""
+def _tables(data: bytes) -> tuple[int, int, str, list[tuple], list[tuple]]:
+    """(kind, arch, note, frames, entries) of a kernel archive's header: frames as (offset,
+    hash, stored length, raw length, codec), entries as (name, hash, frame, offset, length);
+    raises ValueError."""
     if data[:8] != ARCHIVE_MAGIC:
         raise ValueError("not a kernel archive (bad magic)")
     kind, arch, nframes, nentries, note_len = struct.unpack_from("<IIIII", data, 8)
     at = 28
     note = data[at:at + note_len].decode()
     at += note_len
-    raws = []
+    frames = []
     for _ in range(nframes):
-        offset, h, stored_len, raw_len, codec, _ = struct.unpack_from("<QQIIII", data, at)
+        frames.append(struct.unpack_from("<QQIIII", data, at)[:5])
         at += 32
+    entries = []
+    for _ in range(nentries):
+        (n,) = struct.unpack_from("<H", data, at)
+        name = data[at + 2:at + 2 + n].decode()
+        at += 2 + n
+        entries.append((name,) + struct.unpack_from("<QIII", data, at))
+        at += 20
+    return kind, arch, note, frames, entries
+
+
+def read_archive(data: bytes, zstd=None) -> tuple[int, int, str, list[tuple[str, int, bytes]]]:
+    """(kind, arch, note, [(name, hash, raw bytes)]) of a kernel archive; raises ValueError."""
+    kind, arch, note, frames, table = _tables(data)
+    raws = []
+    for offset, h, stored_len, raw_len, codec in frames:
         st = data[offset:offset + stored_len]
         if codec == CODEC_STORED:
             raw = st
@@ -220,32 +237,15 @@ def read_archive(data: bytes, zstd=None) -> tuple[int, int, str, list[tuple[str,
         if len(raw) != raw_len or fnv1a64(raw) != h:
             raise ValueError(f"frame at {offset} is corrupt")
         raws.append(raw)
-    entries = []
-    for _ in range(nentries):
-        (n,) = struct.unpack_from("<H", data, at)
-        name = data[at + 2:at + 2 + n].decode()
-        at += 2 + n
-        h, frame, offset, length = struct.unpack_from("<QIII", data, at)
-        at += 20
-        entries.append((name, h, raws[frame][offset:offset + length]))
+    entries = [(name, h, raws[frame][offset:offset + length])
+               for name, h, frame, offset, length in table]
     return kind, arch, note, entries
 
 
 def frame_layout(data: bytes) -> list[tuple[int, int]]:
     """(frame, offset) of each entry of a kernel archive, in order: where its frames were cut
     (two archives of the same kernels packed with different frame sizes differ only here)."""
-    if data[:8] != ARCHIVE_MAGIC:
-        raise ValueError("not a kernel archive (bad magic)")
-    _, _, nframes, nentries, note_len = struct.unpack_from("<IIIII", data, 8)
-    at = 28 + note_len + 32 * nframes
-    layout = []
-    for _ in range(nentries):
-        (n,) = struct.unpack_from("<H", data, at)
-        at += 2 + n
-        _, frame, offset, _ = struct.unpack_from("<QIII", data, at)
-        at += 20
-        layout.append((frame, offset))
-    return layout
+    return [(frame, offset) for _, _, frame, offset, _ in _tables(data)[4]]
 
 
 def archive_text(data: bytes, zstd=None) -> str:

@@ -352,6 +352,18 @@ impl LaneTiling {
     pub fn positions(&self) -> u32 {
         LANES_BLOCK / self.lanes_per_block()
     }
+
+    /// Whether the segment lane kernels can take this mapping: they compute it with shifts and
+    /// combine a lane's threads with a butterfly over `group` consecutive ones, so every
+    /// parameter is a power of two and `group · lanes_per_warp = 32` (as every
+    /// [`LanePlan::segments`] gives).
+    pub fn fits_segment_lanes(&self) -> bool {
+        self.group.is_power_of_two()
+            && self.lanes_per_warp.is_power_of_two()
+            && self.warps_per_lane.is_power_of_two()
+            && self.warps_per_lane <= LANES_WARPS
+            && self.group * self.lanes_per_warp == 32
+    }
 }
 
 /// A planned lane launch: the mapping, the grid (`tiles` × `splits`), and the access pattern.
@@ -967,9 +979,8 @@ mod tests {
         o.max(1).saturating_sub(1) / tile
     }
 
-    /// The segment lane kernels (`gp::lanes_reduce` over segments) map threads with shifts and
-    /// combine a segment's threads with a butterfly over `G` consecutive threads: every plan of
-    /// segments must be powers of two with `G · Lw = 32`.
+    /// The segment lane kernels (`gp::lanes_reduce` over segments) need every plan of segments
+    /// to fit them (`LaneTiling::fits_segment_lanes`).
     #[test]
     fn segment_plans_are_powers_of_two_filling_a_warp() {
         for mean in (0..70)
@@ -979,11 +990,7 @@ mod tests {
             for (count, items) in [(1u64, 16u32), (1000, 16), (1 << 20, 16), (5, 4), (7, 64)] {
                 let t = LanePlan::segments(count, mean, 1056, items).tiling;
                 assert!(
-                    t.group.is_power_of_two()
-                        && t.lanes_per_warp.is_power_of_two()
-                        && t.warps_per_lane.is_power_of_two()
-                        && t.group * t.lanes_per_warp == 32
-                        && t.warps_per_lane <= LANES_WARPS,
+                    t.fits_segment_lanes(),
                     "mean {mean}, {count} segments, {items} items: {t:?}"
                 );
             }

@@ -158,16 +158,6 @@ fn segment_tile_shared_bytes(tile: u32, items: u32, value_size: usize) -> u32 {
     slots * value_size as u32
 }
 
-/// Whether `t` suits the segment lane kernels, which map threads with shifts and combine a
-/// segment's threads with a butterfly over `G` consecutive ones: powers of two, `G · Lw = 32`
-/// (what `LanePlan::segments` gives; gpu-core's unit test checks it over many means).
-fn segment_tiling_fits(t: &LaneTiling) -> bool {
-    t.group.is_power_of_two()
-        && t.lanes_per_warp.is_power_of_two()
-        && t.warps_per_lane.is_power_of_two()
-        && t.group * t.lanes_per_warp == 32
-}
-
 /// Where a shaped reduction writes: `count` results of `size` bytes at `ptr`.
 pub(super) struct Out {
     pub(super) ptr: u64,
@@ -601,7 +591,7 @@ impl Reduce<'_> {
         ws.begin(stream)?;
         let r = (|| {
             let (partials, counters) = Self::lane_scratch(ws, &plan, count, desc, stream)?;
-            debug_assert!(segment_tiling_fits(&plan.tiling), "{plan}");
+            debug_assert!(plan.tiling.fits_segment_lanes(), "{plan}");
             let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
             let lanes = segments.lanes();
             let (tiling, out_ptr) = (plan.tiling, out.ptr);
@@ -710,7 +700,7 @@ impl Reduce<'_> {
                 count: long.count,
             };
             let tiling = plan.tiling;
-            debug_assert!(segment_tiling_fits(&tiling), "{plan}");
+            debug_assert!(tiling.fits_segment_lanes(), "{plan}");
             let config = LaunchConfig::new(plan.grid_x(), LANES_BLOCK);
             // SAFETY: reduce_segment_pairs_<kind>(const In* in, gp::SegmentPairLanes lanes,
             // gp::LaneTiling tiling, Out* out, V* partials, unsigned* counters) matches (u64,
