@@ -17,6 +17,8 @@
 //   reduce_axis_<kind>(const In* in, gp::AxisLanes lanes, gp::LaneTiling tiling, Out* out,
 //                      V* partials, unsigned* counters)
 //   reduce_segments_<kind>(..., gp::SegmentLanes lanes, ...)
+//   reduce_segments_in_warp_<kind>(...): as reduce_segments_<kind>, for plans with every
+//     segment within one warp and one split (Wh == 1, grid y 1)
 //   reduce_segment_tiles_<kind>(const In* in, gp::SegmentTiles st, Out* out, u32* counter,
 //                               u32* flags, void* aggs, void* incs)
 //     segments read as flat tiles of 256 · ITEMS values (gpu_prims/segment_tiles.cuh), one
@@ -472,12 +474,14 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         OpT::value_type* partials, unsigned* counters) {                                         \
         gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
     }
-// The segment lanes with a register bound (gp::segment_lanes_min_blocks).
-#define REDUCE_LANES_BOUNDED(shape, Lanes, name, OpT, In, StoreT, MINB)                          \
+// The segment lanes with a register bound (gp::segment_lanes_min_blocks); IN_WARP: the form
+// for plans whose lanes each lie within one warp in one split (gp::lanes_reduce).
+#define REDUCE_LANES_BOUNDED(shape, Lanes, name, OpT, In, StoreT, MINB, IN_WARP)                 \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, MINB) reduce_##shape##_##name(  \
         const In* __restrict__ in, Lanes lanes, gp::LaneTiling tiling, StoreT::out_type* out,    \
         OpT::value_type* partials, unsigned* counters) {                                         \
-        gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
+        gp::lanes_reduce<OpT, In, Lanes, StoreT, IN_WARP>(in, lanes, tiling, out, partials,       \
+                                                          counters);                             \
     }
 // reduce_segment_tiles_<kind>: segments read as flat tiles (gpu_prims/segment_tiles.cuh), 256
 // threads, blockDim.x · ITEMS accumulators of dynamic shared memory.
@@ -503,11 +507,13 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
     REDUCE_LANES_BOUNDED(segments, gp::SegmentLanes, name, OpT, In, StoreT,                      \
-                         gp::segment_lanes_min_blocks<OpT::value_type>())                        \
+                         gp::segment_lanes_min_blocks<OpT::value_type>(), false)                 \
+    REDUCE_LANES_BOUNDED(segments_in_warp, gp::SegmentLanes, name, OpT, In, StoreT,              \
+                         gp::segment_lanes_min_blocks<OpT::value_type>(), true)                  \
     REDUCE_SEGMENT_TILES(name, OpT, In, StoreT)                                                  \
     REDUCE_SEGMENTS_SHORT(name, OpT, In, StoreT)                                                 \
     REDUCE_LANES_BOUNDED(segment_pairs, gp::SegmentPairLanes, name, OpT, In, StoreT,             \
-                         gp::segment_lanes_min_blocks<OpT::value_type>())
+                         gp::segment_lanes_min_blocks<OpT::value_type>(), false)
 // reduce_packed_<kind>: rows of a packed array, n = 2^log2n, and reduce_columns_<kind>: lanes
 // side by side as vectors (not for the 16-byte monoids). MINB: resident blocks per SM the
 // columns kernel is compiled for (5 for plain values: at 64 registers, the interleaved splits'
@@ -529,7 +535,7 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
 #define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \
     REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)                                  \
     REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreValue<T>, 5)                              \
-    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                                \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, gp::COLUMNS_SHORT_MIN_BLOCKS)  \
         reduce_columns_short_##opname##_##tname(const T* __restrict__ in, gp::ColumnLanes c,     \
                                                 T* out) {                                        \
         gp::lanes_reduce_columns_short<Op<T>, T, gp::StoreValue<T>>(in, c, out);                 \

@@ -578,6 +578,21 @@ impl LanePlan {
         self
     }
 
+    /// Whether every lane lies within one warp in one split (`warps_per_lane` 1, `splits` 1):
+    /// such plans of segments launch the lean form of the segment lane kernels, compiled
+    /// without the splits' merge and the warps' combine (docs/shapes.md, twelfth session).
+    ///
+    /// ```
+    /// use gpu_core::LanePlan;
+    /// // Segments of 1000 values on average: a warp each.
+    /// assert!(LanePlan::segments(268_000, 1000, 660, 16).in_one_warp());
+    /// // 16 segments of 2^24: eight warps each, cut into splits.
+    /// assert!(!LanePlan::segments(16, 1 << 24, 660, 16).in_one_warp());
+    /// ```
+    pub fn in_one_warp(&self) -> bool {
+        self.splits == 1 && self.tiling.warps_per_lane == 1
+    }
+
     /// Grid x of the launch: the tiles, capped at the driver's limit (the kernels walk the
     /// rest grid-stride).
     pub fn grid_x(&self) -> u32 {

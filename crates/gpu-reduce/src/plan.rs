@@ -443,7 +443,14 @@ mod tests {
                 .kernel_names()
                 .into_iter()
                 .collect();
-        let shapes = ["axis", "packed", "columns", "segments", "segment_tiles"];
+        let shapes = [
+            "axis",
+            "packed",
+            "columns",
+            "segments",
+            "segments_in_warp",
+            "segment_tiles",
+        ];
         for h in ["f16", "bf16"] {
             let mut kinds: Vec<String> = ["sum", "prod", "min", "max"]
                 .iter()

@@ -820,7 +820,7 @@ fn packed_rows_into_device_outputs() {
 /// Many lanes of more vector rows than one step (13 and 40 rows; 2^20 lanes of 4-byte values,
 /// 2^21 of 8-byte: enough blocks of 256 lane groups to fill an H100 or H200): the
 /// thread-per-group columns kernel walks each lane's rows in steps, the remainder rows
-/// included. Every plain operator against the CPU, C order along axis 0, Fortran order along
+/// included; lanes of 2 and 3 rows take its one-step form (two lane groups per thread). Every plain operator against the CPU, C order along axis 0, Fortran order along
 /// axis 1 and the middle axis of a 3-D array, each checked to take that kernel.
 fn check_thread_columns<T: Element>(gpu: &Gpu, rows_list: &[usize]) {
     let r = Reduce::new(gpu);
@@ -861,10 +861,10 @@ fn check_thread_columns<T: Element>(gpu: &Gpu, rows_list: &[usize]) {
 #[test]
 fn columns_of_many_lanes_a_thread_each() {
     let Some(gpu) = gpu_or_skip() else { return };
-    check_thread_columns::<f32>(&gpu, &[13, 40]);
-    check_thread_columns::<i32>(&gpu, &[13, 40]);
+    check_thread_columns::<f32>(&gpu, &[2, 3, 13, 40]);
+    check_thread_columns::<i32>(&gpu, &[2, 13, 40]);
     check_thread_columns::<u32>(&gpu, &[13]);
-    check_thread_columns::<f64>(&gpu, &[13]);
+    check_thread_columns::<f64>(&gpu, &[3, 13]);
     check_thread_columns::<i64>(&gpu, &[9]);
 }
 
@@ -1096,6 +1096,14 @@ fn check_segment_lane_starts<T: Element>(gpu: &Gpu) {
                 plan.access,
                 LaneAccess::GroupPerLane(_) | LaneAccess::WarpsPerLane(_)
             ),
+            "{} {long}: {plan}",
+            T::NAME
+        );
+        // Both forms of the segment lane kernels: the lean one (each segment within a warp, one
+        // split) at a mean of about 200, the general one (two warps per segment) at 2000.
+        assert_eq!(
+            plan.in_one_warp(),
+            long == 2000,
             "{} {long}: {plan}",
             T::NAME
         );

@@ -323,7 +323,12 @@ template <class T> struct StoreIndex {
 // Commutative operators read each position's elements P apart (coalesced in every mapping);
 // non-commutative ones give each position one contiguous run, so the combine order is the
 // lane's order. Empty lanes give the identity (argmin/argmax: index ~0).
-template <class Op, class In, class Lanes, class Store>
+// IN_WARP: the launch's plan keeps every lane within one warp, in one split (Wh == 1,
+// gridDim.y == 1), so the splits' partials and merge and the warps' combine are not compiled:
+// a segment's chain is its offsets, loads, butterfly and store only. The general kernel of the
+// same lanes carries them (48 registers either way), and its segments of 1-2000 values read at
+// 0.73x copy against 0.89x for this form (harness 2, H200; docs/shapes.md, twelfth session).
+template <class Op, class In, class Lanes, class Store, bool IN_WARP = false>
 __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes lanes,
                                              LaneTiling tiling,
                                              typename Store::out_type* out,
@@ -335,7 +340,7 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
     Op op;
     constexpr bool SEGMENTS = LanesPeelStarts<Lanes>::value;
     const LaneThread t = SEGMENTS ? LaneThread(tiling, LaneThread::Pow2()) : LaneThread(tiling);
-    const u64 S = gridDim.y, s = blockIdx.y;
+    const u64 S = IN_WARP ? 1 : gridDim.y, s = IN_WARP ? 0 : blockIdx.y;
     const u64 tiles = (lanes.count + t.L - 1) / t.L;
     const i64 step = lanes.step();
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -404,7 +409,7 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
             // (harness, segments of 1-2000 f32 on an H200; docs/shapes.md, session 11).
             r = acc;
             for (u32 o = 1; o < t.G; o <<= 1) r = op(r, shfl_idx(r, (int)(t.lid ^ o)));
-            if (t.Wh > 1) {
+            if (!IN_WARP && t.Wh > 1) {
                 if (t.q == 0) scratch[t.slot(t.w_hi)] = r;
                 __syncthreads();
                 r = Op::identity();

@@ -226,7 +226,10 @@ __device__ __forceinline__ void lanes_reduce_columns_short_h(const In* __restric
 #pragma unroll
             for (int k = 0; k < LW; ++k) acc[h][k] = Op::identity();
         }
-        for (u64 r0 = 0; r0 < c.vrows; r0 += RR) {
+        // H > 1 holds lanes of at most RR rows: one step, which the compiler then sees (with
+        // the loop's bound at run time it kept every pointer live: 96 registers, two blocks).
+        const u64 row_end = H > 1 ? (u64)RR : c.vrows;
+        for (u64 r0 = 0; r0 < row_end; r0 += RR) {
             Vw x[H][RR];
 #pragma unroll
             for (int h = 0; h < H; ++h)
@@ -254,6 +257,11 @@ __device__ __forceinline__ void lanes_reduce_columns_short_h(const In* __restric
         }
     }
 }
+
+// Resident blocks per SM reduce_columns_short_* are compiled for: three (80 registers, no
+// spills). Unbounded they took 96 (two blocks: 134217728 x 2 f32 along axis 1, 0.96 -> 0.73-0.77x
+// copy on an H200 after the ninth session's row loop); four spill on sm_80.
+constexpr int COLUMNS_SHORT_MIN_BLOCKS = 3;
 
 // The thread-per-lane-group columns reduction (above) of a plan with 256 lane groups across
 // and no splits: two lane groups per thread for lanes of up to COLUMN_ROWS / 2 vector rows,
