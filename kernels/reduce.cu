@@ -17,8 +17,9 @@
 //   reduce_axis_<kind>(const In* in, gp::AxisLanes lanes, gp::LaneTiling tiling, Out* out,
 //                      V* partials, unsigned* counters)
 //   reduce_segments_<kind>(..., gp::SegmentLanes lanes, ...)
-//   reduce_segments_in_warp_<kind>(...): as reduce_segments_<kind>, for plans with every
-//     segment within one warp and one split (Wh == 1, grid y 1)
+//   reduce_axis_in_warp_<kind>, reduce_segments_in_warp_<kind>: as reduce_axis_<kind> and
+//     reduce_segments_<kind>, for plans with every lane within one warp and one split (Wh == 1,
+//     grid y 1)
 //   reduce_segment_tiles_<kind>(const In* in, gp::SegmentTiles st, Out* out, u32* counter,
 //                               u32* flags, void* aggs, void* incs)
 //     segments read as flat tiles of 256 · ITEMS values (gpu_prims/segment_tiles.cuh), one
@@ -369,6 +370,13 @@ __device__ __forceinline__ void auto_reduce(const In* __restrict__ in, u64 n,
     }
 }
 
+// Resident blocks per SM of the in-warp axis lane kernels: five (48 registers, no spills) for
+// accumulators of up to 8 bytes, where ptxas 12.0 gives them 64 unbounded; none for wider ones
+// (argmin/argmax of 8-byte values spill 16-40 bytes under four blocks' 64 registers).
+template <class V> __host__ __device__ constexpr unsigned axis_in_warp_min_blocks() {
+    return sizeof(V) > 8 ? 1 : 5;
+}
+
 }  // namespace reduce
 }  // namespace gp
 
@@ -475,7 +483,8 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         gp::lanes_reduce<OpT, In, Lanes, StoreT>(in, lanes, tiling, out, partials, counters);     \
     }
 // The segment lanes with a register bound (gp::segment_lanes_min_blocks); IN_WARP: the form
-// for plans whose lanes each lie within one warp in one split (gp::lanes_reduce).
+// for plans whose lanes each lie within one warp in one split (gp::lanes_reduce), for segments
+// and for axis lanes (gp::reduce::axis_in_warp_min_blocks).
 #define REDUCE_LANES_BOUNDED(shape, Lanes, name, OpT, In, StoreT, MINB, IN_WARP)                 \
     extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, MINB) reduce_##shape##_##name(  \
         const In* __restrict__ in, Lanes lanes, gp::LaneTiling tiling, StoreT::out_type* out,    \
@@ -506,6 +515,8 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
     }
 #define REDUCE_LANES(name, OpT, In, StoreT)                                                      \
     REDUCE_LANES_ONE(axis, gp::AxisLanes, name, OpT, In, StoreT)                                 \
+    REDUCE_LANES_BOUNDED(axis_in_warp, gp::AxisLanes, name, OpT, In, StoreT,                     \
+                         gp::reduce::axis_in_warp_min_blocks<OpT::value_type>(), true)           \
     REDUCE_LANES_BOUNDED(segments, gp::SegmentLanes, name, OpT, In, StoreT,                      \
                          gp::segment_lanes_min_blocks<OpT::value_type>(), false)                 \
     REDUCE_LANES_BOUNDED(segments_in_warp, gp::SegmentLanes, name, OpT, In, StoreT,              \

@@ -579,8 +579,9 @@ impl LanePlan {
     }
 
     /// Whether every lane lies within one warp in one split (`warps_per_lane` 1, `splits` 1):
-    /// such plans of segments launch the lean form of the segment lane kernels, compiled
-    /// without the splits' merge and the warps' combine (docs/shapes.md, twelfth session).
+    /// such plans of segments and of axis lanes launch the lean form of the lane kernels,
+    /// compiled without the splits' merge and the warps' combine (docs/shapes.md, twelfth
+    /// session).
     ///
     /// ```
     /// use gpu_core::LanePlan;

@@ -445,6 +445,7 @@ mod tests {
                 .collect();
         let shapes = [
             "axis",
+            "axis_in_warp",
             "packed",
             "columns",
             "segments",

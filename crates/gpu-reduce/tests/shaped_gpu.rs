@@ -817,6 +817,61 @@ fn packed_rows_into_device_outputs() {
     check_packed_rows_into::<gpu_core::bf16>(&gpu);
 }
 
+/// Rows of 40 … 1024 values that are not packed rows (lengths that are not powers of two, or
+/// longer than 128 f32): a thread, a group or a warp per row, in one split, which launches the
+/// in-warp form of the axis lane kernels (`reduce_axis_in_warp_*`). Every operator, argmin and
+/// argmax against the CPU, C order along axis 1 and Fortran order along axis 0; odd lengths
+/// start rows at every alignment.
+fn check_in_warp_rows<T: Element>(gpu: &Gpu) {
+    let r = Reduce::new(gpu);
+    for cols in [40usize, 333, 1000, 1024] {
+        let rows = 3001;
+        for op in ops_for::<T>() {
+            let v = exact::<T>(rows * cols, op, cols as u64);
+            let c = Array2::from_shape_vec((rows, cols), v.clone()).unwrap();
+            let f = Array2::from_shape_vec((cols, rows).f(), v).unwrap();
+            for (what, x, axis) in [("C axis 1", c.into_dyn(), 1), ("F axis 0", f.into_dyn(), 0)] {
+                let what = format!("{} {rows}x{cols} {what} {op:?}", T::NAME);
+                let plan = r
+                    .axis_plan::<T>(x.shape(), x.strides(), Axis(axis), op)
+                    .unwrap();
+                assert!(
+                    plan.in_one_warp()
+                        && matches!(
+                            plan.access,
+                            LaneAccess::ThreadPerLane | LaneAccess::GroupPerLane(_)
+                        ),
+                    "{what}: {plan}"
+                );
+                let want = cpu::reduce_axis(x.view(), Axis(axis), op).unwrap();
+                assert_eq!(r.reduce_axis(&x, Axis(axis), op).unwrap(), want, "{what}");
+                if op == Op::Max {
+                    assert_eq!(
+                        r.argmax_axis(&x, Axis(axis)).unwrap(),
+                        cpu::argmax_axis(x.view(), Axis(axis)).unwrap(),
+                        "{what} argmax"
+                    );
+                    assert_eq!(
+                        r.argmin_axis(&x, Axis(axis)).unwrap(),
+                        cpu::argmin_axis(x.view(), Axis(axis)).unwrap(),
+                        "{what} argmin"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn medium_rows_take_the_in_warp_form() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_in_warp_rows::<f32>(&gpu);
+    check_in_warp_rows::<i32>(&gpu);
+    check_in_warp_rows::<u64>(&gpu);
+    check_in_warp_rows::<f64>(&gpu);
+    check_in_warp_rows::<gpu_core::f16>(&gpu);
+}
+
 /// Many lanes of more vector rows than one step (13 and 40 rows; 2^20 lanes of 4-byte values,
 /// 2^21 of 8-byte: enough blocks of 256 lane groups to fill an H100 or H200): the
 /// thread-per-group columns kernel walks each lane's rows in steps, the remainder rows
