@@ -16,6 +16,10 @@ fn main() -> gpu_core::Result<()> {
     let xi64 = gpu.upload(&i64s)?;
     let cols = ndarray::Array2::from_shape_fn((1000, 64), |(r, c)| ((r + c) % 7) as f32);
     let offsets: Vec<u64> = (0..=200u64).map(|i| (i * 5).min(n as u64)).collect();
+    let rows = ndarray::Array2::from_shape_fn((1000, 1000), |(r, c)| ((r + c) % 7) as f32);
+    let long_values: Vec<f32> = (0..100_000).map(|i| (i % 13) as f32).collect();
+    let long_offsets: Vec<u64> = (0..=100u64).map(|i| i * 1000).collect();
+    let long_values = gpu.upload(&long_values)?;
     gpu.synchronize()?;
     let open_s = t.elapsed().as_secs_f64();
     let call = || -> gpu_core::Result<()> {
@@ -34,6 +38,16 @@ fn main() -> gpu_core::Result<()> {
                 assert_eq!(s.len(), 200);
             }
             "reduce-max" => assert!(x32.max()?.is_some()),
+            // (twelfth session) rows of 1000 by a warp each and segments of 1000: the plans
+            // that launch the in-warp lane kernels since then.
+            "reduce-rows" => {
+                let s = Reduce::new(&gpu).sum_axis(&rows, ndarray::Axis(1))?;
+                assert_eq!(s, rows.sum_axis(ndarray::Axis(1)).into_dyn());
+            }
+            "reduce-segments-long" => {
+                let s = Reduce::new(&gpu).segmented_sum(&long_values, &long_offsets[..])?;
+                assert_eq!(s.len(), 100);
+            }
             other => panic!("unknown case {other}"),
         }
         Ok(())
