@@ -236,6 +236,18 @@ impl Reduce<'_> {
             .kernel(&REDUCE_PTX, &format!("reduce_{shape}_{}", desc.kind))
     }
 
+    /// The lane kernel of `shape` (`axis`, `segments`) that launches `plan`: its in-warp form
+    /// where every lane lies within one warp in one split, compiled without the splits' merge
+    /// and the warps' combine (H200: segments of 1-2000 0.82-0.84 -> 1.00x copy, rows of 1024
+    /// 0.91-0.94 -> 0.98-1.01; docs/shapes.md, twelfth session).
+    fn plan_lane_kernel(&self, shape: &str, plan: &LanePlan, desc: &Desc) -> Result<Kernel> {
+        if plan.in_one_warp() {
+            self.lane_kernel(&format!("{shape}_in_warp"), desc)
+        } else {
+            self.lane_kernel(shape, desc)
+        }
+    }
+
     /// Scratch for a launch of `plan` over `count` lanes: partials and zeroed per-tile
     /// counters, from `ws`. Returns (partials, counters) addresses (0 when not needed).
     fn lane_scratch(
@@ -336,14 +348,7 @@ impl Reduce<'_> {
             }
             AxisChoice::Lanes(plan) => plan,
         };
-        // As for segments: lanes within one warp in one split take the lean form (rows of 1024
-        // f32, a warp each: 0.85 -> 1.03x copy in harness 3).
-        let shape = if plan.in_one_warp() {
-            "axis_in_warp"
-        } else {
-            "axis"
-        };
-        let kernel = self.lane_kernel(shape, desc)?;
+        let kernel = self.plan_lane_kernel("axis", &plan, desc)?;
         if lb.total_lanes() == 0 {
             return Ok(plan);
         }
@@ -591,14 +596,7 @@ impl Reduce<'_> {
             self.launch_short_segments(input, segments, desc, out, &plan, ws, stream)?;
             return Ok(plan);
         }
-        // Plans with every segment within a warp in one split take the lean form (no merge
-        // or warps' combine compiled in: 0.73 -> 0.89x copy at 1-2000 values in harness 2).
-        let shape = if plan.in_one_warp() {
-            "segments_in_warp"
-        } else {
-            "segments"
-        };
-        let kernel = self.lane_kernel(shape, desc)?;
+        let kernel = self.plan_lane_kernel("segments", &plan, desc)?;
         let count = segments.count() as u64;
         if count == 0 {
             return Ok(plan);
