@@ -772,18 +772,39 @@ impl ColumnLanes {
     }
 
     /// Whether the short columns kernels take these lanes (a thread per lane group, no block
-    /// work): 256 lane groups across a block (so one thread down) and at most [`COLUMN_ROWS`]
-    /// vector rows per lane.
+    /// work): 256 lane groups across a block, so one thread down, which walks its lanes
+    /// [`COLUMN_ROWS`] vector rows a step (lanes of at most that many rows, or many lanes of
+    /// any length: [`LanePlan::thread_columns`]).
     pub fn is_short(&self) -> bool {
-        self.ty() == 1 && self.vrows <= COLUMN_ROWS
+        self.ty() == 1
     }
 
-    /// Blocks of the short columns reduction over these lanes: a thread takes two lane groups
-    /// (two tiles per block) for lanes of up to `COLUMN_ROWS / 2` vector rows, one otherwise
-    /// (the kernel's rule; more blocks would only idle).
+    /// Lane groups a thread of the short columns kernels takes: two for lanes of up to
+    /// `COLUMN_ROWS / 2` vector rows (both in flight at once), one otherwise (the kernels'
+    /// rule).
+    pub fn short_groups_per_thread(&self) -> u64 {
+        if self.vrows <= COLUMN_ROWS / 2 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Blocks of the short columns reduction over these lanes: a block's tiles are its
+    /// threads' lane groups ([`short_groups_per_thread`](Self::short_groups_per_thread);
+    /// more blocks would only idle).
     pub fn short_reduce_blocks(&self) -> u64 {
-        let per_block = if self.vrows <= COLUMN_ROWS / 2 { 2 } else { 1 };
-        self.tiles().div_ceil(per_block).clamp(1, i32::MAX as u64)
+        self.tiles()
+            .div_ceil(self.short_groups_per_thread())
+            .clamp(1, i32::MAX as u64)
+    }
+
+    /// Blocks of the short columns scan over these lanes (it counts lane groups across the
+    /// outer indices, 256 threads a block, grid-stride).
+    pub fn short_scan_blocks(&self) -> u64 {
+        (self.outer * self.groups)
+            .div_ceil(LANES_BLOCK as u64 * self.short_groups_per_thread())
+            .clamp(1, i32::MAX as u64)
     }
 
     /// Spans of a columns scan: vector rows a block scans (`ty` × [`COLUMN_ROWS`]) per lane.
@@ -838,12 +859,13 @@ impl LanePlan {
         Self::columns_with(lb, elem_size, target_blocks, scan.then_some(true))
     }
 
-    /// The thread-per-lane-group plan of a columns reduction: 256 lane groups across a block,
-    /// one thread each folding its lanes [`COLUMN_ROWS`] vector rows a step, no block fold and
-    /// no splits, where lanes are many enough for `target_blocks` such blocks (a vector row
-    /// of at least 256 groups); `None` otherwise. Many lanes of a few dozen rows (64 ×
-    /// 4194304 f32 along axis 0) read at 0.79–0.91× copy on an H200 through the block's
-    /// threads down and its fold; see docs/shapes.md (ninth session).
+    /// The thread-per-lane-group plan of a columns reduction or scan: 256 lane groups across
+    /// a block, one thread each walking its lanes [`COLUMN_ROWS`] vector rows a step (a fold,
+    /// or a running value carried from step to step), no block work and no splits or spans,
+    /// where lanes are many enough for `target_blocks` such blocks (a vector row of at least
+    /// 256 groups); `None` otherwise. Many lanes of a few dozen rows (64 × 4194304 f32 along
+    /// axis 0) read at 0.79–0.91× copy on an H200 through the block's threads down and its
+    /// fold, and were scanned at 0.77×; see docs/shapes.md (ninth and thirteenth sessions).
     ///
     /// ```
     /// use gpu_core::{axis_lanes, LaneAccess, LanePlan};

@@ -671,6 +671,69 @@ fn vector_columns_every_geometry_type_operator_and_kind() {
     }
 }
 
+/// Many lanes side by side of more than eight vector rows (2^20 + 4 or + 2 lanes: a last
+/// block of few lane groups), walked a thread per lane group with the running values carried
+/// from step to step (`LanePlan::thread_columns`): lanes of 9, 16 and 33 rows (one step and a
+/// partial one, two whole steps, five), C order along axis 0 and Fortran order along axis 1,
+/// every type, operator and kind against the CPU; the plan asserted.
+fn check_walked_columns<T: Element>(gpu: &Gpu, ops: &[Op]) {
+    let s = Scan::new(gpu);
+    let cols = (1usize << 20) + 16 / std::mem::size_of::<T>();
+    for rows in [9usize, 16, 33] {
+        for &op in ops {
+            let c = Array2::from_shape_vec((rows, cols), exact::<T>(rows * cols, op, rows as u64))
+                .unwrap();
+            let plan = s.axis_plan::<T>(&[rows, cols], &[cols as isize, 1], Axis(0), op);
+            let plan = plan.unwrap();
+            assert!(
+                matches!(
+                    plan.access,
+                    LaneAccess::VectorColumns {
+                        groups_across: 256,
+                        threads_down: 1,
+                        ..
+                    }
+                ) && plan.splits == 1,
+                "{} {rows}x{cols} {op:?}: a thread per lane group: {plan}",
+                T::NAME
+            );
+            let mut f = Array2::from_elem((cols, rows).f(), T::default());
+            let layouts = if matches!(op, Op::Sum | Op::Max) {
+                f.assign(&c.t());
+                vec![("C", c.view().into_dyn(), 0), ("F", f.view().into_dyn(), 1)]
+            } else {
+                vec![("C", c.view().into_dyn(), 0)]
+            };
+            for (name, view, axis) in layouts {
+                for kind in KINDS {
+                    let want = cpu::scan_axis(view.view(), Axis(axis), op, kind).unwrap();
+                    let got = scan_of(gpu, kind)
+                        .scan_axis(&view, Axis(axis), op)
+                        .unwrap_or_else(|e| {
+                            panic!("{} {name} {rows} {op:?} {kind:?}: {e}", T::NAME)
+                        });
+                    assert!(
+                        got == want,
+                        "{} {name} {rows}x{cols} axis {axis} {op:?} {kind:?}",
+                        T::NAME
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn many_long_columns_walked_a_thread_each() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    check_walked_columns::<i32>(&gpu, &ops_for::<i32>());
+    check_walked_columns::<f32>(&gpu, &ops_for::<f32>());
+    check_walked_columns::<u64>(&gpu, &ops_for::<u64>());
+    check_walked_columns::<f64>(&gpu, &[Op::Sum, Op::Max, Op::Product]);
+    check_walked_columns::<u32>(&gpu, &[Op::Sum, Op::Min, Op::BitXor]);
+    check_walked_columns::<i64>(&gpu, &[Op::Sum, Op::Min, Op::BitAnd]);
+}
+
 /// Two or four lanes side by side with a row of them every K elements (the columns of a dense
 /// array of K columns), scanned as rows of K-wide vectors in staged tiles: lengths around the
 /// one-warp tile (896 rows of 8-byte vectors, 448 of 16-byte ones), several tiles with a

@@ -283,14 +283,15 @@ template <> struct LanesInterleaveSplits<AxisLanes> {
     static constexpr bool value = true;
 };
 
-// Which lanes start anywhere and are read in whole vectors after their first elements (the
-// few before the first vector boundary one per position): segments. The axis lanes keep their
-// aligned, half-aligned and scalar paths (peeling them too spilled the general kernel: rows of
-// 16384 fell from 1.00 to 0.95x copy on an H100, docs/shapes.md run 14).
-template <class Lanes> struct LanesPeelStarts {
+// Which lanes are segments: they start anywhere and are read in whole vectors after their
+// first elements (the few before the first vector boundary one per position), with the
+// shift mapping of threads, no split division and the butterfly combine. The axis lanes keep
+// their aligned, half-aligned and scalar paths (peeling them too spilled the general kernel:
+// rows of 16384 fell from 1.00 to 0.95x copy on an H100, docs/shapes.md run 14).
+template <class Lanes> struct LanesAreSegments {
     static constexpr bool value = false;
 };
-template <> struct LanesPeelStarts<SegmentLanes> {
+template <> struct LanesAreSegments<SegmentLanes> {
     static constexpr bool value = true;
 };
 
@@ -327,7 +328,7 @@ template <class T> struct StoreIndex {
 // gridDim.y == 1), so the splits' partials and merge and the warps' combine are not compiled:
 // a segment's chain is its offsets, loads, butterfly and store only. The general kernel of the
 // same lanes carries them (48 registers either way), and its segments of 1-2000 values read at
-// 0.73x copy against 0.89x for this form (harness 2, H200; docs/shapes.md, twelfth session).
+// 0.82-0.84x copy against 1.00x for this form (H200; docs/shapes.md, twelfth session).
 template <class Op, class In, class Lanes, class Store, bool IN_WARP = false>
 __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes lanes,
                                              LaneTiling tiling,
@@ -338,7 +339,7 @@ __device__ __forceinline__ void lanes_reduce(const In* __restrict__ in, Lanes la
     typedef ReduceConvert<In, V> Cv;
     __shared__ V scratch[LANES_BLOCK];
     Op op;
-    constexpr bool SEGMENTS = LanesPeelStarts<Lanes>::value;
+    constexpr bool SEGMENTS = LanesAreSegments<Lanes>::value;
     const LaneThread t = SEGMENTS ? LaneThread(tiling, LaneThread::Pow2()) : LaneThread(tiling);
     const u64 S = IN_WARP ? 1 : gridDim.y, s = IN_WARP ? 0 : blockIdx.y;
     const u64 tiles = (lanes.count + t.L - 1) / t.L;

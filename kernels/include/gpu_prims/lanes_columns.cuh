@@ -396,11 +396,13 @@ column_scan_row(const Vec<typename Op::value_type, W> (&x)[R], int r,
     return y;
 }
 
-// Lanes short enough for one thread each (vrows <= COLUMN_ROWS): no block work at all, so a
-// kernel of its own (scan_columns_short_*: the spans' kernel needs three times the registers).
-// Each thread scans H lane groups a block apart per step (H = 2 for lanes of up to RR = 4
-// vector rows, else 1 of up to 8), all their loads in flight first. Grid-stride over the lane
-// groups, H per thread.
+// Lanes with a thread each (scan_columns_short_*): no block work at all, so a kernel of its
+// own (the spans' kernel needs three times the registers). Each thread scans H lane groups a
+// block apart per step, all their loads in flight first: H = 2 for lanes of up to RR = 4
+// vector rows (one step), else one group walked RR = 8 vector rows a step, its running values
+// carried in registers from step to step (many lanes of any length: gpu_core's
+// LanePlan::thread_columns; lanes of 64 rows through a block of 8 threads down and its
+// barriers read at 0.77x copy on an H200). Grid-stride over the lane groups, H per thread.
 template <class Op, int LW, int H, int RR>
 __device__ __forceinline__ void lanes_scan_columns_short_h(const typename Op::value_type* in,
                                                            ColumnLanes ci,
@@ -412,44 +414,64 @@ __device__ __forceinline__ void lanes_scan_columns_short_h(const typename Op::va
     Op op;
     const u64 total = ci.outer * ci.groups;
     const u64 stride = (u64)gridDim.x * blockDim.x * H;
-    T none[LW];
-#pragma unroll
-    for (int k = 0; k < LW; ++k) none[k] = Op::identity();
+    // H > 1 holds lanes of at most RR rows: one step the compiler sees.
+    const u64 row_end = H > 1 ? (u64)RR : ci.vrows;
     for (u64 q0 = (u64)blockIdx.x * blockDim.x * H + threadIdx.x; q0 < total; q0 += stride) {
-        Vw x[H][RR];
+        const T* src[H];
+        T* dst[H];
+        T run[H][LW];  // each lane's inclusive value so far (valid from the second step)
 #pragma unroll
         for (int h = 0; h < H; ++h) {
             const u64 q = q0 + (u64)h * blockDim.x;
-            const T* src = in + (q < total ? column_offset<T>(ci, q / ci.groups, q % ci.groups, 0) : 0);
+            src[h] = in + (q < total ? column_offset<T>(ci, q / ci.groups, q % ci.groups, 0) : 0);
+            dst[h] = out + (q < total ? column_offset<T>(co, q / co.groups, q % co.groups, 0) : 0);
+        }
+        for (u64 r0 = 0; r0 < row_end; r0 += RR) {
+            Vw x[H][RR];
 #pragma unroll
-            for (int r = 0; r < RR; ++r) {
-                if (q < total && (u64)r < ci.vrows) {
-                    x[h][r] = *reinterpret_cast<const Vw*>(src + (i64)r * ci.vrow_stride);
-                } else {
+            for (int h = 0; h < H; ++h) {
+                const u64 q = q0 + (u64)h * blockDim.x;
 #pragma unroll
-                    for (int i = 0; i < W; ++i) x[h][r].v[i] = Op::identity();
+                for (int r = 0; r < RR; ++r) {
+                    if (q < total && r0 + r < ci.vrows) {
+                        x[h][r] = *reinterpret_cast<const Vw*>(src[h] + (i64)(r0 + r) * ci.vrow_stride);
+                    } else {
+#pragma unroll
+                        for (int i = 0; i < W; ++i) x[h][r].v[i] = Op::identity();
+                    }
                 }
             }
-        }
 #pragma unroll
-        for (int h = 0; h < H; ++h) {
-            const u64 q = q0 + (u64)h * blockDim.x;
-            if (q >= total) continue;
-            T run[LW];
+            for (int h = 0; h < H; ++h) {
+                const u64 q = q0 + (u64)h * blockDim.x;
+                if (q >= total) continue;
+                // The running values before this step: the exclusive output's first row.
+                T before[LW];
 #pragma unroll
-            for (int r = 0; r < RR; ++r)
+                for (int k = 0; k < LW; ++k) before[k] = r0 > 0 ? run[h][k] : Op::identity();
+                // Each lane's first value is taken as it is (op(identity, -0.0) is +0.0).
 #pragma unroll
-                for (int i = 0; i < W; ++i) {
-                    const int k = i % LW;
-                    if (r > 0 || i >= LW) x[h][r].v[i] = op(run[k], x[h][r].v[i]);
-                    run[k] = x[h][r].v[i];
+                for (int r = 0; r < RR; ++r)
+#pragma unroll
+                    for (int i = 0; i < W; ++i) {
+                        const int k = i % LW;
+                        if (r0 > 0 || r > 0 || i >= LW) x[h][r].v[i] = op(run[h][k], x[h][r].v[i]);
+                        run[h][k] = x[h][r].v[i];
+                    }
+#pragma unroll
+                for (int r = 0; r < RR; ++r) {
+                    if (r0 + r >= ci.vrows) continue;
+                    Vw y = x[h][r];
+                    if (exclusive) {
+#pragma unroll
+                        for (int i = 0; i < W; ++i)
+                            y.v[i] = i >= LW  ? x[h][r].v[i - LW]
+                                     : r > 0 ? x[h][r - 1].v[i + W - LW]
+                                             : before[i];
+                    }
+                    *reinterpret_cast<Vw*>(dst[h] + (i64)(r0 + r) * co.vrow_stride) = y;
                 }
-            T* dst = out + column_offset<T>(co, q / co.groups, q % co.groups, 0);
-#pragma unroll
-            for (int r = 0; r < RR; ++r)
-                if ((u64)r < ci.vrows)
-                    *reinterpret_cast<Vw*>(dst + (i64)r * co.vrow_stride) =
-                        column_scan_row<Op, LW, W, RR>(x[h], r, none, false, exclusive != 0, op);
+            }
         }
     }
 }

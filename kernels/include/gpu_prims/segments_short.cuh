@@ -34,7 +34,7 @@ struct SegmentPairLanes {
     }
     __device__ __forceinline__ i64 step() const { return 1; }
 };
-template <> struct LanesPeelStarts<SegmentPairLanes> {
+template <> struct LanesAreSegments<SegmentPairLanes> {
     static constexpr bool value = true;
 };
 

@@ -149,6 +149,30 @@ fn segment_staged_block() -> u32 {
     )
 }
 
+/// Which lanes the columns scan walks a thread per lane group (`LanePlan::thread_columns`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ColumnWalk {
+    /// Where the lanes make a block of 256 lane groups per SM or more (the default).
+    Fill,
+    /// Wherever a vector row holds 256 lane groups.
+    Any,
+    /// Never (the spans' plans, as before the walk).
+    Off,
+}
+
+/// `GPU_PRIMS_COLUMN_SCAN_WALK` = `any` or `off` (benchmarks; read once), else
+/// [`ColumnWalk::Fill`].
+fn column_scan_walk() -> ColumnWalk {
+    static WALK: std::sync::OnceLock<ColumnWalk> = std::sync::OnceLock::new();
+    *WALK.get_or_init(
+        || match std::env::var("GPU_PRIMS_COLUMN_SCAN_WALK").as_deref() {
+            Ok("any") => ColumnWalk::Any,
+            Ok("off") => ColumnWalk::Off,
+            _ => ColumnWalk::Fill,
+        },
+    )
+}
+
 fn offset_ptr(base: u64, offset: i64, size: usize) -> u64 {
     base.wrapping_add_signed(offset * size as i64)
 }
@@ -243,6 +267,23 @@ impl Scanner {
         if (a.outer, a.groups, a.vrows, a.rv) != (b.outer, b.groups, b.vrows, b.rv) {
             return Ok(None);
         }
+        // Lanes many enough for a block of 256 lane groups per SM: each thread walks its lane
+        // group with its running values in registers (no spans, no look-back, no block
+        // work). Eight 16-byte loads per thread and step keep 32 KiB in flight per block, about
+        // what an SM's share of an H200's bandwidth needs; on an H200 the walk took 4096 blocks
+        // (64 x 4194304 along axis 0) from 0.76-0.77 to 0.92-0.94x copy and 256 blocks
+        // (262144 x 1024 Fortran along axis 1, lanes of 1024) from 0.68-0.70 to 0.91-0.93x
+        // (docs/shapes.md, thirteenth session).
+        let walk = column_scan_walk();
+        if walk != ColumnWalk::Off {
+            let target = match walk {
+                ColumnWalk::Any => 1,
+                _ => self.gpu.properties().sm_count as u64,
+            };
+            if let Some((plan, ci)) = LanePlan::thread_columns(in_lb, kind.value_size, target) {
+                return Ok(Some((plan, ci, ColumnLanes { tx: ci.tx, ..b })));
+            }
+        }
         // Long spans exist for sum, prod, min and max.
         let Some((mut plan, ci)) =
             LanePlan::vector_columns_scan(in_lb, kind.value_size, kind.has_fast_paths())
@@ -294,8 +335,8 @@ impl Scanner {
         let state_bytes = ((1 + spans) * 4).next_multiple_of(16);
         let pack = ci.lanes_per_vector(kind.value_size) * kind.value_size as u64;
         let bytes = (state_bytes + 2 * slots * pack) as usize;
-        // Lanes of one span and one thread each: the short kernel (no look-back, no block
-        // work), two lane groups per thread.
+        // Lanes of a thread each (one span, one thread down): the short kernel (no look-back,
+        // no block work).
         let short = plan.splits == 1 && ci.is_short();
         let long = matches!(
             plan.access,
@@ -340,7 +381,7 @@ impl Scanner {
             ));
         }
         let blocks = if short {
-            (ci.outer * ci.groups).div_ceil(2 * LANES_BLOCK as u64)
+            ci.short_scan_blocks()
         } else {
             part.end - part.begin
         };
