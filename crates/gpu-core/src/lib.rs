@@ -68,7 +68,7 @@ pub use lanes::{
     COLUMN_LONG_ROWS, COLUMN_ROWS, LANES_BLOCK,
 };
 pub use launch::{check_block_size, grid_for, LaunchConfig};
-pub use lookback::StatusLayout;
+pub use lookback::{epoch_status_words, StatusLayout};
 pub use monoid::{Affine, Mat2, Monoid};
 pub use op::Op;
 pub use pending::Pending;

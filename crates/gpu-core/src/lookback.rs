@@ -15,7 +15,10 @@ fn align_up(bytes: usize) -> usize {
 ///
 /// 4-byte values use two 64-bit words per tile (aggregate, inclusive prefix), each holding a
 /// "published" flag and the value; larger values use a 32-bit flag per tile plus two value
-/// arrays. Everything before `zero_bytes` must be zero before each launch.
+/// arrays ([`new`](Self::new)), except in the epoch-tagged status of the flat scans, where
+/// 8- and 16-byte values take one 64-bit word per 4-byte piece ([`epoch`](Self::epoch)).
+/// Everything before `zero_bytes` must be zero before each launch (or, epoch-tagged, hold only
+/// older runs' words of the same layout).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StatusLayout {
     /// Byte offset of the 32-bit tile counter (always 0).
@@ -33,6 +36,46 @@ pub struct StatusLayout {
 }
 
 impl StatusLayout {
+    /// The layout of the epoch-tagged status (`kernels/include/gpu_prims/lookback_epoch.cuh`)
+    /// for `tiles` tiles of values of `value_size` bytes: values of 4, 8 and 16 bytes take
+    /// [`epoch_status_words`] 64-bit words per slot (each a 4-byte piece beside the epoch: no
+    /// flags), wider ones the flags and value arrays of [`new`](Self::new).
+    ///
+    /// ```
+    /// use gpu_core::StatusLayout;
+    /// let l = StatusLayout::epoch(1000, 8).unwrap();
+    /// assert_eq!(l.flags, None);
+    /// assert!(l.inclusives >= l.aggregates + 16 * 1000);
+    /// assert_eq!(StatusLayout::epoch(1000, 32).unwrap(), StatusLayout::new(1000, 32).unwrap());
+    /// ```
+    pub fn epoch(tiles: u64, value_size: usize) -> Result<Self> {
+        match epoch_status_words(value_size) {
+            0 => Self::new(tiles, value_size),
+            words => {
+                let tiles = usize::try_from(tiles)
+                    .map_err(|_| Error::invalid("len", "too many tiles for this platform"))?;
+                Self::packed(tiles, 8 * words)
+            }
+        }
+    }
+
+    /// Slots of `slot_bytes` bytes for the aggregates and the inclusive prefixes, no flags,
+    /// everything zeroed.
+    fn packed(tiles: usize, slot_bytes: usize) -> Result<Self> {
+        let words = tiles
+            .checked_mul(slot_bytes)
+            .map(align_up)
+            .ok_or_else(|| Error::invalid("len", "scratch size overflows"))?;
+        Ok(StatusLayout {
+            counter: 0,
+            flags: None,
+            aggregates: ALIGN,
+            inclusives: ALIGN + words,
+            zero_bytes: ALIGN + 2 * words,
+            total_bytes: ALIGN + 2 * words,
+        })
+    }
+
     /// The layout for `tiles` tiles of values of `value_size` bytes.
     pub fn new(tiles: u64, value_size: usize) -> Result<Self> {
         let tiles = usize::try_from(tiles)
@@ -44,15 +87,7 @@ impl StatusLayout {
                 .ok_or_else(|| Error::invalid("len", "scratch size overflows"))
         };
         Ok(if value_size == 4 {
-            let words = bytes(8)?;
-            StatusLayout {
-                counter: 0,
-                flags: None,
-                aggregates: ALIGN,
-                inclusives: ALIGN + words,
-                zero_bytes: ALIGN + 2 * words,
-                total_bytes: ALIGN + 2 * words,
-            }
+            Self::packed(tiles, 8)?
         } else {
             let flags = bytes(4)?;
             let values = bytes(value_size)?;
@@ -65,6 +100,17 @@ impl StatusLayout {
                 total_bytes: ALIGN + flags + 2 * values,
             }
         })
+    }
+}
+
+/// 64-bit words per slot of the epoch-tagged status for values of `value_size` bytes: one for
+/// 4 bytes, one per 4-byte piece for 8 and 16, 0 (flags and fences) otherwise; the kernels'
+/// `gp::epoch_status_words`.
+pub fn epoch_status_words(value_size: usize) -> usize {
+    match value_size {
+        4 => 1,
+        8 | 16 => value_size / 4,
+        _ => 0,
     }
 }
 
@@ -87,5 +133,21 @@ mod tests {
             assert_eq!(l.inclusives % ALIGN, 0);
         }
         assert!(StatusLayout::new(u64::MAX, 16).is_err());
+        // The epoch-tagged status: 4-byte values as before, 8 and 16 bytes split into words.
+        assert_eq!(StatusLayout::epoch(1000, 4).unwrap(), packed);
+        for size in [8usize, 16] {
+            let split = StatusLayout::epoch(1000, size).unwrap();
+            assert_eq!(split.flags, None);
+            assert_eq!(split.zero_bytes, split.total_bytes);
+            assert_eq!(split.aggregates % ALIGN, 0);
+            assert_eq!(split.inclusives % ALIGN, 0);
+            assert!(split.inclusives >= split.aggregates + 2 * size * 1000);
+            assert!(split.total_bytes >= split.inclusives + 2 * size * 1000);
+        }
+        assert_eq!(
+            StatusLayout::epoch(1000, 32).unwrap(),
+            StatusLayout::new(1000, 32).unwrap()
+        );
+        assert!(StatusLayout::epoch(u64::MAX, 8).is_err());
     }
 }

@@ -556,6 +556,19 @@ fn gpu_every_block_size() {
     );
     check_monoid::<Mat2<f64>>(&gpu, &sizes[..4], &GPU_ALGORITHMS, &blocks);
     check_monoid::<Mat2<i64>>(&gpu, &sizes[..4], &GPU_ALGORITHMS, &blocks);
+    // 8- and 16-byte values publish their look-back status split into 4-byte pieces, each in
+    // a word with the run's epoch: many small tiles look back the most.
+    check_type::<u64>(
+        &gpu,
+        &sizes,
+        &GPU_ALGORITHMS,
+        &blocks,
+        &[Op::Sum, Op::BitXor],
+        TileStaging::Auto,
+    );
+    check_monoid::<Affine<f32>>(&gpu, &sizes[..4], &GPU_ALGORITHMS, &blocks);
+    check_monoid::<Mat2<u32>>(&gpu, &sizes[..4], &GPU_ALGORITHMS, &blocks);
+    check_monoid::<Affine<f64>>(&gpu, &sizes[..4], &GPU_ALGORITHMS, &blocks);
     if staged_supported(&gpu) {
         let staged = TileStaging::Staged;
         check_type::<i32>(&gpu, &sizes, &LOOKBACKS, &blocks, &[Op::Sum], staged);

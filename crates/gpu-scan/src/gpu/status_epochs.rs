@@ -51,13 +51,13 @@ impl StatusEpochs {
                 return Ok(RunEpoch {
                     epoch: epoch + 1,
                     base: self.counter,
-                    layout: StatusLayout::new(capacity, value_size)?,
+                    layout: StatusLayout::epoch(capacity, value_size)?,
                     zero: false,
                 });
             }
         }
         let capacity = tiles.max(1).next_power_of_two().max(MIN_CAPACITY);
-        let layout = StatusLayout::new(capacity, value_size)?;
+        let layout = StatusLayout::epoch(capacity, value_size)?;
         self.last = Some((capacity, value_size, 1));
         self.counter = 0;
         Ok(RunEpoch {
@@ -89,7 +89,7 @@ mod tests {
         let mut e = StatusEpochs::default();
         let first = e.begin(100, 4).unwrap();
         assert_eq!((first.epoch, first.base, first.zero), (1, 0, true));
-        assert_eq!(first.layout, StatusLayout::new(128, 4).unwrap());
+        assert_eq!(first.layout, StatusLayout::epoch(128, 4).unwrap());
         e.launched(100);
         // Shorter and equal runs reuse the layout with the next epoch, after the counter.
         let second = e.begin(7, 4).unwrap();
@@ -102,11 +102,11 @@ mod tests {
         // A longer run, or another value size, zeroes a new layout.
         let longer = e.begin(129, 4).unwrap();
         assert_eq!((longer.epoch, longer.base, longer.zero), (1, 0, true));
-        assert_eq!(longer.layout, StatusLayout::new(256, 4).unwrap());
+        assert_eq!(longer.layout, StatusLayout::epoch(256, 4).unwrap());
         e.launched(129);
         let wide = e.begin(3, 8).unwrap();
         assert_eq!((wide.epoch, wide.zero), (1, true));
-        assert_eq!(wide.layout, StatusLayout::new(64, 8).unwrap());
+        assert_eq!(wide.layout, StatusLayout::epoch(64, 8).unwrap());
         // Forgotten words are zeroed again.
         e.launched(3);
         e.forget();
