@@ -302,7 +302,8 @@ pub struct LookbackPlan {
     /// (`kernels/scan_sm90.cu`), 0 for none: [`LookbackTuning::prefetch_tiles`], set by the
     /// flat scans of long inputs on fast-memory GPUs.
     pub prefetch_tiles: u64,
-    /// Scratch layout for the status of exactly `tiles` tiles. A `Scan` lays its status out
+    /// Scratch layout for the status of exactly `tiles` tiles (the epoch-tagged one:
+    /// [`StatusLayout::epoch`]). A `Scan` lays its status out
     /// for a power-of-two number of tiles at least this large, shared by runs of similar
     /// lengths (the status is reused from call to call, not zeroed: docs/scan.md).
     pub layout: StatusLayout,
@@ -443,7 +444,7 @@ fn lookback_tiles(
         tile,
         tiles,
         prefetch_tiles: 0,
-        layout: StatusLayout::new(tiles, value_size)?,
+        layout: StatusLayout::epoch(tiles, value_size)?,
     })
 }
 
@@ -697,7 +698,8 @@ mod tests {
             (q.items, q.tile, q.tiles, q.shared_bytes),
             (28, 64 * 28, 1, 64 * 128)
         );
-        assert!(q.layout.flags.is_some());
+        // 8-byte values: the status split into epoch-tagged words, no flags.
+        assert!(q.layout.flags.is_none());
         let e = lookback(10, 16, None, true, BIG).unwrap_err();
         assert!(e.to_string().contains("staging"), "{e}");
         assert_eq!(lookback(10, 4, None, false, BIG).unwrap().shared_bytes, 0);
