@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32,f16,bf16] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto] [--segment-kinds 1-8,1-2000,16x2^24]
+//! shapes [--log2 28] [--types i32,f32,f16,bf16 (also u32, i64, u64, f64)] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto] [--segment-kinds 1-8,1-2000,16x2^24]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -215,6 +215,10 @@ mod run {
         for t in a.types.clone() {
             match t.as_str() {
                 "i32" => bench::<i32>(&gpu, &a, &timing, &mut recs)?,
+                "u32" => bench::<u32>(&gpu, &a, &timing, &mut recs)?,
+                "i64" => bench::<i64>(&gpu, &a, &timing, &mut recs)?,
+                "u64" => bench::<u64>(&gpu, &a, &timing, &mut recs)?,
+                "f64" => bench::<f64>(&gpu, &a, &timing, &mut recs)?,
                 "f32" => {
                     bench::<f32>(&gpu, &a, &timing, &mut recs)?;
                     if !a.no_conv && !a.segments_only {
@@ -223,7 +227,11 @@ mod run {
                 }
                 "f16" => bench_half_scans::<gpu_core::f16>(&gpu, &a, &timing, &mut recs)?,
                 "bf16" => bench_half_scans::<gpu_core::bf16>(&gpu, &a, &timing, &mut recs)?,
-                other => return Err(format!("type {other}: i32, f32, f16 or bf16")),
+                other => {
+                    return Err(format!(
+                        "type {other}: i32, u32, i64, u64, f32, f64, f16 or bf16"
+                    ))
+                }
             }
             write(&a, &gpu, &recs, &peers)?; // what is measured so far survives a cut-off run
         }

@@ -13,12 +13,12 @@ fn align_up(bytes: usize) -> usize {
 
 /// Where a look-back launch's tile counter and per-tile status live in its scratch buffer.
 ///
-/// 4-byte values use two 64-bit words per tile (aggregate, inclusive prefix), each holding a
-/// "published" flag and the value; larger values use a 32-bit flag per tile plus two value
-/// arrays ([`new`](Self::new)), except in the epoch-tagged status of the flat scans, where
-/// 8- and 16-byte values take one 64-bit word per 4-byte piece ([`epoch`](Self::epoch)).
-/// Everything before `zero_bytes` must be zero before each launch (or, epoch-tagged, hold only
-/// older runs' words of the same layout).
+/// Every look-back kernel (flat scans, look-back rows, segment tiles) reads the epoch-tagged
+/// status ([`epoch`](Self::epoch)): values of 4, 8 and 16 bytes take two slots per tile
+/// (aggregate, inclusive prefix) of one 64-bit word per 4-byte piece, each beside the run's
+/// epoch; wider values a 32-bit flag per tile plus two value arrays ([`new`](Self::new)).
+/// Everything before `zero_bytes` must be zero before each launch (a launch over zeroed status
+/// is run 1), or hold only older runs' words of the same layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StatusLayout {
     /// Byte offset of the 32-bit tile counter (always 0).
@@ -76,7 +76,9 @@ impl StatusLayout {
         })
     }
 
-    /// The layout for `tiles` tiles of values of `value_size` bytes.
+    /// The flagged layout for `tiles` tiles of values of `value_size` bytes: one 64-bit word
+    /// per slot for 4-byte values, else a 32-bit flag per tile and two value arrays (what
+    /// [`epoch`](Self::epoch) gives values wider than 16 bytes).
     pub fn new(tiles: u64, value_size: usize) -> Result<Self> {
         let tiles = usize::try_from(tiles)
             .map_err(|_| Error::invalid("len", "too many tiles for this platform"))?;

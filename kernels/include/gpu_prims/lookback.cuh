@@ -9,17 +9,19 @@
 //  * Tile indices are handed out in order by an atomic counter (never blockIdx.x): a tile only
 //    waits on tiles with smaller indices, which belong to blocks that are already running, so the
 //    scan cannot deadlock whatever the hardware's block scheduling order.
-//  * The status words are zero (invalid) before the launch; one status array per launch in
-//    flight.
+//  * The status words hold nothing of this launch before it starts (zeroed, or tagged with an
+//    older epoch: lookback_epoch.cuh, which holds the status itself); one status array per
+//    launch in flight.
 //  * Tile 0 publishes only its inclusive prefix; every other tile publishes its aggregate before
 //    looking back, then its inclusive prefix.
 //
 // Memory ordering, the two classic bugs:
 //  * A missing fence between writing a value and publishing its flag would let a reader see the
-//    flag and a stale value. 4-byte values sidestep it: flag and value travel in one 64-bit word
-//    written and read by single (volatile) 64-bit accesses. Larger values use a separate flag
-//    word: value, __threadfence(), flag on the writer side; flag, __threadfence(), value on the
-//    reader side (the fence-based release/acquire pattern of the PTX memory model).
+//    flag and a stale value. Values of 4, 8 and 16 bytes sidestep it: each 4-byte piece travels
+//    beside its tag in one 64-bit word written and read by single (volatile) accesses. Larger
+//    values use a separate flag word: value, __threadfence(), flag on the writer side; flag,
+//    __threadfence(), value on the reader side (the fence-based release/acquire pattern of the
+//    PTX memory model).
 //  * A spin loop on a plain load can be hoisted by the compiler into one read and an infinite
 //    loop; every status read here is volatile (ld.volatile = ld.relaxed.sys, never cached in L1).
 #pragma once
@@ -39,86 +41,6 @@ template <class To, class From> __device__ __forceinline__ To scan_bit_cast(cons
     u.from = f;
     return u.to;
 }
-
-// Per-tile published state. Two slots per tile, aggregate and inclusive prefix, so that the
-// aggregate stays readable after the inclusive prefix is published (the deterministic look-back
-// re-reads aggregates).
-template <class T, bool PACKED = (sizeof(T) == 4)> struct ScanTileStatus;
-
-// 4-byte values: slot = 64-bit word, high half 1 when published, low half the value bits.
-template <class T> struct ScanTileStatus<T, true> {
-    static constexpr bool NEEDS_FENCE = false;
-    u64* aggregates;
-    u64* inclusives;
-
-    __device__ ScanTileStatus(u32* /*flags*/, void* aggs, void* incs)
-        : aggregates(static_cast<u64*>(aggs)), inclusives(static_cast<u64*>(incs)) {}
-
-    static __device__ __forceinline__ u64 pack(T v) {
-        return (1ull << 32) | (u64)scan_bit_cast<u32>(v);
-    }
-    static __device__ __forceinline__ T unpack(u64 w) { return scan_bit_cast<T>((u32)w); }
-
-    __device__ __forceinline__ void publish_aggregate(u64 tile, T v) const {
-        *reinterpret_cast<volatile u64*>(aggregates + tile) = pack(v);
-    }
-    __device__ __forceinline__ void publish_inclusive(u64 tile, T v) const {
-        *reinterpret_cast<volatile u64*>(inclusives + tile) = pack(v);
-    }
-    // One look at a tile: its status, and the value when the status is not invalid.
-    __device__ __forceinline__ int poll(u64 tile, T& v) const {
-        u64 inc = *reinterpret_cast<volatile u64*>(inclusives + tile);
-        u64 agg = *reinterpret_cast<volatile u64*>(aggregates + tile);
-        if (inc >> 32) {
-            v = unpack(inc);
-            return SCAN_TILE_INCLUSIVE;
-        }
-        if (agg >> 32) {
-            v = unpack(agg);
-            return SCAN_TILE_AGGREGATE;
-        }
-        return SCAN_TILE_INVALID;
-    }
-    // The value came with the status word: nothing left to read.
-    __device__ __forceinline__ void read_value(u64, int, T&) const {}
-    // The aggregate of a tile already seen published.
-    __device__ __forceinline__ T aggregate(u64 tile) const {
-        return unpack(*reinterpret_cast<volatile u64*>(aggregates + tile));
-    }
-};
-
-// Larger values: one flag word per tile (0 invalid, 1 aggregate, 2 inclusive; it only grows),
-// values in their own arrays.
-template <class T> struct ScanTileStatus<T, false> {
-    static constexpr bool NEEDS_FENCE = true;
-    u32* flags;
-    T* aggregates;
-    T* inclusives;
-
-    __device__ ScanTileStatus(u32* f, void* aggs, void* incs)
-        : flags(f), aggregates(static_cast<T*>(aggs)), inclusives(static_cast<T*>(incs)) {}
-
-    __device__ __forceinline__ void publish_aggregate(u64 tile, T v) const {
-        store_coherent(aggregates + tile, v);
-        __threadfence();  // the value is visible device-wide before the flag says so
-        *reinterpret_cast<volatile u32*>(flags + tile) = SCAN_TILE_AGGREGATE;
-    }
-    __device__ __forceinline__ void publish_inclusive(u64 tile, T v) const {
-        store_coherent(inclusives + tile, v);
-        __threadfence();
-        *reinterpret_cast<volatile u32*>(flags + tile) = SCAN_TILE_INCLUSIVE;
-    }
-    __device__ __forceinline__ int poll(u64 tile, T&) const {
-        return (int)*reinterpret_cast<volatile u32*>(flags + tile);
-    }
-    // After poll() saw `status` and the caller fenced: the matching value.
-    __device__ __forceinline__ void read_value(u64 tile, int status, T& v) const {
-        v = load_coherent(status == SCAN_TILE_INCLUSIVE ? inclusives + tile : aggregates + tile);
-    }
-    __device__ __forceinline__ T aggregate(u64 tile) const {
-        return load_coherent(aggregates + tile);
-    }
-};
 
 // The warp waits until each lane's tile `t` (t < first: before the first tile of the scan,
 // read as an inclusive identity) is at least an aggregate; returns the lane's status, with its

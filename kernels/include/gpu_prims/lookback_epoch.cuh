@@ -11,6 +11,12 @@
 // zero or was written by a run of a smaller epoch with the same layout (the same slot offsets
 // and value size), and `base` is the counter's value when the run starts (it counts on past
 // 2^32, wrapping; a run has fewer than 2^32 tiles). Epochs are at least 1 and below 2^30.
+// Launches whose status is zeroed before each run (the segment tiles) are all run 1.
+//
+// The slot of a value (gpu_core::StatusLayout::epoch lays them out): 4-, 8- and 16-byte values
+// as one 64-bit word per 4-byte piece, the piece in the low half and the epoch in the high
+// half, written and read whole, so a slot is published when all its words carry the epoch:
+// no flag, no fence. Wider values keep a flag word, ordered by fences (lookback.cuh).
 #pragma once
 #include <gpu_prims/lookback.cuh>
 
@@ -25,7 +31,7 @@ template <class T> __host__ __device__ constexpr int epoch_status_words() {
 template <class T, int WORDS = epoch_status_words<T>()> struct ScanEpochStatus;
 
 // 4-byte values: the slot is one 64-bit word, the epoch in the high half, the value bits in the
-// low half (lookback.cuh's packed slot with the epoch for its "published" 1).
+// low half.
 template <class T> struct ScanEpochStatus<T, 1> {
     static constexpr bool NEEDS_FENCE = false;
     u64* aggregates;
@@ -71,7 +77,8 @@ template <class T> struct ScanEpochStatus<T, 1> {
 // whole (a slot by one or two 16-byte volatile accesses, each 8-byte element of which is
 // single-copy atomic); a slot is written once per run, so K words with this run's epoch are
 // this run's value, whatever order they arrived in. The fenced form (below) cost 8-byte flat
-// scans 0.79x copy against 0.87 for 4-byte ones on an H200 (docs/scan.md).
+// scans of 2^27 values 0.77-0.79x copy against 0.84 for 4-byte ones on an H200; split, 0.83-0.86
+// (docs/scan.md).
 template <class T, int K> struct ScanEpochStatus {
     static_assert(K == 2 || K == 4, "8- and 16-byte values");
     static_assert(sizeof(T) == 4 * (size_t)K, "one 4-byte piece per word");

@@ -28,8 +28,7 @@
 namespace gp {
 
 // One tile of a scan of n values at in/out whose tiles own the status slots first, first + 1,
-// ...: this one `slot`. `status`: ScanTileStatus (lookback.cuh; slots zeroed before the launch)
-// or ScanEpochStatus (lookback_epoch.cuh).
+// ...: this one `slot`. `status`: a ScanEpochStatus (lookback_epoch.cuh).
 template <class Op, bool DETERMINISTIC, class Tile, bool SEEDED = false, class Status,
           class Prefetch = NoPrefetch>
 __device__ __forceinline__ void lookback_scan_tile(const typename Tile::in_type* in,

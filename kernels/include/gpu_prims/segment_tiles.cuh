@@ -21,6 +21,7 @@
 #pragma once
 #include <gpu_prims/prefetch.cuh>
 #include <gpu_prims/lookback.cuh>
+#include <gpu_prims/lookback_epoch.cuh>
 #include <gpu_prims/reduce_arg.cuh>
 #include <gpu_prims/scan_tile.cuh>
 
@@ -390,7 +391,9 @@ segment_tile_lookback(SegmentTileShared<typename Op::value_type, WORDS>& sh, u64
     V aggregate = sh.warp_totals[0];
     for (unsigned w = 1; w < warps; ++w)
         aggregate = ((ws >> w) & 1u) ? sh.warp_totals[w] : op(aggregate, sh.warp_totals[w]);
-    const ScanTileStatus<V> status(flags, aggs, incs);
+    // Zeroed before every launch: the epoch-tagged slots of run 1 (8- and 16-byte values split
+    // into tagged words, no flags or fences).
+    const ScanEpochStatus<V> status(flags, aggs, incs, 1u);
     if (ws != 0) {
         if (lane == 0) status.publish_inclusive(tile, aggregate);
     } else if (lane == 0) {

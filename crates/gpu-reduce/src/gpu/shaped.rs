@@ -791,7 +791,8 @@ impl Reduce<'_> {
             .gpu
             .kernel(&REDUCE_PTX, &format!("reduce_segment_tiles_{}", desc.kind))?;
         self.segment_grid(plan.tiles, tile)?;
-        let layout = StatusLayout::new(plan.tiles, desc.value_size)?;
+        // Zeroed before each launch: the kernels read it as the epoch-tagged status of run 1.
+        let layout = StatusLayout::epoch(plan.tiles, desc.value_size)?;
         // The bounds stay cached in `segments` (and alive with it) for later calls.
         let (st, bounds) = segments.tiles(tile as u64)?;
         let shared_bytes =

@@ -1088,7 +1088,8 @@ impl Scanner {
             let kernel = self.tile_kernel("segment_tiles", kind, shared_bytes, prefetching)?;
             self.check_kernel(&kernel, block)?;
             self.grid(plan.tiles)?;
-            let layout = StatusLayout::new(plan.tiles, kind.value_size)?;
+            // Zeroed before each launch: the epoch-tagged status of run 1 to the kernels.
+            let layout = StatusLayout::epoch(plan.tiles, kind.value_size)?;
             Some((kernel, self.zeroed_status(&layout, stream)?))
         };
         Ok(SegmentsRun {
