@@ -1002,6 +1002,37 @@ fn quickcheck_random_segments_match_the_cpu() {
         .quickcheck(prop as fn(Vec<u16>, u8, bool, u64) -> TestResult);
 }
 
+/// Segment tiles of 8- and 16-byte values (their status slots split into tagged words), small
+/// enough for compute-sanitizer: segments crossing many tiles, empty ones and a long one, both
+/// stagings, against the CPU.
+#[test]
+fn segment_tiles_sanitize_wide_values() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let offsets = offsets_with(40, 17, |k| if k % 7 == 0 { 0 } else { k % 9000 });
+    let n = *offsets.last().unwrap() as usize;
+    let segs = Segments::new(&gpu, &offsets, n).unwrap();
+    let v = exact::<u64>(n, Op::Sum, 29);
+    let f = exact::<f64>(n, Op::Max, 31);
+    for kind in KINDS {
+        for staging in STAGINGS {
+            let s = scan_of(&gpu, kind).staging(staging);
+            assert_eq!(
+                s.segmented_scan(&v, &segs, Op::Sum).unwrap(),
+                cpu::segmented_scan(&v, &offsets, Op::Sum, kind).unwrap()
+            );
+            assert_eq!(
+                s.segmented_scan(&f, &segs, Op::Max).unwrap(),
+                cpu::segmented_scan(&f, &offsets, Op::Max, kind).unwrap()
+            );
+        }
+    }
+    check_segmented_monoid(&gpu, &offsets, |i| Affine {
+        a: 1.0f64,
+        b: (i % 7) as f64,
+    });
+    check_segmented_monoid(&gpu, &offsets, |i| Mat2([(i % 3) as u32, 1, 1, 0]));
+}
+
 /// Segment tiles read an unaligned input (a device slice one element in) with scalar loads,
 /// and float sums come out identical from run to run (the tile size alone fixes the order).
 #[test]
