@@ -16,7 +16,7 @@ fn align_up(bytes: usize) -> usize {
 /// Every look-back kernel (flat scans, look-back rows, segment tiles) reads the epoch-tagged
 /// status ([`epoch`](Self::epoch)): values of 4, 8 and 16 bytes take two slots per tile
 /// (aggregate, inclusive prefix) of one 64-bit word per 4-byte piece, each beside the run's
-/// epoch; wider values a 32-bit flag per tile plus two value arrays ([`new`](Self::new)).
+/// epoch; wider values a 32-bit flag per tile plus two value arrays.
 /// Everything before `zero_bytes` must be zero before each launch (a launch over zeroed status
 /// is run 1), or hold only older runs' words of the same layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,18 +39,18 @@ impl StatusLayout {
     /// The layout of the epoch-tagged status (`kernels/include/gpu_prims/lookback_epoch.cuh`)
     /// for `tiles` tiles of values of `value_size` bytes: values of 4, 8 and 16 bytes take
     /// [`epoch_status_words`] 64-bit words per slot (each a 4-byte piece beside the epoch: no
-    /// flags), wider ones the flags and value arrays of [`new`](Self::new).
+    /// flags), wider ones a flag per tile and two value arrays.
     ///
     /// ```
     /// use gpu_core::StatusLayout;
     /// let l = StatusLayout::epoch(1000, 8).unwrap();
     /// assert_eq!(l.flags, None);
     /// assert!(l.inclusives >= l.aggregates + 16 * 1000);
-    /// assert_eq!(StatusLayout::epoch(1000, 32).unwrap(), StatusLayout::new(1000, 32).unwrap());
+    /// assert!(StatusLayout::epoch(1000, 32).unwrap().flags.is_some());
     /// ```
     pub fn epoch(tiles: u64, value_size: usize) -> Result<Self> {
         match epoch_status_words(value_size) {
-            0 => Self::new(tiles, value_size),
+            0 => Self::flagged(tiles, value_size),
             words => {
                 let tiles = usize::try_from(tiles)
                     .map_err(|_| Error::invalid("len", "too many tiles for this platform"))?;
@@ -78,8 +78,8 @@ impl StatusLayout {
 
     /// The flagged layout for `tiles` tiles of values of `value_size` bytes: one 64-bit word
     /// per slot for 4-byte values, else a 32-bit flag per tile and two value arrays (what
-    /// [`epoch`](Self::epoch) gives values wider than 16 bytes).
-    pub fn new(tiles: u64, value_size: usize) -> Result<Self> {
+    /// [`epoch`](Self::epoch) gives values wider than 16 bytes; no kernel reads it for others).
+    fn flagged(tiles: u64, value_size: usize) -> Result<Self> {
         let tiles = usize::try_from(tiles)
             .map_err(|_| Error::invalid("len", "too many tiles for this platform"))?;
         let bytes = |per: usize| {
@@ -122,11 +122,11 @@ mod tests {
 
     #[test]
     fn layouts_are_aligned_and_zero_what_the_kernel_polls() {
-        let packed = StatusLayout::new(1000, 4).unwrap();
+        let packed = StatusLayout::flagged(1000, 4).unwrap();
         assert_eq!(packed.flags, None);
         assert_eq!(packed.zero_bytes, packed.total_bytes);
         assert!(packed.inclusives >= packed.aggregates + 8 * 1000);
-        let wide = StatusLayout::new(1000, 16).unwrap();
+        let wide = StatusLayout::flagged(1000, 16).unwrap();
         assert_eq!(wide.flags, Some(ALIGN));
         assert_eq!(wide.zero_bytes, ALIGN + align_up(4 * 1000));
         assert!(wide.total_bytes >= wide.inclusives + 16 * 1000);
@@ -134,7 +134,7 @@ mod tests {
             assert_eq!(l.aggregates % ALIGN, 0);
             assert_eq!(l.inclusives % ALIGN, 0);
         }
-        assert!(StatusLayout::new(u64::MAX, 16).is_err());
+        assert!(StatusLayout::flagged(u64::MAX, 16).is_err());
         // The epoch-tagged status: 4-byte values as before, 8 and 16 bytes split into words.
         assert_eq!(StatusLayout::epoch(1000, 4).unwrap(), packed);
         for size in [8usize, 16] {
@@ -148,7 +148,7 @@ mod tests {
         }
         assert_eq!(
             StatusLayout::epoch(1000, 32).unwrap(),
-            StatusLayout::new(1000, 32).unwrap()
+            StatusLayout::flagged(1000, 32).unwrap()
         );
         assert!(StatusLayout::epoch(u64::MAX, 8).is_err());
     }
