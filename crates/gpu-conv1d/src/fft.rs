@@ -16,9 +16,16 @@ use crate::Real;
 /// 8192 ([`fft_max_size`]).
 pub const FFT_SIZES: [usize; 6] = [512, 1024, 2048, 4096, 8192, 16384];
 
-/// Points each thread holds between passes (`FFT_E` in `gpu_prims/fft.cuh`): a block of `N`
-/// points has `N / 16` threads.
-pub(crate) const FFT_POINTS_PER_THREAD: usize = 16;
+/// Points each thread of an `N`-point transform of `T` holds between passes
+/// (`Conv1dFftPolicy<A, N>::E` in `gpu_prims/conv1d_fft.cuh`; the block has `N / E` threads):
+/// 32 for 4-byte accumulators (f32, f16, bf16) from 4096 points on, 16 otherwise.
+pub(crate) fn fft_points_per_thread<T: Real>(size: usize) -> usize {
+    if std::mem::size_of::<T::Wide>() == 4 && size >= 4096 {
+        32
+    } else {
+        16
+    }
+}
 
 /// The shortest tile of the automatic size choice (at the largest size, for the longest masks).
 const FFT_MIN_TILE: usize = 1024;
@@ -45,16 +52,20 @@ pub fn fft_max_width<T: Real>() -> usize {
     fft_max_size::<T>() + 1 - FFT_MIN_TILE
 }
 
-/// The automatic size by mask width, measured on the H100 (docs/conv1d.md, the FFT width
-/// sweep of run G: each size at widths 3 … 15361, 2^26 outputs; between measured widths, where
-/// the per-size costs at w = 3 scaled by `N / (N − w + 1)` cross): `(w_max, size)`, the size for
-/// masks of up to `w_max` elements, for 4-byte accumulators (f32, f16, bf16) and for f64.
+/// The automatic size by mask width: `(w_max, size)`, the size for masks of up to `w_max`
+/// elements, for 4-byte accumulators (f32, f16, bf16) and for f64. Measured on the H100 (docs/conv1d.md,
+/// the FFT width sweep of run G: each size at widths 3 … 15361, 2^26 outputs; between measured
+/// widths, where the per-size costs at w = 3 scaled by `N / (N − w + 1)` cross); the f32 sizes
+/// from 2048 on again on an H200 after the 4096-16384-point blocks took 32 points a thread
+/// (fifteenth session: each size at widths 511 … 15361, the crossings where the measured costs,
+/// interpolated between widths, meet). The kernels are bound by arithmetic, not memory, so
+/// their crossings do not depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 6] = [
     (95, 512),
     (319, 1024),
-    (575, 2048),
-    (1860, 4096),
-    (2933, 8192),
+    (545, 2048),
+    (1433, 4096),
+    (3426, 8192),
     (usize::MAX, 16384),
 ];
 const SIZE_BY_WIDTH_F64: [(usize, usize); 3] = [(111, 1024), (1164, 2048), (usize::MAX, 8192)];
@@ -273,5 +284,9 @@ mod tests {
         assert_eq!(shared_bytes::<f32>(4096), 4352 * 8);
         assert_eq!(shared_bytes::<gpu_core::bf16>(16384), 17408 * 8);
         assert_eq!(shared_bytes::<f64>(8192), 8704 * 16);
+        assert_eq!(fft_points_per_thread::<f32>(2048), 16);
+        assert_eq!(fft_points_per_thread::<gpu_core::f16>(4096), 32);
+        assert_eq!(fft_points_per_thread::<f32>(16384), 32);
+        assert_eq!(fft_points_per_thread::<f64>(8192), 16);
     }
 }

@@ -873,7 +873,20 @@ impl<'s, T: Real> Conv1d<'s, T> {
                          device allows {max} per block; use a smaller size or Strategy::Auto"
                     )
                 })?;
-                let threads = (size / crate::fft::FFT_POINTS_PER_THREAD) as u32;
+                let threads = (size / crate::fft::fft_points_per_thread::<T>(size)) as u32;
+                // The kernel's launch bound is its block (Conv1dFftPolicy): a block of any other
+                // size would leave points out of the transform.
+                if kernel.max_threads_per_block()? != threads {
+                    return Err(Error::invalid(
+                        "strategy",
+                        format!(
+                            "`{}` is built for blocks of {} threads, the plan has {threads}: \
+                             the kernels and this crate do not match",
+                            kernel.name(),
+                            kernel.max_threads_per_block()?
+                        ),
+                    ));
+                }
                 let config = LaunchConfig::new(grid(pairs, &self.gpu), threads)
                     .with_shared_bytes(shared as u32);
                 // SAFETY: conv1d_fft<N>_T(const T* x, const Complex<A>* spectrum, const
@@ -885,7 +898,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // holds 4·size A values, the spectrum then the twiddles (size complex values
                 // each, 16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept alive
                 // by the cache after this call; w < size (validated), so tiles have
-                // size − w + 1 ≥ 1 outputs and tiles_per_row covers n_out; N / 16 threads as
+                // size − w + 1 ≥ 1 outputs and tiles_per_row covers n_out; N / E threads as
                 // compiled, with the `shared` bytes of dynamic shared memory the kernel indexes
                 // (FftSlots<N> complex values; the limit raised above where needed).
                 unsafe {

@@ -480,7 +480,8 @@ pub enum Strategy {
     /// (13000 for f32, f16 and bf16; past 7169 for f64) through cuFFT where libcufft loads (the
     /// block FFT, then the direct kernels, where it does not). Those crossovers are the built-in
     /// values of GPUs of ordinary memory bandwidth per SM (the H100); each device takes its own
-    /// from `gpu_core::tuning`'s `conv1d.*` keys (the H200: FFT from 33 for f32, 64 for f64).
+    /// from `gpu_core::tuning`'s `conv1d.*` keys (the H200: FFT from 33 for f32, 64 for f64,
+    /// cuFFT from 13600).
     #[default]
     Auto,
     /// The register-tiled FMA kernels of [`Strategy::Auto`] (compiled for the width when it is

@@ -440,7 +440,10 @@ pub const WARPGROUP_FFT_MIN_WIDTH: usize = WARPGROUP_MAX_WIDTH + 1;
 /// w = 8191 and 0.071× at 15361, the block FFT 0.190× and 0.028×; its time grows as
 /// `N/(N − w + 1)` of its 16384-point transform, which puts the crossing near w = 13000 (f16 and
 /// bf16 alike: their transforms are f32's). f64: past the block FFT's widest mask (at 7169 its
-/// 8192-point transform, by the same rule, is about as fast as cuFFT's 0.079×).
+/// 8192-point transform, by the same rule, is about as fast as cuFFT's 0.079×). GPUs of fast
+/// memory (the H200: gpu_core::tuning) take 13600, measured there once the 16384-point block
+/// took 32 points a thread (docs/conv1d.md: at w = 13311 the block 1840-1856 µs, cuFFT
+/// 2051-2070; at 14335 2718-2722 against 2051-2053).
 pub fn cufft_min_width<T: Real>() -> usize {
     if std::mem::size_of::<T::Wide>() == 8 {
         crate::fft_max_width::<T>() + 1

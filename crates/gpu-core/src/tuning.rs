@@ -309,7 +309,7 @@ pub const KEYS: &[Key] = &[
         2,
         1 << 40,
         13_000,
-        13_000,
+        13_600,
     ),
     count_key(
         "conv1d.wide_tile_from",

@@ -91,7 +91,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
     const T* x1 = x + t1.row * n;
     if (p0 >= 0 && p0 + F::N <= (i64)n && p1 >= 0 && p1 + F::N <= (i64)n) {
 #pragma unroll
-        for (int e = 0; e < FFT_E; ++e) {
+        for (int e = 0; e < F::E; ++e) {
             const int k = F::point(e);
             v[e] = {widen(x0[p0 + k]), widen(x1[p1 + k])};
             finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
@@ -104,7 +104,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
                           widen(boundary_load(x1, p1 + k, (i64)n, bmode))};
     __syncthreads();
 #pragma unroll
-    for (int e = 0; e < FFT_E; ++e) {
+    for (int e = 0; e < F::E; ++e) {
         v[e] = s[fft_phys(F::point(e))];
         finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
     }
@@ -122,7 +122,7 @@ __device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
                                 t.o0 + t.lo + off, t.hi - t.lo, n, w, bmode);
 }
 
-template <class T, int LOG_N>
+template <class T, int LOG_N, int E = FFT_E>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ tw,
@@ -131,7 +131,7 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            u64 w, int bmode, u64 tiles_per_row, i64 origin,
                                            Complex<typename Accumulator<T>::type>* s) {
     typedef typename Accumulator<T>::type A;
-    typedef BlockFft<A, LOG_N> F;
+    typedef BlockFft<A, LOG_N, E> F;
     constexpr int N = F::N;
     const i64 L = (i64)N - (i64)w + 1;  // outputs per tile (the host keeps w < N)
     // Pairs of tiles 2p and 2p + 1 of one row (never across rows: a row's results do not
@@ -143,7 +143,7 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
         const u64 p = pair - row * pairs_per_row;
         const Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
         const Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
-        Complex<A> v[FFT_E];
+        Complex<A> v[E];
         const bool finite_in = conv1d_fft_load<F>(v, s, x, t0, t1, n, off, bmode);
         // Also the barrier before the first store into s (the previous pair, or the load, read
         // it last).
@@ -157,7 +157,7 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                 if (phase == 1) break;
                 const Complex<A>* const spl = fft_launder(spectrum);
 #pragma unroll
-                for (int e = 0; e < FFT_E; ++e) {
+                for (int e = 0; e < E; ++e) {
                     const Complex<A> z = cmul(v[e], fft_ldg(spl + F::point(e)));
                     v[e] = {z.re, -z.im};
                 }
@@ -168,13 +168,13 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
             // Every output of both tiles, written here or not (the decision is the pair's).
             bool finite_out = true;
 #pragma unroll
-            for (int e = 0; e < FFT_E; ++e)
+            for (int e = 0; e < E; ++e)
                 if (F::point(e) < L) finite_out = finite_out && isfinite(v[e].re) && isfinite(v[e].im);
             if (!__syncthreads_or(!finite_out)) {
                 T* y0 = y + t0.row * n_out + t0.o0;
                 T* y1 = y + t1.row * n_out + t1.o0;
 #pragma unroll
-                for (int e = 0; e < FFT_E; ++e) {
+                for (int e = 0; e < E; ++e) {
                     const int k = F::point(e);
                     if (k >= t0.lo && k < t0.hi) y0[k] = narrow<T>(v[e].re);
                     if (k >= t1.lo && k < t1.hi) y1[k] = narrow<T>(-v[e].im);
@@ -190,21 +190,40 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
 
 }  // namespace gp
 
-// Blocks per SM the register allocation leaves room for: about 768 threads of f32 transforms
-// (some 80 registers each; more spill), 384 of f64 ones.
-#define GP_CONV1D_FFT_MIN_BLOCKS(N, A) \
-    ((sizeof(A) == 4 ? 768 : 384) / (N / 16) > 0 ? (sizeof(A) == 4 ? 768 : 384) / (N / 16) : 1)
+namespace gp {
 
-// The entry point conv1d_fft<N>_<tname> (N = 2^LOG_N points, N / 16 threads, dynamic shared
-// memory of FftSlots<N> complex A values): spectrum and twiddles are N complex A values each.
+// The block's shape for N-point transforms of A values (the policy, apart from the algorithm):
+// E points per thread and the blocks per SM its register bound leaves room for. 16 points
+// (N / 16 threads) in about 768 threads of f32 transforms (some 80 registers each) or 384 of
+// f64 ones; 32 points from 4096 f32 points on, where 16 left the 8192- and 16384-point
+// transforms in one block of 512 or 1024 threads per SM (128 registers, or 64 and 216 bytes of
+// spills): 32 points ran 1.03x / 1.20x / 1.22x faster at 4096 / 8192 / 16384 on an H200
+// (one-off/fft-conv-harness.cu, docs/conv1d.md). Mirrored by fft_points_per_thread in
+// crates/gpu-conv1d/src/fft.rs.
+template <class A, int N> struct Conv1dFftPolicy {
+    static constexpr int E = (sizeof(A) == 4 && N >= 4096) ? 32 : 16;
+    static constexpr int THREADS = N / E;
+    static constexpr int WIDE_BLOCKS = N == 4096 ? 3 : N == 8192 ? 2 : 1;
+    static constexpr int NARROW_BLOCKS = (sizeof(A) == 4 ? 768 : 384) / THREADS;
+    static constexpr int MIN_BLOCKS =
+        E == 32 ? WIDE_BLOCKS : (NARROW_BLOCKS > 0 ? NARROW_BLOCKS : 1);
+};
+
+}  // namespace gp
+
+// The entry point conv1d_fft<N>_<tname> (N = 2^LOG_N points, Conv1dFftPolicy's threads,
+// dynamic shared memory of FftSlots<N> complex A values): spectrum and twiddles are N complex
+// A values each.
 #define GP_CONV1D_FFT_ENTRY(LOG_N, N, tname, T, A)                                               \
-    extern "C" __global__ void __launch_bounds__(N / 16, GP_CONV1D_FFT_MIN_BLOCKS(N, A)) conv1d_fft##N##_##tname(               \
-        const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                    \
-        const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,                 \
-        T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,      \
-        int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                                   \
+    extern "C" __global__ void __launch_bounds__(gp::Conv1dFftPolicy<A, N>::THREADS,             \
+                                                 gp::Conv1dFftPolicy<A, N>::MIN_BLOCKS)          \
+        conv1d_fft##N##_##tname(                                                                 \
+            const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
+            const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
+            T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
+            int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                               \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
-        gp::conv1d_fft<T, LOG_N>(x, spectrum, twiddles, mask, y, rows, n, n_out, off, w,         \
-                                 boundary, tiles_per_row, origin,                                \
-                                 reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));            \
+        gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, N>::E>(                                  \
+            x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
+            origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
     }

@@ -1,7 +1,8 @@
 // Complex FFTs of N = 2^k points held by one block (the block layer of the FFT convolution):
 // radix-R DFTs in registers (R = 2, 4, 8, 16), and the Stockham passes that join them through
-// shared memory. Every thread holds FFT_E = 16 points between passes, so a block of N / 16
-// threads transforms N points; a pass of radix R does 16 / R butterflies per thread.
+// shared memory. Every thread holds E points between passes (16 or 32: the caller's policy),
+// so a block of N / E threads transforms N points; a pass of radix R does E / R butterflies per
+// thread.
 //
 // Stockham autosort (no bit-reversal pass): a pass of radix R over sub-transforms of ns points
 // reads, for butterfly j < N / R, the R points j + r·N/R, turns each by the twiddle
@@ -19,7 +20,7 @@
 
 namespace gp {
 
-// Points per thread between passes.
+// Points per thread between passes (the default policy; BlockFft takes another).
 constexpr int FFT_E = 16;
 
 template <class A> struct alignas(2 * sizeof(A)) Complex {
@@ -123,13 +124,15 @@ template <> struct FftRadices<12> { static constexpr int FIRST = 16, MID1 = 16, 
 template <> struct FftRadices<13> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 8; };
 template <> struct FftRadices<14> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 8; };
 
-// One block transforming N points with N / FFT_E threads.
-template <class A, int LOG_N> struct BlockFft {
+// One block transforming N points with N / E threads, E points each (a multiple of every
+// radix of the transform).
+template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
     static constexpr int N = 1 << LOG_N;
-    static constexpr int THREADS = N / FFT_E;
+    static constexpr int E = E_;
+    static constexpr int THREADS = N / E;
     typedef FftRadices<LOG_N> Radices;
     static constexpr int R0 = Radices::FIRST;
-    static constexpr int B0 = FFT_E / R0;  // butterflies per thread in the first and last pass
+    static constexpr int B0 = E / R0;  // butterflies per thread in the first and last pass
 
     // Point index of element e (= b·R0 + r, r < R0) of the registers in the first/last-pass
     // layout: butterfly j = tid + b·THREADS, point j + r·N/R0.
@@ -143,7 +146,7 @@ template <class A, int LOG_N> struct BlockFft {
     static __device__ __forceinline__ void butterflies(Complex<A>* v, const Complex<A>* __restrict__ tw,
                                                        int ns) {
 #pragma unroll
-        for (int b = 0; b < FFT_E / R; ++b) {
+        for (int b = 0; b < E / R; ++b) {
             if (ns > 1) {
                 const int j = (int)threadIdx.x + b * THREADS;
                 const int step = (j & (ns - 1)) * (N / (ns * R));
@@ -173,7 +176,7 @@ template <class A, int LOG_N> struct BlockFft {
     template <int R>
     static __device__ __forceinline__ void store(Complex<A>* s, const Complex<A>* v, int ns) {
 #pragma unroll
-        for (int b = 0; b < FFT_E / R; ++b) {
+        for (int b = 0; b < E / R; ++b) {
             const int j = (int)threadIdx.x + b * THREADS;
             const int base = (j / ns) * ns * R + (j & (ns - 1));
 #pragma unroll
@@ -184,7 +187,7 @@ template <class A, int LOG_N> struct BlockFft {
     // Reads butterflies of radix R: points j + r·N/R.
     template <int R> static __device__ __forceinline__ void load(Complex<A>* v, const Complex<A>* s) {
 #pragma unroll
-        for (int b = 0; b < FFT_E / R; ++b) {
+        for (int b = 0; b < E / R; ++b) {
             const int j = (int)threadIdx.x + b * THREADS;
 #pragma unroll
             for (int r = 0; r < R; ++r) v[b * R + r] = s[fft_phys(j + r * (N / R))];
@@ -195,7 +198,7 @@ template <class A, int LOG_N> struct BlockFft {
     // the caller has synchronised after the previous stores).
     template <int R>
     static __device__ __forceinline__ void middle(Complex<A>* s, const Complex<A>* __restrict__ tw, int ns) {
-        Complex<A> v[FFT_E];
+        Complex<A> v[E];
         load<R>(v, s);
         butterflies<R>(v, tw, ns);
         __syncthreads();  // every point is read before any is overwritten
@@ -223,11 +226,11 @@ template <class A, int LOG_N> struct BlockFft {
         load<R0>(v, s);
         butterflies<R0>(v, tw, ns);
         // Natural order: point j + k·N/R0 is in v[b·R0 + fft_bitrev(k, R0)]; put it at b·R0 + k.
-        Complex<A> u[FFT_E];
+        Complex<A> u[E];
 #pragma unroll
-        for (int e = 0; e < FFT_E; ++e) u[e] = v[(e / R0) * R0 + fft_bitrev(e % R0, R0)];
+        for (int e = 0; e < E; ++e) u[e] = v[(e / R0) * R0 + fft_bitrev(e % R0, R0)];
 #pragma unroll
-        for (int e = 0; e < FFT_E; ++e) v[e] = u[e];
+        for (int e = 0; e < E; ++e) v[e] = u[e];
     }
 };
 
