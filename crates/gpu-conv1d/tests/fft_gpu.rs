@@ -172,6 +172,60 @@ fn gpu_fft_rows() {
     case::<bf16>(&gpu);
 }
 
+/// The blocks of 32 points a thread (4096 points and more for f32, f16 and bf16), small enough
+/// for compute-sanitizer: rows of an odd number of tiles, spans read straight into registers
+/// and gathered through shared memory at the ends (zero and reflect); each row against its own
+/// reference.
+#[test]
+fn gpu_fft_sanitize_wide_blocks() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu) {
+        for size in [4096, 8192, 16384] {
+            for w in [size / 2 + 1, size - 1] {
+                let mask = common::data::<T>(w, 31 + w as u64);
+                let l = fft_tile(size, w);
+                for (rows, n) in [(2, 2 * l + 5), (2, w + 2)] {
+                    for (mode, boundary) in [
+                        (Mode::Same, Boundary::Zero),
+                        (Mode::Full, Boundary::Reflect),
+                    ] {
+                        let options = Options::new()
+                            .mode(mode)
+                            .boundary(boundary)
+                            .strategy(Strategy::Fft { size: size as u32 });
+                        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+                        let x = common::data::<T>(rows * n, (rows * n + w) as u64);
+                        let y = run_rows(gpu, &conv, &x, rows);
+                        let n_out = conv.output_len(n).unwrap();
+                        for r in 0..rows {
+                            common::check_fft(
+                                &y[r * n_out..(r + 1) * n_out],
+                                &x[r * n..(r + 1) * n],
+                                &mask,
+                                mode,
+                                boundary,
+                                size,
+                                1500,
+                            )
+                            .unwrap_or_else(|e| {
+                                panic!(
+                                    "{} size {size} w {w} rows {rows} n {n} {} {} row {r}: {e}",
+                                    T::NAME,
+                                    mode.name(),
+                                    boundary.name()
+                                )
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    case::<f32>(&gpu);
+    case::<f16>(&gpu);
+    case::<bf16>(&gpu);
+}
+
 /// `Auto` runs long masks through FFTs (the size `fft_size` picks) and matches the reference.
 #[test]
 fn gpu_fft_auto_long_masks() {
