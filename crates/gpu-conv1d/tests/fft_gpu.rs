@@ -119,6 +119,38 @@ fn gpu_fft_every_size_mode_boundary_half() {
     every_size::<bf16>(&gpu);
 }
 
+/// One correlation of `rows` rows of `n` elements through the FFT of `size` points, each row
+/// against its own reference (`limit` sampled outputs).
+fn check_rows<T: Real>(
+    gpu: &Gpu,
+    mask: &[T],
+    (mode, boundary): (Mode, Boundary),
+    size: usize,
+    (rows, n): (usize, usize),
+    limit: usize,
+) {
+    let w = mask.len();
+    let options = Options::new()
+        .mode(mode)
+        .boundary(boundary)
+        .strategy(Strategy::Fft { size: size as u32 });
+    let conv = Conv1d::correlation(gpu, mask, options).unwrap();
+    let x = common::data::<T>(rows * n, (rows * n + w) as u64);
+    let y = run_rows(gpu, &conv, &x, rows);
+    let n_out = conv.output_len(n).unwrap();
+    for r in 0..rows {
+        let (got, row) = (&y[r * n_out..(r + 1) * n_out], &x[r * n..(r + 1) * n]);
+        common::check_fft(got, row, mask, mode, boundary, size, limit).unwrap_or_else(|e| {
+            panic!(
+                "{} size {size} w {w} rows {rows} n {n} {} {} row {r}: {e}",
+                T::NAME,
+                mode.name(),
+                boundary.name()
+            )
+        });
+    }
+}
+
 /// Batches of rows: pairs of tiles straddle rows (odd tiles per row), rows shorter than a tile,
 /// every mode; each row against its own reference.
 #[test]
@@ -135,33 +167,7 @@ fn gpu_fft_rows() {
                         if mode == Mode::Valid && n < w {
                             continue;
                         }
-                        let options = Options::new()
-                            .mode(mode)
-                            .boundary(boundary)
-                            .strategy(Strategy::Fft { size: size as u32 });
-                        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
-                        let x = common::data::<T>(rows * n, (rows * n + w) as u64);
-                        let y = run_rows(gpu, &conv, &x, rows);
-                        let n_out = conv.output_len(n).unwrap();
-                        for r in 0..rows {
-                            common::check_fft(
-                                &y[r * n_out..(r + 1) * n_out],
-                                &x[r * n..(r + 1) * n],
-                                &mask,
-                                mode,
-                                boundary,
-                                size,
-                                usize::MAX,
-                            )
-                            .unwrap_or_else(|e| {
-                                panic!(
-                                    "{} w {w} rows {rows} n {n} {} {} row {r}: {e}",
-                                    T::NAME,
-                                    mode.name(),
-                                    boundary.name()
-                                )
-                            });
-                        }
+                        check_rows(gpu, &mask, (mode, boundary), size, (rows, n), usize::MAX);
                     }
                 }
             }
@@ -184,38 +190,12 @@ fn gpu_fft_sanitize_wide_blocks() {
             for w in [size / 2 + 1, size - 1] {
                 let mask = common::data::<T>(w, 31 + w as u64);
                 let l = fft_tile(size, w);
-                for (rows, n) in [(2, 2 * l + 5), (2, w + 2)] {
-                    for (mode, boundary) in [
+                for shape in [(2, 2 * l + 5), (2, w + 2)] {
+                    for mb in [
                         (Mode::Same, Boundary::Zero),
                         (Mode::Full, Boundary::Reflect),
                     ] {
-                        let options = Options::new()
-                            .mode(mode)
-                            .boundary(boundary)
-                            .strategy(Strategy::Fft { size: size as u32 });
-                        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
-                        let x = common::data::<T>(rows * n, (rows * n + w) as u64);
-                        let y = run_rows(gpu, &conv, &x, rows);
-                        let n_out = conv.output_len(n).unwrap();
-                        for r in 0..rows {
-                            common::check_fft(
-                                &y[r * n_out..(r + 1) * n_out],
-                                &x[r * n..(r + 1) * n],
-                                &mask,
-                                mode,
-                                boundary,
-                                size,
-                                1500,
-                            )
-                            .unwrap_or_else(|e| {
-                                panic!(
-                                    "{} size {size} w {w} rows {rows} n {n} {} {} row {r}: {e}",
-                                    T::NAME,
-                                    mode.name(),
-                                    boundary.name()
-                                )
-                            });
-                        }
+                        check_rows(gpu, &mask, mb, size, shape, 1500);
                     }
                 }
             }
