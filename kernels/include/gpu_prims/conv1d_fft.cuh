@@ -195,11 +195,10 @@ namespace gp {
 // The block's shape for N-point transforms of A values (the policy, apart from the algorithm):
 // E points per thread and the blocks per SM its register bound leaves room for. 16 points
 // (N / 16 threads) in about 768 threads of f32 transforms (some 80 registers each) or 384 of
-// f64 ones; 32 points from 4096 f32 points on, where 16 left the 8192- and 16384-point
-// transforms in one block of 512 or 1024 threads per SM (128 registers, or 64 and 216 bytes of
-// spills): 32 points ran 1.03x / 1.20x / 1.22x faster at 4096 / 8192 / 16384 on an H200
-// (one-off/fft-conv-harness.cu, docs/conv1d.md). Mirrored by fft_points_per_thread in
-// crates/gpu-conv1d/src/fft.rs.
+// f64 ones; 32 points from 4096 f32 points on, where 16 left one block of 512 threads per SM
+// at 8192 points and 64 registers a thread (120 bytes of spills) at 16384: 32 points ran 1.03x
+// / 1.20x / 1.22x faster at 4096 / 8192 / 16384 on an H200 (one-off/fft-conv-harness.cu,
+// docs/conv1d.md). Mirrored by fft_points_per_thread in crates/gpu-conv1d/src/fft.rs.
 template <class A, int N> struct Conv1dFftPolicy {
     static constexpr int E = (sizeof(A) == 4 && N >= 4096) ? 32 : 16;
     static constexpr int THREADS = N / E;
