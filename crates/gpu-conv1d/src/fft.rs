@@ -3,8 +3,11 @@
 //! computed in f64 on the host with `rustfft`.
 //!
 //! The kernel (`kernels/include/gpu_prims/conv1d_fft.cuh`) cuts each row's outputs into tiles of
-//! `L = N − w + 1` and computes two tiles per block with one complex transform of `N` points
-//! forward and one back (overlap-save).
+//! `L = N − w + 1` for a size of `N` points (overlap-save). A block computes two tiles with one
+//! complex transform of `N` points forward and one back (`conv1d_fft<N>_T`, up to
+//! [`fft_pair_max`]), or one tile with a transform of `N / 2` points holding its even and odd
+//! points (`conv1d_fft_eo<N>_T`: the size twice `fft_pair_max`, and from the device's
+//! `conv1d.fft_even_odd_from` on).
 
 use gpu_core::{Element, Error, Result};
 use rustfft::num_complex::Complex;
@@ -12,15 +15,48 @@ use rustfft::FftPlanner;
 
 use crate::Real;
 
-/// Transform sizes with a kernel (`conv1d_fft<N>_<type>` in `kernels/conv1d.cu`); f64 stops at
-/// 8192 ([`fft_max_size`]).
-pub const FFT_SIZES: [usize; 6] = [512, 1024, 2048, 4096, 8192, 16384];
+/// Sizes (points of a tile's span) with a kernel (`conv1d_fft<N>_<type>` in
+/// `kernels/conv1d.cu`); f64 stops at 16384 ([`fft_max_size`]).
+pub const FFT_SIZES: [usize; 7] = [512, 1024, 2048, 4096, 8192, 16384, 32768];
 
-/// Points each thread of an `N`-point transform of `T` holds between passes
-/// (`Conv1dFftPolicy<A, N>::E` in `gpu_prims/conv1d_fft.cuh`; the block has `N / E` threads):
-/// 32 for 4-byte accumulators (f32, f16, bf16) from 4096 points on, 16 otherwise.
-pub(crate) fn fft_points_per_thread<T: Real>(size: usize) -> usize {
-    if std::mem::size_of::<T::Wide>() == 4 && size >= 4096 {
+/// The largest complex transform one block holds for `T`: 16384 points for f32, f16 and bf16
+/// (8-byte complex points, 136 KiB of shared memory), 8192 for f64 (16-byte points). Sizes up
+/// to it pair two tiles in a transform; the size twice it ([`fft_max_size`]) packs one tile's
+/// even and odd points.
+pub fn fft_pair_max<T: Real>() -> usize {
+    if std::mem::size_of::<T::Wide>() == 8 {
+        8192
+    } else {
+        16384
+    }
+}
+
+/// The smallest size with an even-and-odd kernel (`conv1d_fft_eo<N>_T`).
+pub const FFT_EVEN_ODD_MIN: usize = 8192;
+
+/// Whether a size of `size` points for `T` packs one tile's even and odd points into a
+/// transform of `size / 2` points (rather than two tiles into one of `size`): past
+/// [`fft_pair_max`] always, and from `even_odd_from` (the device's `conv1d.fft_even_odd_from`)
+/// where that kernel exists.
+pub(crate) fn fft_even_odd<T: Real>(size: usize, even_odd_from: usize) -> bool {
+    size > fft_pair_max::<T>() || (size >= FFT_EVEN_ODD_MIN && size >= even_odd_from)
+}
+
+/// Complex points of the transform behind a size of `size` span points (`even_odd`: see
+/// [`fft_even_odd`]).
+pub(crate) fn fft_points(size: usize, even_odd: bool) -> usize {
+    if even_odd {
+        size / 2
+    } else {
+        size
+    }
+}
+
+/// Points each thread of a transform of `points` points of `T` holds between passes
+/// (`Conv1dFftPolicy<A, N>::E` in `gpu_prims/conv1d_fft.cuh`; the block has `N / E` threads): 32
+/// for 4-byte accumulators (f32, f16, bf16) from 4096 points on, 16 otherwise.
+pub(crate) fn fft_points_per_thread<T: Real>(points: usize) -> usize {
+    if std::mem::size_of::<T::Wide>() == 4 && points >= 4096 {
         32
     } else {
         16
@@ -30,14 +66,10 @@ pub(crate) fn fft_points_per_thread<T: Real>(size: usize) -> usize {
 /// The shortest tile of the automatic size choice (at the largest size, for the longest masks).
 const FFT_MIN_TILE: usize = 1024;
 
-/// The largest transform for `T`: 16384 points for f32, f16 and bf16 (8-byte complex points,
-/// 136 KiB of shared memory), 8192 for f64 (16-byte points).
+/// The largest size for `T`: 32768 points for f32, f16 and bf16, 16384 for f64 (twice
+/// [`fft_pair_max`]: a tile's even and odd points in the largest transform a block holds).
 pub fn fft_max_size<T: Real>() -> usize {
-    if std::mem::size_of::<T::Wide>() == 8 {
-        8192
-    } else {
-        16384
-    }
+    2 * fft_pair_max::<T>()
 }
 
 /// Outputs per tile for a transform of `size` points and a mask of `w` (`size − w + 1`; 0
@@ -46,8 +78,8 @@ pub fn fft_tile(size: usize, w: usize) -> usize {
     (size + 1).saturating_sub(w)
 }
 
-/// The longest mask the FFT path takes for `T` with an automatic size: 15361 for f32, f16 and
-/// bf16, 7169 for f64 (a tile of at least 1024 outputs in the largest transform).
+/// The longest mask the FFT path takes for `T` with an automatic size: 31745 for f32, f16 and
+/// bf16, 15361 for f64 (a tile of at least 1024 outputs at the largest size).
 pub fn fft_max_width<T: Real>() -> usize {
     fft_max_size::<T>() + 1 - FFT_MIN_TILE
 }
@@ -60,15 +92,17 @@ pub fn fft_max_width<T: Real>() -> usize {
 /// (fifteenth session: each size at widths 511 … 15361, the crossings where the measured costs,
 /// interpolated between widths, meet). The kernels are bound by arithmetic, not memory, so
 /// their crossings do not depend on the memory the GPU has.
-const SIZE_BY_WIDTH_F32: [(usize, usize); 6] = [
+const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (95, 512),
     (319, 1024),
     (545, 2048),
     (1433, 4096),
     (3426, 8192),
-    (usize::MAX, 16384),
+    (15361, 16384),
+    (usize::MAX, 32768),
 ];
-const SIZE_BY_WIDTH_F64: [(usize, usize); 3] = [(111, 1024), (1164, 2048), (usize::MAX, 8192)];
+const SIZE_BY_WIDTH_F64: [(usize, usize); 4] =
+    [(111, 1024), (1164, 2048), (7169, 8192), (usize::MAX, 16384)];
 
 /// The transform size for a mask of `w` elements of `T`: the fastest measured for that width
 /// (a table per accumulator type), `None` past [`fft_max_width`].
@@ -76,9 +110,9 @@ const SIZE_BY_WIDTH_F64: [(usize, usize); 3] = [(111, 1024), (1164, 2048), (usiz
 /// ```
 /// use gpu_conv1d::fft_size;
 /// assert!(fft_size::<f32>(1023).is_some());
-/// assert_eq!(fft_size::<f32>(15361), Some(16384));
-/// assert_eq!(fft_size::<f32>(15362), None);
-/// assert_eq!(fft_size::<f64>(7169), Some(8192));
+/// assert_eq!(fft_size::<f32>(31745), Some(32768));
+/// assert_eq!(fft_size::<f32>(31746), None);
+/// assert_eq!(fft_size::<f64>(15361), Some(16384));
 /// ```
 pub fn fft_size<T: Real>(w: usize) -> Option<usize> {
     if w == 0 || w > fft_max_width::<T>() {
@@ -169,22 +203,24 @@ pub(crate) fn resolve_size<T: Real>(size: u32, w: usize) -> Option<usize> {
     }
 }
 
-/// The device tables of a transform of `n` points for the effective `mask` (already in the
-/// order the kernels apply it): `4n` values, the spectrum `conj(DFT(mask)) / n` then the
-/// twiddles `e^(−2πi·t/n)`, each as (re, im) pairs, computed in f64 and rounded once to `W`.
-pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
-    debug_assert!(mask.len() < n && n.is_power_of_two());
+/// The spectrum `conj(DFT_n(mask))` of the effective `mask` (already in the order the kernels
+/// apply it) zero-padded to `n` points, in f64.
+fn mask_spectrum(mask: &[f64], n: usize) -> Vec<Complex<f64>> {
     let mut buf: Vec<Complex<f64>> = (0..n)
         .map(|j| Complex::new(mask.get(j).copied().unwrap_or(0.0), 0.0))
         .collect();
     FftPlanner::<f64>::new()
         .plan_fft_forward(n)
         .process(&mut buf);
-    let scale = 1.0 / n as f64;
-    let mut out = Vec::with_capacity(4 * n);
-    for z in &buf {
-        out.push(W::from_f64(z.re * scale));
-        out.push(W::from_f64(-z.im * scale));
+    buf.iter().map(|z| z.conj()).collect()
+}
+
+/// `values` then the twiddles `e^(−2πi·t/n)`, `t < n`, as (re, im) pairs rounded once to `W`.
+fn with_twiddles<W: Element>(values: impl Iterator<Item = Complex<f64>>, n: usize) -> Vec<W> {
+    let mut out = Vec::new();
+    for z in values {
+        out.push(W::from_f64(z.re));
+        out.push(W::from_f64(z.im));
     }
     for t in 0..n {
         // The angle reduced to the first octant's symmetries by the library's sin/cos in f64:
@@ -196,10 +232,50 @@ pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
     out
 }
 
-/// Shared memory of a block transforming `n` points of `T` (`FftSlots` complex values of
-/// `T::Wide`: one pad slot per 16 points).
-pub(crate) fn shared_bytes<T: Real>(n: usize) -> usize {
-    (n + n / 16) * 2 * std::mem::size_of::<T::Wide>()
+/// The device tables of a transform of `n` points pairing two tiles, for the effective `mask`:
+/// `4n` values, the spectrum `conj(DFT(mask)) / n` then the twiddles, computed in f64 and
+/// rounded once to `W`.
+pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
+    debug_assert!(mask.len() < n && n.is_power_of_two());
+    let scale = 1.0 / n as f64;
+    with_twiddles(mask_spectrum(mask, n).into_iter().map(|z| z * scale), n)
+}
+
+/// The device tables of a size of `size` points packing one tile's even and odd points into a
+/// transform of `n = size / 2` points (`conv1d_fft_even_odd_product`): `6n` values, the pairs
+/// `(a[k], b[k])`, `k < n`, then the transform's twiddles.
+///
+/// With `z[j] = s[2j] + i·s[2j + 1]` and `Z = DFT_n(z)`, the span's spectrum is `X[k] = α·Z[k]
+/// + β·conj(Z[n − k])` and `X[k + n] = β·Z[k] + α·conj(Z[n − k])` (`α = (1 − i·w)/2`, `β =
+/// (1 + i·w)/2`, `w = e^(−πi·k/n)`). The correlation's spectrum is `Y = X·G` (`G` the mask's
+/// `conj(DFT_size)`), and the transform whose inverse holds the outputs' even and odd points
+/// again is `Z'[k] = (Ye + i·Yo)/n` with `Ye = (Y[k] + Y[k + n])/2`, `Yo = (Y[k] − Y[k + n])/(2w)`
+/// (`1/n` for the inverse): linear in `Z[k]` and `conj(Z[n − k])`, with the coefficients `a[k]`
+/// and `b[k]`.
+pub(crate) fn even_odd_tables<W: Element>(mask: &[f64], size: usize) -> Vec<W> {
+    debug_assert!(mask.len() < size && size.is_power_of_two() && size >= 4);
+    let n = size / 2;
+    let g = mask_spectrum(mask, size);
+    let i = Complex::new(0.0, 1.0);
+    let mut ab = Vec::with_capacity(2 * n);
+    for k in 0..n {
+        let w = Complex::from_polar(1.0, -std::f64::consts::PI * k as f64 / n as f64);
+        let (alpha, beta) = ((1.0 - i * w) / 2.0, (1.0 + i * w) / 2.0);
+        let (g0, g1) = (g[k], g[k + n]);
+        let a =
+            ((g0 * alpha + g1 * beta) / 2.0 + i * (g0 * alpha - g1 * beta) / (2.0 * w)) / n as f64;
+        let b =
+            ((g0 * beta + g1 * alpha) / 2.0 + i * (g0 * beta - g1 * alpha) / (2.0 * w)) / n as f64;
+        ab.push(a);
+        ab.push(b);
+    }
+    with_twiddles(ab.into_iter(), n)
+}
+
+/// Shared memory of a block transforming `points` complex points of `T` (`FftSlots` complex
+/// values of `T::Wide`: one pad slot per 16 points).
+pub(crate) fn shared_bytes<T: Real>(points: usize) -> usize {
+    (points + points / 16) * 2 * std::mem::size_of::<T::Wide>()
 }
 
 #[cfg(test)]
@@ -211,8 +287,8 @@ mod tests {
         assert_eq!(fft_size::<f32>(8193), Some(16384));
         assert_eq!(fft_size::<f32>(0), None);
         assert_eq!(fft_size::<f64>(4096), Some(8192));
-        assert_eq!(fft_size::<f64>(7170), None);
-        assert_eq!(fft_size::<gpu_core::f16>(15361), Some(16384));
+        assert_eq!(fft_size::<f64>(15362), None);
+        assert_eq!(fft_size::<gpu_core::f16>(31745), Some(32768));
         for w in 1..=fft_max_width::<f32>() {
             let n = fft_size::<f32>(w).unwrap();
             assert!(fft_tile(n, w) >= 1024.min(n / 4), "w {w}: size {n}");
@@ -220,7 +296,7 @@ mod tests {
         for w in 1..=fft_max_width::<f64>() {
             let n = fft_size::<f64>(w).unwrap();
             assert!(
-                n <= 8192 && fft_tile(n, w) >= 1024.min(n / 4),
+                n <= 16384 && fft_tile(n, w) >= 1024.min(n / 4),
                 "w {w}: size {n}"
             );
         }
@@ -233,8 +309,8 @@ mod tests {
         assert!(validate::<f32>(4096, 4095).is_ok());
         let e = validate::<f32>(4096, 4096).unwrap_err().to_string();
         assert!(e.contains("4096"), "{e}");
-        let e = validate::<f64>(16384, 3).unwrap_err().to_string();
-        assert!(e.contains("8192"), "{e}");
+        assert!(validate::<f64>(16384, 3).is_ok());
+        assert!(validate::<f32>(32768, 30000).is_ok());
         assert!(validate::<f32>(3000, 3).is_err());
         // Past one block's transform: cuFFT segments, automatic or named.
         assert!(validate::<f32>(0, 20000).is_ok());
@@ -288,5 +364,76 @@ mod tests {
         assert_eq!(fft_points_per_thread::<gpu_core::f16>(4096), 32);
         assert_eq!(fft_points_per_thread::<f32>(16384), 32);
         assert_eq!(fft_points_per_thread::<f64>(8192), 16);
+    }
+
+    #[test]
+    fn packings() {
+        let never = usize::MAX;
+        assert!(!fft_even_odd::<f32>(16384, never) && fft_even_odd::<f32>(32768, never));
+        assert!(!fft_even_odd::<f64>(8192, never) && fft_even_odd::<f64>(16384, never));
+        assert!(fft_even_odd::<f32>(8192, 8192) && !fft_even_odd::<f32>(4096, 4096));
+        assert!(!fft_even_odd::<gpu_core::f16>(8192, 16384));
+        assert_eq!(fft_points(32768, true), 16384);
+        assert_eq!(fft_points(16384, false), 16384);
+    }
+
+    /// A naive DFT of `z` (f64): the tests' reference transform.
+    fn dft(z: &[Complex<f64>]) -> Vec<Complex<f64>> {
+        let n = z.len();
+        (0..n)
+            .map(|k| {
+                z.iter()
+                    .enumerate()
+                    .map(|(j, v)| {
+                        v * Complex::from_polar(
+                            1.0,
+                            -2.0 * std::f64::consts::PI * ((j * k) % n) as f64 / n as f64,
+                        )
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// The even-and-odd kernel's arithmetic on the host, in f64: the span packed as `z[j] =
+    /// s[2j] + i·s[2j + 1]`, transformed, turned into `conj(a·Z[k] + b·conj(Z[n − k]))`,
+    /// transformed again and conjugated, gives the correlation's first `size − w + 1` outputs,
+    /// even in the real parts and odd in the imaginary parts.
+    #[test]
+    fn even_odd_tables_give_the_correlation() {
+        let size = 64;
+        let n = size / 2;
+        for w in [1, 2, 5, 17, 63] {
+            let mask: Vec<f64> = (0..w).map(|j| ((j * 7 + 3) % 11) as f64 - 4.5).collect();
+            let span: Vec<f64> = (0..size)
+                .map(|j| ((j * 13 + 5) % 17) as f64 * 0.25 - 2.0)
+                .collect();
+            let t = even_odd_tables::<f64>(&mask, size);
+            assert_eq!(t.len(), 6 * n);
+            let c = |i: usize| Complex::new(t[2 * i], t[2 * i + 1]);
+            let z: Vec<Complex<f64>> = (0..n)
+                .map(|j| Complex::new(span[2 * j], span[2 * j + 1]))
+                .collect();
+            let zf = dft(&z);
+            let v: Vec<Complex<f64>> = (0..n)
+                .map(|k| (c(2 * k) * zf[k] + c(2 * k + 1) * zf[(n - k) % n].conj()).conj())
+                .collect();
+            let out: Vec<Complex<f64>> = dft(&v).iter().map(|z| z.conj()).collect();
+            for o in 0..fft_tile(size, w) {
+                let want: f64 = (0..w).map(|j| span[o + j] * mask[j]).sum();
+                let got = if o % 2 == 0 {
+                    out[o / 2].re
+                } else {
+                    out[o / 2].im
+                };
+                assert!(
+                    (got - want).abs() < 1e-9,
+                    "w {w} output {o}: {got} against {want}"
+                );
+            }
+            // The twiddles are those of the n-point transform.
+            let tw = &t[4 * n..];
+            assert!((tw[2] - (2.0 * std::f64::consts::PI / n as f64).cos()).abs() < 1e-15);
+        }
     }
 }

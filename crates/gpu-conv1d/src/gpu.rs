@@ -307,14 +307,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
         Ok(a)
     }
 
-    /// The FFT tables for transforms of `size` points on the device: built and uploaded on first
-    /// use, then shared by every clone.
-    fn fft_tables(&self, size: usize) -> Result<Arc<DeviceArray<T::Wide>>> {
+    /// The FFT tables for a size of `size` points (`even_odd`: packed as a tile's even and odd
+    /// points) on the device: built and uploaded on first use, then shared by every clone.
+    fn fft_tables(&self, size: usize, even_odd: bool) -> Result<Arc<DeviceArray<T::Wide>>> {
         let mut cache = self
             .fft_tables
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, t)) = cache.iter().find(|(n, _)| *n == size) {
+        if let Some((_, t)) = cache.iter().find(|(key, _)| *key == (size, even_odd)) {
             return Ok(Arc::clone(t));
         }
         let mask: Vec<f64> = self
@@ -322,11 +322,13 @@ impl<'s, T: Real> Conv1d<'s, T> {
             .iter()
             .map(|&v| gpu_core::Element::to_f64(v))
             .collect();
-        let t = Arc::new(
-            self.gpu
-                .upload(&crate::fft::tables::<T::Wide>(&mask, size))?,
-        );
-        cache.push((size, Arc::clone(&t)));
+        let tables = if even_odd {
+            crate::fft::even_odd_tables::<T::Wide>(&mask, size)
+        } else {
+            crate::fft::tables::<T::Wide>(&mask, size)
+        };
+        let t = Arc::new(self.gpu.upload(&tables)?);
+        cache.push(((size, even_odd), Arc::clone(&t)));
         Ok(t)
     }
 
@@ -853,10 +855,11 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 }
             }
-            Path::Fft { size } => {
+            Path::Fft { size } | Path::FftEvenOdd { size } => {
                 let size = size as usize;
+                let even_odd = matches!(path, Path::FftEvenOdd { .. });
                 crate::fft::validate::<T>(size as u32, w as usize)?;
-                let tables = self.fft_tables(size)?;
+                let tables = self.fft_tables(size, even_odd)?;
                 let spectrum = tables.device_ptr();
                 let twiddles = spectrum + (2 * size * std::mem::size_of::<T::Wide>()) as u64;
                 let tile = crate::fft::fft_tile(size, w as usize) as u64;
@@ -864,16 +867,23 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // from output `span_start` starts `lead` outputs into its first pair (origin −lead).
                 let lead = span_start % (2 * tile);
                 let tiles_per_row = (n_out + lead).div_ceil(tile);
-                let pairs = rows * tiles_per_row.div_ceil(2);
+                // A block per transform: a pair of tiles, or one tile of the even-and-odd packing.
+                let transforms = rows
+                    * if even_odd {
+                        tiles_per_row
+                    } else {
+                        tiles_per_row.div_ceil(2)
+                    };
                 let origin = -(lead as i64);
-                let shared = crate::fft::shared_bytes::<T>(size);
+                let points = crate::fft::fft_points(size, even_odd);
+                let shared = crate::fft::shared_bytes::<T>(points);
                 admit_dynamic_shared(&self.gpu, &kernel, shared, "strategy", |max| {
                     format!(
                         "an FFT of {size} points needs {shared} bytes of shared memory, the \
                          device allows {max} per block; use a smaller size or Strategy::Auto"
                     )
                 })?;
-                let threads = (size / crate::fft::fft_points_per_thread::<T>(size)) as u32;
+                let threads = (points / crate::fft::fft_points_per_thread::<T>(points)) as u32;
                 // The kernel's launch bound is its block (Conv1dFftPolicy): a block of any other
                 // size would leave points out of the transform.
                 if kernel.max_threads_per_block()? != threads {
@@ -887,20 +897,22 @@ impl<'s, T: Real> Conv1d<'s, T> {
                         ),
                     ));
                 }
-                let config = LaunchConfig::new(grid(pairs, &self.gpu), threads)
+                let config = LaunchConfig::new(grid(transforms, &self.gpu), threads)
                     .with_shared_bytes(shared as u32);
-                // SAFETY: conv1d_fft<N>_T(const T* x, const Complex<A>* spectrum, const
-                // Complex<A>* twiddles, const A* mask, T* y, u64 rows, u64 n, u64 n_out, i64 off,
-                // u64 w, int boundary, u64 tiles_per_row, i64 origin), A = T::Wide: x holds rows·n
-                // elements, y rows·n_out, mask w (checked above; device arrays of this context;
-                // a span's reads are the caller's to have uploaded: the windows of every tile
-                // pair it touches, crate::host::span_rule); `tables`
-                // holds 4·size A values, the spectrum then the twiddles (size complex values
-                // each, 16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept alive
-                // by the cache after this call; w < size (validated), so tiles have
-                // size − w + 1 ≥ 1 outputs and tiles_per_row covers n_out; N / E threads as
-                // compiled, with the `shared` bytes of dynamic shared memory the kernel indexes
-                // (FftSlots<N> complex values; the limit raised above where needed).
+                // SAFETY: conv1d_fft<N>_T and conv1d_fft_eo<N>_T(const T* x, const Complex<A>*
+                // spectrum, const Complex<A>* twiddles, const A* mask, T* y, u64 rows, u64 n, u64
+                // n_out, i64 off, u64 w, int boundary, u64 tiles_per_row, i64 origin), A =
+                // T::Wide: x holds rows·n elements, y rows·n_out, mask w (checked above; device
+                // arrays of this context; a span's reads are the caller's to have uploaded: the
+                // windows of every tile pair it touches, crate::host::span_rule); `tables` holds
+                // the spectrum (2·size A values: size complex values, or size / 2 pairs of them
+                // for the even-and-odd packing) then the twiddles of the `points`-point
+                // transform (16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept
+                // alive by the cache after this call; w < size (validated), so tiles have
+                // size − w + 1 ≥ 1 outputs and tiles_per_row covers n_out; points / E threads as
+                // compiled (checked above), with the `shared` bytes of dynamic shared memory the
+                // kernel indexes (FftSlots<points> complex values; the limit raised above where
+                // needed).
                 unsafe {
                     kernel.launch(
                         config,
@@ -959,8 +971,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
     }
 }
 
-/// The FFT tables of a `Conv1d`, per transform size (a few at most).
-type FftTables<W> = Arc<Mutex<Vec<(usize, Arc<DeviceArray<W>>)>>>;
+/// The FFT tables of a `Conv1d`, per size and packing (a few at most).
+type FftTables<W> = Arc<Mutex<Vec<((usize, bool), Arc<DeviceArray<W>>)>>>;
 
 pub(crate) struct Shape {
     pub(crate) rows: u64,

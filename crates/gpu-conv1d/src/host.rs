@@ -187,7 +187,7 @@ pub(crate) fn span_rule<T: Real>(path: Path, w: usize) -> Option<SpanRule> {
     };
     match path {
         Path::CuFft { .. } => None,
-        Path::Fft { size } => Some(SpanRule {
+        Path::Fft { size } | Path::FftEvenOdd { size } => Some(SpanRule {
             reach: 2 * crate::fft::fft_tile(size as usize, w),
             ..direct
         }),

@@ -122,12 +122,13 @@ mod rows_host;
 mod slices_host;
 
 pub use fft::{
-    cufft_size, fft_max_size, fft_max_width, fft_size, fft_tile, CUFFT_MIN_SIZE, FFT_SIZES,
+    cufft_size, fft_max_size, fft_max_width, fft_pair_max, fft_size, fft_tile, CUFFT_MIN_SIZE,
+    FFT_EVEN_ODD_MIN, FFT_SIZES,
 };
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,
     tensor_min_width, warpgroup_min_width, wide_tile_widths, Path, AUTO_BLOCK, AUTO_FIXED_BLOCK,
-    AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE, TENSOR_LONG_ROW,
+    AUTO_FIXED_WIDTHS, CONSTANT_MASK_BYTES, DEFAULT_TILE, FFT_EVEN_ODD_FROM, TENSOR_LONG_ROW,
     TENSOR_MIN_WIDTH_LONG_ROWS, WARPGROUP_FFT_MIN_WIDTH, WARPGROUP_LONG_ROW,
     WARPGROUP_MIN_WIDTH_LONG_ROWS, WIDE_TILE_FROM_ORDINARY, WIDE_TILE_OUTPUTS_PER_THREAD,
     WIDE_TILE_OUTPUTS_PER_THREAD_16, WIDE_TILE_WIDTHS, WIDE_TILE_WIDTHS_16,
@@ -516,15 +517,19 @@ pub enum Strategy {
     /// tiles of `size − w + 1` outputs once, transforms them together (one in the real and one
     /// in the imaginary part of a complex FFT of `size` points, in shared memory and
     /// registers), multiplies by the mask's spectrum (computed in f64 once per size and kept on
-    /// the device), transforms back and writes the outputs. Work per output grows with
-    /// `log2(size)`, not with the mask: the path for long masks. `size` is a power of two from
-    /// 512 to [`fft_max_size`] (16384; 8192 for f64), or 0 ([`Strategy::FFT`]) for
-    /// [`fft_size`]`(w)`; masks up to [`fft_max_width`] elements with the automatic size.
+    /// the device), transforms back and writes the outputs. Past [`fft_pair_max`] (16384
+    /// points; 8192 for f64), and from the device's `conv1d.fft_even_odd_from` on, a block
+    /// takes one tile at a time instead, its even points in the real and its odd points in the
+    /// imaginary part of a transform of `size / 2` points ([`Path::FftEvenOdd`]). Work per
+    /// output grows with `log2(size)`, not with the mask: the path for long masks. `size` is a
+    /// power of two from 512 to [`fft_max_size`] (32768; 16384 for f64), or 0
+    /// ([`Strategy::FFT`]) for [`fft_size`]`(w)`; masks up to [`fft_max_width`] elements with the
+    /// automatic size.
     ///
     /// Longer masks, up to the signal's own length (the full correlation of two long signals),
     /// run through cuFFT (cudarc's `cufft` module, libcufft loaded at run time): segments of
     /// [`cufft_size`] points (0), or of `size` points for a power of two from
-    /// [`CUFFT_MIN_SIZE`] (32768) on, `N − w + 1` outputs each, gathered through the boundary
+    /// [`CUFFT_MIN_SIZE`] (32768) past [`fft_max_size`], `N − w + 1` outputs each, gathered through the boundary
     /// rule into batches that cuFFT transforms in place, multiplies and transforms back. Without
     /// libcufft, `Conv1d::new` refuses such a request with an error naming what to install. The
     /// cuFFT path waits for its stream before returning (its plans and scratch, kept per

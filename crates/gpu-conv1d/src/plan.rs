@@ -292,9 +292,18 @@ pub enum Path {
     /// `conv1d_wgmma_T` (f16, bf16; compute capability 9.0): warpgroup matrix products on
     /// tensor cores ([`Strategy::Warpgroup`]).
     Warpgroup,
-    /// `conv1d_fft<size>_T`: overlap-save through FFTs of `size` points ([`Strategy::Fft`]).
+    /// `conv1d_fft<size>_T`: overlap-save through FFTs of `size` points, two tiles a transform
+    /// ([`Strategy::Fft`]).
     Fft {
         /// Points per transform.
+        size: u32,
+    },
+    /// `conv1d_fft_eo<size>_T`: overlap-save on spans of `size` points, each tile's even and odd
+    /// points in one transform of `size / 2` points ([`Strategy::Fft`] past
+    /// [`fft_pair_max`](crate::fft_pair_max), and from the device's `conv1d.fft_even_odd_from`
+    /// on).
+    FftEvenOdd {
+        /// Points per span (twice the transform's).
         size: u32,
     },
     /// Overlap-save through cuFFT on segments of `size` points (masks longer than
@@ -340,6 +349,7 @@ impl Path {
             Path::TensorCore => "tensor".to_string(),
             Path::Warpgroup => "wgmma".to_string(),
             Path::Fft { size } => format!("fft{size}"),
+            Path::FftEvenOdd { size } => format!("fft_eo{size}"),
             Path::CuFft { .. } => "cufft_gather".to_string(),
         };
         format!("conv1d_{algo}_{}", T::NAME)
@@ -452,6 +462,11 @@ pub fn cufft_min_width<T: Real>() -> usize {
     }
 }
 
+/// The smallest FFT size that packs each tile's even and odd points into one transform
+/// (`conv1d.fft_even_odd_from`; the sizes past [`fft_pair_max`](crate::fft_pair_max) always
+/// do). Provisional: the sizes past the pairs only, until measured.
+pub const FFT_EVEN_ODD_FROM: usize = 32768;
+
 /// `conv1d.wide_tile_from` on GPUs of ordinary memory bandwidth per SM: never (the H100's
 /// 16-output tiles already run w ≤ 31 at 0.97-0.99× a copy; the wide tiles were measured on the
 /// H200 only, docs/tuning.md).
@@ -468,6 +483,9 @@ pub struct Crossovers {
     pub fft_min_width_f64: usize,
     /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`).
     pub cufft_min_width: usize,
+    /// Smallest FFT size that packs a tile's even and odd points into one transform rather
+    /// than two tiles (`conv1d.fft_even_odd_from`).
+    pub fft_even_odd_from: usize,
     /// Outputs per row from which f32 masks of [`WIDE_TILE_WIDTHS`] take the wide-tile kernel
     /// (`conv1d.wide_tile_from`).
     pub wide_tile_from: usize,
@@ -482,6 +500,7 @@ impl Default for Crossovers {
             fft_min_width: fft_min_width::<f32>(false),
             fft_min_width_f64: fft_min_width::<f64>(false),
             cufft_min_width: cufft_min_width::<f32>(),
+            fft_even_odd_from: FFT_EVEN_ODD_FROM,
             wide_tile_from: WIDE_TILE_FROM_ORDINARY,
             half_wide_tile_from: WIDE_TILE_FROM_ORDINARY,
         }
@@ -497,6 +516,7 @@ impl Crossovers {
             fft_min_width: count("conv1d.fft_min_width"),
             fft_min_width_f64: count("conv1d.fft_min_width_f64"),
             cufft_min_width: count("conv1d.cufft_min_width"),
+            fft_even_odd_from: count("conv1d.fft_even_odd_from"),
             wide_tile_from: count("conv1d.wide_tile_from"),
             half_wide_tile_from: count("conv1d.half_wide_tile_from"),
         }
@@ -524,6 +544,16 @@ impl Crossovers {
         } else {
             self.cufft_min_width
         }
+    }
+}
+
+/// The block FFT's path for a size of `size` points: the even-and-odd packing where it applies
+/// (see [`crate::fft::fft_even_odd`]), else two tiles a transform.
+fn fft_path<T: Real>(size: usize, at: &Crossovers) -> Path {
+    if crate::fft::fft_even_odd::<T>(size, at.fft_even_odd_from) {
+        Path::FftEvenOdd { size: size as u32 }
+    } else {
+        Path::Fft { size: size as u32 }
     }
 }
 
@@ -569,10 +599,10 @@ pub(crate) fn resolve<T: Real>(
         Strategy::TiledCached { tile } => Path::TiledCached { tile },
         Strategy::TensorCore => Path::TensorCore,
         Strategy::Warpgroup => Path::Warpgroup,
-        Strategy::Fft { size } => Path::Fft {
-            // validate() has checked that a size exists (0 if not: the launch refuses it)
-            size: crate::fft::resolve_size::<T>(size, w).unwrap_or(0) as u32,
-        },
+        // validate() has checked that a size exists (0 if not: the launch refuses it)
+        Strategy::Fft { size } => {
+            fft_path::<T>(crate::fft::resolve_size::<T>(size, w).unwrap_or(0), at)
+        }
         Strategy::RegisterTiled => fma_path::<T>(n_out, w, at),
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
@@ -582,7 +612,7 @@ pub(crate) fn resolve<T: Real>(
                     size: crate::cufft_size(w, n_out) as u64,
                 }
             } else if let Some(size) = auto_fft_size::<T>(w, tensor_cores, warpgroup, at) {
-                Path::Fft { size: size as u32 }
+                fft_path::<T>(size, at)
             } else if tensor_cores
                 && warpgroup
                 && warpgroup_min_width::<T>(n_out)

@@ -178,15 +178,15 @@ fn gpu_fft_rows() {
     case::<bf16>(&gpu);
 }
 
-/// The blocks of 32 points a thread (4096 points and more for f32, f16 and bf16), small enough
-/// for compute-sanitizer: rows of an odd number of tiles, spans read straight into registers
-/// and gathered through shared memory at the ends (zero and reflect); each row against its own
-/// reference.
+/// The blocks of 32 points a thread (4096 points and more for f32, f16 and bf16; at 32768 each
+/// tile's even and odd points in one transform), small enough for compute-sanitizer: rows of
+/// an odd number of tiles, spans read straight into registers and gathered through shared
+/// memory at the ends (zero and reflect); each row against its own reference.
 #[test]
 fn gpu_fft_sanitize_wide_blocks() {
     let Some(gpu) = gpu_or_skip() else { return };
     fn case<T: Real>(gpu: &Gpu) {
-        for size in [4096, 8192, 16384] {
+        for size in [4096, 8192, 16384, 32768] {
             for w in [size / 2 + 1, size - 1] {
                 let mask = common::data::<T>(w, 31 + w as u64);
                 let l = fft_tile(size, w);

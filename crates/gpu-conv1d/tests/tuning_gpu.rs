@@ -66,7 +66,89 @@ fn tuned_crossovers_choose_the_path() {
         eprintln!("libcufft not loadable: the cuFFT crossover is not exercised");
     }
     wide_tiles_give_the_same_bits(&gpu);
+    even_odd_packing(&gpu);
     gpu.set_tuning(Tuning::new()).unwrap();
+}
+
+/// The even-and-odd FFT kernels below the sizes that always take them
+/// (`conv1d.fft_even_odd_from` at 8192): the path they report, and every mode and boundary at
+/// the tile edges (rows one tile long and a bit, an odd number of tiles, shorter than a span)
+/// against the f64 reference, for every type, one row and three.
+fn even_odd_packing(gpu: &Gpu) {
+    let mut t = Tuning::new();
+    t.set(
+        "conv1d.fft_even_odd_from",
+        gpu_conv1d::FFT_EVEN_ODD_MIN as u64,
+    )
+    .unwrap();
+    gpu.set_tuning(t).unwrap();
+    let mut cases = 0;
+    cases += even_odd_of::<f32>(gpu);
+    cases += even_odd_of::<f64>(gpu);
+    cases += even_odd_of::<f16>(gpu);
+    cases += even_odd_of::<bf16>(gpu);
+    eprintln!("even-and-odd FFT packing: {cases} runs within the f64 bound");
+}
+
+fn even_odd_of<T: Real>(gpu: &Gpu) -> usize {
+    let mut cases = 0;
+    let sizes = (gpu_conv1d::FFT_EVEN_ODD_MIN..=gpu_conv1d::fft_pair_max::<T>())
+        .filter(|s| s.is_power_of_two());
+    for size in sizes {
+        for w in [3, size / 2 + 1, size - 1] {
+            let mask: Vec<T> = common::data(w, 70 + w as u64);
+            let l = gpu_conv1d::fft_tile(size, w);
+            for (mode, boundary) in [
+                (Mode::Same, Boundary::Zero),
+                (Mode::Full, Boundary::Reflect),
+                (Mode::Valid, Boundary::Zero),
+                (Mode::Same, Boundary::Wrap),
+                (Mode::Same, Boundary::Nearest),
+            ] {
+                let conv = Conv1d::correlation(
+                    gpu,
+                    &mask,
+                    Options::new()
+                        .mode(mode)
+                        .boundary(boundary)
+                        .strategy(Strategy::Fft { size: size as u32 }),
+                )
+                .unwrap();
+                for (rows, n) in [(1, l + 1), (3, 3 * l + 7), (1, w + 2), (2, 1)] {
+                    if mode == Mode::Valid && n < w {
+                        continue;
+                    }
+                    let what = format!(
+                        "{} size {size} w {w} {mode:?} {boundary:?} rows {rows} n {n}",
+                        T::NAME
+                    );
+                    assert_eq!(
+                        conv.path(n).unwrap(),
+                        Path::FftEvenOdd { size: size as u32 },
+                        "{what}"
+                    );
+                    let x: Vec<T> = common::data(rows * n, (n + w) as u64);
+                    let y = conv
+                        .run_rows(Array2::from_shape_vec((rows, n), x.clone()).unwrap().view())
+                        .unwrap();
+                    for (r, row) in y.rows().into_iter().enumerate() {
+                        common::check_fft(
+                            &row.to_vec(),
+                            &x[r * n..(r + 1) * n],
+                            &mask,
+                            mode,
+                            boundary,
+                            size,
+                            1500,
+                        )
+                        .unwrap_or_else(|e| panic!("{what} row {r}: {e}"));
+                    }
+                    cases += 1;
+                }
+            }
+        }
+    }
+    cases
 }
 
 /// The wide-tile kernels (24 f32 outputs per thread, `conv1d.wide_tile_from`; 32 f16 and bf16

@@ -312,6 +312,16 @@ pub const KEYS: &[Key] = &[
         13_600,
     ),
     count_key(
+        "conv1d.fft_even_odd_from",
+        "smallest FFT size (span points, 8192 or more) Strategy::Auto and Strategy::Fft run one \
+         tile's even and odd points per transform instead of two tiles (past 16384 points for \
+         f32, f16 and bf16, 8192 for f64: always)",
+        8192,
+        1 << 40,
+        32768,
+        32768,
+    ),
+    count_key(
         "conv1d.wide_tile_from",
         "outputs per row from which Strategy::Auto runs f32 masks of 5 to 32 with 24 outputs \
          per thread instead of 16 (2^40: never)",

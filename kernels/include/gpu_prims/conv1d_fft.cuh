@@ -72,36 +72,44 @@ struct Conv1dFftTile {
     }
 };
 
-// Loads the spans of a pair into v (first-pass layout of F): tile 0 in the real parts, tile 1
-// in the imaginary parts, every point through the boundary rule (also past what the written
-// outputs read, and for a tile with no outputs here: what a pair computes never depends on
-// which of its outputs a launch writes). Spans inside their rows are read straight into
-// registers; at the ends of rows the block gathers them through shared memory first (a plain
-// loop: the boundary rule's divisions, unrolled 16 times, would cost registers the common case
-// needs). Block-uniform; starts with a barrier where it writes s. Returns whether every point
-// is finite.
-template <class F, class T, class A>
+// How spans fill a transform (the packing, a policy beside the block's shape): complex point k
+// holds span point S·k of tile a in its real part and point S·k + S − 1 of tile b in its
+// imaginary part. S = 1 (pairs): two tiles of N points, a and b, in one N-point transform.
+// S = 2 (even and odd points): one tile of 2N points, a = b, its even points in the real parts
+// and its odd ones in the imaginary parts; the product then needs each point's mirror
+// (conv1d_fft_even_odd_product). Results leave by the same rule: the real part of point k is
+// output S·k of tile a, the negated imaginary part output S·k + S − 1 of tile b.
+//
+// Loads the spans into v (first-pass layout of F), every point through the boundary rule (also
+// past what the written outputs read, and for a tile with no outputs here: what a transform
+// computes never depends on which of its outputs a launch writes). Spans inside their rows are
+// read straight into registers; at the ends of rows the block gathers them through shared
+// memory first (a plain loop: the boundary rule's divisions, unrolled 16 times, would cost
+// registers the common case needs). Block-uniform; starts with a barrier where it writes s.
+// Returns whether every point is finite.
+template <class F, int S, class T, class A>
 __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
-                                                const T* __restrict__ x, const Conv1dFftTile& t0,
-                                                const Conv1dFftTile& t1, u64 n, i64 off,
+                                                const T* __restrict__ x, const Conv1dFftTile& ta,
+                                                const Conv1dFftTile& tb, u64 n, i64 off,
                                                 int bmode) {
     bool finite = true;
-    const i64 p0 = t0.o0 + off, p1 = t1.o0 + off;
-    const T* x0 = x + t0.row * n;
-    const T* x1 = x + t1.row * n;
-    if (p0 >= 0 && p0 + F::N <= (i64)n && p1 >= 0 && p1 + F::N <= (i64)n) {
+    const i64 pa = ta.o0 + off, pb = tb.o0 + off + (S - 1);
+    const T* xa = x + ta.row * n;
+    const T* xb = x + tb.row * n;
+    constexpr i64 SPAN = (i64)S * F::N;
+    if (pa >= 0 && pa + SPAN <= (i64)n && pb - (S - 1) >= 0 && pb - (S - 1) + SPAN <= (i64)n) {
 #pragma unroll
         for (int e = 0; e < F::E; ++e) {
-            const int k = F::point(e);
-            v[e] = {widen(x0[p0 + k]), widen(x1[p1 + k])};
+            const int k = S * F::point(e);
+            v[e] = {widen(xa[pa + k]), widen(xb[pb + k])};
             finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
         }
         return finite;
     }
-    __syncthreads();  // s is free: the previous pair has read it
+    __syncthreads();  // s is free: the previous transform has read it
     for (int k = threadIdx.x; k < F::N; k += F::THREADS)
-        s[fft_phys(k)] = {widen(boundary_load(x0, p0 + k, (i64)n, bmode)),
-                          widen(boundary_load(x1, p1 + k, (i64)n, bmode))};
+        s[fft_phys(k)] = {widen(boundary_load(xa, pa + S * k, (i64)n, bmode)),
+                          widen(boundary_load(xb, pb + S * k, (i64)n, bmode))};
     __syncthreads();
 #pragma unroll
     for (int e = 0; e < F::E; ++e) {
@@ -109,6 +117,35 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
         finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
     }
     return finite;
+}
+
+// The product of the even-and-odd packing (S = 2). With z[j] = s[2j] + i·s[2j + 1] and
+// Z = DFT_N(z), the 2N-point spectrum of the span is X[k] = (Z[k] + conj(Z[N − k]))/2 +
+// W_2N^k·(Z[k] − conj(Z[N − k]))/(2i), and the transform whose inverse gives the outputs'
+// even and odd points back in the same packing is linear in Z[k] and conj(Z[N − k]):
+// Z'[k] = a[k]·Z[k] + b[k]·conj(Z[N − k]), a and b prepared by the host per mask (f64, with the
+// mask's 2N-point spectrum, the 1/N and the split and merge folded in; fft.rs,
+// even_odd_tables). Each point needs its mirror N − k, which another thread holds: the block
+// exchanges them through s. v holds Z in natural order (F::point) and leaves as conj(Z'), ready
+// for the inverse run as a forward transform. The caller synchronises before s is written next.
+template <class F, class A>
+__device__ __forceinline__ void conv1d_fft_even_odd_product(Complex<A>* v, Complex<A>* s,
+                                                            const Complex<A>* __restrict__ ab) {
+    constexpr int N = F::N;
+    __syncthreads();  // the last pass's reads of s are done
+#pragma unroll
+    for (int e = 0; e < F::E; ++e) s[fft_phys(F::point(e))] = v[e];
+    __syncthreads();
+    const Complex<A>* const abl = fft_launder(ab);
+#pragma unroll
+    for (int e = 0; e < F::E; ++e) {
+        const int k = F::point(e);
+        const Complex<A> z = v[e], c = s[fft_phys((N - k) & (N - 1))];
+        const Complex<A> a = fft_ldg(abl + 2 * k), b = fft_ldg(abl + 2 * k + 1);
+        // a·z + b·conj(c), conjugated
+        v[e] = {a.re * z.re - a.im * z.im + b.re * c.re + b.im * c.im,
+                -(a.re * z.im + a.im * z.re + b.im * c.re - b.re * c.im)};
+    }
 }
 
 // A tile's outputs of this launch by the direct sums.
@@ -122,7 +159,70 @@ __device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
                                 t.o0 + t.lo + off, t.hi - t.lo, n, w, bmode);
 }
 
-template <class T, int LOG_N, int E = FFT_E>
+// One transform of the packing S (see conv1d_fft_load): the spans of tiles a and b (a = b for
+// S = 2) in, the outputs of this launch out.
+template <class T, class F, int S>
+__device__ __forceinline__ void conv1d_fft_transform(
+    Complex<typename F::Value>* v, Complex<typename F::Value>* s, const T* __restrict__ x,
+    const Complex<typename F::Value>* __restrict__ spectrum,
+    const Complex<typename F::Value>* __restrict__ tw, const typename F::Value* __restrict__ mask,
+    T* __restrict__ y, const Conv1dFftTile& ta, const Conv1dFftTile& tb, u64 n, u64 n_out,
+    i64 off, u64 w, int bmode, i64 L) {
+    typedef typename F::Value A;
+    constexpr int E = F::E;
+    const bool finite_in = conv1d_fft_load<F, S>(v, s, x, ta, tb, n, off, bmode);
+    // Also the barrier before the first store into s (the previous transform, or the load, read
+    // it last).
+    if (!__syncthreads_or(!finite_in)) {
+        // The forward transform, the product, the inverse transform: one copy of the
+        // transform's code in a loop, not two inlined one after the other (between which the
+        // compiler keeps some 90 more values in registers).
+#pragma unroll 1
+        for (int phase = 0; phase < 2; ++phase) {
+            F::transform(v, s, tw);
+            if (phase == 1) break;
+            if (S == 2) {
+                conv1d_fft_even_odd_product<F>(v, s, spectrum);
+            } else {
+                const Complex<A>* const spl = fft_launder(spectrum);
+#pragma unroll
+                for (int e = 0; e < E; ++e) {
+                    const Complex<A> z = cmul(v[e], fft_ldg(spl + F::point(e)));
+                    v[e] = {z.re, -z.im};
+                }
+            }
+            __syncthreads();  // the last reads of s are done before the inverse stores
+        }
+        // c = conj(v): the real parts are tile a's outputs, the negated imaginary parts tile
+        // b's. Every output of the transform, written here or not (the decision is the
+        // transform's).
+        bool finite_out = true;
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            const int k = S * F::point(e);
+            if (k < L) finite_out = finite_out && isfinite(v[e].re);
+            if (k + S - 1 < L) finite_out = finite_out && isfinite(v[e].im);
+        }
+        if (!__syncthreads_or(!finite_out)) {
+            T* ya = y + ta.row * n_out + ta.o0;
+            T* yb = y + tb.row * n_out + tb.o0 + (S - 1);
+#pragma unroll
+            for (int e = 0; e < E; ++e) {
+                const int k = S * F::point(e);
+                if (k >= ta.lo && k < ta.hi) ya[k] = narrow<T>(v[e].re);
+                if (k + S - 1 >= tb.lo && k + S - 1 < tb.hi) yb[k] = narrow<T>(-v[e].im);
+            }
+            return;
+        }
+    }
+    // A NaN or infinity in the spans, or a transform that overflowed: the direct sums.
+    conv1d_fft_direct_tile<T, A>(x, mask, y, ta, n, n_out, off, w, bmode);
+    if (S == 1) conv1d_fft_direct_tile<T, A>(x, mask, y, tb, n, n_out, off, w, bmode);
+}
+
+// The kernel: tiles of L = S·N − w + 1 outputs, two at a time in one transform (tiles 2p and
+// 2p + 1 of a row, S = 1) or one at a time (S = 2).
+template <class T, int LOG_N, int E = FFT_E, int S = 1>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ tw,
@@ -133,58 +233,25 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
     typedef typename Accumulator<T>::type A;
     typedef BlockFft<A, LOG_N, E> F;
     constexpr int N = F::N;
-    const i64 L = (i64)N - (i64)w + 1;  // outputs per tile (the host keeps w < N)
-    // Pairs of tiles 2p and 2p + 1 of one row (never across rows: a row's results do not
-    // depend on the rows launched with it).
-    const u64 pairs_per_row = tiles_per_row / 2 + (tiles_per_row & 1);
-    const u64 pairs = rows * pairs_per_row;
-    for (u64 pair = blockIdx.x; pair < pairs; pair += gridDim.x) {
-        const u64 row = pair / pairs_per_row;
-        const u64 p = pair - row * pairs_per_row;
-        const Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
-        const Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
+    const i64 L = (i64)S * N - (i64)w + 1;  // outputs per tile (the host keeps w < S·N)
+    // Transforms per row: pairs of tiles 2p and 2p + 1 of one row (never across rows: a row's
+    // results do not depend on the rows launched with it), or single tiles.
+    const u64 per_row = S == 1 ? tiles_per_row / 2 + (tiles_per_row & 1) : tiles_per_row;
+    const u64 count = rows * per_row;
+    for (u64 i = blockIdx.x; i < count; i += gridDim.x) {
+        const u64 row = i / per_row;
+        const u64 p = i - row * per_row;
         Complex<A> v[E];
-        const bool finite_in = conv1d_fft_load<F>(v, s, x, t0, t1, n, off, bmode);
-        // Also the barrier before the first store into s (the previous pair, or the load, read
-        // it last).
-        if (!__syncthreads_or(!finite_in)) {
-            // The forward transform, the product, the inverse transform: one copy of the
-            // transform's code in a loop, not two inlined one after the other (between which the
-            // compiler keeps some 90 more values in registers).
-#pragma unroll 1
-            for (int phase = 0; phase < 2; ++phase) {
-                F::transform(v, s, tw);
-                if (phase == 1) break;
-                const Complex<A>* const spl = fft_launder(spectrum);
-#pragma unroll
-                for (int e = 0; e < E; ++e) {
-                    const Complex<A> z = cmul(v[e], fft_ldg(spl + F::point(e)));
-                    v[e] = {z.re, -z.im};
-                }
-                __syncthreads();  // the last pass's reads of s are done before the inverse stores
-            }
-            // c = conj(v): tile 0's outputs are the real parts, tile 1's the negated imaginary
-            // ones.
-            // Every output of both tiles, written here or not (the decision is the pair's).
-            bool finite_out = true;
-#pragma unroll
-            for (int e = 0; e < E; ++e)
-                if (F::point(e) < L) finite_out = finite_out && isfinite(v[e].re) && isfinite(v[e].im);
-            if (!__syncthreads_or(!finite_out)) {
-                T* y0 = y + t0.row * n_out + t0.o0;
-                T* y1 = y + t1.row * n_out + t1.o0;
-#pragma unroll
-                for (int e = 0; e < E; ++e) {
-                    const int k = F::point(e);
-                    if (k >= t0.lo && k < t0.hi) y0[k] = narrow<T>(v[e].re);
-                    if (k >= t1.lo && k < t1.hi) y1[k] = narrow<T>(-v[e].im);
-                }
-                continue;
-            }
+        if (S == 1) {
+            const Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
+            const Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
+            conv1d_fft_transform<T, F, 1>(v, s, x, spectrum, tw, mask, y, t0, t1, n, n_out, off, w,
+                                          bmode, L);
+        } else {
+            const Conv1dFftTile t(row, p, origin, L, n_out);
+            conv1d_fft_transform<T, F, 2>(v, s, x, spectrum, tw, mask, y, t, t, n, n_out, off, w,
+                                          bmode, L);
         }
-        // A NaN or infinity in the spans, or a transform that overflowed: the direct sums.
-        conv1d_fft_direct_tile<T, A>(x, mask, y, t0, n, n_out, off, w, bmode);
-        conv1d_fft_direct_tile<T, A>(x, mask, y, t1, n, n_out, off, w, bmode);
     }
 }
 
@@ -223,6 +290,25 @@ template <class A, int N> struct Conv1dFftPolicy {
             int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                               \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, N>::E>(                                  \
+            x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
+            origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
+    }
+
+// The entry point conv1d_fft_eo<SPAN>_<tname> of the even-and-odd packing: spans of SPAN = 2N real
+// points through N-point transforms (N = 2^LOG_N, Conv1dFftPolicy<A, N>'s threads, dynamic
+// shared memory of FftSlots<N> complex A values): `spectrum` is the host's N pairs (a[k], b[k])
+// (2N complex A values), then N twiddles.
+#define GP_CONV1D_FFT_EVEN_ODD_ENTRY(LOG_N, SPAN, tname, T, A)                                    \
+    extern "C" __global__ void __launch_bounds__(gp::Conv1dFftPolicy<A, SPAN / 2>::THREADS,      \
+                                                 gp::Conv1dFftPolicy<A, SPAN / 2>::MIN_BLOCKS)   \
+        conv1d_fft_eo##SPAN##_##tname(                                                           \
+            const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
+            const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
+            T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
+            int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                               \
+        static_assert(SPAN == 2 << LOG_N, "a span of 2N points");                                \
+        extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
+        gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2>(                        \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
             origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
     }

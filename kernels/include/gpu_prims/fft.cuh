@@ -127,6 +127,7 @@ template <> struct FftRadices<14> { static constexpr int FIRST = 16, MID1 = 8, M
 // One block transforming N points with N / E threads, E points each (a multiple of every
 // radix of the transform).
 template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
+    typedef A Value;
     static constexpr int N = 1 << LOG_N;
     static constexpr int E = E_;
     static constexpr int THREADS = N / E;
