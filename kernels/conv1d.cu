@@ -466,8 +466,9 @@ GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(CONV1D_FIXED_WIDE_HALF)
 // The FFT path for long masks (gpu_prims/conv1d_fft.cuh): overlap-save on block FFTs of N
 // points, conv1d_fft<N>_<type> for N = 512 ... 16384 (f64: ... 8192, whose 16-byte points fill
 // shared memory at 8192), two tiles a transform; and conv1d_fft_eo<SPAN>_<type>, one tile's
-// even and odd points in a transform of SPAN / 2 points, for SPAN = 8192 ... 32768 (f64: ...
-// 16384). Mirrored by FFT_SIZES and fft_even_odd in crates/gpu-conv1d/src/fft.rs.
+// even and odd points in a transform of SPAN / 2 points, for SPAN = 16384 and 32768 (f64:
+// 16384; at 8192 the pairs were as fast or faster on an H200, docs/conv1d.md). Mirrored by
+// FFT_SIZES and fft_even_odd in crates/gpu-conv1d/src/fft.rs.
 // ---------------------------------------------------------------------------------------------
 #include <gpu_prims/conv1d_fft.cuh>
 
@@ -494,10 +495,8 @@ CONV1D_FFT_F64(13, 8192)
     GP_CONV1D_FFT_EVEN_ODD_ENTRY(LOG_N, SPAN, f16, gp::f16, f32)                                  \
     GP_CONV1D_FFT_EVEN_ODD_ENTRY(LOG_N, SPAN, bf16, gp::bf16, f32)
 
-CONV1D_FFT_EVEN_ODD(12, 8192)
 CONV1D_FFT_EVEN_ODD(13, 16384)
 CONV1D_FFT_EVEN_ODD(14, 32768)
-GP_CONV1D_FFT_EVEN_ODD_ENTRY(12, 8192, f64, f64, f64)
 GP_CONV1D_FFT_EVEN_ODD_ENTRY(13, 16384, f64, f64, f64)
 
 // ---------------------------------------------------------------------------------------------

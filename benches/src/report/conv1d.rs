@@ -385,7 +385,11 @@ mod gpu {
         use rayon::prelude::*;
         if !matches!(
             path,
-            Some(gpu_conv1d::Path::Fft { .. } | gpu_conv1d::Path::CuFft { .. })
+            Some(
+                gpu_conv1d::Path::Fft { .. }
+                    | gpu_conv1d::Path::FftEvenOdd { .. }
+                    | gpu_conv1d::Path::CuFft { .. }
+            )
         ) {
             return 0.0;
         }

@@ -32,7 +32,7 @@ pub fn fft_pair_max<T: Real>() -> usize {
 }
 
 /// The smallest size with an even-and-odd kernel (`conv1d_fft_eo<N>_T`).
-pub const FFT_EVEN_ODD_MIN: usize = 8192;
+pub const FFT_EVEN_ODD_MIN: usize = 16384;
 
 /// Whether a size of `size` points for `T` packs one tile's even and odd points into a
 /// transform of `size / 2` points (rather than two tiles into one of `size`): past
@@ -90,19 +90,22 @@ pub fn fft_max_width<T: Real>() -> usize {
 /// widths, where the per-size costs at w = 3 scaled by `N / (N − w + 1)` cross); the f32 sizes
 /// from 2048 on again on an H200 after the 4096-16384-point blocks took 32 points a thread
 /// (fifteenth session: each size at widths 511 … 15361, the crossings where the measured costs,
-/// interpolated between widths, meet). The kernels are bound by arithmetic, not memory, so
-/// their crossings do not depend on the memory the GPU has.
+/// interpolated between widths, meet); from 8192 on again on an H200 once the even-and-odd
+/// packing took 16384 and 32768 points (sixteenth session: each size at widths 1023 … 31745,
+/// f32 and f64, the crossings where costs scaled by `N / (N − w + 1)` from the measured widths
+/// on both sides meet). The kernels are bound by arithmetic, not memory, so their crossings do
+/// not depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (95, 512),
     (319, 1024),
     (545, 2048),
     (1433, 4096),
-    (3426, 8192),
-    (15361, 16384),
+    (2868, 8192),
+    (6956, 16384),
     (usize::MAX, 32768),
 ];
 const SIZE_BY_WIDTH_F64: [(usize, usize); 4] =
-    [(111, 1024), (1164, 2048), (7169, 8192), (usize::MAX, 16384)];
+    [(111, 1024), (1164, 2048), (3100, 8192), (usize::MAX, 16384)];
 
 /// The transform size for a mask of `w` elements of `T`: the fastest measured for that width
 /// (a table per accumulator type), `None` past [`fft_max_width`].
@@ -284,9 +287,11 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_work_per_output() {
-        assert_eq!(fft_size::<f32>(8193), Some(16384));
+        assert_eq!(fft_size::<f32>(6956), Some(16384));
+        assert_eq!(fft_size::<f32>(6957), Some(32768));
         assert_eq!(fft_size::<f32>(0), None);
-        assert_eq!(fft_size::<f64>(4096), Some(8192));
+        assert_eq!(fft_size::<f64>(3100), Some(8192));
+        assert_eq!(fft_size::<f64>(4096), Some(16384));
         assert_eq!(fft_size::<f64>(15362), None);
         assert_eq!(fft_size::<gpu_core::f16>(31745), Some(32768));
         for w in 1..=fft_max_width::<f32>() {
@@ -371,8 +376,8 @@ mod tests {
         let never = usize::MAX;
         assert!(!fft_even_odd::<f32>(16384, never) && fft_even_odd::<f32>(32768, never));
         assert!(!fft_even_odd::<f64>(8192, never) && fft_even_odd::<f64>(16384, never));
-        assert!(fft_even_odd::<f32>(8192, 8192) && !fft_even_odd::<f32>(4096, 4096));
-        assert!(!fft_even_odd::<gpu_core::f16>(8192, 16384));
+        assert!(fft_even_odd::<f32>(16384, 16384) && !fft_even_odd::<f32>(8192, 8192));
+        assert!(!fft_even_odd::<gpu_core::f16>(16384, 32768));
         assert_eq!(fft_points(32768, true), 16384);
         assert_eq!(fft_points(16384, false), 16384);
     }

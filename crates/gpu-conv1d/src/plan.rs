@@ -445,27 +445,31 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
 /// 511-wide mask at 0.51× a copy, where the block FFT gave 0.29× (run F).
 pub const WARPGROUP_FFT_MIN_WIDTH: usize = WARPGROUP_MAX_WIDTH + 1;
 
-/// The shortest mask [`Strategy::Auto`] runs through cuFFT for `T` where libcufft loads. Measured
-/// on the H100 at 2^26 outputs (docs/conv1d.md, run J): f32 cuFFT segments 0.070× a copy at
-/// w = 8191 and 0.071× at 15361, the block FFT 0.190× and 0.028×; its time grows as
-/// `N/(N − w + 1)` of its 16384-point transform, which puts the crossing near w = 13000 (f16 and
-/// bf16 alike: their transforms are f32's). f64: past the block FFT's widest mask (at 7169 its
-/// 8192-point transform, by the same rule, is about as fast as cuFFT's 0.079×). GPUs of fast
-/// memory (the H200: gpu_core::tuning) take 13600, measured there once the 16384-point block
-/// took 32 points a thread (docs/conv1d.md: at w = 13311 the block 1840-1856 µs, cuFFT
-/// 2051-2070; at 14335 2718-2722 against 2051-2053).
+/// The shortest mask [`Strategy::Auto`] runs through cuFFT for `T` where libcufft loads.
+/// Measured on an H200 at 2^26 outputs once the block FFT took spans of 32768 points (f32, f16,
+/// bf16) and 16384 (f64) (docs/conv1d.md, "Even and odd points in one transform"): the block's
+/// time grows as `N/(N − w + 1)`, cuFFT's segments of 2^20 stay flat, and they cross near
+/// w = 26000 for f32 (w = 24575: block 1692 µs, cuFFT 2086; 28671: 3261 against 2071) and
+/// 12700 for f64 (12287: 3056 against 3462; 15361: 11728 against 3441). The H100 takes the
+/// same values: its block FFT, bound by arithmetic, runs about as fast, and its cuFFT, bound by
+/// memory, slower, so its crossing lies no lower (before these kernels run J measured 13000
+/// there, against 13600 on the H200). f16 and bf16 run f32's transforms.
 pub fn cufft_min_width<T: Real>() -> usize {
     if std::mem::size_of::<T::Wide>() == 8 {
-        crate::fft_max_width::<T>() + 1
+        12_700
     } else {
-        13_000
+        26_000
     }
 }
 
 /// The smallest FFT size that packs each tile's even and odd points into one transform
 /// (`conv1d.fft_even_odd_from`; the sizes past [`fft_pair_max`](crate::fft_pair_max) always
-/// do). Provisional: the sizes past the pairs only, until measured.
-pub const FFT_EVEN_ODD_FROM: usize = 32768;
+/// do). Measured on an H200 (docs/conv1d.md, "Even and odd points in one transform"): at 16384
+/// points f32 masks of 3071 to 8191 ran 3-5 % faster packed (w = 4095: 524.6 µs against 549.5
+/// µs for the pairs, 2^26 outputs); at 8192 the pairs were as fast or faster (f32 w = 2047:
+/// 435.5 against 426.9 µs; f64 w = 4095: 1486.7 against 1358.9), so no 8192-point kernel packs.
+/// The kernels are bound by arithmetic: the H100 takes the same value.
+pub const FFT_EVEN_ODD_FROM: usize = 16384;
 
 /// `conv1d.wide_tile_from` on GPUs of ordinary memory bandwidth per SM: never (the H100's
 /// 16-output tiles already run w ≤ 31 at 0.97-0.99× a copy; the wide tiles were measured on the
@@ -1062,9 +1066,10 @@ mod tests {
             resolve_h100::<bf16>(Strategy::Auto, n, 24, true, false),
             Path::RegisterTiledFixed { width: 24 }
         );
+        // The widest tensor-core mask: the block FFT's 32768-point spans are faster there.
         assert_eq!(
             resolve_h100::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH, true, false),
-            Path::TensorCore
+            Path::FftEvenOdd { size: 32768 }
         );
         // Long rows: tensor cores from 11.
         let long = TENSOR_LONG_ROW;
@@ -1096,6 +1101,10 @@ mod tests {
         );
         assert_eq!(
             resolve_h100::<bf16>(Strategy::Auto, n, TENSOR_MAX_WIDTH + 1, true, false),
+            Path::FftEvenOdd { size: 32768 }
+        );
+        assert_eq!(
+            resolve_h100::<bf16>(Strategy::Auto, n, 40_000, true, false),
             Path::RegisterTiled
         );
         assert_eq!(
@@ -1127,17 +1136,17 @@ mod tests {
             Path::Fft { size: 1024 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 20_000, false, false),
+            resolve_h100::<f32>(Strategy::Auto, n, 40_000, false, false),
             Path::RegisterTiled
         );
         // Past one block's transform: cuFFT where it loads, explicit or automatic.
-        let segment = crate::cufft_size(20_000, n) as u64;
+        let segment = crate::cufft_size(40_000, n) as u64;
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 20_000, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 40_000, false, true),
             Path::CuFft { size: segment }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::FFT, n, 20_000, false, false),
+            resolve_h100::<f32>(Strategy::FFT, n, 40_000, false, false),
             Path::CuFft { size: segment }
         );
         assert_eq!(
@@ -1145,22 +1154,41 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 12_999, false, true),
-            Path::Fft { size: 16384 }
+            resolve_h100::<f32>(Strategy::Auto, n, 25_999, false, true),
+            Path::FftEvenOdd { size: 32768 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 13_000, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 26_000, false, true),
             Path::CuFft {
-                size: crate::cufft_size(13_000, n) as u64
+                size: crate::cufft_size(26_000, n) as u64
             }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 15_361, false, false),
-            Path::Fft { size: 16384 }
+            resolve_h100::<f64>(Strategy::Auto, n, 12_699, false, true),
+            Path::FftEvenOdd { size: 16384 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::FFT, n, 15_361, false, true),
-            Path::Fft { size: 16384 }
+            resolve_h100::<f64>(Strategy::Auto, n, 12_700, false, true),
+            Path::CuFft {
+                size: crate::cufft_size(12_700, n) as u64
+            }
+        );
+        // The even-and-odd packing: from 16384 points on, past the pairs always.
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Auto, n, 15_361, false, false),
+            Path::FftEvenOdd { size: 32768 }
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::FFT, n, 4095, false, true),
+            Path::FftEvenOdd { size: 16384 }
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::FFT, n, 2047, false, true),
+            Path::Fft { size: 8192 }
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Fft { size: 8192 }, n, 4095, false, false),
+            Path::Fft { size: 8192 }
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::FFT, n, 200, false, false),

@@ -8,8 +8,8 @@
 mod common;
 
 use gpu_conv1d::{
-    fft_max_size, fft_max_width, fft_size, fft_tile, Boundary, Conv1d, Mode, Operation, Options,
-    Path, Real, Strategy, FFT_SIZES,
+    fft_max_size, fft_max_width, fft_pair_max, fft_size, fft_tile, Boundary, Conv1d, Mode,
+    Operation, Options, Path, Real, Strategy, FFT_SIZES,
 };
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{bf16, f16, Gpu};
@@ -217,23 +217,30 @@ fn gpu_fft_auto_long_masks() {
             let mask = common::data::<T>(w, 6 + w as u64);
             let conv = Conv1d::convolution(gpu, &mask, Options::new()).unwrap();
             let size = fft_size::<T>(w).unwrap();
-            assert_eq!(
-                conv.path(n).unwrap(),
-                Path::Fft { size: size as u32 },
-                "{} w {w}",
-                T::NAME
-            );
+            let even_odd =
+                size > fft_pair_max::<T>() || size as u64 >= gpu.tuned("conv1d.fft_even_odd_from");
+            let want = if even_odd {
+                Path::FftEvenOdd { size: size as u32 }
+            } else {
+                Path::Fft { size: size as u32 }
+            };
+            assert_eq!(conv.path(n).unwrap(), want, "{} w {w}", T::NAME);
             let y = conv.run(&x).unwrap();
             let m = Operation::Convolution.effective_mask(&mask).unwrap();
             common::check_fft(&y, &x, &m, Mode::Same, Boundary::Zero, size, 2000)
                 .unwrap_or_else(|e| panic!("{} w {w}: {e}", T::NAME));
         }
     }
-    // Below this device's cuFFT crossover (`conv1d.cufft_min_width`, where libcufft loads).
+    // Below this device's cuFFT crossover (`conv1d.cufft_min_width`, where libcufft loads; a
+    // fixed one for f64).
     let cufft_min = gpu.tuned("conv1d.cufft_min_width") as usize;
     let top = |max: usize| max.min(cufft_min - 1);
-    case::<f32>(&gpu, &[1023, top(4095), top(fft_max_width::<f32>())]);
-    case::<f64>(&gpu, &[1023, fft_max_width::<f64>()]);
+    let top64 = fft_max_width::<f64>().min(gpu_conv1d::cufft_min_width::<f64>() - 1);
+    case::<f32>(
+        &gpu,
+        &[1023, top(4095), top(8191), top(fft_max_width::<f32>())],
+    );
+    case::<f64>(&gpu, &[1023, 4095, top64]);
     case::<f16>(&gpu, &[top(16383)]);
 }
 
@@ -438,10 +445,16 @@ fn gpu_fft_bad_arguments() {
     assert!(e.to_string().contains("mask"), "{e}");
     // A mask longer than the cuFFT segment named for it.
     let e = bad(
-        Strategy::Fft { size: 1 << 15 },
-        &vec![1.0f32; (1 << 15) + 1],
+        Strategy::Fft { size: 1 << 16 },
+        &vec![1.0f32; (1 << 16) + 1],
     );
-    assert!(e.to_string().contains("segments of 32768"), "{e}");
+    assert!(e.to_string().contains("segments of 65536"), "{e}");
+    // A mask that leaves no output in the largest block span.
+    let e = bad(Strategy::Fft { size: 1 << 15 }, &vec![1.0f32; 1 << 15]);
+    assert!(
+        e.to_string().contains("mask") && e.to_string().contains("32768"),
+        "{e}"
+    );
     let e = bad(
         Strategy::Fft {
             size: (1 << 15) + 1,
@@ -452,10 +465,10 @@ fn gpu_fft_bad_arguments() {
     let e = Conv1d::correlation(
         &gpu,
         &[1.0f64; 3],
-        Options::new().strategy(Strategy::Fft { size: 16384 }),
+        Options::new().strategy(Strategy::Fft { size: 12288 }),
     )
     .unwrap_err();
-    assert!(e.to_string().contains("8192"), "{e}");
+    assert!(e.to_string().contains("16384"), "{e}");
     let e = bad(Strategy::FFT, &[]);
     assert!(e.to_string().contains("mask"), "{e}");
     // A strategy set by the builder after `new` is checked when the convolution runs.
@@ -528,7 +541,7 @@ fn gpu_cufft_every_mode_and_boundary() {
         }
         println!("{}: {runs} cuFFT runs match the reference", T::NAME);
     }
-    let w = fft_max_width::<f32>() + 639; // 16 000
+    let w = fft_max_width::<f32>() + 639; // 32 384
     case::<f32>(
         &gpu,
         w,
@@ -551,7 +564,7 @@ fn gpu_cufft_every_mode_and_boundary() {
     assert!(matches!(conv.path(1 << 20).unwrap(), Path::CuFft { .. }));
 }
 
-/// Many segments in several batches (segments of 2^15 named, at most 4095 per batch: 4771 in
+/// Many segments in several batches (segments of 2^16 named, at most 4095 per batch: 4699 in
 /// two batches here), batches of rows, and the full correlation of two signals of 2^20 (zero
 /// ghosts: one circular transform).
 #[test]
@@ -560,20 +573,20 @@ fn gpu_cufft_segments_rows_and_full_correlation() {
     let Some(()) = cufft_or_skip("gpu_cufft_segments_rows_and_full_correlation") else {
         return;
     };
-    let w = 16_000;
+    let w = 40_000;
     let mask = common::data::<f32>(w, 8);
-    let n = 80_000_000;
+    let n = 120_000_000;
     let x = common::data::<f32>(n, 9);
     let conv = Conv1d::correlation(
         &gpu,
         &mask,
         Options::new()
             .boundary(Boundary::Nearest)
-            .strategy(Strategy::Fft { size: 1 << 15 }),
+            .strategy(Strategy::Fft { size: 1 << 16 }),
     )
     .unwrap();
     let path = conv.path(n).unwrap();
-    assert_eq!(path, Path::CuFft { size: 1 << 15 });
+    assert_eq!(path, Path::CuFft { size: 1 << 16 });
     let got = run_rows(&gpu, &conv, &x, 1);
     common::check_path(
         &got,
@@ -585,7 +598,7 @@ fn gpu_cufft_segments_rows_and_full_correlation() {
         3000,
         path,
     )
-    .unwrap_or_else(|e| panic!("4771 segments: {e}"));
+    .unwrap_or_else(|e| panic!("4699 segments: {e}"));
     // Rows: each against its own reference.
     let (rows, len) = (3, 50_001);
     let x = common::data::<f32>(rows * len, 10);
@@ -635,7 +648,7 @@ fn gpu_cufft_missing_library() {
     if std::env::var_os("GPU_PRIMS_NO_CUFFT").is_some() {
         let Some(gpu) = gpu_or_skip() else { return };
         assert!(!gpu_conv1d::cufft_available());
-        let mask = common::data::<f32>(20_000, 1);
+        let mask = common::data::<f32>(40_000, 1);
         let e = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::FFT))
             .unwrap_err()
             .to_string();

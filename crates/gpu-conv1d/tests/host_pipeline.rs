@@ -209,7 +209,7 @@ fn fft_path_streams() {
         );
         let n_out = conv.output_len(n).unwrap();
         let size = match conv.path(n_out).unwrap() {
-            gpu_conv1d::Path::Fft { size } => size as usize,
+            gpu_conv1d::Path::Fft { size } | gpu_conv1d::Path::FftEvenOdd { size } => size as usize,
             p => panic!("{ctx}: path {p:?}"),
         };
         let got = flat_bits(&conv, &x, options.boundary != Boundary::Wrap, &ctx);
@@ -819,7 +819,7 @@ fn outer_axis_fft_path() {
             options.boundary
         );
         let size = match conv.path(conv.output_len(slices).unwrap()).unwrap() {
-            gpu_conv1d::Path::Fft { size } => size as usize,
+            gpu_conv1d::Path::Fft { size } | gpu_conv1d::Path::FftEvenOdd { size } => size as usize,
             p => panic!("{ctx}: path {p:?}"),
         };
         let got = axis_bits(&conv, &x, axis, piped, &ctx);

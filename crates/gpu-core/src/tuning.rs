@@ -308,18 +308,18 @@ pub const KEYS: &[Key] = &[
         "shortest f32, f16 or bf16 mask Strategy::Auto runs through cuFFT",
         2,
         1 << 40,
-        13_000,
-        13_600,
+        26_000,
+        26_000,
     ),
     count_key(
         "conv1d.fft_even_odd_from",
-        "smallest FFT size (span points, 8192 or more) Strategy::Auto and Strategy::Fft run one \
-         tile's even and odd points per transform instead of two tiles (past 16384 points for \
-         f32, f16 and bf16, 8192 for f64: always)",
-        8192,
+        "smallest FFT size (span points, 16384 or more) Strategy::Auto and Strategy::Fft run \
+         one tile's even and odd points per transform instead of two tiles (past 16384 points \
+         for f32, f16 and bf16, 8192 for f64: always)",
+        16384,
         1 << 40,
-        32768,
-        32768,
+        16384,
+        16384,
     ),
     count_key(
         "conv1d.wide_tile_from",

@@ -200,8 +200,12 @@ __device__ __forceinline__ void conv1d_fft_transform(
 #pragma unroll
         for (int e = 0; e < E; ++e) {
             const int k = S * F::point(e);
-            if (k < L) finite_out = finite_out && isfinite(v[e].re);
-            if (k + S - 1 < L) finite_out = finite_out && isfinite(v[e].im);
+            if (S == 1) {
+                if (k < L) finite_out = finite_out && isfinite(v[e].re) && isfinite(v[e].im);
+            } else {
+                if (k < L) finite_out = finite_out && isfinite(v[e].re);
+                if (k + 1 < L) finite_out = finite_out && isfinite(v[e].im);
+            }
         }
         if (!__syncthreads_or(!finite_out)) {
             T* ya = y + ta.row * n_out + ta.o0;
@@ -210,7 +214,11 @@ __device__ __forceinline__ void conv1d_fft_transform(
             for (int e = 0; e < E; ++e) {
                 const int k = S * F::point(e);
                 if (k >= ta.lo && k < ta.hi) ya[k] = narrow<T>(v[e].re);
-                if (k + S - 1 >= tb.lo && k + S - 1 < tb.hi) yb[k] = narrow<T>(-v[e].im);
+                if (S == 1) {
+                    if (k >= tb.lo && k < tb.hi) yb[k] = narrow<T>(-v[e].im);
+                } else {
+                    if (k + 1 >= tb.lo && k + 1 < tb.hi) yb[k] = narrow<T>(-v[e].im);
+                }
             }
             return;
         }

@@ -230,7 +230,7 @@ pub fn check_path<T: Real>(
     path: gpu_conv1d::Path,
 ) -> Result<(), String> {
     match path {
-        gpu_conv1d::Path::Fft { size } => {
+        gpu_conv1d::Path::Fft { size } | gpu_conv1d::Path::FftEvenOdd { size } => {
             let m = operation.effective_mask(mask).map_err(|e| e.to_string())?;
             check_fft(got, x, &m, mode, boundary, size as usize, limit)
         }
