@@ -248,9 +248,9 @@ pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
 /// transform of `n = size / 2` points (`conv1d_fft_even_odd_product`): `6n` values, the pairs
 /// `(a[k], b[k])`, `k < n`, then the transform's twiddles.
 ///
-/// With `z[j] = s[2j] + i·s[2j + 1]` and `Z = DFT_n(z)`, the span's spectrum is `X[k] = α·Z[k]
-/// + β·conj(Z[n − k])` and `X[k + n] = β·Z[k] + α·conj(Z[n − k])` (`α = (1 − i·w)/2`, `β =
-/// (1 + i·w)/2`, `w = e^(−πi·k/n)`). The correlation's spectrum is `Y = X·G` (`G` the mask's
+/// With `z[j] = s[2j] + i·s[2j + 1]` and `Z = DFT_n(z)`, the span's spectrum is
+/// `X[k] = α·Z[k] + β·conj(Z[n − k])` and `X[k + n] = β·Z[k] + α·conj(Z[n − k])`
+/// (`α = (1 − i·w)/2`, `β = (1 + i·w)/2`, `w = e^(−πi·k/n)`). The correlation's spectrum is `Y = X·G` (`G` the mask's
 /// `conj(DFT_size)`), and the transform whose inverse holds the outputs' even and odd points
 /// again is `Z'[k] = (Ye + i·Yo)/n` with `Ye = (Y[k] + Y[k + n])/2`, `Yo = (Y[k] − Y[k + n])/(2w)`
 /// (`1/n` for the inverse): linear in `Z[k]` and `conj(Z[n − k])`, with the coefficients `a[k]`
