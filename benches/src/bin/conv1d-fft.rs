@@ -7,7 +7,7 @@
 //! 2^20 from w = 2047 on). Each FFT result is
 //! compared with the direct one (largest difference over the largest |direct output|).
 //! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference. Masks past
-//! one block's transform (16383, 65535 in the default list) run through cuFFT.
+//! the block FFT's widest (65535 in the default list; 16383 for f64) run through cuFFT.
 //!
 //! `--full k` instead: the full correlation of two f32 signals of 2^k elements each (the mask
 //! as long as the signal, scipy's `fftconvolve` case), timed the same way, beside a copy of
