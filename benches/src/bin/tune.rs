@@ -571,7 +571,7 @@ mod run {
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {
             const DIRECT_F32: [usize; 10] = [33, 40, 48, 56, 63, 64, 72, 80, 96, 127];
             const DIRECT_F64: [usize; 7] = [48, 63, 64, 72, 80, 96, 127];
-            const CUFFT: [usize; 6] = [4095, 6143, 8191, 10239, 12287, 14335];
+            const CUFFT: [usize; 6] = [16383, 20479, 24575, 26623, 28671, 30719];
             type Key = (&'static str, &'static [usize], u64, u64, bool);
             let plan: [Key; 3] = [
                 ("conv1d.fft_min_width", &DIRECT_F32, 2, 1 << 20, false),

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds gpu-carry3/x16c.tar.xz (sixteenth session, call C): gpu-conv1d's GPU test binaries
+# the conv1d-fft bench of this build (final crossings). de6ceec's conv1d-fft (built
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source one-off/carry-lib.sh
+carry_begin x16c
+(cargo test --release --features cuda -p gpu-conv1d --tests --no-run --message-format=json 2>/dev/null
+ cargo build --release -p gpu-prims-benches --features cuda --bin conv1d-fft --message-format=json 2>/dev/null) | carry_collect x16c
+for t in cpu axis_cpu fault_injection inputs; do rm -f gpu-carry2/x16c/gpu-conv1d__$t; done
+ls -la gpu-carry2/x16c
+carry_pack x16c
+mkdir -p gpu-carry3 && rm -f gpu-carry3/*.tar.xz && mv gpu-carry2/x16c.tar.xz gpu-carry3/ && rm -rf gpu-carry2
