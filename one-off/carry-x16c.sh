@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds gpu-carry3/x16c.tar.xz (sixteenth session, call C): gpu-conv1d's GPU test binaries
-# the conv1d-fft bench of this build (final crossings). de6ceec's conv1d-fft (built
+# Builds gpu-carry3/x16c.tar.xz (sixteenth session, call C): gpu-conv1d's GPU test binaries and
+# the conv1d-fft bench of the final build (crossings 26200 / 12770, the even-and-odd sanitizer test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source one-off/carry-lib.sh

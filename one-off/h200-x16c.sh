@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Session 16, call C (one H200; correctness only, no timing). Carry: gpu-carry3/x16c.tar.xz
 # (gpu-conv1d's GPU tests of the final build). In parallel: fft_gpu's f16/bf16 every-size test
-# (one CPU thread, slow references), tuning_gpu then gpu, axis_gpu and host_pipeline; and
+# (one CPU thread, slow references); fft_gpu's accuracy test (printing its errors), tuning_gpu, gpu, axis_gpu and host_pipeline; and
 # compute-sanitizer memcheck, synccheck and racecheck over gpu_fft_sanitize_even_odd (the new
 # kernels) then memcheck over gpu_fft_sanitize_wide_blocks.
 set -u
 cd "$(dirname "$0")/.."
-T0=$(date +%s); left() { echo $(( 460 - ($(date +%s) - T0) )); }
+T0=$(date +%s); left() { echo $(( 440 - ($(date +%s) - T0) )); }
 mkdir -p /tmp/c && tar -C /tmp/c -xJf gpu-carry3/x16c.tar.xz; C=/tmp/c/x16c
 R="$OUT/x16c"; mkdir -p "$R"
 export GPU_PRIMS_REQUIRE_GPU=1
@@ -15,8 +15,9 @@ run_test() {  # binary timeout [filter...]
   local s=$(date +%s); timeout "$to" $C/$b "$@" > "$R/test-$tag.txt" 2>&1; echo "$tag rc=$? $(( $(date +%s) - s ))s $(grep -E '^test result' "$R/test-$tag.txt" | tr '\n' ' ')"
   grep -E "panicked|FAILED|failed" "$R/test-$tag.txt" | head -5
 }
-(run_test gpu-conv1d__fft_gpu 440 gpu_fft_every_size_mode_boundary_half) > "$R/bg1.txt" 2>&1 &
-(for t in gpu-conv1d__tuning_gpu gpu-conv1d__gpu gpu-conv1d__axis_gpu gpu-conv1d__host_pipeline; do
+(run_test gpu-conv1d__fft_gpu 425 gpu_fft_every_size_mode_boundary_half) > "$R/bg1.txt" 2>&1 &
+(run_test gpu-conv1d__fft_gpu 120 gpu_fft_accuracy --nocapture
+ for t in gpu-conv1d__tuning_gpu gpu-conv1d__gpu gpu-conv1d__axis_gpu gpu-conv1d__host_pipeline; do
    l=$(left); [ "$l" -lt 30 ] && { echo "$t: not run (time)"; continue; }
    run_test $t $(( l - 10 ))
  done) > "$R/bg2.txt" 2>&1 &
