@@ -384,3 +384,22 @@ fn rows_match_one_signal_at_a_time() {
     let out = cpu::correlate_rows(no_cols.view(), &[1.0; 3], Mode::Valid, Boundary::Zero).unwrap();
     assert_eq!(out.dim(), (3, 0));
 }
+
+/// The FFT checks' range maximum (tests/common) against a plain scan, over every boundary and
+/// ranges reaching past both ends of the row.
+#[test]
+fn range_max_matches_a_scan() {
+    let x: Vec<f32> = common::data(37, 5);
+    for b in Boundary::ALL {
+        let table = common::RangeMax::new(&x, -20, 90, b);
+        for lo in -25..75i64 {
+            for hi in lo..lo + 40 {
+                let want = (lo.max(-20)..hi.min(70))
+                    .filter_map(|p| b.index(p, x.len()))
+                    .map(|i| x[i].abs() as f64)
+                    .fold(0.0f64, f64::max);
+                assert_eq!(table.max(lo, hi), want, "{b:?} [{lo}, {hi})");
+            }
+        }
+    }
+}
