@@ -145,7 +145,10 @@ pub struct RangeMax {
 impl RangeMax {
     pub fn new<T: Real>(x: &[T], first: i64, len: usize, b: Boundary) -> Self {
         let base: Vec<f64> = (0..len as i64)
-            .map(|i| b.index(first + i, x.len()).map_or(0.0, |j| x[j].to_f64().abs()))
+            .map(|i| {
+                b.index(first + i, x.len())
+                    .map_or(0.0, |j| x[j].to_f64().abs())
+            })
             .collect();
         let mut levels = vec![base];
         let mut run = 1;
