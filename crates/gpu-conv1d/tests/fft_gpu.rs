@@ -185,25 +185,9 @@ fn gpu_fft_rows() {
 #[test]
 fn gpu_fft_sanitize_wide_blocks() {
     let Some(gpu) = gpu_or_skip() else { return };
-    fn case<T: Real>(gpu: &Gpu) {
-        for size in [4096, 8192] {
-            for w in [size / 2 + 1, size - 1] {
-                let mask = common::data::<T>(w, 31 + w as u64);
-                let l = fft_tile(size, w);
-                for shape in [(2, 2 * l + 5), (2, w + 2)] {
-                    for mb in [
-                        (Mode::Same, Boundary::Zero),
-                        (Mode::Full, Boundary::Reflect),
-                    ] {
-                        check_rows(gpu, &mask, mb, size, shape, 1500);
-                    }
-                }
-            }
-        }
-    }
-    case::<f32>(&gpu);
-    case::<f16>(&gpu);
-    case::<bf16>(&gpu);
+    sanitizer_cases::<f32>(&gpu, &[4096, 8192], &[], 31);
+    sanitizer_cases::<f16>(&gpu, &[4096, 8192], &[], 31);
+    sanitizer_cases::<bf16>(&gpu, &[4096, 8192], &[], 31);
 }
 
 /// The even-and-odd blocks (spans of 16384 and 32768 points; f64 16384), as the test above:
@@ -211,28 +195,29 @@ fn gpu_fft_sanitize_wide_blocks() {
 #[test]
 fn gpu_fft_sanitize_even_odd() {
     let Some(gpu) = gpu_or_skip() else { return };
-    fn case<T: Real>(gpu: &Gpu) {
-        for size in [16384, 32768]
-            .into_iter()
-            .filter(|&s| s <= fft_max_size::<T>())
-        {
-            for w in [3, size / 2 + 1, size - 1] {
-                let mask = common::data::<T>(w, 37 + w as u64);
-                let l = fft_tile(size, w);
-                for shape in [(2, 2 * l + 5), (2, w + 2)] {
-                    for mb in [
-                        (Mode::Same, Boundary::Zero),
-                        (Mode::Full, Boundary::Reflect),
-                    ] {
-                        check_rows(gpu, &mask, mb, size, shape, 1500);
-                    }
+    sanitizer_cases::<f32>(&gpu, &[16384, 32768], &[3], 37);
+    sanitizer_cases::<f64>(&gpu, &[16384, 32768], &[3], 37);
+    sanitizer_cases::<bf16>(&gpu, &[16384, 32768], &[3], 37);
+}
+
+/// The sanitizer-sized cases of the sizes of `sizes` that `T` has: masks of `short` elements,
+/// half a span and a span less one; two rows of an odd number of tiles and two barely longer
+/// than the mask; `same` with zero ghosts and `full` through reflect.
+fn sanitizer_cases<T: Real>(gpu: &Gpu, sizes: &[usize], short: &[usize], seed: u64) {
+    for &size in sizes.iter().filter(|&&s| s <= fft_max_size::<T>()) {
+        for w in short.iter().copied().chain([size / 2 + 1, size - 1]) {
+            let mask = common::data::<T>(w, seed + w as u64);
+            let l = fft_tile(size, w);
+            for shape in [(2, 2 * l + 5), (2, w + 2)] {
+                for mb in [
+                    (Mode::Same, Boundary::Zero),
+                    (Mode::Full, Boundary::Reflect),
+                ] {
+                    check_rows(gpu, &mask, mb, size, shape, 1500);
                 }
             }
         }
     }
-    case::<f32>(&gpu);
-    case::<f64>(&gpu);
-    case::<bf16>(&gpu);
 }
 
 /// `Auto` runs long masks through FFTs (the size `fft_size` picks) and matches the reference.
