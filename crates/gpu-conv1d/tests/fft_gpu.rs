@@ -258,9 +258,10 @@ fn gpu_fft_auto_long_masks() {
     case::<f16>(&gpu, &[top(16383)]);
 }
 
-/// NaN, infinities and overflow: a pair of tiles whose spans hold one, or whose transform
-/// overflows, is computed by the direct sums, so every output is bit for bit the basic kernel's
-/// where that one is not finite, and within the tolerance elsewhere.
+/// NaN, infinities and overflow: a transform (a pair of tiles, or one tile's even and odd
+/// points) whose spans hold one, or which overflows, is computed by the direct sums, so every
+/// output is bit for bit the basic kernel's where that one is not finite, and within the
+/// tolerance elsewhere.
 #[test]
 fn gpu_fft_non_finite_inputs_and_overflow() {
     let Some(gpu) = gpu_or_skip() else { return };
@@ -306,9 +307,14 @@ fn gpu_fft_non_finite_inputs_and_overflow() {
             assert!(non_finite > 0, "{what}: the case has no non-finite output");
         }
     }
+    // w = 1023: the 4096-point pairs; 8191: the even-and-odd spans (32768 points, f64 16384).
     fn signals<T: Real>(gpu: &Gpu) {
+        for w in [1023, 8191] {
+            signals_of::<T>(gpu, w);
+        }
+    }
+    fn signals_of<T: Real>(gpu: &Gpu, w: usize) {
         let n = 100_000;
-        let w = 1023;
         let mut x = common::data::<T>(n, 3);
         x[500] = T::from_f64(f64::NAN);
         x[40_000] = T::from_f64(f64::INFINITY);
