@@ -92,9 +92,11 @@ fn even_odd_packing(gpu: &Gpu) {
 
 fn even_odd_of<T: Real>(gpu: &Gpu) -> usize {
     let mut cases = 0;
-    let sizes = (gpu_conv1d::FFT_EVEN_ODD_MIN..=gpu_conv1d::fft_pair_max::<T>())
-        .filter(|s| s.is_power_of_two());
-    for size in sizes {
+    let packable = gpu_conv1d::FFT_EVEN_ODD_MIN..=gpu_conv1d::fft_pair_max::<T>();
+    for size in gpu_conv1d::FFT_SIZES
+        .into_iter()
+        .filter(|s| packable.contains(s))
+    {
         for w in [3, size / 2 + 1, size - 1] {
             let mask: Vec<T> = common::data(w, 70 + w as u64);
             let l = gpu_conv1d::fft_tile(size, w);
