@@ -1,10 +1,11 @@
 // The FFT convolution's block kernel (gpu_prims/conv1d_fft.cuh) beside variants: its policy
 // (points per thread E, blocks per SM, an L2 prefetch of a later pair's spans: session 15's calls
-// A and B ran this file as of commit b4a7165, docs/conv1d.md) and now a leaner pair (cheaper
-// non-finite checks and interior stores: 5352 static SASS instructions in the 4096-point kernel
-// against 5568; not yet run on a GPU). f32 `same` correlation of 2^26 outputs, zero boundary;
-// every variant checked against f64 direct sums at sampled outputs; times as ×copy of a
-// same-process device copy of 2^26 f32.
+// A and B ran this file as of commit b4a7165, docs/conv1d.md) and a leaner pair (cheaper
+// non-finite checks and interior stores; session 17's call A, docs/conv1d.md). The twiddles are
+// the library's rows (gp::FftTwiddleRows); session 17's call A ran this file with the rows, the
+// earlier table of powers and rows of all R − 1 powers side by side (docs/conv1d.md). f32 `same` correlation of
+// 2^26 outputs, zero boundary; every variant checked against f64 direct sums at sampled
+// outputs; times as ×copy of a same-process device copy of 2^26 f32.
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -I kernels/include one-off/fft-conv-harness.cu
 // Run: ./a.out [reps]            every variant
 //      ./a.out ncu NAME          one launch of the variant NAME (for Nsight Compute)
@@ -180,6 +181,35 @@ struct Variant {
     KernelFn fn;
 };
 
+// Twiddle rows (gp::FftTwiddleRows; the library's are fft.rs's twiddle_rows): pass ns's row
+// ns + m holds W_N^(e·m·N/(ns·R)) for e in 1, 2, 3, 4, 8, 12.
+static void twiddle_rows(std::vector<C32>& out, int log_n) {
+    const int N = 1 << log_n;
+    int r0, m1, m2;
+    switch (log_n) {
+        case 11: r0 = 16, m1 = 8, m2 = 0; break;
+        case 12: r0 = 16, m1 = 16, m2 = 0; break;
+        case 13: r0 = 8, m1 = 16, m2 = 8; break;
+        default: r0 = 16, m1 = 8, m2 = 8; break;
+    }
+    const int width = 6;
+    std::vector<std::pair<int, int>> passes = {{r0, m1}};
+    int ns = r0 * m1;
+    if (m2) passes.push_back({ns, m2}), ns *= m2;
+    passes.push_back({ns, r0});
+    out.assign((size_t)2 * (N / r0) * width, C32{0.f, 0.f});
+    const int rows_pow[6] = {1, 2, 3, 4, 8, 12};
+    for (auto [ns_, R] : passes)
+        for (int m = 0; m < ns_; ++m) {
+            const long step = (long)m * (N / (ns_ * R));
+            for (int i = 0; i < 6; ++i) {
+                const long e = rows_pow[i];
+                const double ang = -2 * M_PI * (double)((e * step) % N) / N;
+                out[(size_t)(ns_ + m) * width + i] = {(float)cos(ang), (float)sin(ang)};
+            }
+        }
+}
+
 template <int LOG_N, int E, int MINB> Variant make_lean() {
     char buf[96];
     snprintf(buf, sizeof buf, "N%d_E%d_B%d_lean", 1 << LOG_N, E, MINB);
@@ -240,7 +270,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&dy, n * 4));
     CK(cudaMalloc(&dc, n * 4));
     CK(cudaMalloc(&dm, 16384 * 4));
-    CK(cudaMalloc(&dtab, 2 * 16384 * sizeof(C32)));
+    CK(cudaMalloc(&dtab, 6 * 16384 * sizeof(C32)));
     CK(cudaMemcpy(dx, hx.data(), n * 4, cudaMemcpyHostToDevice));
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
@@ -270,14 +300,16 @@ int main(int argc, char** argv) {
             std::vector<std::complex<double>> a(N);
             for (int j = 0; j < w; ++j) a[j] = hm[j];
             fft64(a);
-            std::vector<C32> tab(2 * N);
+            std::vector<C32> tab(N);
             for (int k = 0; k < N; ++k) {
                 const auto h = std::conj(a[k]) / (double)N;
                 tab[k] = {(float)h.real(), (float)h.imag()};
-                tab[N + k] = {(float)cos(2 * M_PI * k / N), (float)-sin(2 * M_PI * k / N)};
             }
             CK(cudaMemcpy(dm, hm.data(), w * 4, cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(dtab, tab.data(), 2 * N * sizeof(C32), cudaMemcpyHostToDevice));
+            std::vector<C32> rows;
+            twiddle_rows(rows, v.log_n);
+            tab.insert(tab.end(), rows.begin(), rows.end());
+            CK(cudaMemcpy(dtab, tab.data(), tab.size() * sizeof(C32), cudaMemcpyHostToDevice));
         }
         const i64 off = -(i64)((w - 1) / 2);
         const i64 L = N - w + 1;

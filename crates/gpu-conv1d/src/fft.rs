@@ -218,25 +218,63 @@ fn mask_spectrum(mask: &[f64], n: usize) -> Vec<Complex<f64>> {
     buf.iter().map(|z| z.conj()).collect()
 }
 
-/// `values` then the twiddles `e^(−2πi·t/n)`, `t < n`, as (re, im) pairs rounded once to `W`.
+/// The radices of an `n`-point transform's passes, first, middle ones (0: none), the last equal
+/// to the first (`FftRadices` in `kernels/include/gpu_prims/fft.cuh`).
+fn fft_radices(n: usize) -> [usize; 3] {
+    match n {
+        512 => [8, 8, 0],
+        1024 => [8, 16, 0],
+        2048 => [16, 8, 0],
+        4096 => [16, 16, 0],
+        8192 => [8, 16, 8],
+        16384 => [16, 8, 8],
+        _ => unreachable!("no block transform of {n} points"),
+    }
+}
+
+/// Complex values per twiddle row (`FftTwiddleRows::WIDTH`): the powers `w^e` for these `e`.
+const TWIDDLE_ROW: [usize; 6] = [1, 2, 3, 4, 8, 12];
+
+/// The twiddle rows of an `n`-point transform (`FftTwiddleRows` in `gpu_prims/fft.cuh`): a pass
+/// of radix `R` over sub-transforms of `ns` points has rows `ns + m`, `m < ns`, holding `w^e`
+/// (`e` in [`TWIDDLE_ROW`]) for `w = e^(−2πi·m/(ns·R))`; rows no pass reads are zero.
+fn twiddle_rows(n: usize) -> Vec<Complex<f64>> {
+    let [first, mid1, mid2] = fft_radices(n);
+    let mut passes = vec![(first, mid1)];
+    let mut ns = first * mid1;
+    if mid2 != 0 {
+        passes.push((ns, mid2));
+        ns *= mid2;
+    }
+    passes.push((ns, first));
+    debug_assert_eq!(ns * first, n);
+    let mut rows = vec![Complex::new(0.0, 0.0); 2 * ns * TWIDDLE_ROW.len()];
+    for (ns, radix) in passes {
+        for m in 0..ns {
+            let step = m * (n / (ns * radix));
+            for (i, e) in TWIDDLE_ROW.iter().enumerate() {
+                // The exponent reduced exactly, the angle rounded once: every twiddle within an
+                // ulp of f64, far below the device type's rounding.
+                let t = (e * step) % n;
+                let a = -2.0 * std::f64::consts::PI * t as f64 / n as f64;
+                rows[(ns + m) * TWIDDLE_ROW.len() + i] = Complex::new(a.cos(), a.sin());
+            }
+        }
+    }
+    rows
+}
+
+/// `values` then the twiddle rows of an `n`-point transform ([`twiddle_rows`]), as (re, im)
+/// pairs rounded once to `W`.
 fn with_twiddles<W: Element>(values: impl Iterator<Item = Complex<f64>>, n: usize) -> Vec<W> {
-    let mut out = Vec::new();
-    for z in values {
-        out.push(W::from_f64(z.re));
-        out.push(W::from_f64(z.im));
-    }
-    for t in 0..n {
-        // The angle reduced to the first octant's symmetries by the library's sin/cos in f64:
-        // every twiddle within an ulp of f64, far below W's rounding.
-        let a = -2.0 * std::f64::consts::PI * t as f64 / n as f64;
-        out.push(W::from_f64(a.cos()));
-        out.push(W::from_f64(a.sin()));
-    }
-    out
+    values
+        .chain(twiddle_rows(n))
+        .flat_map(|z| [W::from_f64(z.re), W::from_f64(z.im)])
+        .collect()
 }
 
 /// The device tables of a transform of `n` points pairing two tiles, for the effective `mask`:
-/// `4n` values, the spectrum `conj(DFT(mask)) / n` then the twiddles, computed in f64 and
+/// the spectrum `conj(DFT(mask)) / n` (`2n` values) then the twiddle rows, computed in f64 and
 /// rounded once to `W`.
 pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
     debug_assert!(mask.len() < n && n.is_power_of_two());
@@ -245,8 +283,8 @@ pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
 }
 
 /// The device tables of a size of `size` points packing one tile's even and odd points into a
-/// transform of `n = size / 2` points (`conv1d_fft_even_odd_product`): `6n` values, the pairs
-/// `(a[k], b[k])`, `k < n`, then the transform's twiddles.
+/// transform of `n = size / 2` points (`conv1d_fft_even_odd_product`): the pairs
+/// `(a[k], b[k])`, `k < n` (`4n` values), then the transform's twiddle rows.
 ///
 /// With `z[j] = s[2j] + i·s[2j + 1]` and `Z = DFT_n(z)`, the span's spectrum is
 /// `X[k] = α·Z[k] + β·conj(Z[n − k])` and `X[k + n] = β·Z[k] + α·conj(Z[n − k])`
@@ -256,6 +294,11 @@ pub(crate) fn tables<W: Element>(mask: &[f64], n: usize) -> Vec<W> {
 /// (`1/n` for the inverse): linear in `Z[k]` and `conj(Z[n − k])`, with the coefficients `a[k]`
 /// and `b[k]`.
 pub(crate) fn even_odd_tables<W: Element>(mask: &[f64], size: usize) -> Vec<W> {
+    with_twiddles(even_odd_pairs(mask, size).into_iter(), size / 2)
+}
+
+/// The pairs `(a[k], b[k])` of [`even_odd_tables`], in f64.
+fn even_odd_pairs(mask: &[f64], size: usize) -> Vec<Complex<f64>> {
     debug_assert!(mask.len() < size && size.is_power_of_two() && size >= 4);
     let n = size / 2;
     let g = mask_spectrum(mask, size);
@@ -272,7 +315,7 @@ pub(crate) fn even_odd_tables<W: Element>(mask: &[f64], size: usize) -> Vec<W> {
         ab.push(a);
         ab.push(b);
     }
-    with_twiddles(ab.into_iter(), n)
+    ab
 }
 
 /// Shared memory of a block transforming `points` complex points of `T` (`FftSlots` complex
@@ -348,7 +391,7 @@ mod tests {
         let mask = [0.5, -1.25, 2.0, 0.125, 3.0];
         let n = 512;
         let t = tables::<f64>(&mask, n);
-        assert_eq!(t.len(), 4 * n);
+        assert_eq!(t.len(), 2 * n + 2 * twiddle_rows(n).len());
         for k in [0, 1, 7, 255, 256, 511] {
             let (mut re, mut im) = (0.0f64, 0.0f64);
             for (j, &m) in mask.iter().enumerate() {
@@ -359,9 +402,11 @@ mod tests {
             assert!((t[2 * k] - re / n as f64).abs() < 1e-15, "re {k}");
             assert!((t[2 * k + 1] + im / n as f64).abs() < 1e-15, "im {k}");
         }
+        // 512 points: passes of radix 8 over ns = 8 and 64; row 8 + 2 holds w = W_64^2.
         let tw = &t[2 * n..];
-        assert_eq!((tw[0], tw[1]), (1.0, -0.0));
-        assert!((tw[2 * 128] - 0.0).abs() < 1e-16 && (tw[2 * 128 + 1] + 1.0).abs() < 1e-16);
+        let w = Complex::from_polar(1.0, -2.0 * std::f64::consts::PI * 2.0 / 64.0);
+        let row = 2 * (8 + 2) * TWIDDLE_ROW.len();
+        assert!((tw[row] - w.re).abs() < 1e-16 && (tw[row + 1] - w.im).abs() < 1e-16);
         assert_eq!(shared_bytes::<f32>(4096), 4352 * 8);
         assert_eq!(shared_bytes::<gpu_core::bf16>(16384), 17408 * 8);
         assert_eq!(shared_bytes::<f64>(8192), 8704 * 16);
@@ -380,6 +425,49 @@ mod tests {
         assert!(!fft_even_odd::<gpu_core::f16>(16384, 32768));
         assert_eq!(fft_points(32768, true), 16384);
         assert_eq!(fft_points(16384, false), 16384);
+    }
+
+    /// Every twiddle a pass applies, formed from its row as the kernel forms it (`w^r` loaded,
+    /// or `w^(r − lo)·w^lo`), against `e^(−2πi·r·m/(ns·R))` in f64; and the rows no pass reads
+    /// left zero.
+    #[test]
+    fn twiddle_rows_hold_every_pass_power() {
+        for n in [512, 1024, 2048, 4096, 8192, 16384] {
+            let rows = twiddle_rows(n);
+            let width = TWIDDLE_ROW.len();
+            let [first, mid1, mid2] = fft_radices(n);
+            let mut passes = vec![(first, mid1)];
+            if mid2 != 0 {
+                passes.push((first * mid1, mid2));
+            }
+            passes.push((n / first, first));
+            let mut read = vec![false; rows.len() / width];
+            for &(ns, radix) in &passes {
+                for m in 0..ns {
+                    let row = &rows[(ns + m) * width..][..width];
+                    read[ns + m] = true;
+                    let at = |e: usize| row[TWIDDLE_ROW.iter().position(|&x| x == e).unwrap()];
+                    for r in 1..radix {
+                        let (hi, lo) = (r & !3, r & 3);
+                        let got = match (hi, lo) {
+                            (0, lo) => at(lo),
+                            (hi, 0) => at(hi),
+                            (hi, lo) => at(hi) * at(lo),
+                        };
+                        let want = Complex::from_polar(
+                            1.0,
+                            -2.0 * std::f64::consts::PI * (r * m) as f64 / (ns * radix) as f64,
+                        );
+                        assert!((got - want).norm() < 1e-15, "n {n} ns {ns} m {m} r {r}");
+                    }
+                }
+            }
+            for (i, used) in read.iter().enumerate() {
+                if !used {
+                    assert!(rows[i * width..][..width].iter().all(|z| z.norm() == 0.0));
+                }
+            }
+        }
     }
 
     /// A naive DFT of `z` (f64): the tests' reference transform.
@@ -413,9 +501,9 @@ mod tests {
             let span: Vec<f64> = (0..size)
                 .map(|j| ((j * 13 + 5) % 17) as f64 * 0.25 - 2.0)
                 .collect();
-            let t = even_odd_tables::<f64>(&mask, size);
-            assert_eq!(t.len(), 6 * n);
-            let c = |i: usize| Complex::new(t[2 * i], t[2 * i + 1]);
+            let ab = even_odd_pairs(&mask, size);
+            assert_eq!(ab.len(), 2 * n);
+            let c = |i: usize| ab[i];
             let z: Vec<Complex<f64>> = (0..n)
                 .map(|j| Complex::new(span[2 * j], span[2 * j + 1]))
                 .collect();
@@ -436,9 +524,9 @@ mod tests {
                     "w {w} output {o}: {got} against {want}"
                 );
             }
-            // The twiddles are those of the n-point transform.
-            let tw = &t[4 * n..];
-            assert!((tw[2] - (2.0 * std::f64::consts::PI / n as f64).cos()).abs() < 1e-15);
+            // The device table: the pairs, then the n-point transform's twiddle rows.
+            let t = even_odd_tables::<f64>(&mask, 1024);
+            assert_eq!(t.len(), 4 * 512 + 2 * twiddle_rows(512).len());
         }
     }
 }

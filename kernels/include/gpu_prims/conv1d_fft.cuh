@@ -290,8 +290,8 @@ template <class A, int N> struct Conv1dFftPolicy {
 }  // namespace gp
 
 // The entry point conv1d_fft<N>_<tname> (N = 2^LOG_N points, Conv1dFftPolicy's threads,
-// dynamic shared memory of FftSlots<N> complex A values): spectrum and twiddles are N complex
-// A values each.
+// dynamic shared memory of FftSlots<N> complex A values): the spectrum is N complex A values,
+// the twiddles the rows of FftTwiddleRows.
 #define GP_CONV1D_FFT_ENTRY(LOG_N, N, tname, T, A)                                               \
     extern "C" __global__ void __launch_bounds__(gp::Conv1dFftPolicy<A, N>::THREADS,             \
                                                  gp::Conv1dFftPolicy<A, N>::MIN_BLOCKS)          \
@@ -309,7 +309,7 @@ template <class A, int N> struct Conv1dFftPolicy {
 // The entry point conv1d_fft_eo<SPAN>_<tname> of the even-and-odd packing: spans of SPAN = 2N real
 // points through N-point transforms (N = 2^LOG_N, Conv1dFftPolicy<A, N>'s threads, dynamic
 // shared memory of FftSlots<N> complex A values): `spectrum` is the host's N pairs (a[k], b[k])
-// (2N complex A values), then N twiddles.
+// (2N complex A values); `twiddles` the N-point transform's rows (FftTwiddleRows).
 #define GP_CONV1D_FFT_EVEN_ODD_ENTRY(LOG_N, SPAN, tname, T, A)                                    \
     extern "C" __global__ void __launch_bounds__(gp::Conv1dFftPolicy<A, SPAN / 2>::THREADS,      \
                                                  gp::Conv1dFftPolicy<A, SPAN / 2>::MIN_BLOCKS)   \

@@ -13,8 +13,8 @@
 // product and the inverse transform of the FFT convolution) join in registers, without a
 // round trip through shared memory.
 //
-// Twiddles come from a table of the N values W_N^t (computed on the host in f64, rounded once):
-// the same accuracy as the direct sums' O(ε·log N) error growth needs.
+// Twiddles come from a table of rows (FftTwiddleRows, computed on the host in f64, rounded
+// once): the same accuracy as the direct sums' O(ε·log N) error growth needs.
 #pragma once
 #include <gpu_prims/types.cuh>
 
@@ -41,6 +41,17 @@ __device__ __forceinline__ Complex<f64> fft_ldg(const Complex<f64>* p) {
     Complex<f64> c;
     asm volatile("ld.global.v2.f64 {%0, %1}, [%2];" : "=d"(c.re), "=d"(c.im) : "l"(p));
     return c;
+}
+
+// Two consecutive complex values in one load where they fit 16 bytes (f32).
+__device__ __forceinline__ void fft_ldg2(const Complex<f32>* p, Complex<f32>& a, Complex<f32>& b) {
+    asm volatile("ld.global.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(a.re), "=f"(a.im), "=f"(b.re), "=f"(b.im)
+                 : "l"(p));
+}
+__device__ __forceinline__ void fft_ldg2(const Complex<f64>* p, Complex<f64>& a, Complex<f64>& b) {
+    a = fft_ldg(p);
+    b = fft_ldg(p + 1);
 }
 
 // p, as a value the compiler cannot see through. Twiddle and spectrum addresses depend on the
@@ -124,6 +135,18 @@ template <> struct FftRadices<12> { static constexpr int FIRST = 16, MID1 = 16, 
 template <> struct FftRadices<13> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 8; };
 template <> struct FftRadices<14> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 8; };
 
+// The twiddle table: a row per twiddled pass and butterfly class. A pass of radix R over
+// sub-transforms of ns points turns point r of butterfly j by w^r, w = W_N^((j mod ns)·N/(ns·R));
+// row ns + (j mod ns) holds [w, w^2, w^3, w^4, w^8, w^12] (radix 8 reads the first four), so a
+// butterfly takes three 16-byte loads (f32) and forms every other power with one product. The
+// passes' ns differ (powers of two), so their rows ns … 2ns − 1 never overlap; the host fills
+// them (fft.rs, twiddle_rows). Against the table of the N powers W_N^t with w, w^2, w^4 and w^8
+// loaded and the rest as chains of products, 7-15 % faster at 2048-16384 points (H200,
+// docs/conv1d.md); a row of all R − 1 powers lost 30-45 % (L1 traffic).
+struct FftTwiddleRows {
+    static constexpr int WIDTH = 6;
+};
+
 // One block transforming N points with N / E threads, E points each (a multiple of every
 // radix of the transform).
 template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
@@ -150,21 +173,24 @@ template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
         for (int b = 0; b < E / R; ++b) {
             if (ns > 1) {
                 const int j = (int)threadIdx.x + b * THREADS;
-                const int step = (j & (ns - 1)) * (N / (ns * R));
-                const Complex<A>* const twl = fft_launder(tw);
-                // The butterfly's twiddles are the powers w^r of w = W_N^step: w, w^2, w^4 and
-                // w^8 from the table, the others products of at most three of them (a load per
-                // point was most of the L1 traffic).
-                Complex<A> p[4];
-#pragma unroll
-                for (int i = 0; i < 4; ++i)
-                    if ((1 << i) < R) p[i] = fft_ldg(twl + (1 << i) * step);
+                const Complex<A>* const row =
+                    fft_launder(tw) + (ns + (j & (ns - 1))) * FftTwiddleRows::WIDTH;
+                // p[0..3] = w^1 … w^4, p[4] = w^8, p[5] = w^12.
+                Complex<A> p[6];
+                fft_ldg2(row, p[0], p[1]);
+                fft_ldg2(row + 2, p[2], p[3]);
+                if (R == 16) fft_ldg2(row + 4, p[4], p[5]);
 #pragma unroll
                 for (int r = 1; r < R; ++r) {
-                    Complex<A> t = p[fft_low_bit(r)];
-#pragma unroll
-                    for (int i = fft_low_bit(r) + 1; i < 4; ++i)
-                        if (r & (1 << i)) t = cmul(t, p[i]);
+                    // w^r = w^(r − lo) · w^lo, r − lo in {0, 4, 8, 12}
+                    const int hi = r & ~3, lo = r & 3;
+                    Complex<A> t;
+                    if (hi == 0) {
+                        t = p[lo - 1];
+                    } else {
+                        const Complex<A> h = p[hi == 4 ? 3 : hi == 8 ? 4 : 5];
+                        t = lo == 0 ? h : cmul(p[lo - 1], h);
+                    }
                     v[b * R + r] = cmul(v[b * R + r], t);
                 }
             }
