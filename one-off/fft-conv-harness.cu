@@ -1,7 +1,7 @@
 // The FFT convolution's block kernel (gpu_prims/conv1d_fft.cuh) beside variants: its policy
 // (points per thread E, blocks per SM, an L2 prefetch of a later pair's spans: session 15's calls
-// A and B ran this file as of commit b4a7165, docs/conv1d.md) and a leaner pair (cheaper
-// non-finite checks and interior stores; session 17's call A, docs/conv1d.md). The twiddles are
+// A and B ran this file as of commit b4a7165, docs/conv1d.md) and the lean checks and stores
+// (Conv1dFftPolicy::LEAN; session 17's calls A and B, docs/conv1d.md). The twiddles are
 // the library's rows (gp::FftTwiddleRows); session 17's call A ran this file with the rows, the
 // earlier table of powers and rows of all R − 1 powers side by side (docs/conv1d.md). f32 `same` correlation of
 // 2^26 outputs, zero boundary; every variant checked against f64 direct sums at sampled
@@ -29,106 +29,8 @@ using gp::u64;
 typedef gp::Complex<float> C32;
 
 
-// A leaner pair (session 15, for a later session to measure): non-finite values detected by
-// fma(v, 0, acc) (NaN from an inf or NaN, else acc) instead of two compares per point, and
-// interior pairs (every output of both tiles written here) store under k < L alone.
-__device__ __forceinline__ float lean_poison(float acc, float v) { return __fmaf_rn(v, 0.f, acc); }
-
-template <class F>
-__device__ __forceinline__ bool lean_load(C32* v, C32* s, const float* __restrict__ x,
-                                          const gp::Conv1dFftTile& t0,
-                                          const gp::Conv1dFftTile& t1, u64 n, i64 off, int bmode) {
-    float acc = 0.f;
-    const i64 p0 = t0.o0 + off, p1 = t1.o0 + off;
-    const float* x0 = x + t0.row * n;
-    const float* x1 = x + t1.row * n;
-    if (p0 >= 0 && p0 + F::N <= (i64)n && p1 >= 0 && p1 + F::N <= (i64)n) {
-#pragma unroll
-        for (int e = 0; e < F::E; ++e) {
-            const int k = F::point(e);
-            v[e] = {x0[p0 + k], x1[p1 + k]};
-            acc = lean_poison(lean_poison(acc, v[e].re), v[e].im);
-        }
-        return acc == 0.f;
-    }
-    __syncthreads();
-    for (int k = threadIdx.x; k < F::N; k += F::THREADS)
-        s[gp::fft_phys(k)] = {gp::boundary_load(x0, p0 + k, (i64)n, bmode),
-                              gp::boundary_load(x1, p1 + k, (i64)n, bmode)};
-    __syncthreads();
-#pragma unroll
-    for (int e = 0; e < F::E; ++e) {
-        v[e] = s[gp::fft_phys(F::point(e))];
-        acc = lean_poison(lean_poison(acc, v[e].re), v[e].im);
-    }
-    return acc == 0.f;
-}
-
-template <int LOG_N, int E>
-__device__ __forceinline__ void conv1d_fft_lean(const float* __restrict__ x,
-                                                const C32* __restrict__ spectrum,
-                                                const C32* __restrict__ tw,
-                                                const float* __restrict__ mask,
-                                                float* __restrict__ y, u64 rows, u64 n, u64 n_out,
-                                                i64 off, u64 w, int bmode, u64 tiles_per_row,
-                                                i64 origin, C32* s) {
-    typedef gp::BlockFft<float, LOG_N, E> F;
-    constexpr int N = F::N;
-    const i64 L = (i64)N - (i64)w + 1;
-    const u64 pairs_per_row = tiles_per_row / 2 + (tiles_per_row & 1);
-    const u64 pairs = rows * pairs_per_row;
-    for (u64 pair = blockIdx.x; pair < pairs; pair += gridDim.x) {
-        const u64 row = pair / pairs_per_row;
-        const u64 p = pair - row * pairs_per_row;
-        const gp::Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
-        const gp::Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
-        C32 v[E];
-        const bool finite_in = lean_load<F>(v, s, x, t0, t1, n, off, bmode);
-        if (!__syncthreads_or(!finite_in)) {
-#pragma unroll 1
-            for (int phase = 0; phase < 2; ++phase) {
-                F::transform(v, s, tw);
-                if (phase == 1) break;
-                const C32* const spl = gp::fft_launder(spectrum);
-#pragma unroll
-                for (int e = 0; e < E; ++e) {
-                    const C32 z = gp::cmul(v[e], gp::fft_ldg(spl + F::point(e)));
-                    v[e] = {z.re, -z.im};
-                }
-                __syncthreads();
-            }
-            float acc = 0.f;
-#pragma unroll
-            for (int e = 0; e < E; ++e)
-                if (F::point(e) < L) acc = lean_poison(lean_poison(acc, v[e].re), v[e].im);
-            if (!__syncthreads_or(acc != 0.f)) {
-                float* y0 = y + t0.row * n_out + t0.o0;
-                float* y1 = y + t1.row * n_out + t1.o0;
-                if (t0.lo == 0 && t1.lo == 0 && t0.hi == L && t1.hi == L) {
-#pragma unroll
-                    for (int e = 0; e < E; ++e) {
-                        const int k = F::point(e);
-                        if (k < L) {
-                            y0[k] = v[e].re;
-                            y1[k] = -v[e].im;
-                        }
-                    }
-                } else {
-#pragma unroll
-                    for (int e = 0; e < E; ++e) {
-                        const int k = F::point(e);
-                        if (k >= t0.lo && k < t0.hi) y0[k] = v[e].re;
-                        if (k >= t1.lo && k < t1.hi) y1[k] = -v[e].im;
-                    }
-                }
-                continue;
-            }
-        }
-        gp::conv1d_fft_direct_tile<float, float>(x, mask, y, t0, n, n_out, off, w, bmode);
-        gp::conv1d_fft_direct_tile<float, float>(x, mask, y, t1, n, n_out, off, w, bmode);
-    }
-}
-
+// The library's kernel with the lean checks and stores (Conv1dFftPolicy::LEAN; session 15 wrote
+// them here, session 17 measured them and moved them into the library).
 template <int LOG_N, int E, int MINB>
 __global__ void __launch_bounds__((1 << LOG_N) / E, MINB)
     kfft_lean(const float* __restrict__ x, const C32* __restrict__ spectrum,
@@ -136,8 +38,9 @@ __global__ void __launch_bounds__((1 << LOG_N) / E, MINB)
               u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode, u64 tiles_per_row,
               i64 origin) {
     extern __shared__ __align__(16) unsigned char smem[];
-    conv1d_fft_lean<LOG_N, E>(x, spectrum, tw, mask, y, rows, n, n_out, off, w, bmode,
-                              tiles_per_row, origin, reinterpret_cast<C32*>(smem));
+    gp::conv1d_fft<float, LOG_N, E, 1, true>(x, spectrum, tw, mask, y, rows, n, n_out, off, w,
+                                              bmode, tiles_per_row, origin,
+                                              reinterpret_cast<C32*>(smem));
 }
 
 // PF > 0: before its pair, every block asks L2 for the spans of the pair PF blocks on.

@@ -85,27 +85,31 @@ pub fn fft_max_width<T: Real>() -> usize {
 }
 
 /// The automatic size by mask width: `(w_max, size)`, the size for masks of up to `w_max`
-/// elements, for 4-byte accumulators (f32, f16, bf16) and for f64. Measured on the H100 (docs/conv1d.md,
-/// the FFT width sweep of run G: each size at widths 3 … 15361, 2^26 outputs; between measured
-/// widths, where the per-size costs at w = 3 scaled by `N / (N − w + 1)` cross); the f32 sizes
-/// from 2048 on again on an H200 after the 4096-16384-point blocks took 32 points a thread
-/// (fifteenth session: each size at widths 511 … 15361, the crossings where the measured costs,
-/// interpolated between widths, meet); from 8192 on again on an H200 once the even-and-odd
-/// packing took 16384 and 32768 points (sixteenth session: each size at widths 1023 … 31745,
-/// f32 and f64, the crossings where costs scaled by `N / (N − w + 1)` from the measured widths
-/// on both sides meet). The kernels are bound by arithmetic, not memory, so their crossings do
-/// not depend on the memory the GPU has.
+/// elements, for 4-byte accumulators (f32, f16, bf16) and for f64. Measured on the H100 first
+/// (docs/conv1d.md, the FFT width sweep of run G), then on an H200 as the blocks changed: 32
+/// points a thread from 4096 points (fifteenth session), the even-and-odd packing at 16384 and
+/// 32768 (sixteenth), and last the twiddle rows and the lean checks up to 4096 points
+/// (seventeenth session: every size at widths 127 … 28671 for f32 and 1023 … 15361 for f64, 2^26
+/// outputs, f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the crossings where costs scaled by `N / (N − w + 1)` from the measured widths on
+/// both sides meet). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures:
+/// that sweep did not reach them. The kernels are
+/// bound by arithmetic, not memory, so their crossings do not depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (95, 512),
-    (319, 1024),
-    (545, 2048),
-    (1433, 4096),
-    (2868, 8192),
-    (6956, 16384),
+    (230, 1024),
+    (427, 2048),
+    (1830, 4096),
+    (3250, 8192),
+    (6450, 16384),
     (usize::MAX, 32768),
 ];
-const SIZE_BY_WIDTH_F64: [(usize, usize); 4] =
-    [(111, 1024), (1164, 2048), (3100, 8192), (usize::MAX, 16384)];
+const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
+    (111, 1024),
+    (1220, 2048),
+    (1500, 4096),
+    (3150, 8192),
+    (usize::MAX, 16384),
+];
 
 /// The transform size for a mask of `w` elements of `T`: the fastest measured for that width
 /// (a table per accumulator type), `None` past [`fft_max_width`].
@@ -330,10 +334,13 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_work_per_output() {
-        assert_eq!(fft_size::<f32>(6956), Some(16384));
-        assert_eq!(fft_size::<f32>(6957), Some(32768));
+        assert_eq!(fft_size::<f32>(6450), Some(16384));
+        assert_eq!(fft_size::<f32>(6451), Some(32768));
+        assert_eq!(fft_size::<f32>(1830), Some(4096));
         assert_eq!(fft_size::<f32>(0), None);
-        assert_eq!(fft_size::<f64>(3100), Some(8192));
+        assert_eq!(fft_size::<f64>(1500), Some(4096));
+        assert_eq!(fft_size::<f64>(1501), Some(8192));
+        assert_eq!(fft_size::<f64>(3150), Some(8192));
         assert_eq!(fft_size::<f64>(4096), Some(16384));
         assert_eq!(fft_size::<f64>(15362), None);
         assert_eq!(fft_size::<gpu_core::f16>(31745), Some(32768));

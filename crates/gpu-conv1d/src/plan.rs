@@ -446,20 +446,19 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
 pub const WARPGROUP_FFT_MIN_WIDTH: usize = WARPGROUP_MAX_WIDTH + 1;
 
 /// The shortest mask [`Strategy::Auto`] runs through cuFFT for `T` where libcufft loads.
-/// Measured on an H200 at 2^26 outputs once the block FFT took spans of 32768 points (f32, f16,
-/// bf16) and 16384 (f64) (docs/conv1d.md, "Even and odd points in one transform"): the block's
-/// time grows as `N/(N − w + 1)`, cuFFT's segments of 2^20 stay flat, and they cross near
-/// w = 26200 for f32 (w = 24575: block 1692 µs, cuFFT 2086; 26000: 2026 against 2084; 28671:
-/// 3261 against 2071) and 12770 for f64 (12287: 3054 against 3462; 12700: 3382 against 3458;
-/// 15361: 11728 against 3441). The H100 takes the
+/// Measured on an H200 at 2^26 outputs with the block FFT's spans of 32768 points (f32, f16,
+/// bf16) and 16384 (f64) and its twiddle rows (docs/conv1d.md, "Twiddle rows and lean checks"):
+/// the block's time grows as `N/(N − w + 1)`, cuFFT's segments of 2^20 stay flat, and they cross
+/// near w = 27000 for f32 (w = 26000: block 1802 µs, cuFFT 2095; 28671: 2898 against 2084) and
+/// 12900 for f64 (12700: 3260 against 3474; 15361: 11091 against 3440). The H100 takes the
 /// same values: its block FFT, bound by arithmetic, runs about as fast, and its cuFFT, bound by
 /// memory, slower, so its crossing lies no lower (before these kernels run J measured 13000
 /// there, against 13600 on the H200). f16 and bf16 run f32's transforms.
 pub fn cufft_min_width<T: Real>() -> usize {
     if std::mem::size_of::<T::Wide>() == 8 {
-        12_770
+        12_900
     } else {
-        26_200
+        27_000
     }
 }
 
@@ -1155,23 +1154,23 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 26_199, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 26_999, false, true),
             Path::FftEvenOdd { size: 32768 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 26_200, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 27_000, false, true),
             Path::CuFft {
-                size: crate::cufft_size(26_200, n) as u64
+                size: crate::cufft_size(27_000, n) as u64
             }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 12_769, false, true),
+            resolve_h100::<f64>(Strategy::Auto, n, 12_899, false, true),
             Path::FftEvenOdd { size: 16384 }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 12_770, false, true),
+            resolve_h100::<f64>(Strategy::Auto, n, 12_900, false, true),
             Path::CuFft {
-                size: crate::cufft_size(12_770, n) as u64
+                size: crate::cufft_size(12_900, n) as u64
             }
         );
         // The even-and-odd packing: from 16384 points on, past the pairs always.

@@ -190,6 +190,17 @@ fn gpu_fft_sanitize_wide_blocks() {
     sanitizer_cases::<bf16>(&gpu, &[4096, 8192], &[], 31);
 }
 
+/// The blocks up to 4096 points (f32 and bf16 with the lean checks and stores of
+/// `Conv1dFftPolicy::LEAN`, f64 without), as the test above: small enough for compute-sanitizer,
+/// interior pairs (one store bound) beside pairs cut by a row's end.
+#[test]
+fn gpu_fft_sanitize_small_blocks() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    sanitizer_cases::<f32>(&gpu, &[512, 1024, 2048, 4096], &[3], 41);
+    sanitizer_cases::<f64>(&gpu, &[512, 2048, 4096], &[3], 41);
+    sanitizer_cases::<bf16>(&gpu, &[1024, 4096], &[3], 41);
+}
+
 /// The even-and-odd blocks (spans of 16384 and 32768 points; f64 16384), as the test above:
 /// small enough for compute-sanitizer.
 #[test]

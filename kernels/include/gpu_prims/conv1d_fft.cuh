@@ -78,6 +78,16 @@ struct Conv1dFftTile {
     }
 };
 
+// Non-finite values found by a poisoned sum (the lean checks, Conv1dFftPolicy::LEAN):
+// fma(v, 0, acc) stays +0 while every v is finite (signed zeros and subnormals included) and
+// turns NaN at the first infinity or NaN; one FMA a value, where the compares take two
+// instructions and a chain of predicates.
+template <class A> struct Conv1dFftPoison {
+    A acc = A(0);
+    __device__ __forceinline__ void add(A v) { acc = conv1d_fft_fma(v, A(0), acc); }
+    __device__ __forceinline__ bool finite() const { return acc == A(0); }
+};
+
 // How spans fill a transform (the packing, a policy beside the block's shape): complex point k
 // holds span point S·k of tile a in its real part and point S·k + S − 1 of tile b in its
 // imaginary part. S = 1 (pairs): two tiles of N points, a and b, in one N-point transform.
@@ -92,13 +102,14 @@ struct Conv1dFftTile {
 // read straight into registers; at the ends of rows the block gathers them through shared
 // memory first (a plain loop: the boundary rule's divisions, unrolled 16 times, would cost
 // registers the common case needs). Block-uniform; starts with a barrier where it writes s.
-// Returns whether every point is finite.
-template <class F, int S, class T, class A>
+// Returns whether every point is finite (by compares, or by Conv1dFftPoison where LEAN).
+template <class F, int S, bool LEAN, class T, class A>
 __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
                                                 const T* __restrict__ x, const Conv1dFftTile& ta,
                                                 const Conv1dFftTile& tb, u64 n, i64 off,
                                                 int bmode) {
     bool finite = true;
+    Conv1dFftPoison<A> poison;
     const i64 pa = ta.o0 + off, pb = tb.o0 + off + (S - 1);
     const T* xa = x + ta.row * n;
     const T* xb = x + tb.row * n;
@@ -108,9 +119,14 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
         for (int e = 0; e < F::E; ++e) {
             const int k = S * F::point(e);
             v[e] = {widen(xa[pa + k]), widen(xb[pb + k])};
-            finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+            if (LEAN) {
+                poison.add(v[e].re);
+                poison.add(v[e].im);
+            } else {
+                finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+            }
         }
-        return finite;
+        return LEAN ? poison.finite() : finite;
     }
     __syncthreads();  // s is free: the previous transform has read it
     for (int k = threadIdx.x; k < F::N; k += F::THREADS)
@@ -120,9 +136,14 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
 #pragma unroll
     for (int e = 0; e < F::E; ++e) {
         v[e] = s[fft_phys(F::point(e))];
-        finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+        if (LEAN) {
+            poison.add(v[e].re);
+            poison.add(v[e].im);
+        } else {
+            finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+        }
     }
-    return finite;
+    return LEAN ? poison.finite() : finite;
 }
 
 // The product of the even-and-odd packing (S = 2). With z[j] = s[2j] + i·s[2j + 1] and
@@ -166,8 +187,10 @@ __device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
 }
 
 // One transform of the packing S (see conv1d_fft_load): the spans of tiles a and b (a = b for
-// S = 2) in, the outputs of this launch out.
-template <class T, class F, int S>
+// S = 2) in, the outputs of this launch out. LEAN (Conv1dFftPolicy): the finiteness checks by
+// Conv1dFftPoison, and transforms whose tiles are both whole in this launch store under the
+// tile's length alone.
+template <class T, class F, int S, bool LEAN>
 __device__ __forceinline__ void conv1d_fft_transform(
     Complex<typename F::Value>* v, Complex<typename F::Value>* s, const T* __restrict__ x,
     const Complex<typename F::Value>* __restrict__ spectrum,
@@ -176,7 +199,7 @@ __device__ __forceinline__ void conv1d_fft_transform(
     i64 off, u64 w, int bmode, i64 L) {
     typedef typename F::Value A;
     constexpr int E = F::E;
-    const bool finite_in = conv1d_fft_load<F, S>(v, s, x, ta, tb, n, off, bmode);
+    const bool finite_in = conv1d_fft_load<F, S, LEAN>(v, s, x, ta, tb, n, off, bmode);
     // Also the barrier before the first store into s (the previous transform, or the load, read
     // it last).
     if (!__syncthreads_or(!finite_in)) {
@@ -203,21 +226,35 @@ __device__ __forceinline__ void conv1d_fft_transform(
         // b's. Every output of the transform, written here or not (the decision is the
         // transform's).
         bool finite_out = true;
+        Conv1dFftPoison<A> poison;
 #pragma unroll
         for (int e = 0; e < E; ++e) {
             const int k = S * F::point(e);
-            // One test for both parts where they share an output index: split like the S = 2
-            // case, the pairs' kernels grew by some 300 PTX lines and ran 2-5 % slower.
-            if (S == 1) {
+            if (LEAN) {
+                if (k < L) poison.add(v[e].re);
+                if (k + S - 1 < L) poison.add(v[e].im);
+            } else if (S == 1) {
+                // One test for both parts where they share an output index: split like the
+                // S = 2 case, the pairs' kernels grew by some 300 PTX lines and ran 2-5 % slower.
                 if (k < L) finite_out = finite_out && isfinite(v[e].re) && isfinite(v[e].im);
             } else {
                 if (k < L) finite_out = finite_out && isfinite(v[e].re);
                 if (k + 1 < L) finite_out = finite_out && isfinite(v[e].im);
             }
         }
+        if (LEAN) finite_out = poison.finite();
         if (!__syncthreads_or(!finite_out)) {
             T* ya = y + ta.row * n_out + ta.o0;
             T* yb = y + tb.row * n_out + tb.o0 + (S - 1);
+            if (LEAN && ta.lo == 0 && tb.lo == 0 && ta.hi == L && tb.hi == L) {
+#pragma unroll
+                for (int e = 0; e < E; ++e) {
+                    const int k = S * F::point(e);
+                    if (k < L) ya[k] = narrow<T>(v[e].re);
+                    if (k + S - 1 < L) yb[k] = narrow<T>(-v[e].im);
+                }
+                return;
+            }
 #pragma unroll
             for (int e = 0; e < E; ++e) {
                 const int k = S * F::point(e);
@@ -234,7 +271,7 @@ __device__ __forceinline__ void conv1d_fft_transform(
 
 // The kernel: tiles of L = S·N − w + 1 outputs, two at a time in one transform (tiles 2p and
 // 2p + 1 of a row, S = 1) or one at a time (S = 2).
-template <class T, int LOG_N, int E = FFT_E, int S = 1>
+template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ tw,
@@ -257,12 +294,12 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
         if (S == 1) {
             const Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
             const Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
-            conv1d_fft_transform<T, F, 1>(v, s, x, spectrum, tw, mask, y, t0, t1, n, n_out, off, w,
-                                          bmode, L);
+            conv1d_fft_transform<T, F, 1, LEAN>(v, s, x, spectrum, tw, mask, y, t0, t1, n, n_out,
+                                                off, w, bmode, L);
         } else {
             const Conv1dFftTile t(row, p, origin, L, n_out);
-            conv1d_fft_transform<T, F, 2>(v, s, x, spectrum, tw, mask, y, t, t, n, n_out, off, w,
-                                          bmode, L);
+            conv1d_fft_transform<T, F, 2, LEAN>(v, s, x, spectrum, tw, mask, y, t, t, n, n_out,
+                                                off, w, bmode, L);
         }
     }
 }
@@ -285,6 +322,11 @@ template <class A, int N> struct Conv1dFftPolicy {
     static constexpr int NARROW_BLOCKS = (sizeof(A) == 4 ? 768 : 384) / THREADS;
     static constexpr int MIN_BLOCKS =
         E == 32 ? WIDE_BLOCKS : (NARROW_BLOCKS > 0 ? NARROW_BLOCKS : 1);
+    // The lean checks and stores (conv1d_fft_transform) for 4-byte accumulators up to 4096
+    // points: f32 with twiddle rows ran 4 % faster at 2048 points and 8 % at 4096, 3 % slower at
+    // 8192 (more spills) and level at 16384 (H200, one-off/fft-conv-harness.cu); f16 7 % and
+    // 12 % faster at 2048 and 4096 through the library, f64 5 % slower at 2048.
+    static constexpr bool LEAN = sizeof(A) == 4 && N <= 4096;
 };
 
 }  // namespace gp
@@ -301,7 +343,8 @@ template <class A, int N> struct Conv1dFftPolicy {
             T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
             int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                               \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
-        gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, N>::E>(                                  \
+        gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, N>::E, 1,                                \
+                       gp::Conv1dFftPolicy<A, N>::LEAN>(                                         \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
             origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
     }
@@ -320,7 +363,8 @@ template <class A, int N> struct Conv1dFftPolicy {
             int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                               \
         static_assert(SPAN == 2 << LOG_N, "a span of 2N points");                                \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
-        gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2>(                        \
+        gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2,                        \
+                       gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN>(                                  \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
             origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
     }
