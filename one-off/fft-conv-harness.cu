@@ -1,7 +1,8 @@
 // The FFT convolution's block kernel (gpu_prims/conv1d_fft.cuh) beside variants: its policy
 // (points per thread E, blocks per SM, an L2 prefetch of a later pair's spans: session 15's calls
 // A and B ran this file as of commit b4a7165, docs/conv1d.md) and the lean checks and stores
-// (Conv1dFftPolicy::LEAN; session 17's calls A and B, docs/conv1d.md). The twiddles are
+// (Conv1dFftPolicy::LEAN; session 17's calls A-C, docs/conv1d.md), and a radix-32 transform of
+// 16384 points (session 17, not yet run). The twiddles are
 // the library's rows (gp::FftTwiddleRows); session 17's call A ran this file with the rows, the
 // earlier table of powers and rows of all R − 1 powers side by side (docs/conv1d.md). f32 `same` correlation of
 // 2^26 outputs, zero boundary; every variant checked against f64 direct sums at sampled
@@ -64,6 +65,153 @@ __global__ void __launch_bounds__((1 << LOG_N) / E, MINB)
                                      tiles_per_row, origin, reinterpret_cast<C32*>(smem));
 }
 
+// Radix 32 (session 17, an experiment NOT YET RUN on a GPU: the session's device time ran out;
+// one-off/h200-x17e.sh runs it): a 16384-point transform in three passes (32, 16, 32) instead of
+// four (16, 8, 8, 16): one round trip through shared memory less, for a radix-32 DFT in
+// registers. NVRTC 12.0 and ptxas 12.0.76 for sm_90: 128 registers, 24 bytes of spills (the
+// shipped 16384-point pair: 64). Shared-memory slots padded one in 32 (the first pass stores 32 points apart);
+// twiddle rows [w, w^2, w^3, w^4, w^8, w^12, w^16, 0] (r >= 16: one more product).
+namespace r32 {
+using gp::Complex;
+__device__ __forceinline__ constexpr double cos32(int q) {
+    return q == 0    ? 1.0
+           : q == 1  ? 0.98078528040323044913
+           : q == 2  ? 0.92387953251128675613
+           : q == 3  ? 0.83146961230254523708
+           : q == 4  ? 0.70710678118654752440
+           : q == 5  ? 0.55557023301960222474
+           : q == 6  ? 0.38268343236508977173
+           : q == 7  ? 0.19509032201612826785
+           : q == 8  ? 0.0
+           : q == 9  ? -0.19509032201612826785
+           : q == 10 ? -0.38268343236508977173
+           : q == 11 ? -0.55557023301960222474
+           : q == 12 ? -0.70710678118654752440
+           : q == 13 ? -0.83146961230254523708
+           : q == 14 ? -0.92387953251128675613
+                     : -0.98078528040323044913;
+}
+__device__ __forceinline__ constexpr double sin32(int q) { return cos32(q >= 8 ? q - 8 : 8 - q); }
+__device__ __forceinline__ Complex<float> turn32(Complex<float> d, int q) {
+    if (q == 0) return d;
+    if (q == 8) return {d.im, -d.re};
+    const float c = (float)cos32(q), sn = (float)sin32(q);
+    return {d.re * c + d.im * sn, d.im * c - d.re * sn};
+}
+template <int R, int SPAN> __device__ __forceinline__ void dft_level(Complex<float>* v) {
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+        if ((a & SPAN) == 0) {
+            const int k = a & (SPAN - 1);
+            const Complex<float> u = v[a], t = v[a + SPAN];
+            v[a] = {u.re + t.re, u.im + t.im};
+            v[a + SPAN] = turn32(Complex<float>{u.re - t.re, u.im - t.im}, k * (16 / SPAN));
+        }
+    }
+    if constexpr (SPAN > 1) dft_level<R, SPAN / 2>(v);
+}
+__device__ __forceinline__ int phys(int i) { return i + (i >> 5); }
+
+struct Fft16384 {
+    typedef float Value;
+    static constexpr int N = 16384, E = 32, THREADS = N / E, R0 = 32;
+    static __device__ __forceinline__ int point(int e) { return (int)threadIdx.x + e * (N / R0); }
+    template <int R>
+    static __device__ __forceinline__ void butterflies(Complex<float>* v, const Complex<float>* tw,
+                                                       int ns) {
+#pragma unroll
+        for (int b = 0; b < E / R; ++b) {
+            if (ns > 1) {
+                const int j = (int)threadIdx.x + b * THREADS;
+                const Complex<float>* const row = gp::fft_launder(tw) + (ns + (j & (ns - 1))) * 8;
+                Complex<float> p[8];
+                gp::fft_ldg2(row, p[0], p[1]);
+                gp::fft_ldg2(row + 2, p[2], p[3]);
+                if (R >= 16) gp::fft_ldg2(row + 4, p[4], p[5]);
+                if (R == 32) gp::fft_ldg2(row + 6, p[6], p[7]);
+#pragma unroll
+                for (int r = 1; r < R; ++r) {
+                    const int r15 = r & 15, hi = r15 & ~3, lo = r & 3;
+                    Complex<float> t = {1.f, 0.f};
+                    if (r15 != 0) {
+                        if (hi == 0) {
+                            t = p[lo - 1];
+                        } else {
+                            const Complex<float> h = p[hi == 4 ? 3 : hi == 8 ? 4 : 5];
+                            t = lo == 0 ? h : gp::cmul(p[lo - 1], h);
+                        }
+                    }
+                    if (r >= 16) t = r15 == 0 ? p[6] : gp::cmul(t, p[6]);
+                    v[b * R + r] = gp::cmul(v[b * R + r], t);
+                }
+            }
+            dft_level<R, R / 2>(v + b * R);
+        }
+    }
+    template <int R>
+    static __device__ __forceinline__ void store(Complex<float>* s, const Complex<float>* v, int ns) {
+#pragma unroll
+        for (int b = 0; b < E / R; ++b) {
+            const int j = (int)threadIdx.x + b * THREADS;
+            const int base = (j / ns) * ns * R + (j & (ns - 1));
+#pragma unroll
+            for (int k = 0; k < R; ++k) s[phys(base + k * ns)] = v[b * R + gp::fft_bitrev(k, R)];
+        }
+    }
+    template <int R> static __device__ __forceinline__ void load(Complex<float>* v, const Complex<float>* s) {
+#pragma unroll
+        for (int b = 0; b < E / R; ++b) {
+            const int j = (int)threadIdx.x + b * THREADS;
+#pragma unroll
+            for (int r = 0; r < R; ++r) v[b * R + r] = s[phys(j + r * (N / R))];
+        }
+    }
+    static __device__ __forceinline__ void transform(Complex<float>* v, Complex<float>* s,
+                                                     const Complex<float>* __restrict__ tw) {
+        butterflies<32>(v, tw, 1);
+        store<32>(s, v, 1);
+        __syncthreads();
+        {
+            Complex<float> u[E];
+            load<16>(u, s);
+            butterflies<16>(u, tw, 32);
+            __syncthreads();
+            store<16>(s, u, 32);
+            __syncthreads();
+        }
+        load<32>(v, s);
+        butterflies<32>(v, tw, 512);
+        Complex<float> u[E];
+#pragma unroll
+        for (int e = 0; e < E; ++e) u[e] = v[gp::fft_bitrev(e, 32)];
+#pragma unroll
+        for (int e = 0; e < E; ++e) v[e] = u[e];
+    }
+};
+}  // namespace r32
+
+template <int MINB>
+__global__ void __launch_bounds__(512, MINB)
+    kfft_r32(const float* __restrict__ x, const C32* __restrict__ spectrum,
+             const C32* __restrict__ tw, const float* __restrict__ mask, float* __restrict__ y,
+             u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode, u64 tiles_per_row,
+             i64 origin) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    C32* s = reinterpret_cast<C32*>(smem);
+    typedef r32::Fft16384 F;
+    const i64 L = (i64)F::N - (i64)w + 1;
+    const u64 per_row = tiles_per_row / 2 + (tiles_per_row & 1);
+    for (u64 i = blockIdx.x; i < rows * per_row; i += gridDim.x) {
+        const u64 row = i / per_row;
+        const u64 p = i - row * per_row;
+        C32 v[F::E];
+        const gp::Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
+        const gp::Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
+        gp::conv1d_fft_transform<float, F, 1, false>(v, s, x, spectrum, tw, mask, y, t0, t1, n,
+                                                     n_out, off, w, bmode, L);
+    }
+}
+
 #ifndef __CUDACC_RTC__
 #define CK(x)                                                                       \
     do {                                                                            \
@@ -82,6 +230,7 @@ struct Variant {
     std::string name;
     int log_n, e;
     KernelFn fn;
+    bool r32 = false;
 };
 
 // Twiddle rows (gp::FftTwiddleRows; the library's are fft.rs's twiddle_rows): pass ns's row
@@ -161,6 +310,7 @@ int main(int argc, char** argv) {
         make<12, 32, 3, 0>(""), make_lean<12, 32, 3>(),
         make<13, 32, 2, 0>(""), make_lean<13, 32, 2>(),
         make<14, 32, 1, 0>(""), make_lean<14, 32, 1>(),
+        Variant{"N16384_E32_B1_radix32", 14, 32, kfft_r32<1>, true},
     };
     const int widths[4] = {511, 1023, 2047, 4095};
     std::mt19937_64 rng(7);
@@ -196,10 +346,13 @@ int main(int argc, char** argv) {
         if (ncu && v.name != argv[2]) continue;
         const int N = 1 << v.log_n;
         const int w = widths[v.log_n - 11];
-        if (v.log_n != last_logn) {
+        if (v.log_n != last_logn || v.r32) {
+            const bool new_mask = v.log_n != last_logn;
             last_logn = v.log_n;
-            hm.assign(w, 0.f);
-            for (auto& m : hm) m = uni(rng);
+            if (new_mask) {
+                hm.assign(w, 0.f);
+                for (auto& m : hm) m = uni(rng);
+            }
             std::vector<std::complex<double>> a(N);
             for (int j = 0; j < w; ++j) a[j] = hm[j];
             fft64(a);
@@ -210,7 +363,20 @@ int main(int argc, char** argv) {
             }
             CK(cudaMemcpy(dm, hm.data(), w * 4, cudaMemcpyHostToDevice));
             std::vector<C32> rows;
-            twiddle_rows(rows, v.log_n);
+            if (v.r32) {
+                // Rows of 8 for the passes (ns, R) = (32, 16), (512, 32): w^1..4, 8, 12, 16.
+                const int pw[7] = {1, 2, 3, 4, 8, 12, 16};
+                rows.assign(2 * 512 * 8, C32{0.f, 0.f});
+                for (auto [ns_, R] : {std::pair<int, int>{32, 16}, std::pair<int, int>{512, 32}})
+                    for (int m = 0; m < ns_; ++m)
+                        for (int i = 0; i < 7; ++i) {
+                            const long t = ((long)pw[i] * m * (N / (ns_ * R))) % N;
+                            const double ang = -2 * M_PI * (double)t / N;
+                            rows[(size_t)(ns_ + m) * 8 + i] = {(float)cos(ang), (float)sin(ang)};
+                        }
+            } else {
+                twiddle_rows(rows, v.log_n);
+            }
             tab.insert(tab.end(), rows.begin(), rows.end());
             CK(cudaMemcpy(dtab, tab.data(), tab.size() * sizeof(C32), cudaMemcpyHostToDevice));
         }
