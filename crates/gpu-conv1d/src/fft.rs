@@ -90,10 +90,11 @@ pub fn fft_max_width<T: Real>() -> usize {
 /// points a thread from 4096 points (fifteenth session), the even-and-odd packing at 16384 and
 /// 32768 (sixteenth), and last the twiddle rows and the lean checks up to 4096 points
 /// (seventeenth session: every size at widths 127 … 28671 for f32 and 1023 … 15361 for f64, 2^26
-/// outputs, f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the crossings where costs scaled by `N / (N − w + 1)` from the measured widths on
-/// both sides meet). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures:
-/// that sweep did not reach them. The kernels are
-/// bound by arithmetic, not memory, so their crossings do not depend on the memory the GPU has.
+/// outputs, f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the
+/// crossings where costs scaled by `N / (N − w + 1)` from the measured widths on both sides
+/// meet). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that sweep did
+/// not reach them. The kernels are bound by arithmetic, not memory, so their crossings do not
+/// depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (95, 512),
     (230, 1024),
@@ -236,6 +237,18 @@ fn fft_radices(n: usize) -> [usize; 3] {
     }
 }
 
+/// The twiddled passes of an `n`-point transform, in order, as `(ns, radix)`: every pass but the
+/// first, over sub-transforms of `ns` points.
+fn twiddle_passes(n: usize) -> Vec<(usize, usize)> {
+    let [first, mid1, mid2] = fft_radices(n);
+    let mut passes = vec![(first, mid1)];
+    if mid2 != 0 {
+        passes.push((first * mid1, mid2));
+    }
+    passes.push((n / first, first));
+    passes
+}
+
 /// Complex values per twiddle row (`FftTwiddleRows::WIDTH`): the powers `w^e` for these `e`.
 const TWIDDLE_ROW: [usize; 6] = [1, 2, 3, 4, 8, 12];
 
@@ -243,16 +256,10 @@ const TWIDDLE_ROW: [usize; 6] = [1, 2, 3, 4, 8, 12];
 /// of radix `R` over sub-transforms of `ns` points has rows `ns + m`, `m < ns`, holding `w^e`
 /// (`e` in [`TWIDDLE_ROW`]) for `w = e^(−2πi·m/(ns·R))`; rows no pass reads are zero.
 fn twiddle_rows(n: usize) -> Vec<Complex<f64>> {
-    let [first, mid1, mid2] = fft_radices(n);
-    let mut passes = vec![(first, mid1)];
-    let mut ns = first * mid1;
-    if mid2 != 0 {
-        passes.push((ns, mid2));
-        ns *= mid2;
-    }
-    passes.push((ns, first));
-    debug_assert_eq!(ns * first, n);
-    let mut rows = vec![Complex::new(0.0, 0.0); 2 * ns * TWIDDLE_ROW.len()];
+    let passes = twiddle_passes(n);
+    // The last pass has the largest ns: its rows end the table.
+    let last_ns = passes[passes.len() - 1].0;
+    let mut rows = vec![Complex::new(0.0, 0.0); 2 * last_ns * TWIDDLE_ROW.len()];
     for (ns, radix) in passes {
         for m in 0..ns {
             let step = m * (n / (ns * radix));
@@ -442,14 +449,8 @@ mod tests {
         for n in [512, 1024, 2048, 4096, 8192, 16384] {
             let rows = twiddle_rows(n);
             let width = TWIDDLE_ROW.len();
-            let [first, mid1, mid2] = fft_radices(n);
-            let mut passes = vec![(first, mid1)];
-            if mid2 != 0 {
-                passes.push((first * mid1, mid2));
-            }
-            passes.push((n / first, first));
             let mut read = vec![false; rows.len() / width];
-            for &(ns, radix) in &passes {
+            for (ns, radix) in twiddle_passes(n) {
                 for m in 0..ns {
                     let row = &rows[(ns + m) * width..][..width];
                     read[ns + m] = true;

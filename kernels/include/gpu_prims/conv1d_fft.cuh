@@ -17,10 +17,10 @@
 // join in registers, and only their middle passes go through shared memory.
 //
 // Spans of 2N points (the even-and-odd packing, S = 2: spans of 32768 points, f64 16384, and
-// from the device's conv1d.fft_even_odd_from on): one tile's even points in the real and its odd points in the imaginary parts of
-// an N-point transform, L = 2N − w + 1 outputs a transform instead of 2·(N − w + 1). The product
-// then pairs each point with its mirror (conv1d_fft_even_odd_product); everything else is the
-// pairs' code at span positions S·k.
+// from the device's conv1d.fft_even_odd_from on): one tile's even points in the real and its
+// odd points in the imaginary parts of an N-point transform, L = 2N − w + 1 outputs a transform
+// instead of 2·(N − w + 1). The product then pairs each point with its mirror
+// (conv1d_fft_even_odd_product); everything else is the pairs' code at span positions S·k.
 //
 // Tiles start at `origin` (0 for a launch over whole rows) and pair up within each row: tile t
 // of a row covers the launch's outputs origin + t·L ... + L − 1. A launch over part of a row (the

@@ -113,9 +113,6 @@ template <int R, class A> __device__ __forceinline__ void fft_dft(Complex<A>* v)
     fft_dft_level<R, R / 2>(v);
 }
 
-// The lowest set bit of r > 0.
-__device__ __forceinline__ constexpr int fft_low_bit(int r) { return (r & 1) ? 0 : 1 + fft_low_bit(r >> 1); }
-
 // Shared-memory slot of point i: one pad slot per 16 points, so the strided stores of the
 // first passes (stride R points) spread over the banks.
 __device__ __forceinline__ int fft_phys(int i) { return i + (i >> 4); }
