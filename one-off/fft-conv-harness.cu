@@ -112,9 +112,11 @@ template <int R, int SPAN> __device__ __forceinline__ void dft_level(Complex<flo
 }
 __device__ __forceinline__ int phys(int i) { return i + (i >> 5); }
 
-struct Fft16384 {
+// Passes 32, MID, 32 (MID = 16: 16384 points; MID = 8: 8192).
+template <int LOG_N, int MID> struct FftR32 {
     typedef float Value;
-    static constexpr int N = 16384, E = 32, THREADS = N / E, R0 = 32;
+    static constexpr int N = 1 << LOG_N, E = 32, THREADS = N / E, R0 = 32;
+    static_assert(32 * MID * 32 == N, "three passes");
     static __device__ __forceinline__ int point(int e) { return (int)threadIdx.x + e * (N / R0); }
     template <int R>
     static __device__ __forceinline__ void butterflies(Complex<float>* v, const Complex<float>* tw,
@@ -173,14 +175,14 @@ struct Fft16384 {
         __syncthreads();
         {
             Complex<float> u[E];
-            load<16>(u, s);
-            butterflies<16>(u, tw, 32);
+            load<MID>(u, s);
+            butterflies<MID>(u, tw, 32);
             __syncthreads();
-            store<16>(s, u, 32);
+            store<MID>(s, u, 32);
             __syncthreads();
         }
         load<32>(v, s);
-        butterflies<32>(v, tw, 512);
+        butterflies<32>(v, tw, 32 * MID);
         Complex<float> u[E];
 #pragma unroll
         for (int e = 0; e < E; ++e) u[e] = v[gp::fft_bitrev(e, 32)];
@@ -190,15 +192,15 @@ struct Fft16384 {
 };
 }  // namespace r32
 
-template <int MINB>
-__global__ void __launch_bounds__(512, MINB)
+template <int LOG_N, int MID, int MINB>
+__global__ void __launch_bounds__((1 << LOG_N) / 32, MINB)
     kfft_r32(const float* __restrict__ x, const C32* __restrict__ spectrum,
              const C32* __restrict__ tw, const float* __restrict__ mask, float* __restrict__ y,
              u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode, u64 tiles_per_row,
              i64 origin) {
     extern __shared__ __align__(16) unsigned char smem[];
     C32* s = reinterpret_cast<C32*>(smem);
-    typedef r32::Fft16384 F;
+    typedef r32::FftR32<LOG_N, MID> F;
     const i64 L = (i64)F::N - (i64)w + 1;
     const u64 per_row = tiles_per_row / 2 + (tiles_per_row & 1);
     for (u64 i = blockIdx.x; i < rows * per_row; i += gridDim.x) {
@@ -309,8 +311,9 @@ int main(int argc, char** argv) {
         make<11, 16, 6, 0>(""), make_lean<11, 16, 6>(),
         make<12, 32, 3, 0>(""), make_lean<12, 32, 3>(),
         make<13, 32, 2, 0>(""), make_lean<13, 32, 2>(),
+        Variant{"N8192_E32_B2_radix32", 13, 32, kfft_r32<13, 8, 2>, true},
         make<14, 32, 1, 0>(""), make_lean<14, 32, 1>(),
-        Variant{"N16384_E32_B1_radix32", 14, 32, kfft_r32<1>, true},
+        Variant{"N16384_E32_B1_radix32", 14, 32, kfft_r32<14, 16, 1>, true},
     };
     const int widths[4] = {511, 1023, 2047, 4095};
     std::mt19937_64 rng(7);
@@ -364,10 +367,11 @@ int main(int argc, char** argv) {
             CK(cudaMemcpy(dm, hm.data(), w * 4, cudaMemcpyHostToDevice));
             std::vector<C32> rows;
             if (v.r32) {
-                // Rows of 8 for the passes (ns, R) = (32, 16), (512, 32): w^1..4, 8, 12, 16.
+                // Rows of 8 for the passes (ns, R) = (32, MID), (32·MID, 32): w^1..4, 8, 12, 16.
                 const int pw[7] = {1, 2, 3, 4, 8, 12, 16};
-                rows.assign(2 * 512 * 8, C32{0.f, 0.f});
-                for (auto [ns_, R] : {std::pair<int, int>{32, 16}, std::pair<int, int>{512, 32}})
+                const int mid = N / 1024;
+                rows.assign(2 * 32 * mid * 8, C32{0.f, 0.f});
+                for (auto [ns_, R] : {std::pair<int, int>{32, mid}, std::pair<int, int>{32 * mid, 32}})
                     for (int m = 0; m < ns_; ++m)
                         for (int i = 0; i < 7; ++i) {
                             const long t = ((long)pw[i] * m * (N / (ns_ * R))) % N;

@@ -3,8 +3,9 @@
 //! `--widths` (default 3 … 16383), f32 and f64 (`--types`), timed with CUDA events on one
 //! stream (median of 10 after 3 warm-ups) beside a device-to-device copy of the signal in the
 //! same run. Rows: `Auto` (and the path it took), the direct FMA kernels (`RegisterTiled`), the
-//! FFT path at its automatic size and at every size that takes the mask (and cuFFT segments of
-//! 2^20 from w = 2047 on). Each FFT result is
+//! FFT path at its automatic size and at every size that takes the mask (only those of
+//! `--sizes` where given; and cuFFT segments of 2^20 from w = 2047 on, unless `--sizes` leaves
+//! out 1048576). Each FFT result is
 //! compared with the direct one (largest difference over the largest |direct output|).
 //! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference. Masks past
 //! the block FFT's widest (65535 in the default list; 16383 for f64) run through cuFFT.
@@ -15,7 +16,8 @@
 //!
 //! ```text
 //! cargo run --release -p gpu-prims-benches --features cuda --bin conv1d-fft -- [--log2 26]
-//!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W] [--full 24]
+//!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W] [--sizes 4096,8192]
+//!     [--full 24]
 //! ```
 
 #[cfg(feature = "cuda")]
@@ -57,6 +59,13 @@ fn run() -> gpu_core::Result<()> {
     let types: String = arg(&args, "--types").unwrap_or_else(|| "f32,f64".into());
     // The direct kernels past this width take seconds per call at 2^26 and more: skipped.
     let direct_max: usize = arg(&args, "--no-direct-above").unwrap_or(16383);
+    let sizes: Option<Vec<usize>> = arg::<String>(&args, "--sizes")
+        .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect());
+    let sweep_args = SweepArgs {
+        log2,
+        direct_max,
+        sizes,
+    };
     let gpu = gpu_core::Gpu::default_device()?;
     if let Some(k) = arg::<u32>(&args, "--full") {
         return full(&gpu, k);
@@ -69,10 +78,10 @@ fn run() -> gpu_core::Result<()> {
     println!("type\tw\tpath\tus\txcopy\tdiff");
     for t in types.split(',') {
         match t {
-            "f32" => sweep::<f32>(&gpu, log2, &widths, direct_max)?,
-            "f64" => sweep::<f64>(&gpu, log2, &widths, direct_max)?,
-            "f16" => sweep::<gpu_core::f16>(&gpu, log2, &widths, direct_max)?,
-            "bf16" => sweep::<gpu_core::bf16>(&gpu, log2, &widths, direct_max)?,
+            "f32" => sweep::<f32>(&gpu, &widths, &sweep_args)?,
+            "f64" => sweep::<f64>(&gpu, &widths, &sweep_args)?,
+            "f16" => sweep::<gpu_core::f16>(&gpu, &widths, &sweep_args)?,
+            "bf16" => sweep::<gpu_core::bf16>(&gpu, &widths, &sweep_args)?,
             other => eprintln!("conv1d-fft: unknown type {other}"),
         }
     }
@@ -98,16 +107,25 @@ fn time(gpu: &gpu_core::Gpu, mut f: impl FnMut() -> gpu_core::Result<()>) -> gpu
     Ok(t[t.len() / 2])
 }
 
+/// The sweep's settings: signal length 2^log2, the direct rows up to `direct_max`, the FFT
+/// sizes (all where `None`).
+#[cfg(feature = "cuda")]
+struct SweepArgs {
+    log2: u32,
+    direct_max: usize,
+    sizes: Option<Vec<usize>>,
+}
+
 #[cfg(feature = "cuda")]
 fn sweep<T: gpu_conv1d::Real>(
     gpu: &gpu_core::Gpu,
-    log2: u32,
     widths: &[usize],
-    direct_max: usize,
+    args: &SweepArgs,
 ) -> gpu_core::Result<()> {
     use gpu_conv1d::{fft_max_size, fft_size, Conv1d, Options, Strategy, FFT_SIZES};
 
-    let n = 1usize << log2;
+    let n = 1usize << args.log2;
+    let listed = |s: usize| args.sizes.as_ref().map_or(true, |l| l.contains(&s));
     let host = gpu_core::data::typical::<T>(n, 1);
     let x = gpu.upload(&host)?;
     let mut y = gpu.alloc::<T>(n)?;
@@ -130,7 +148,7 @@ fn sweep<T: gpu_conv1d::Real>(
             );
         };
         // The direct result, the reference of the FFT rows.
-        let have_direct = w <= direct_max;
+        let have_direct = w <= args.direct_max;
         if have_direct {
             let direct = conv(Strategy::RegisterTiled)?;
             let us = time(gpu, || direct.run_into(&x, &mut reference))?;
@@ -175,11 +193,12 @@ fn sweep<T: gpu_conv1d::Real>(
                 .iter()
                 .copied()
                 .filter(|&s| s <= fft_max_size::<T>() && s > w && s >= 2 * w.min(s / 2))
+                .filter(|&s| listed(s))
                 .map(Some),
         );
         // cuFFT segments of 2^20 beside the block transforms from w = 2047 on (where they may
         // cross), where libcufft loads.
-        if w >= 2047 && gpu_conv1d::cufft_available() {
+        if w >= 2047 && listed(1 << 20) && gpu_conv1d::cufft_available() {
             sizes.push(Some(1 << 20));
         }
         for size in sizes {

@@ -56,7 +56,12 @@ pub(crate) fn fft_points(size: usize, even_odd: bool) -> usize {
 /// (`Conv1dFftPolicy<A, N>::E` in `gpu_prims/conv1d_fft.cuh`; the block has `N / E` threads): 32
 /// for 4-byte accumulators (f32, f16, bf16) from 4096 points on, 16 otherwise.
 pub(crate) fn fft_points_per_thread<T: Real>(points: usize) -> usize {
-    if std::mem::size_of::<T::Wide>() == 4 && points >= 4096 {
+    points_per_thread(std::mem::size_of::<T::Wide>(), points)
+}
+
+/// [`fft_points_per_thread`] for accumulators of `wide_bytes` bytes.
+fn points_per_thread(wide_bytes: usize, points: usize) -> usize {
+    if wide_bytes == 4 && points >= 4096 {
         32
     } else {
         16
@@ -223,9 +228,19 @@ fn mask_spectrum(mask: &[f64], n: usize) -> Vec<Complex<f64>> {
     buf.iter().map(|z| z.conj()).collect()
 }
 
-/// The radices of an `n`-point transform's passes, first, middle ones (0: none), the last equal
-/// to the first (`FftRadices` in `kernels/include/gpu_prims/fft.cuh`).
-fn fft_radices(n: usize) -> [usize; 3] {
+/// The radices of an `n`-point transform's passes with `per_thread` points a thread, first,
+/// middle ones (0: none), the last equal to the first (`FftRadices` in
+/// `kernels/include/gpu_prims/fft.cuh`).
+fn fft_radices(n: usize, per_thread: usize) -> [usize; 3] {
+    match (n, per_thread) {
+        (8192, 32) => [32, 8, 0],
+        (16384, 32) => [32, 16, 0],
+        _ => fft_radices_of_16(n),
+    }
+}
+
+/// [`fft_radices`] with 16 points a thread (and where 32 keep them: 4096 points).
+fn fft_radices_of_16(n: usize) -> [usize; 3] {
     match n {
         512 => [8, 8, 0],
         1024 => [8, 16, 0],
@@ -239,8 +254,8 @@ fn fft_radices(n: usize) -> [usize; 3] {
 
 /// The twiddled passes of an `n`-point transform, in order, as `(ns, radix)`: every pass but the
 /// first, over sub-transforms of `ns` points.
-fn twiddle_passes(n: usize) -> Vec<(usize, usize)> {
-    let [first, mid1, mid2] = fft_radices(n);
+fn twiddle_passes(n: usize, per_thread: usize) -> Vec<(usize, usize)> {
+    let [first, mid1, mid2] = fft_radices(n, per_thread);
     let mut passes = vec![(first, mid1)];
     if mid2 != 0 {
         passes.push((first * mid1, mid2));
@@ -249,37 +264,54 @@ fn twiddle_passes(n: usize) -> Vec<(usize, usize)> {
     passes
 }
 
-/// Complex values per twiddle row (`FftTwiddleRows::WIDTH`): the powers `w^e` for these `e`.
+/// The powers `w^e` a twiddle row holds (`FftTwiddleRows` in `gpu_prims/fft.cuh`), for
+/// transforms whose radices are at most 16.
 const TWIDDLE_ROW: [usize; 6] = [1, 2, 3, 4, 8, 12];
 
-/// The twiddle rows of an `n`-point transform (`FftTwiddleRows` in `gpu_prims/fft.cuh`): a pass
-/// of radix `R` over sub-transforms of `ns` points has rows `ns + m`, `m < ns`, holding `w^e`
-/// (`e` in [`TWIDDLE_ROW`]) for `w = e^(−2πi·m/(ns·R))`; rows no pass reads are zero.
-fn twiddle_rows(n: usize) -> Vec<Complex<f64>> {
-    let passes = twiddle_passes(n);
+/// The powers of a row in transforms with radix-32 passes, and a pad (zero) for 16-byte loads.
+const TWIDDLE_ROW_32: [usize; 7] = [1, 2, 3, 4, 8, 12, 16];
+
+/// The row of an `n`-point transform with `per_thread` points a thread: its powers, and its
+/// width in complex values (`FftTwiddleRows::WIDTH`).
+fn twiddle_row(n: usize, per_thread: usize) -> (&'static [usize], usize) {
+    if fft_radices(n, per_thread)[0] == 32 {
+        (&TWIDDLE_ROW_32, 8)
+    } else {
+        (&TWIDDLE_ROW, TWIDDLE_ROW.len())
+    }
+}
+
+/// The twiddle rows of an `n`-point transform with `per_thread` points a thread
+/// (`FftTwiddleRows` in `gpu_prims/fft.cuh`): a pass of radix `R` over sub-transforms of `ns`
+/// points has rows `ns + m`, `m < ns`, holding `w^e` (`e` in [`twiddle_row`]) for
+/// `w = e^(−2πi·m/(ns·R))`; rows no pass reads, and pad slots, are zero.
+fn twiddle_rows(n: usize, per_thread: usize) -> Vec<Complex<f64>> {
+    let passes = twiddle_passes(n, per_thread);
+    let (powers, width) = twiddle_row(n, per_thread);
     // The last pass has the largest ns: its rows end the table.
     let last_ns = passes[passes.len() - 1].0;
-    let mut rows = vec![Complex::new(0.0, 0.0); 2 * last_ns * TWIDDLE_ROW.len()];
+    let mut rows = vec![Complex::new(0.0, 0.0); 2 * last_ns * width];
     for (ns, radix) in passes {
         for m in 0..ns {
             let step = m * (n / (ns * radix));
-            for (i, e) in TWIDDLE_ROW.iter().enumerate() {
+            for (i, e) in powers.iter().enumerate() {
                 // The exponent reduced exactly, the angle rounded once: every twiddle within an
                 // ulp of f64, far below the device type's rounding.
                 let t = (e * step) % n;
                 let a = -2.0 * std::f64::consts::PI * t as f64 / n as f64;
-                rows[(ns + m) * TWIDDLE_ROW.len() + i] = Complex::new(a.cos(), a.sin());
+                rows[(ns + m) * width + i] = Complex::new(a.cos(), a.sin());
             }
         }
     }
     rows
 }
 
-/// `values` then the twiddle rows of an `n`-point transform ([`twiddle_rows`]), as (re, im)
-/// pairs rounded once to `W`.
+/// `values` then the twiddle rows of an `n`-point transform of `W` values ([`twiddle_rows`]), as
+/// (re, im) pairs rounded once to `W`.
 fn with_twiddles<W: Element>(values: impl Iterator<Item = Complex<f64>>, n: usize) -> Vec<W> {
+    let per_thread = points_per_thread(std::mem::size_of::<W>(), n);
     values
-        .chain(twiddle_rows(n))
+        .chain(twiddle_rows(n, per_thread))
         .flat_map(|z| [W::from_f64(z.re), W::from_f64(z.im)])
         .collect()
 }
@@ -405,7 +437,7 @@ mod tests {
         let mask = [0.5, -1.25, 2.0, 0.125, 3.0];
         let n = 512;
         let t = tables::<f64>(&mask, n);
-        assert_eq!(t.len(), 2 * n + 2 * twiddle_rows(n).len());
+        assert_eq!(t.len(), 2 * n + 2 * twiddle_rows(n, 16).len());
         for k in [0, 1, 7, 255, 256, 511] {
             let (mut re, mut im) = (0.0f64, 0.0f64);
             for (j, &m) in mask.iter().enumerate() {
@@ -442,31 +474,42 @@ mod tests {
     }
 
     /// Every twiddle a pass applies, formed from its row as the kernel forms it (`w^r` loaded,
-    /// or `w^(r − lo)·w^lo`), against `e^(−2πi·r·m/(ns·R))` in f64; and the rows no pass reads
-    /// left zero.
+    /// or `w^(r mod 16 − lo)·w^lo`, times `w^16` from 16 on), against `e^(−2πi·r·m/(ns·R))` in
+    /// f64; and the rows no pass reads, and the pads, left zero.
     #[test]
     fn twiddle_rows_hold_every_pass_power() {
-        for n in [512, 1024, 2048, 4096, 8192, 16384] {
-            let rows = twiddle_rows(n);
-            let width = TWIDDLE_ROW.len();
+        for (n, per_thread) in [512, 1024, 2048, 4096, 8192, 16384]
+            .into_iter()
+            .flat_map(|n| [(n, 16), (n, 32)])
+            .filter(|&(n, e)| e == 16 || n >= 4096)
+        {
+            let rows = twiddle_rows(n, per_thread);
+            let (powers, width) = twiddle_row(n, per_thread);
+            assert_eq!(width % 2, 0, "16-byte loads");
             let mut read = vec![false; rows.len() / width];
-            for (ns, radix) in twiddle_passes(n) {
+            for (ns, radix) in twiddle_passes(n, per_thread) {
                 for m in 0..ns {
                     let row = &rows[(ns + m) * width..][..width];
                     read[ns + m] = true;
-                    let at = |e: usize| row[TWIDDLE_ROW.iter().position(|&x| x == e).unwrap()];
+                    assert!(row[powers.len()..].iter().all(|z| z.norm() == 0.0));
+                    let at = |e: usize| row[powers.iter().position(|&x| x == e).unwrap()];
                     for r in 1..radix {
-                        let (hi, lo) = (r & !3, r & 3);
-                        let got = match (hi, lo) {
+                        let (r16, lo) = (r & 15, r & 3);
+                        let low = match (r16 & !3, lo) {
+                            (0, 0) => Complex::new(1.0, 0.0),
                             (0, lo) => at(lo),
                             (hi, 0) => at(hi),
                             (hi, lo) => at(hi) * at(lo),
                         };
+                        let got = if r >= 16 { low * at(16) } else { low };
                         let want = Complex::from_polar(
                             1.0,
                             -2.0 * std::f64::consts::PI * (r * m) as f64 / (ns * radix) as f64,
                         );
-                        assert!((got - want).norm() < 1e-15, "n {n} ns {ns} m {m} r {r}");
+                        assert!(
+                            (got - want).norm() < 1e-15,
+                            "n {n} per thread {per_thread} ns {ns} m {m} r {r}"
+                        );
                     }
                 }
             }
@@ -534,7 +577,7 @@ mod tests {
             }
             // The device table: the pairs, then the n-point transform's twiddle rows.
             let t = even_odd_tables::<f64>(&mask, 1024);
-            assert_eq!(t.len(), 4 * 512 + 2 * twiddle_rows(512).len());
+            assert_eq!(t.len(), 4 * 512 + 2 * twiddle_rows(512, 16).len());
         }
     }
 }

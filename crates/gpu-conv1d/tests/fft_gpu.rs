@@ -211,6 +211,35 @@ fn gpu_fft_sanitize_even_odd() {
     sanitizer_cases::<bf16>(&gpu, &[16384, 32768], &[3], 37);
 }
 
+/// The radix-32 transforms (8192 points in the pairs, 16384 in the even-and-odd spans of 32768;
+/// f32 and bf16) at their smallest: one short mask, one row of two tiles, one mode and
+/// boundary. Few enough launches for racecheck, which did not finish the tests above.
+#[test]
+fn gpu_fft_sanitize_radix32() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    for size in [8192, 32768] {
+        let mask = common::data::<f32>(3, 53);
+        let l = fft_tile(size, 3);
+        check_rows(
+            &gpu,
+            &mask,
+            (Mode::Same, Boundary::Zero),
+            size,
+            (1, l + 5),
+            1500,
+        );
+        let mask = common::data::<bf16>(3, 59);
+        check_rows(
+            &gpu,
+            &mask,
+            (Mode::Full, Boundary::Reflect),
+            size,
+            (1, l + 5),
+            1500,
+        );
+    }
+}
+
 /// The sanitizer-sized cases of the sizes of `sizes` that `T` has: masks of `short` elements,
 /// half a span and a span less one; two rows of an odd number of tiles and two barely longer
 /// than the mask; `same` with zero ghosts and `full` through reflect.

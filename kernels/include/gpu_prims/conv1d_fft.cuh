@@ -132,12 +132,12 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
     }
     __syncthreads();  // s is free: the previous transform has read it
     for (int k = threadIdx.x; k < F::N; k += F::THREADS)
-        s[fft_phys(k)] = {widen(boundary_load(xa, pa + S * k, (i64)n, bmode)),
+        s[F::phys(k)] = {widen(boundary_load(xa, pa + S * k, (i64)n, bmode)),
                           widen(boundary_load(xb, pb + S * k, (i64)n, bmode))};
     __syncthreads();
 #pragma unroll
     for (int e = 0; e < F::E; ++e) {
-        v[e] = s[fft_phys(F::point(e))];
+        v[e] = s[F::phys(F::point(e))];
         if (LEAN) {
             poison.add(v[e].re);
             poison.add(v[e].im);
@@ -163,13 +163,13 @@ __device__ __forceinline__ void conv1d_fft_even_odd_product(Complex<A>* v, Compl
     constexpr int N = F::N;
     __syncthreads();  // the last pass's reads of s are done
 #pragma unroll
-    for (int e = 0; e < F::E; ++e) s[fft_phys(F::point(e))] = v[e];
+    for (int e = 0; e < F::E; ++e) s[F::phys(F::point(e))] = v[e];
     __syncthreads();
     const Complex<A>* const abl = fft_launder(ab);
 #pragma unroll
     for (int e = 0; e < F::E; ++e) {
         const int k = F::point(e);
-        const Complex<A> z = v[e], c = s[fft_phys((N - k) & (N - 1))];
+        const Complex<A> z = v[e], c = s[F::phys((N - k) & (N - 1))];
         const Complex<A> a = fft_ldg(abl + 2 * k), b = fft_ldg(abl + 2 * k + 1);
         // a·z + b·conj(c), conjugated
         v[e] = {a.re * z.re - a.im * z.im + b.re * c.re + b.im * c.im,
@@ -335,7 +335,7 @@ template <class A, int N> struct Conv1dFftPolicy {
 
 // The entry point conv1d_fft<N>_<tname> (N = 2^LOG_N points, Conv1dFftPolicy's threads,
 // dynamic shared memory of FftSlots<N> complex A values): the spectrum is N complex A values,
-// the twiddles the rows of FftTwiddleRows.
+// the twiddles the rows of BlockFft's FftTwiddleRows.
 #define GP_CONV1D_FFT_ENTRY(LOG_N, N, tname, T, A)                                               \
     extern "C" __global__ void __launch_bounds__(gp::Conv1dFftPolicy<A, N>::THREADS,             \
                                                  gp::Conv1dFftPolicy<A, N>::MIN_BLOCKS)          \

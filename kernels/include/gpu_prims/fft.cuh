@@ -1,5 +1,5 @@
 // Complex FFTs of N = 2^k points held by one block (the block layer of the FFT convolution):
-// radix-R DFTs in registers (R = 2, 4, 8, 16), and the Stockham passes that join them through
+// radix-R DFTs in registers (R = 2, 4, 8, 16, 32), and the Stockham passes that join them through
 // shared memory. Every thread holds E points between passes (16 or 32: the caller's policy),
 // so a block of N / E threads transforms N points; a pass of radix R does E / R butterflies per
 // thread.
@@ -63,24 +63,32 @@ template <class P> __device__ __forceinline__ P* fft_launder(P* p) {
     return p;
 }
 
-// cos and sin of 2πq/16 for q < 8, the constant twiddles of the register DFTs.
-__device__ __forceinline__ constexpr double fft_cos16(int q) {
-    return q == 0   ? 1.0
-           : q == 1 ? 0.92387953251128675613
-           : q == 2 ? 0.70710678118654752440
-           : q == 3 ? 0.38268343236508977173
-           : q == 4 ? 0.0
-           : q == 5 ? -0.38268343236508977173
-           : q == 6 ? -0.70710678118654752440
-                    : -0.92387953251128675613;
+// cos and sin of 2πq/32 for q < 16, the constant twiddles of the register DFTs.
+__device__ __forceinline__ constexpr double fft_cos32(int q) {
+    return q == 0    ? 1.0
+           : q == 1  ? 0.98078528040323044913
+           : q == 2  ? 0.92387953251128675613
+           : q == 3  ? 0.83146961230254523708
+           : q == 4  ? 0.70710678118654752440
+           : q == 5  ? 0.55557023301960222474
+           : q == 6  ? 0.38268343236508977173
+           : q == 7  ? 0.19509032201612826785
+           : q == 8  ? 0.0
+           : q == 9  ? -0.19509032201612826785
+           : q == 10 ? -0.38268343236508977173
+           : q == 11 ? -0.55557023301960222474
+           : q == 12 ? -0.70710678118654752440
+           : q == 13 ? -0.83146961230254523708
+           : q == 14 ? -0.92387953251128675613
+                     : -0.98078528040323044913;
 }
-__device__ __forceinline__ constexpr double fft_sin16(int q) { return fft_cos16(q >= 4 ? q - 4 : 4 - q); }
+__device__ __forceinline__ constexpr double fft_sin32(int q) { return fft_cos32(q >= 8 ? q - 8 : 8 - q); }
 
-// d · W_16^q for q < 8, the trivial turns without multiplications.
-template <class A> __device__ __forceinline__ Complex<A> fft_turn16(Complex<A> d, int q) {
+// d · W_32^q for q < 16, the trivial turns without multiplications.
+template <class A> __device__ __forceinline__ Complex<A> fft_turn32(Complex<A> d, int q) {
     if (q == 0) return d;
-    if (q == 4) return {d.im, -d.re};  // × −i
-    const A c = (A)fft_cos16(q), s = (A)fft_sin16(q);
+    if (q == 8) return {d.im, -d.re};  // × −i
+    const A c = (A)fft_cos32(q), s = (A)fft_sin32(q);
     // (re + i·im)(c − i·s)
     return {d.re * c + d.im * s, d.im * c - d.re * s};
 }
@@ -103,7 +111,7 @@ template <int R, int SPAN, class A> __device__ __forceinline__ void fft_dft_leve
             const int k = a & (SPAN - 1);
             const Complex<A> u = v[a], t = v[a + SPAN];
             v[a] = {u.re + t.re, u.im + t.im};
-            v[a + SPAN] = fft_turn16(Complex<A>{u.re - t.re, u.im - t.im}, k * (8 / SPAN));
+            v[a + SPAN] = fft_turn32(Complex<A>{u.re - t.re, u.im - t.im}, k * (16 / SPAN));
         }
     }
     if constexpr (SPAN > 1) fft_dft_level<R, SPAN / 2>(v);
@@ -113,35 +121,40 @@ template <int R, class A> __device__ __forceinline__ void fft_dft(Complex<A>* v)
     fft_dft_level<R, R / 2>(v);
 }
 
-// Shared-memory slot of point i: one pad slot per 16 points, so the strided stores of the
-// first passes (stride R points) spread over the banks.
-__device__ __forceinline__ int fft_phys(int i) { return i + (i >> 4); }
-
-// Complex slots of shared memory a transform of N points needs.
+// Complex slots of shared memory a transform of N points needs (BlockFft::phys pads one slot
+// per 16 or 32 points).
 template <int N> struct FftSlots {
     static constexpr int value = N + N / 16;
 };
 
-// The radices of an N-point transform, first and last equal (so that transforms join in
-// registers), up to two in between (0: none); the passes run FIRST, MID1, MID2, FIRST.
-template <int LOG_N> struct FftRadices;
-template <> struct FftRadices<9> { static constexpr int FIRST = 8, MID1 = 8, MID2 = 0; };
-template <> struct FftRadices<10> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 0; };
-template <> struct FftRadices<11> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 0; };
-template <> struct FftRadices<12> { static constexpr int FIRST = 16, MID1 = 16, MID2 = 0; };
-template <> struct FftRadices<13> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 8; };
-template <> struct FftRadices<14> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 8; };
+// The radices of an N-point transform with E points per thread, first and last equal (so that
+// transforms join in registers), up to two in between (0: none); the passes run FIRST, MID1,
+// MID2, FIRST. With 32 points a thread, 8192 and 16384 points take three passes (32, 8 or 16,
+// 32) instead of four: one round trip through shared memory less, 10 % and 5 % faster on an
+// H200 (one-off/fft-conv-harness.cu, docs/conv1d.md).
+template <int LOG_N> struct FftRadicesOf16;
+template <> struct FftRadicesOf16<9> { static constexpr int FIRST = 8, MID1 = 8, MID2 = 0; };
+template <> struct FftRadicesOf16<10> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 0; };
+template <> struct FftRadicesOf16<11> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 0; };
+template <> struct FftRadicesOf16<12> { static constexpr int FIRST = 16, MID1 = 16, MID2 = 0; };
+template <> struct FftRadicesOf16<13> { static constexpr int FIRST = 8, MID1 = 16, MID2 = 8; };
+template <> struct FftRadicesOf16<14> { static constexpr int FIRST = 16, MID1 = 8, MID2 = 8; };
+template <int LOG_N, int E> struct FftRadices : FftRadicesOf16<LOG_N> {};
+template <> struct FftRadices<13, 32> { static constexpr int FIRST = 32, MID1 = 8, MID2 = 0; };
+template <> struct FftRadices<14, 32> { static constexpr int FIRST = 32, MID1 = 16, MID2 = 0; };
 
 // The twiddle table: a row per twiddled pass and butterfly class. A pass of radix R over
 // sub-transforms of ns points turns point r of butterfly j by w^r, w = W_N^((j mod ns)·N/(ns·R));
 // row ns + (j mod ns) holds [w, w^2, w^3, w^4, w^8, w^12] (radix 8 reads the first four), so a
-// butterfly takes three 16-byte loads (f32) and forms every other power with one product. The
+// butterfly takes three 16-byte loads (f32) and forms every other power with one product; the
+// rows of a transform with radix-32 passes hold [w, w^2, w^3, w^4, w^8, w^12, w^16, 0] (r ≥ 16
+// two products: w^(r − 16) · w^16). The
 // passes' ns differ (powers of two), so their rows ns … 2ns − 1 never overlap; the host fills
 // them (fft.rs, twiddle_rows). Against the table of the N powers W_N^t with w, w^2, w^4 and w^8
 // loaded and the rest as chains of products, 7-15 % faster at 2048-16384 points (H200,
 // docs/conv1d.md); a row of all R − 1 powers lost 30-45 % (L1 traffic).
-struct FftTwiddleRows {
-    static constexpr int WIDTH = 6;
+template <int MAX_RADIX> struct FftTwiddleRows {
+    static constexpr int WIDTH = MAX_RADIX == 32 ? 8 : 6;
 };
 
 // One block transforming N points with N / E threads, E points each (a multiple of every
@@ -151,9 +164,15 @@ template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
     static constexpr int N = 1 << LOG_N;
     static constexpr int E = E_;
     static constexpr int THREADS = N / E;
-    typedef FftRadices<LOG_N> Radices;
+    typedef FftRadices<LOG_N, E> Radices;
     static constexpr int R0 = Radices::FIRST;
     static constexpr int B0 = E / R0;  // butterflies per thread in the first and last pass
+    typedef FftTwiddleRows<R0> Rows;  // the largest radix is the first
+    static constexpr int PAD_SHIFT = R0 == 32 ? 5 : 4;
+
+    // Shared-memory slot of point i: one pad slot per 16 points (32 after a first pass of radix
+    // 32), so the strided stores of the first pass (stride R0 points) spread over the banks.
+    static __device__ __forceinline__ int phys(int i) { return i + (i >> PAD_SHIFT); }
 
     // Point index of element e (= b·R0 + r, r < R0) of the registers in the first/last-pass
     // layout: butterfly j = tid + b·THREADS, point j + r·N/R0.
@@ -170,24 +189,27 @@ template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
         for (int b = 0; b < E / R; ++b) {
             if (ns > 1) {
                 const int j = (int)threadIdx.x + b * THREADS;
-                const Complex<A>* const row =
-                    fft_launder(tw) + (ns + (j & (ns - 1))) * FftTwiddleRows::WIDTH;
-                // p[0..3] = w^1 … w^4, p[4] = w^8, p[5] = w^12.
-                Complex<A> p[6];
+                const Complex<A>* const row = fft_launder(tw) + (ns + (j & (ns - 1))) * Rows::WIDTH;
+                // p[0..3] = w^1 … w^4, p[4] = w^8, p[5] = w^12, p[6] = w^16.
+                Complex<A> p[8];
                 fft_ldg2(row, p[0], p[1]);
                 fft_ldg2(row + 2, p[2], p[3]);
-                if (R == 16) fft_ldg2(row + 4, p[4], p[5]);
+                if (R >= 16) fft_ldg2(row + 4, p[4], p[5]);
+                if (R == 32) fft_ldg2(row + 6, p[6], p[7]);
 #pragma unroll
                 for (int r = 1; r < R; ++r) {
-                    // w^r = w^(r − lo) · w^lo, r − lo in {0, 4, 8, 12}
-                    const int hi = r & ~3, lo = r & 3;
-                    Complex<A> t;
-                    if (hi == 0) {
-                        t = p[lo - 1];
-                    } else {
-                        const Complex<A> h = p[hi == 4 ? 3 : hi == 8 ? 4 : 5];
-                        t = lo == 0 ? h : cmul(p[lo - 1], h);
+                    // w^r = w^(r mod 16 − lo) · w^lo (· w^16), r mod 16 − lo in {0, 4, 8, 12}
+                    const int r16 = r & 15, hi = r16 & ~3, lo = r & 3;
+                    Complex<A> t = {};
+                    if (r16 != 0) {
+                        if (hi == 0) {
+                            t = p[lo - 1];
+                        } else {
+                            const Complex<A> h = p[hi == 4 ? 3 : hi == 8 ? 4 : 5];
+                            t = lo == 0 ? h : cmul(p[lo - 1], h);
+                        }
                     }
+                    if (r >= 16) t = r16 == 0 ? p[6] : cmul(t, p[6]);
                     v[b * R + r] = cmul(v[b * R + r], t);
                 }
             }
@@ -204,7 +226,7 @@ template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
             const int j = (int)threadIdx.x + b * THREADS;
             const int base = (j / ns) * ns * R + (j & (ns - 1));
 #pragma unroll
-            for (int k = 0; k < R; ++k) s[fft_phys(base + k * ns)] = v[b * R + fft_bitrev(k, R)];
+            for (int k = 0; k < R; ++k) s[phys(base + k * ns)] = v[b * R + fft_bitrev(k, R)];
         }
     }
 
@@ -214,7 +236,7 @@ template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
         for (int b = 0; b < E / R; ++b) {
             const int j = (int)threadIdx.x + b * THREADS;
 #pragma unroll
-            for (int r = 0; r < R; ++r) v[b * R + r] = s[fft_phys(j + r * (N / R))];
+            for (int r = 0; r < R; ++r) v[b * R + r] = s[phys(j + r * (N / R))];
         }
     }
 
