@@ -1,8 +1,8 @@
 // The FFT convolution's block kernel (gpu_prims/conv1d_fft.cuh) beside variants: its policy
 // (points per thread E, blocks per SM, an L2 prefetch of a later pair's spans: session 15's calls
 // A and B ran this file as of commit b4a7165, docs/conv1d.md) and the lean checks and stores
-// (Conv1dFftPolicy::LEAN; session 17's calls A-C, docs/conv1d.md), and a radix-32 transform of
-// 16384 points (session 17, not yet run). The twiddles are
+// (Conv1dFftPolicy::LEAN; session 17's calls A-C, docs/conv1d.md), and radix-32 transforms of
+// 8192 and 16384 points (session 18's call A; the library's since, docs/conv1d.md). The twiddles are
 // the library's rows (gp::FftTwiddleRows); session 17's call A ran this file with the rows, the
 // earlier table of powers and rows of all R − 1 powers side by side (docs/conv1d.md). f32 `same` correlation of
 // 2^26 outputs, zero boundary; every variant checked against f64 direct sums at sampled
@@ -65,10 +65,10 @@ __global__ void __launch_bounds__((1 << LOG_N) / E, MINB)
                                      tiles_per_row, origin, reinterpret_cast<C32*>(smem));
 }
 
-// Radix 32 (session 17, an experiment NOT YET RUN on a GPU: the session's device time ran out;
-// one-off/h200-x17e.sh runs it): a 16384-point transform in three passes (32, 16, 32) instead of
-// four (16, 8, 8, 16): one round trip through shared memory less, for a radix-32 DFT in
-// registers. NVRTC 12.0 and ptxas 12.0.76 for sm_90: 128 registers, 24 bytes of spills (the
+// Radix 32 (written in session 17, run in session 18's call A: 8192 points 10 % and 16384 points
+// 5 % faster than the pairs above; the library's BlockFft since): a 16384-point transform in
+// three passes (32, 16, 32) instead of four (16, 8, 8, 16), 8192 in (32, 8, 32): one round trip
+// through shared memory less, for a radix-32 DFT in registers. NVRTC 12.0 and ptxas 12.0.76 for sm_90: 128 registers, 24 bytes of spills (the
 // shipped 16384-point pair: 64). Shared-memory slots padded one in 32 (the first pass stores 32 points apart);
 // twiddle rows [w, w^2, w^3, w^4, w^8, w^12, w^16, 0] (r >= 16: one more product).
 namespace r32 {

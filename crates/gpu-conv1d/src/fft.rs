@@ -93,20 +93,22 @@ pub fn fft_max_width<T: Real>() -> usize {
 /// elements, for 4-byte accumulators (f32, f16, bf16) and for f64. Measured on the H100 first
 /// (docs/conv1d.md, the FFT width sweep of run G), then on an H200 as the blocks changed: 32
 /// points a thread from 4096 points (fifteenth session), the even-and-odd packing at 16384 and
-/// 32768 (sixteenth), and last the twiddle rows and the lean checks up to 4096 points
-/// (seventeenth session: every size at widths 127 … 28671 for f32 and 1023 … 15361 for f64, 2^26
-/// outputs, f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the
-/// crossings where costs scaled by `N / (N − w + 1)` from the measured widths on both sides
-/// meet). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that sweep did
-/// not reach them. The kernels are bound by arithmetic, not memory, so their crossings do not
+/// 32768 (sixteenth), the twiddle rows and the lean checks up to 4096 points (seventeenth
+/// session: every size at widths 127 … 28671 for f32 and 1023 … 15361 for f64, 2^26 outputs,
+/// f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the crossings
+/// where costs scaled by `N / (N − w + 1)` from the measured widths on both sides meet), and
+/// last the radix-32 transforms of 8192 and 16384 points (eighteenth session: f32 sizes 4096 …
+/// 32768 at widths 1279 … 24575; 4096 to 1500, 8192 to 2900, 16384 to 7550 where the measured
+/// times cross). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that
+/// sweep did not reach them. The kernels are bound by arithmetic, not memory, so their crossings do not
 /// depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (95, 512),
     (230, 1024),
     (427, 2048),
-    (1830, 4096),
-    (3250, 8192),
-    (6450, 16384),
+    (1500, 4096),
+    (2900, 8192),
+    (7550, 16384),
     (usize::MAX, 32768),
 ];
 const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
@@ -373,9 +375,11 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_work_per_output() {
-        assert_eq!(fft_size::<f32>(6450), Some(16384));
-        assert_eq!(fft_size::<f32>(6451), Some(32768));
-        assert_eq!(fft_size::<f32>(1830), Some(4096));
+        assert_eq!(fft_size::<f32>(7550), Some(16384));
+        assert_eq!(fft_size::<f32>(7551), Some(32768));
+        assert_eq!(fft_size::<f32>(1500), Some(4096));
+        assert_eq!(fft_size::<f32>(1501), Some(8192));
+        assert_eq!(fft_size::<f32>(2901), Some(16384));
         assert_eq!(fft_size::<f32>(0), None);
         assert_eq!(fft_size::<f64>(1500), Some(4096));
         assert_eq!(fft_size::<f64>(1501), Some(8192));
