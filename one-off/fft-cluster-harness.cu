@@ -15,6 +15,11 @@
 // tiles, each twice the block work. f32 `same` correlation of 2^26 outputs, zero boundary,
 // beside the library's 32768-point spans (conv1d_fft_eo32768: one block a tile); every variant
 // checked against f64 direct sums at sampled outputs; times as ×copy of a same-process copy.
+// Session 18, call C (H200, copy 131.4 µs): correct (errors 6e-9 … 2e-8 of the window norms) but
+// slower than the 32768-point spans up to w = 16383 (4095: 714.8 against 523.6 µs; 16383: 866.1
+// against 773.3), faster from about 19000 (24575: 1002.9 against 1409.8): a tile on two blocks
+// cost 3.4 times a 32768-point tile on one, not the 2.3 times the work predicts (both blocks
+// read the whole span, and wait for each other at two cluster barriers a tile).
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -I kernels/include one-off/fft-cluster-harness.cu
 // Run: ./a.out [reps]
 #include <gpu_prims/conv1d_fft.cuh>
@@ -242,6 +247,7 @@ static float median(std::vector<float> v) {
 }
 
 int main(int argc, char** argv) {
+    setvbuf(stdout, nullptr, _IONBF, 0);
     const int reps = argc > 1 ? atoi(argv[1]) : 20;
     const u64 n = 1ull << 26;
     std::mt19937_64 rng(7);
@@ -287,7 +293,9 @@ int main(int argc, char** argv) {
         for (float m : hm) m2 += (double)m * m;
         for (int variant = 0; variant < 2; ++variant) {
             const bool cl = variant == 1;
-            if (!cl && w >= 32768) continue;
+            // The 32768-point spans past w = 28000 leave a few outputs a tile (w = 32767: two, some
+            // 2^25 tiles): minutes a launch (call C's first run hung there).
+            if (!cl && w > 28000) continue;
             const i64 span = cl ? 65536 : 32768;
             const i64 L = span - w + 1;
             const u64 tiles = (n + L - 1) / L;
@@ -318,9 +326,11 @@ int main(int argc, char** argv) {
                                                               tiles);
             };
             CK(cudaMemset(dy, 0, n * 4));
+            fprintf(stderr, "%s w %d: first launch\n", cl ? "cluster" : "eo32768", w);
             launch();
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
+            fprintf(stderr, "  done\n");
             std::vector<float> t;
             for (int r = 0; r < reps + 3; ++r) {
                 CK(cudaEventRecord(e0));
