@@ -440,16 +440,29 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
 }
 
 /// The shortest 16-bit mask [`Strategy::Auto`] runs through FFTs where the warpgroup kernel runs
-/// the direct sums (compute capability 9.0): past [`WARPGROUP_MAX_WIDTH`]. Measured on the H100
-/// (docs/conv1d.md, "Warpgroup products"): the warpgroup kernel ran 2^26 f16 outputs of a
-/// 511-wide mask at 0.51× a copy, where the block FFT gave 0.29× (run F).
-pub const WARPGROUP_FFT_MIN_WIDTH: usize = WARPGROUP_MAX_WIDTH + 1;
+/// the direct sums (compute capability 9.0): f16 from 1730, bf16 past [`WARPGROUP_MAX_WIDTH`].
+/// Measured on the H100 first (docs/conv1d.md, "Warpgroup products": the warpgroup kernel ran
+/// 2^26 f16 outputs of a 511-wide mask at 0.51× a copy, where the block FFT gave 0.29×, run F),
+/// then on an H200 with the radix-32 transforms (eighteenth session, 2^26 outputs): f16 w = 1535
+/// warpgroup 330.8 µs against the FFT's 351.4, 1791 374.1 against 367.5, 2047 416.5 against
+/// 385.6; bf16 323.3 / 377.4, 366.0 / 406.0, 406.1 / 424.6 (its FFT rounds its outputs to bf16
+/// in software: compute_70 has no bf16 conversion). Both kernels are bound by arithmetic, so the
+/// crossing holds on the H100.
+pub fn warpgroup_fft_min_width<T: Real>() -> usize {
+    if T::NAME == "f16" {
+        1730
+    } else {
+        WARPGROUP_MAX_WIDTH + 1
+    }
+}
 
 /// The shortest mask [`Strategy::Auto`] runs through cuFFT for `T` where libcufft loads.
 /// Measured on an H200 at 2^26 outputs with the block FFT's spans of 32768 points (f32, f16,
 /// bf16) and 16384 (f64) and its twiddle rows (docs/conv1d.md, "Twiddle rows and lean checks"):
 /// the block's time grows as `N/(N − w + 1)`, cuFFT's segments of 2^20 stay flat, and they cross
-/// near w = 27000 for f32 (w = 26000: block 1802 µs, cuFFT 2095; 28671: 2898 against 2084) and
+/// near w = 27000 for f32 (w = 26000: block 1802 µs, cuFFT 2095; 28671: 2898 against 2084; with
+/// the radix-32 transforms of the eighteenth session near 27300: w = 27000 1984 against 2105,
+/// 28671 2741 against 2084, "Radix-32 transforms" there) and
 /// 12900 for f64 (12700: 3260 against 3474; 15361: 11091 against 3440). The H100 takes the
 /// same values: its block FFT, bound by arithmetic, runs about as fast, and its cuFFT, bound by
 /// memory, slower, so its crossing lies no lower (before these kernels run J measured 13000
@@ -458,7 +471,7 @@ pub fn cufft_min_width<T: Real>() -> usize {
     if std::mem::size_of::<T::Wide>() == 8 {
         12_900
     } else {
-        27_000
+        27_300
     }
 }
 
@@ -533,7 +546,7 @@ impl Crossovers {
             T::computes_wider() && tensor_cores,
             std::mem::size_of::<T::Wide>(),
         ) {
-            (true, _) if warpgroup => WARPGROUP_FFT_MIN_WIDTH,
+            (true, _) if warpgroup => warpgroup_fft_min_width::<T>(),
             (true, _) => fft_min_width::<T>(true),
             (false, 8) => self.fft_min_width_f64,
             (false, _) => self.fft_min_width,
@@ -998,6 +1011,21 @@ mod tests {
             on_h100(long, WARPGROUP_MAX_WIDTH + 1),
             Path::Fft { .. }
         ));
+        // f16 leaves the warpgroup kernel for the FFT earlier (its FFT rounds in hardware).
+        let f16_on_h100 = |w: usize| {
+            resolve::<f16>(
+                Strategy::Auto,
+                long,
+                w,
+                true,
+                true,
+                false,
+                &Crossovers::default(),
+            )
+        };
+        assert_eq!(f16_on_h100(1729), Path::Warpgroup);
+        assert!(matches!(f16_on_h100(1730), Path::Fft { .. }));
+        assert_eq!(warpgroup_fft_min_width::<bf16>(), WARPGROUP_MAX_WIDTH + 1);
         // Without tensor cores, or for f32, never.
         let f32_path = resolve::<f32>(
             Strategy::Auto,
@@ -1154,13 +1182,13 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 26_999, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 27_299, false, true),
             Path::FftEvenOdd { size: 32768 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 27_000, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 27_300, false, true),
             Path::CuFft {
-                size: crate::cufft_size(27_000, n) as u64
+                size: crate::cufft_size(27_300, n) as u64
             }
         );
         assert_eq!(
