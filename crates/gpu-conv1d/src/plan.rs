@@ -445,9 +445,10 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
 /// 2^26 f16 outputs of a 511-wide mask at 0.51× a copy, where the block FFT gave 0.29×, run F),
 /// then on an H200 with the radix-32 transforms (eighteenth session, 2^26 outputs): f16 w = 1535
 /// warpgroup 330.8 µs against the FFT's 351.4, 1791 374.1 against 367.5, 2047 416.5 against
-/// 385.6; bf16 323.3 / 377.4, 366.0 / 406.0, 406.1 / 424.6 (its FFT rounds its outputs to bf16
-/// in software: compute_70 has no bf16 conversion). Both kernels are bound by arithmetic, so the
-/// crossing holds on the H100.
+/// 385.6; bf16 323.3 / 377.4, 366.0 / 406.0, 406.1 / 424.6 (bf16's FFT is the slower one,
+/// likely from rounding its outputs by integer instructions: compute_70 has no bf16
+/// conversion). Both kernels are bound by arithmetic, so the crossing should hold on the H100
+/// (not measured there).
 pub fn warpgroup_fft_min_width<T: Real>() -> usize {
     if T::NAME == "f16" {
         1730
