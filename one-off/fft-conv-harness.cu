@@ -117,6 +117,7 @@ template <int LOG_N, int MID> struct FftR32 {
     typedef float Value;
     static constexpr int N = 1 << LOG_N, E = 32, THREADS = N / E, R0 = 32;
     static_assert(32 * MID * 32 == N, "three passes");
+    static __device__ __forceinline__ int phys(int i) { return r32::phys(i); }
     static __device__ __forceinline__ int point(int e) { return (int)threadIdx.x + e * (N / R0); }
     template <int R>
     static __device__ __forceinline__ void butterflies(Complex<float>* v, const Complex<float>* tw,
@@ -366,7 +367,9 @@ int main(int argc, char** argv) {
             }
             CK(cudaMemcpy(dm, hm.data(), w * 4, cudaMemcpyHostToDevice));
             std::vector<C32> rows;
-            if (v.r32) {
+            // The library's pairs of 8192 and 16384 points at 32 points a thread are radix-32
+            // transforms too (session 18): the same rows.
+            if (v.r32 || (v.e == 32 && v.log_n >= 13)) {
                 // Rows of 8 for the passes (ns, R) = (32, MID), (32·MID, 32): w^1..4, 8, 12, 16.
                 const int pw[7] = {1, 2, 3, 4, 8, 12, 16};
                 const int mid = N / 1024;
