@@ -36,6 +36,7 @@
 #pragma once
 #include <gpu_prims/conv1d_boundary.cuh>
 #include <gpu_prims/fft.cuh>
+#include <gpu_prims/load.cuh>
 
 namespace gp {
 
@@ -78,6 +79,18 @@ struct Conv1dFftTile {
     }
 };
 
+// Whether the even-and-odd packing (S = 2) of T moves each point's two values with one 8-byte
+// load or store where the span or the outputs are aligned: f32 (the 16384-point blocks wait on
+// the load/store queue, docs/conv1d.md "Radix-32 transforms").
+template <class T, int S> struct Conv1dFftPairIo {
+    static constexpr bool value = S == 2 && sizeof(T) == 4;
+};
+
+// Whether p is aligned for a Vec<T, 2>.
+template <class T> __device__ __forceinline__ bool conv1d_fft_pair_aligned(const T* p) {
+    return ((u64)p & (2 * sizeof(T) - 1)) == 0;
+}
+
 // Non-finite values found by a poisoned sum (the lean checks, Conv1dFftPolicy::LEAN):
 // fma(v, 0, acc) stays +0 while every v is finite (signed zeros and subnormals included) and
 // turns NaN at the first infinity or NaN; one FMA a value, where the compares take two
@@ -115,6 +128,18 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
     const T* xb = x + tb.row * n;
     constexpr i64 SPAN = (i64)S * F::N;
     if (pa >= 0 && pa + SPAN <= (i64)n && pb - (S - 1) >= 0 && pb - (S - 1) + SPAN <= (i64)n) {
+        if constexpr (Conv1dFftPairIo<T, S>::value) {
+            // S = 2: xb + pb is xa + pa + 1, so point k's values are a pair.
+            if (conv1d_fft_pair_aligned(xa + pa)) {
+#pragma unroll
+                for (int e = 0; e < F::E; ++e) {
+                    const Vec<T, 2> q = *reinterpret_cast<const Vec<T, 2>*>(xa + pa + S * F::point(e));
+                    v[e] = {widen(q.v[0]), widen(q.v[1])};
+                    finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+                }
+                return finite;
+            }
+        }
 #pragma unroll
         for (int e = 0; e < F::E; ++e) {
             const int k = S * F::point(e);
@@ -256,6 +281,26 @@ __device__ __forceinline__ void conv1d_fft_transform(
                     if (k + S - 1 < L) yb[k] = narrow<T>(-v[e].im);
                 }
                 return;
+            }
+            if constexpr (Conv1dFftPairIo<T, S>::value) {
+                // S = 2: yb is ya + 1. Pairs whose warp has every pair inside the tile's outputs
+                // leave in one store (a branch the warp takes as one), the others as below.
+                if (conv1d_fft_pair_aligned(ya)) {
+#pragma unroll
+                    for (int e = 0; e < E; ++e) {
+                        const int k = S * F::point(e);
+                        if (__all_sync(0xffffffffu, k >= ta.lo && k + 1 < ta.hi)) {
+                            Vec<T, 2> q;
+                            q.v[0] = narrow<T>(v[e].re);
+                            q.v[1] = narrow<T>(-v[e].im);
+                            *reinterpret_cast<Vec<T, 2>*>(ya + k) = q;
+                        } else {
+                            if (k >= ta.lo && k < ta.hi) ya[k] = narrow<T>(v[e].re);
+                            if (k + 1 >= tb.lo && k + 1 < tb.hi) yb[k] = narrow<T>(-v[e].im);
+                        }
+                    }
+                    return;
+                }
             }
 #pragma unroll
             for (int e = 0; e < E; ++e) {
