@@ -98,8 +98,9 @@ pub fn fft_max_width<T: Real>() -> usize {
 /// f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the crossings
 /// where costs scaled by `N / (N − w + 1)` from the measured widths on both sides meet), and
 /// last the radix-32 transforms of 8192 and 16384 points (eighteenth session: f32 sizes 4096 …
-/// 32768 at widths 1279 … 24575; 4096 to 1500, 8192 to 2900, 16384 to 7550 where the measured
-/// times cross). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that
+/// 32768 at widths 1279 … 24575; 4096 to 1500, 8192 to 2900 where the measured times cross;
+/// with the 32768-point spans' pair loads and stores, 16384 to 6600 where the costs scaled
+/// from w = 6000 … 8191 cross). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that
 /// sweep did not reach them. The kernels are bound by arithmetic, not memory, so their crossings do not
 /// depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
@@ -108,7 +109,7 @@ const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (427, 2048),
     (1500, 4096),
     (2900, 8192),
-    (7550, 16384),
+    (6600, 16384),
     (usize::MAX, 32768),
 ];
 const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
@@ -375,8 +376,8 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_work_per_output() {
-        assert_eq!(fft_size::<f32>(7550), Some(16384));
-        assert_eq!(fft_size::<f32>(7551), Some(32768));
+        assert_eq!(fft_size::<f32>(6600), Some(16384));
+        assert_eq!(fft_size::<f32>(6601), Some(32768));
         assert_eq!(fft_size::<f32>(1500), Some(4096));
         assert_eq!(fft_size::<f32>(1501), Some(8192));
         assert_eq!(fft_size::<f32>(2901), Some(16384));

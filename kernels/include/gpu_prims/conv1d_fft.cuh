@@ -79,11 +79,14 @@ struct Conv1dFftTile {
     }
 };
 
-// Whether the even-and-odd packing (S = 2) of T moves each point's two values with one 8-byte
-// load or store where the span or the outputs are aligned: f32 (the 16384-point blocks wait on
-// the load/store queue, docs/conv1d.md "Radix-32 transforms").
-template <class T, int S> struct Conv1dFftPairIo {
-    static constexpr bool value = S == 2 && sizeof(T) == 4;
+// Whether the even-and-odd packing (S = 2) of N-point transforms of T moves each point's two
+// values with one 8-byte load or store where the span or the outputs are aligned: f32 spans of
+// 32768 points, whose 16384-point blocks wait on the load/store queue. Measured on an H200
+// (docs/conv1d.md, "Pair loads and stores"): those spans ran 2-12 % faster at w = 3071 … 16383;
+// the 16384-point spans (8192-point blocks) 3 % faster at w = 3071 and 4095 but 1 % and 5 %
+// slower at 8191 and 6000, so they keep the scalar loads and stores.
+template <class T, int S, int N> struct Conv1dFftPairIo {
+    static constexpr bool value = S == 2 && sizeof(T) == 4 && N == 16384;
 };
 
 // Whether p is aligned for a Vec<T, 2>.
@@ -128,7 +131,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
     const T* xb = x + tb.row * n;
     constexpr i64 SPAN = (i64)S * F::N;
     if (pa >= 0 && pa + SPAN <= (i64)n && pb - (S - 1) >= 0 && pb - (S - 1) + SPAN <= (i64)n) {
-        if constexpr (Conv1dFftPairIo<T, S>::value) {
+        if constexpr (Conv1dFftPairIo<T, S, F::N>::value) {
             // S = 2: xb + pb is xa + pa + 1, so point k's values are a pair.
             if (conv1d_fft_pair_aligned(xa + pa)) {
 #pragma unroll
@@ -282,7 +285,7 @@ __device__ __forceinline__ void conv1d_fft_transform(
                 }
                 return;
             }
-            if constexpr (Conv1dFftPairIo<T, S>::value) {
+            if constexpr (Conv1dFftPairIo<T, S, F::N>::value) {
                 // S = 2: yb is ya + 1. Pairs whose warp has every pair inside the tile's outputs
                 // leave in one store (a branch the warp takes as one), the others as below.
                 if (conv1d_fft_pair_aligned(ya)) {
