@@ -65,155 +65,9 @@ __global__ void __launch_bounds__((1 << LOG_N) / E, MINB)
                                      tiles_per_row, origin, reinterpret_cast<C32*>(smem));
 }
 
-// Radix 32 (written in session 17, run in session 18's call A: 8192 points 10 % and 16384 points
-// 5 % faster than the pairs above; the library's BlockFft since): a 16384-point transform in
-// three passes (32, 16, 32) instead of four (16, 8, 8, 16), 8192 in (32, 8, 32): one round trip
-// through shared memory less, for a radix-32 DFT in registers. NVRTC 12.0 and ptxas 12.0.76 for sm_90: 128 registers, 24 bytes of spills (the
-// shipped 16384-point pair: 64). Shared-memory slots padded one in 32 (the first pass stores 32 points apart);
-// twiddle rows [w, w^2, w^3, w^4, w^8, w^12, w^16, 0] (r >= 16: one more product).
-namespace r32 {
-using gp::Complex;
-__device__ __forceinline__ constexpr double cos32(int q) {
-    return q == 0    ? 1.0
-           : q == 1  ? 0.98078528040323044913
-           : q == 2  ? 0.92387953251128675613
-           : q == 3  ? 0.83146961230254523708
-           : q == 4  ? 0.70710678118654752440
-           : q == 5  ? 0.55557023301960222474
-           : q == 6  ? 0.38268343236508977173
-           : q == 7  ? 0.19509032201612826785
-           : q == 8  ? 0.0
-           : q == 9  ? -0.19509032201612826785
-           : q == 10 ? -0.38268343236508977173
-           : q == 11 ? -0.55557023301960222474
-           : q == 12 ? -0.70710678118654752440
-           : q == 13 ? -0.83146961230254523708
-           : q == 14 ? -0.92387953251128675613
-                     : -0.98078528040323044913;
-}
-__device__ __forceinline__ constexpr double sin32(int q) { return cos32(q >= 8 ? q - 8 : 8 - q); }
-__device__ __forceinline__ Complex<float> turn32(Complex<float> d, int q) {
-    if (q == 0) return d;
-    if (q == 8) return {d.im, -d.re};
-    const float c = (float)cos32(q), sn = (float)sin32(q);
-    return {d.re * c + d.im * sn, d.im * c - d.re * sn};
-}
-template <int R, int SPAN> __device__ __forceinline__ void dft_level(Complex<float>* v) {
-#pragma unroll
-    for (int a = 0; a < R; ++a) {
-        if ((a & SPAN) == 0) {
-            const int k = a & (SPAN - 1);
-            const Complex<float> u = v[a], t = v[a + SPAN];
-            v[a] = {u.re + t.re, u.im + t.im};
-            v[a + SPAN] = turn32(Complex<float>{u.re - t.re, u.im - t.im}, k * (16 / SPAN));
-        }
-    }
-    if constexpr (SPAN > 1) dft_level<R, SPAN / 2>(v);
-}
-__device__ __forceinline__ int phys(int i) { return i + (i >> 5); }
-
-// Passes 32, MID, 32 (MID = 16: 16384 points; MID = 8: 8192).
-template <int LOG_N, int MID> struct FftR32 {
-    typedef float Value;
-    static constexpr int N = 1 << LOG_N, E = 32, THREADS = N / E, R0 = 32;
-    static_assert(32 * MID * 32 == N, "three passes");
-    static __device__ __forceinline__ int phys(int i) { return r32::phys(i); }
-    static __device__ __forceinline__ int point(int e) { return (int)threadIdx.x + e * (N / R0); }
-    template <int R>
-    static __device__ __forceinline__ void butterflies(Complex<float>* v, const Complex<float>* tw,
-                                                       int ns) {
-#pragma unroll
-        for (int b = 0; b < E / R; ++b) {
-            if (ns > 1) {
-                const int j = (int)threadIdx.x + b * THREADS;
-                const Complex<float>* const row = gp::fft_launder(tw) + (ns + (j & (ns - 1))) * 8;
-                Complex<float> p[8];
-                gp::fft_ldg2(row, p[0], p[1]);
-                gp::fft_ldg2(row + 2, p[2], p[3]);
-                if (R >= 16) gp::fft_ldg2(row + 4, p[4], p[5]);
-                if (R == 32) gp::fft_ldg2(row + 6, p[6], p[7]);
-#pragma unroll
-                for (int r = 1; r < R; ++r) {
-                    const int r15 = r & 15, hi = r15 & ~3, lo = r & 3;
-                    Complex<float> t = {1.f, 0.f};
-                    if (r15 != 0) {
-                        if (hi == 0) {
-                            t = p[lo - 1];
-                        } else {
-                            const Complex<float> h = p[hi == 4 ? 3 : hi == 8 ? 4 : 5];
-                            t = lo == 0 ? h : gp::cmul(p[lo - 1], h);
-                        }
-                    }
-                    if (r >= 16) t = r15 == 0 ? p[6] : gp::cmul(t, p[6]);
-                    v[b * R + r] = gp::cmul(v[b * R + r], t);
-                }
-            }
-            dft_level<R, R / 2>(v + b * R);
-        }
-    }
-    template <int R>
-    static __device__ __forceinline__ void store(Complex<float>* s, const Complex<float>* v, int ns) {
-#pragma unroll
-        for (int b = 0; b < E / R; ++b) {
-            const int j = (int)threadIdx.x + b * THREADS;
-            const int base = (j / ns) * ns * R + (j & (ns - 1));
-#pragma unroll
-            for (int k = 0; k < R; ++k) s[phys(base + k * ns)] = v[b * R + gp::fft_bitrev(k, R)];
-        }
-    }
-    template <int R> static __device__ __forceinline__ void load(Complex<float>* v, const Complex<float>* s) {
-#pragma unroll
-        for (int b = 0; b < E / R; ++b) {
-            const int j = (int)threadIdx.x + b * THREADS;
-#pragma unroll
-            for (int r = 0; r < R; ++r) v[b * R + r] = s[phys(j + r * (N / R))];
-        }
-    }
-    static __device__ __forceinline__ void transform(Complex<float>* v, Complex<float>* s,
-                                                     const Complex<float>* __restrict__ tw) {
-        butterflies<32>(v, tw, 1);
-        store<32>(s, v, 1);
-        __syncthreads();
-        {
-            Complex<float> u[E];
-            load<MID>(u, s);
-            butterflies<MID>(u, tw, 32);
-            __syncthreads();
-            store<MID>(s, u, 32);
-            __syncthreads();
-        }
-        load<32>(v, s);
-        butterflies<32>(v, tw, 32 * MID);
-        Complex<float> u[E];
-#pragma unroll
-        for (int e = 0; e < E; ++e) u[e] = v[gp::fft_bitrev(e, 32)];
-#pragma unroll
-        for (int e = 0; e < E; ++e) v[e] = u[e];
-    }
-};
-}  // namespace r32
-
-template <int LOG_N, int MID, int MINB>
-__global__ void __launch_bounds__((1 << LOG_N) / 32, MINB)
-    kfft_r32(const float* __restrict__ x, const C32* __restrict__ spectrum,
-             const C32* __restrict__ tw, const float* __restrict__ mask, float* __restrict__ y,
-             u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode, u64 tiles_per_row,
-             i64 origin) {
-    extern __shared__ __align__(16) unsigned char smem[];
-    C32* s = reinterpret_cast<C32*>(smem);
-    typedef r32::FftR32<LOG_N, MID> F;
-    const i64 L = (i64)F::N - (i64)w + 1;
-    const u64 per_row = tiles_per_row / 2 + (tiles_per_row & 1);
-    for (u64 i = blockIdx.x; i < rows * per_row; i += gridDim.x) {
-        const u64 row = i / per_row;
-        const u64 p = i - row * per_row;
-        C32 v[F::E];
-        const gp::Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
-        const gp::Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
-        gp::conv1d_fft_transform<float, F, 1, false>(v, s, x, spectrum, tw, mask, y, t0, t1, n,
-                                                     n_out, off, w, bmode, L);
-    }
-}
+// Radix 32: sessions 17 and 18 had a radix-32 transform here (namespace r32, kernel kfft_r32; run
+// in session 18's call A, commit 2da3c26 and before); it is the library's BlockFft since, so the
+// pairs of 8192 and 16384 points above are radix-32 transforms.
 
 #ifndef __CUDACC_RTC__
 #define CK(x)                                                                       \
@@ -233,7 +87,6 @@ struct Variant {
     std::string name;
     int log_n, e;
     KernelFn fn;
-    bool r32 = false;
 };
 
 // Twiddle rows (gp::FftTwiddleRows; the library's are fft.rs's twiddle_rows): pass ns's row
@@ -312,9 +165,7 @@ int main(int argc, char** argv) {
         make<11, 16, 6, 0>(""), make_lean<11, 16, 6>(),
         make<12, 32, 3, 0>(""), make_lean<12, 32, 3>(),
         make<13, 32, 2, 0>(""), make_lean<13, 32, 2>(),
-        Variant{"N8192_E32_B2_radix32", 13, 32, kfft_r32<13, 8, 2>, true},
         make<14, 32, 1, 0>(""), make_lean<14, 32, 1>(),
-        Variant{"N16384_E32_B1_radix32", 14, 32, kfft_r32<14, 16, 1>, true},
     };
     const int widths[4] = {511, 1023, 2047, 4095};
     std::mt19937_64 rng(7);
@@ -350,7 +201,7 @@ int main(int argc, char** argv) {
         if (ncu && v.name != argv[2]) continue;
         const int N = 1 << v.log_n;
         const int w = widths[v.log_n - 11];
-        if (v.log_n != last_logn || v.r32) {
+        if (v.log_n != last_logn) {
             const bool new_mask = v.log_n != last_logn;
             last_logn = v.log_n;
             if (new_mask) {
@@ -369,7 +220,7 @@ int main(int argc, char** argv) {
             std::vector<C32> rows;
             // The library's pairs of 8192 and 16384 points at 32 points a thread are radix-32
             // transforms too (session 18): the same rows.
-            if (v.r32 || (v.e == 32 && v.log_n >= 13)) {
+            if (v.e == 32 && v.log_n >= 13) {
                 // Rows of 8 for the passes (ns, R) = (32, MID), (32·MID, 32): w^1..4, 8, 12, 16.
                 const int pw[7] = {1, 2, 3, 4, 8, 12, 16};
                 const int mid = N / 1024;
