@@ -271,17 +271,19 @@ fn twiddle_passes(n: usize, per_thread: usize) -> Vec<(usize, usize)> {
 /// transforms whose radices are at most 16.
 const TWIDDLE_ROW: [usize; 6] = [1, 2, 3, 4, 8, 12];
 
-/// The powers of a row in transforms with radix-32 passes, and a pad (zero) for 16-byte loads.
+/// The powers of a row in transforms with radix-32 passes.
 const TWIDDLE_ROW_32: [usize; 7] = [1, 2, 3, 4, 8, 12, 16];
 
 /// The row of an `n`-point transform with `per_thread` points a thread: its powers, and its
-/// width in complex values (`FftTwiddleRows::WIDTH`).
+/// width in complex values (`FftTwiddleRows::WIDTH`: the powers padded with a zero to an even
+/// count, for 16-byte loads).
 fn twiddle_row(n: usize, per_thread: usize) -> (&'static [usize], usize) {
-    if fft_radices(n, per_thread)[0] == 32 {
-        (&TWIDDLE_ROW_32, 8)
+    let powers: &'static [usize] = if fft_radices(n, per_thread)[0] == 32 {
+        &TWIDDLE_ROW_32
     } else {
-        (&TWIDDLE_ROW, TWIDDLE_ROW.len())
-    }
+        &TWIDDLE_ROW
+    };
+    (powers, powers.len().next_multiple_of(2))
 }
 
 /// The twiddle rows of an `n`-point transform with `per_thread` points a thread
