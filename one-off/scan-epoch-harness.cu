@@ -138,9 +138,9 @@ staged_reduce(Tile& t, Op op) {
 
 // ScanStagedTile (scan_tile_staged.cuh) with the staged rows as a parameter: larger tiles for
 // the H200's faster memory (the shipped tile has 6 register rows and 8 staged rows).
-template <class Op, int SROWS> struct BigStagedTile {
+template <class Op, int SROWS, int RROWS = 6> struct BigStagedTile {
     typedef typename Op::value_type T;
-    static constexpr int VEC = gp::VecWidth<T>::value, REG_ROWS = 6, SMEM_ROWS = SROWS;
+    static constexpr int VEC = gp::VecWidth<T>::value, REG_ROWS = RROWS, SMEM_ROWS = SROWS;
     static constexpr int ITEMS = (REG_ROWS + SMEM_ROWS) * VEC;
     static constexpr int SHARED_BYTES_PER_THREAD = SMEM_ROWS * 16;
     T s[REG_ROWS][VEC];
@@ -209,12 +209,11 @@ template <class Op, int SROWS> struct BigStagedTile {
     }
 };
 
-template <class Op, bool EPOCH, bool EARLY, class Tile = gp::ScanStagedTile<Op>, int SLEEP = 0,
-          int PF = 0, int PFKIND = 1, int PFWHEN = 0>
-__global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_type* in,
-                                                     typename Op::value_type* out, u64 n,
-                                                     u32* counter, void* aggs, void* incs,
-                                                     u32 epoch, u32 base) {
+template <class Op, bool EPOCH, bool EARLY, class Tile, int SLEEP, int PF, int PFKIND, int PFWHEN>
+__device__ __forceinline__ void scan_variant_body(const typename Op::value_type* in,
+                                                  typename Op::value_type* out, u64 n,
+                                                  u32* counter, void* aggs, void* incs,
+                                                  u32 epoch, u32 base) {
     typedef typename Op::value_type T;
     Tile t(reinterpret_cast<gp::Vec<T>*>(smem) + (u64)gp::warp_id() * Tile::SMEM_ROWS * 32);
     __shared__ u32 tile_slot;
@@ -230,12 +229,9 @@ __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_ty
     const bool vector_ok = (tile + 1) * tile_items <= n && Tile::aligned(in, out);
     t.load(in, seg, n, vector_ok);
     if (PFWHEN == 0) prefetch_ahead<PF, PFKIND>(in, tile, tile_items, n, 0);
-    typedef typename cond<EPOCH, EpochStatus<T, SLEEP>, gp::ScanTileStatus<T>>::type Status;
-    auto make_status = [&]() {
-        if constexpr (EPOCH) return EpochStatus<T, SLEEP>(aggs, incs, epoch);
-        else return gp::ScanTileStatus<T>(nullptr, aggs, incs);
-    };
-    const Status status = make_status();
+    // Without EPOCH the words are zeroed before each launch and the launch passes epoch 1 (the
+    // library's ScanTileStatus, removed in session 14, read flag 1 the same way).
+    const EpochStatus<T, SLEEP> status(aggs, incs, epoch);
     if (!EARLY) {
         const T warp_total = t.scan(false, op);
         if (lane == 0) warp_totals[warp] = warp_total;
@@ -274,6 +270,27 @@ __global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_ty
     t.store(out, seg, n, vector_ok, before, has_prefix, false, op);
 }
 
+template <class Op, bool EPOCH, bool EARLY, class Tile = gp::ScanStagedTile<Op>, int SLEEP = 0,
+          int PF = 0, int PFKIND = 1, int PFWHEN = 0>
+__global__ void __launch_bounds__(1024) scan_variant(const typename Op::value_type* in,
+                                                     typename Op::value_type* out, u64 n,
+                                                     u32* counter, void* aggs, void* incs,
+                                                     u32 epoch, u32 base) {
+    scan_variant_body<Op, EPOCH, EARLY, Tile, SLEEP, PF, PFKIND, PFWHEN>(in, out, n, counter, aggs,
+                                                                         incs, epoch, base);
+}
+
+// Session 19: the same tile in blocks of THREADS with at least MINB blocks per SM (the same
+// 64-register budget per thread), so that one block's loads overlap another's look-back wait.
+template <class Op, class Tile, int THREADS, int MINB, int PF>
+__global__ void __launch_bounds__(THREADS, MINB) scan_multi(const typename Op::value_type* in,
+                                                            typename Op::value_type* out, u64 n,
+                                                            u32* counter, void* aggs, void* incs,
+                                                            u32 epoch, u32 base) {
+    scan_variant_body<Op, true, false, Tile, 0, PF, 3, 0>(in, out, n, counter, aggs, incs, epoch,
+                                                          base);
+}
+
 template <class Op, bool EPOCH>
 __global__ void __launch_bounds__(1024) scan_persist(const typename Op::value_type* in,
                                                      typename Op::value_type* out, u64 n,
@@ -289,12 +306,7 @@ __global__ void __launch_bounds__(1024) scan_persist(const typename Op::value_ty
     const unsigned lane = gp::lane_id(), warp = gp::warp_id(), warps = blockDim.x >> 5;
     const u64 tile_items = (u64)blockDim.x * Tile::ITEMS;
     const u64 tiles = (n + tile_items - 1) / tile_items;
-    typedef typename cond<EPOCH, EpochStatus<T>, gp::ScanTileStatus<T>>::type Status;
-    auto make_status = [&]() {
-        if constexpr (EPOCH) return EpochStatus<T>(aggs, incs, epoch);
-        else return gp::ScanTileStatus<T>(nullptr, aggs, incs);
-    };
-    const Status status = make_status();
+    const EpochStatus<T> status(aggs, incs, epoch);
     if (threadIdx.x == 0) next_slot = atomicAdd(counter, 1u) - (EPOCH ? base : 0u);
     __syncthreads();
     while (true) {
@@ -346,6 +358,10 @@ template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 1
 template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 2, 1>(const float*, float*, u64, u32*, void*, void*, u32, u32);
 template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 3, 0>(const float*, float*, u64, u32*, void*, void*, u32, u32);
 template __global__ void scan_variant<gp::Sum<float>, true, false, T8f, 0, 48, 3, 1>(const float*, float*, u64, u32*, void*, void*, u32, u32);
+template __global__ void scan_multi<gp::Sum<float>, BigStagedTile<gp::Sum<float>, 13>, 512, 2, 48>(const float*, float*, u64, u32*, void*, void*, u32, u32);
+template __global__ void scan_multi<gp::Sum<int>, BigStagedTile<gp::Sum<int>, 12>, 256, 4, 0>(const int*, int*, u64, u32*, void*, void*, u32, u32);
+template __global__ void scan_multi<gp::Sum<float>, BigStagedTile<gp::Sum<float>, 6, 2>, 1024, 2, 64>(const float*, float*, u64, u32*, void*, void*, u32, u32);
+template __global__ void scan_multi<gp::Sum<float>, BigStagedTile<gp::Sum<float>, 13, 8>, 512, 2, 48>(const float*, float*, u64, u32*, void*, void*, u32, u32);
 #else
 struct Timer {
     cudaEvent_t a, b;
@@ -387,9 +403,9 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
     CK(cudaMalloc(&in, n * sizeof(T)));
     CK(cudaMalloc(&out, n * sizeof(T)));
     CK(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    const int block = n >= (1ull << 25) ? 1024 : 256;
-    // Status for the most tiles any variant makes (the shipped tile is the smallest).
-    const u64 tiles = (n + (u64)block * Tile::ITEMS - 1) / ((u64)block * Tile::ITEMS);
+    const int block_default = n >= (1ull << 25) ? 1024 : 256;
+    // Status for the most tiles any variant makes (the smallest tile: 256 threads x 56).
+    const u64 tiles = (n + (u64)256 * Tile::ITEMS - 1) / ((u64)256 * Tile::ITEMS);
     // One scratch as gpu-scan's: counter (256 bytes), aggregates, inclusives.
     const u64 words = 64 + 4 * tiles;
     u32* scratch;
@@ -398,9 +414,11 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
     void* aggs = scratch + 64;
     void* incs = scratch + 64 + 2 * tiles;
     auto run_variant = [&](const char* name, auto kernel, bool epoch_mode, bool persistent = false,
-                           int smem_rows = Tile::SMEM_ROWS) {
+                           int smem_rows = Tile::SMEM_ROWS, int block_override = 0,
+                           int reg_rows = Tile::REG_ROWS) {
+        const int block = block_override ? block_override : block_default;
         const int sm = block * smem_rows * 16;
-        const int items = (Tile::REG_ROWS + smem_rows) * Tile::VEC;
+        const int items = (reg_rows + smem_rows) * Tile::VEC;
         const u64 tiles = (n + (u64)block * items - 1) / ((u64)block * items);
         CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, sm));
         int per_sm = 1, dev = 0, sms = 0;
@@ -429,8 +447,8 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
         CK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
         u64 bad = 0;
         for (u64 i = 0; i < n; ++i) bad += got[i] != want[i];
-        printf("scan %s 2^%-2.0f %-15s block %4d x %2d: %9.2f us  %.3fx copy  %s\n", tn,
-               std::log2((double)n), name, block, items, us, copy_us / us, bad ? "WRONG" : "ok");
+        printf("scan %s 2^%-2.0f %-15s block %4d x %2d (%d/SM): %9.2f us  %.3fx copy  %s\n", tn,
+               std::log2((double)n), name, block, items, per_sm, us, copy_us / us, bad ? "WRONG" : "ok");
         fflush(stdout);
     };
     typedef gp::ScanStagedTile<Op> T8;
@@ -453,6 +471,29 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
     run_variant("epoch", scan_variant<Op, true, false>, true);
     PFV("epoch+pf32bs", 32, 3, 0)
     PFV("epoch+pf48bs", 48, 3, 0)
+#elif defined(MULTI_SWEEP)  // session 19: two or four blocks per SM, larger staged tiles
+#define MULTI(NAME, TH, MB, SR, PFD) \
+    run_variant(NAME, scan_multi<Op, BigStagedTile<Op, SR>, TH, MB, PFD>, true, false, SR, TH);
+#define MULTIR(NAME, TH, MB, SR, RR, PFD) \
+    run_variant(NAME, scan_multi<Op, BigStagedTile<Op, SR, RR>, TH, MB, PFD>, true, false, SR, TH, RR);
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+    PFV("epoch+pf32bs", 32, 3, 0)
+    MULTI("m512x2r8", 512, 2, 8, 0)
+    MULTI("m512x2r12", 512, 2, 12, 0)
+    MULTI("m512x2r13", 512, 2, 13, 0)
+    MULTI("m512x2r8+pf64", 512, 2, 8, 64)
+    MULTI("m512x2r12+pf48", 512, 2, 12, 48)
+    MULTI("m512x2r13+pf48", 512, 2, 13, 48)
+    MULTI("m512x2r13+pf32", 512, 2, 13, 32)
+    MULTI("m512x2r13+pf64", 512, 2, 13, 64)
+    MULTI("m256x4r12+pf96", 256, 4, 12, 96)
+    MULTI("m256x4r12", 256, 4, 12, 0)
+    MULTI("m1024x1r10+pf32", 1024, 1, 10, 32)
+    MULTIR("m1024x2r6rr2", 1024, 2, 6, 2, 0)
+    MULTIR("m1024x2r6rr2+pf64", 1024, 2, 6, 2, 64)
+    MULTIR("m512x2r13rr8+pf48", 512, 2, 13, 8, 48)
+    run_variant("epoch", scan_variant<Op, true, false>, true);
+    PFV("epoch+pf32bs", 32, 3, 0)
 #elif defined(BASE_ONLY)  // session 8: the shipped H200 tile (epoch, 32 tiles of prefetch) beside the wave scan
     run_variant("epoch", scan_variant<Op, true, false>, true);
     PFV("epoch+pf32bs", 32, 3, 0)

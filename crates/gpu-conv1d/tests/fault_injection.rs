@@ -1,4 +1,4 @@
-//! Every driver call of every conv1d strategy (the FFT path included) failing in turn (the
+//! Every driver call of every conv1d strategy (the FFT paths and cuFFT included) failing in turn (the
 //! `fault-injection` feature): an error naming the call, no panic, memory back to its
 //! baseline, the next call right.
 //! Built and run by `scripts/gpu-bundle.sh` (`--features cuda,fault-injection`); one test, so
@@ -73,6 +73,40 @@ fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
                     fail_every_call(&gpu, &what, run, expect(want)).points
                 };
             }
+        }
+    }
+    // The wider blocks and cuFFT (past the direct strategies above, whose driver calls do not
+    // depend on the width): the radix-32 8192-point pairs, the even-and-odd spans of 16384 and
+    // 32768 points, and cuFFT's segments (its own allocations and plans; the library's calls
+    // inside libcufft are not ours to fail). Within f32 rounding of sums of `w` products
+    // below 1, scaled by the width.
+    let mut widths = vec![2047, 4095, 8191];
+    if gpu_conv1d::cufft_available() {
+        widths.push(30_000);
+    } else {
+        assert!(
+            std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
+            "libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
+        );
+        eprintln!("SKIPPED the cuFFT points: libcufft not found");
+    }
+    for width in widths {
+        let mask = dyadic(width, 5);
+        for (operation, mode, boundary) in [
+            (Operation::Correlation, Mode::Same, Boundary::Zero),
+            (Operation::Convolution, Mode::Full, Boundary::Reflect),
+        ] {
+            let want = cpu::apply(operation, &signal, &mask, mode, boundary, true).unwrap();
+            let options = Options::new()
+                .mode(mode)
+                .boundary(boundary)
+                .strategy(Strategy::FFT);
+            let c = Conv1d::new(&gpu, operation, &mask, options).unwrap();
+            let path = c.path(signal.len()).unwrap();
+            let what = format!("{path:?} {operation:?} {mode:?} {boundary:?} width {width}");
+            let tol = 1e-3f32.max(4e-6 * width as f32);
+            points +=
+                fail_every_call(&gpu, &what, || c.run(&signal[..]), expect_near(want, tol)).points;
         }
     }
     let rows = Array2::from_shape_fn((64, 1001), |(i, j)| ((i + 3 * j) % 8) as f32 * 0.25);

@@ -997,12 +997,23 @@ fn gpu_accuracy_wide_dynamic_range() {
 }
 
 /// 16 threads share one `Gpu` and one `Conv1d` per case (clones: the mask, the tensor-core
-/// fragments the first tensor-core launch builds and the FFT tables are shared), each running
-/// its own signal lengths: every result matches the reference.
+/// fragments the first tensor-core launch builds, the FFT tables and cuFFT's plans are shared),
+/// each running its own signal lengths: every result matches the reference, and each FFT case
+/// ran the path it names.
 #[test]
 fn gpu_shared_by_16_threads() {
     let Some(gpu) = gpu_or_skip() else { return };
     fn case<T: Real>(gpu: &Gpu, w: usize, strategy: Strategy) {
+        case_from::<T>(gpu, w, strategy, 3000, |_| true);
+    }
+    // Signals of `base` + 977·thread + 4099·k values; `path_ok` accepts the path each ran.
+    fn case_from<T: Real>(
+        gpu: &Gpu,
+        w: usize,
+        strategy: Strategy,
+        base: usize,
+        path_ok: impl Fn(&Path) -> bool + Sync,
+    ) {
         let mask = common::data::<T>(w, 21);
         let conv = Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy)).unwrap();
         let tc = gpu.properties().compute_capability >= (8, 0);
@@ -1013,11 +1024,14 @@ fn gpu_shared_by_16_threads() {
         std::thread::scope(|s| {
             for t in 0..16usize {
                 let (conv, mask) = (conv.clone(), &mask);
+                let path_ok = &path_ok;
                 s.spawn(move || {
                     for k in 0..3 {
-                        let n = 3000 + 977 * t + 4099 * k;
+                        let n = base + 977 * t + 4099 * k;
                         let x = common::data::<T>(n, (t * 3 + k) as u64);
                         let got = conv.run(&x).unwrap();
+                        let path = conv.path(n).unwrap();
+                        assert!(path_ok(&path), "{} w={w} n={n}: {path:?}", T::NAME);
                         common::check_path(
                             &got,
                             Operation::Correlation,
@@ -1026,7 +1040,7 @@ fn gpu_shared_by_16_threads() {
                             Mode::Same,
                             Boundary::Zero,
                             CHECKED,
-                            conv.path(n).unwrap(),
+                            path,
                         )
                         .unwrap_or_else(|e| panic!("{} w={w} thread {t}: {e}", T::NAME));
                     }
@@ -1044,6 +1058,26 @@ fn gpu_shared_by_16_threads() {
     case::<f32>(&gpu, 1023, Strategy::Auto);
     case::<f64>(&gpu, 200, Strategy::FFT);
     case::<f16>(&gpu, 700, Strategy::FFT);
+    // The radix-32 blocks (8192-point pairs, f32 and bf16), the even-and-odd spans of 16384
+    // and 32768 points (the latter's pair loads and stores), and cuFFT's segments past them.
+    let fft = |size: u32| move |p: &Path| *p == Path::Fft { size };
+    let even_odd = |size: u32| move |p: &Path| *p == Path::FftEvenOdd { size };
+    case_from::<f32>(&gpu, 2047, Strategy::FFT, 9000, fft(8192));
+    case_from::<bf16>(&gpu, 2500, Strategy::FFT, 9000, fft(8192));
+    // (16384 points: even and odd from `conv1d.fft_even_odd_from`, a per-device key.)
+    let either = |p: &Path| fft(16384)(p) || even_odd(16384)(p);
+    case_from::<f32>(&gpu, 4095, Strategy::FFT, 20000, either);
+    case_from::<f32>(&gpu, 8191, Strategy::FFT, 40000, even_odd(32768));
+    if gpu_conv1d::cufft_available() {
+        let cufft = |p: &Path| matches!(p, Path::CuFft { .. });
+        case_from::<f32>(&gpu, 30000, Strategy::FFT, 70000, cufft);
+    } else {
+        assert!(
+            std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
+            "gpu_shared_by_16_threads: libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
+        );
+        eprintln!("SKIPPED gpu_shared_by_16_threads's cuFFT case: libcufft not found");
+    }
 }
 
 /// 2^31 + 33 16-bit values (4 GiB in, 4 GiB out): the FMA and tensor-core kernels' tile and

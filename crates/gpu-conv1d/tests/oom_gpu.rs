@@ -1,0 +1,193 @@
+//! Real out-of-memory, not injected: with the device filled to its last bytes, each conv1d path
+//! whose first launch allocates (the block FFT's spectrum and twiddle rows, the even-and-odd
+//! tables, cuFFT's plans and segment buffers, the tensor-core fragments, the warpgroup rows, a
+//! module's first load) returns a clear error, never panics, and once the memory is back the
+//! same `Conv1d` runs right. One test, so nothing else in this binary allocates meanwhile.
+#![cfg(feature = "cuda")]
+
+mod common;
+
+use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Path, Real, Strategy};
+use gpu_core::testing::gpu_or_skip;
+use gpu_core::{bf16, f16, DeviceArray, Error, Gpu};
+
+/// Outputs compared with the f64 reference per run.
+const CHECKED: usize = 3000;
+
+/// Allocations of halving sizes until not even 256 bytes are left: every later allocation fails.
+fn fill_memory(gpu: &Gpu) -> Vec<DeviceArray<u8>> {
+    let mut held = Vec::new();
+    let mut chunk = 1usize << 30;
+    while chunk >= 256 {
+        match gpu.alloc::<u8>(chunk) {
+            Ok(a) => held.push(a),
+            Err(Error::OutOfMemory { .. }) => chunk /= 2,
+            Err(e) => panic!("filling the device: {e}"),
+        }
+    }
+    held
+}
+
+/// An error a caller can act on: out of memory, said as such.
+fn is_out_of_memory(e: &Error) -> bool {
+    matches!(e, Error::OutOfMemory { .. }) || e.to_string().contains("OUT_OF_MEMORY")
+}
+
+struct Case<'a> {
+    gpu: &'a Gpu,
+    width: usize,
+    strategy: Strategy,
+    n: usize,
+}
+
+impl Case<'_> {
+    /// `warm`: another `Conv1d` of the same options (another mask) runs first, so the modules
+    /// (and libcufft) are loaded and only this mask's own tables are left to allocate.
+    fn run<T: Real>(&self, warm: bool, path_ok: impl Fn(&Path) -> bool) -> String {
+        let (gpu, w, n) = (self.gpu, self.width, self.n);
+        let options = Options::new().strategy(self.strategy);
+        let mask = common::data::<T>(w, 40 + w as u64);
+        let x = common::data::<T>(n, 41);
+        let what = format!("{} w={w} {:?}", T::NAME, self.strategy);
+        if warm {
+            let other = common::data::<T>(w, 42 + w as u64);
+            Conv1d::correlation(gpu, &other, options)
+                .and_then(|c| c.run(&x))
+                .unwrap_or_else(|e| panic!("{what}: the warming run failed: {e}"));
+        }
+        let conv = Conv1d::correlation(gpu, &mask, options).unwrap();
+        let path = conv.path(n).unwrap();
+        assert!(path_ok(&path), "{what}: {path:?}");
+        let xs = gpu.upload(&x).unwrap();
+        let mut y = gpu.alloc::<T>(n).unwrap();
+        gpu.synchronize().unwrap();
+
+        let held = fill_memory(gpu);
+        // The first launch of this `Conv1d`: its tables (or plans, or fragments) cannot be made.
+        let first = conv.run_into(&xs, &mut y);
+        // A run that needs its output allocated, and a new `Conv1d` (its mask on the device).
+        let allocating = conv.run(&x);
+        let fresh = Conv1d::correlation(gpu, &mask, options).map(|_| ());
+        drop(held);
+        gpu.synchronize().unwrap();
+
+        let outcome = match &first {
+            Ok(()) => "ran".to_string(),
+            Err(e) if is_out_of_memory(e) => "out of memory".to_string(),
+            Err(e) => panic!("{what} ({path:?}): the full device gave an unclear error: {e}"),
+        };
+        if warm {
+            // Warm: nothing is loaded by this launch but this mask's device data.
+            let Err(e) = &first else {
+                panic!("{what} ({path:?}): ran with the device full")
+            };
+            assert!(is_out_of_memory(e), "{what}: {e}");
+        }
+        match allocating {
+            Err(e) if is_out_of_memory(&e) => {}
+            other => panic!("{what}: a run allocating its output on a full device: {other:?}"),
+        }
+        if let Err(e) = fresh {
+            assert!(
+                is_out_of_memory(&e),
+                "{what}: a new Conv1d on a full device: {e}"
+            );
+        }
+        // The memory is back: the same `Conv1d` runs right, into the caller's array and not.
+        conv.run_into(&xs, &mut y)
+            .unwrap_or_else(|e| panic!("{what}: after the memory came back: {e}"));
+        let got = y.to_vec().unwrap();
+        let check = |got: &[T]| {
+            common::check_path(
+                got,
+                Operation::Correlation,
+                &x,
+                &mask,
+                Mode::Same,
+                Boundary::Zero,
+                CHECKED,
+                path,
+            )
+            .unwrap_or_else(|e| panic!("{what} ({path:?}) after the memory came back: {e}"))
+        };
+        check(&got);
+        check(&conv.run(&x).unwrap());
+        format!("{what} ({path:?}): {outcome}, then right")
+    }
+}
+
+#[test]
+fn gpu_out_of_memory_then_right() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let gpu = &gpu;
+    let case = |width, strategy, n| Case {
+        gpu,
+        width,
+        strategy,
+        n,
+    };
+    let any = |_: &Path| true;
+    let fft = |size: u32| move |p: &Path| *p == Path::Fft { size };
+    let even_odd = |size: u32| move |p: &Path| *p == Path::FftEvenOdd { size };
+    // Nothing loaded yet in this process: the first launch may need the module's own memory.
+    println!(
+        "{}",
+        case(31, Strategy::Auto, 100_003).run::<f32>(false, any)
+    );
+    println!(
+        "{}",
+        case(1023, Strategy::FFT, 100_003).run::<f32>(false, fft(4096))
+    );
+    println!(
+        "{}",
+        case(1023, Strategy::FFT, 100_003).run::<f32>(true, fft(4096))
+    );
+    println!(
+        "{}",
+        case(2047, Strategy::FFT, 100_003).run::<f32>(true, fft(8192))
+    );
+    let either = |p: &Path| fft(16384)(p) || even_odd(16384)(p);
+    println!(
+        "{}",
+        case(4095, Strategy::FFT, 100_003).run::<f32>(true, either)
+    );
+    println!(
+        "{}",
+        case(8191, Strategy::FFT, 100_003).run::<f32>(true, even_odd(32768))
+    );
+    println!(
+        "{}",
+        case(2000, Strategy::FFT, 100_003).run::<f64>(true, any)
+    );
+    println!(
+        "{}",
+        case(2500, Strategy::FFT, 100_003).run::<bf16>(true, fft(8192))
+    );
+    if gpu.properties().compute_capability >= (8, 0) {
+        let tc = |p: &Path| *p == Path::TensorCore;
+        println!(
+            "{}",
+            case(127, Strategy::TensorCore, 100_003).run::<bf16>(true, tc)
+        );
+    }
+    if gpu.properties().compute_capability == (9, 0) {
+        let wg = |p: &Path| *p == Path::Warpgroup;
+        println!(
+            "{}",
+            case(300, Strategy::Warpgroup, 100_003).run::<f16>(true, wg)
+        );
+    }
+    if gpu_conv1d::cufft_available() {
+        let cufft = |p: &Path| matches!(p, Path::CuFft { .. });
+        println!(
+            "{}",
+            case(30_000, Strategy::FFT, 200_003).run::<f32>(true, cufft)
+        );
+    } else {
+        assert!(
+            std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
+            "libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
+        );
+        eprintln!("SKIPPED the cuFFT case: libcufft not found");
+    }
+}
