@@ -1,8 +1,8 @@
 // Long masks on tensor cores (compute capability 8.0+; loaded only there): conv1d_tensor_<T>,
 // what Strategy::TensorCore (and Strategy::Auto for long masks) runs. T = f16, bf16 (products of
 // the 16-bit values, f32 sums) and f32 (error-compensated TF32: three TF32 products per pair).
-// (At the end of the file: the bf16 fixed-width FMA kernels, built here for the sm_80 rounding
-// instruction.)
+// (At the end of the file: the bf16 fixed-width FMA kernels and the bf16 FFT kernels, built here
+// for the sm_80 rounding instruction.)
 //
 // Same result as every conv1d kernel, y[r * n_out + o] = sum_{j < w} X_r(o + off + j) * M[j]
 // in f32, rounded to T once, but the sum is a matrix product. Cut the outputs of a tile into
@@ -40,6 +40,7 @@
 #include <gpu_prims/async_copy.cuh>
 #include <gpu_prims/conv1d_boundary.cuh>
 #include <gpu_prims/conv1d_tensor.cuh>
+#include <gpu_prims/conv1d_fft.cuh>
 #include <gpu_prims/conv1d_fixed.cuh>
 #include <gpu_prims/load.cuh>
 #include <gpu_prims/mma.cuh>
@@ -260,3 +261,17 @@ CONV1D_TENSOR_ENTRY(f32, f32, 8)
 GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED_BF16)
 #define CONV1D_FIXED_WIDE_BF16(W) GP_CONV1D_FIXED_WIDE_HALF_ENTRY(W, bf16, gp::bf16, f32, 32)
 GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(CONV1D_FIXED_WIDE_BF16)
+
+// The bf16 FFT kernels of conv1d.cu again (same templates): rounding each output to bf16 by hand
+// took some 870 more instructions than f16's conversion in the 4096-point pairs and 148 bytes of
+// spills (f16: 20) in the 8192-point ones under ptxas 12.0.76, and those kernels ran 7-10 %
+// slower than f16's on an H200 (docs/conv1d.md). The host takes them from here on compute
+// capability 8.0+.
+GP_CONV1D_FFT_ENTRY(9, 512, bf16, gp::bf16, f32)
+GP_CONV1D_FFT_ENTRY(10, 1024, bf16, gp::bf16, f32)
+GP_CONV1D_FFT_ENTRY(11, 2048, bf16, gp::bf16, f32)
+GP_CONV1D_FFT_ENTRY(12, 4096, bf16, gp::bf16, f32)
+GP_CONV1D_FFT_ENTRY(13, 8192, bf16, gp::bf16, f32)
+GP_CONV1D_FFT_ENTRY(14, 16384, bf16, gp::bf16, f32)
+GP_CONV1D_FFT_EVEN_ODD_ENTRY(13, 16384, bf16, gp::bf16, f32)
+GP_CONV1D_FFT_EVEN_ODD_ENTRY(14, 32768, bf16, gp::bf16, f32)

@@ -318,14 +318,15 @@ pub enum Path {
 impl Path {
     /// Whether a GPU of compute capability 8.0+ runs this path's kernel for `T` from
     /// `kernels/conv1d_sm80.cu` rather than `kernels/conv1d.cu`: the tensor-core kernels (only
-    /// there), and the bf16 fixed-width kernels (built there again, where rounding to bf16 is
-    /// one instruction: `cvt.rn.bf16.f32`).
+    /// there), and the bf16 fixed-width and block-FFT kernels (built there again, where rounding
+    /// to bf16 is one instruction: `cvt.rn.bf16.f32`).
     pub fn prefers_sm80<T: Real>(self) -> bool {
         match self {
             Path::TensorCore => true,
-            Path::RegisterTiledFixed { .. } | Path::RegisterTiledFixedWide { .. } => {
-                T::NAME == "bf16"
-            }
+            Path::RegisterTiledFixed { .. }
+            | Path::RegisterTiledFixedWide { .. }
+            | Path::Fft { .. }
+            | Path::FftEvenOdd { .. } => T::NAME == "bf16",
             _ => false,
         }
     }
@@ -941,6 +942,10 @@ mod tests {
         );
         assert!(Path::RegisterTiledFixedWide { width: 7 }.prefers_sm80::<gpu_core::bf16>());
         assert!(!Path::RegisterTiledFixedWide { width: 7 }.prefers_sm80::<gpu_core::f16>());
+        assert!(Path::Fft { size: 4096 }.prefers_sm80::<gpu_core::bf16>());
+        assert!(Path::FftEvenOdd { size: 32768 }.prefers_sm80::<gpu_core::bf16>());
+        assert!(!Path::Fft { size: 4096 }.prefers_sm80::<gpu_core::f16>());
+        assert!(!Path::CuFft { size: 1 << 16 }.prefers_sm80::<gpu_core::bf16>());
         assert_eq!(auto_fixed_wide_shape::<gpu_core::f16>().tile, 4096);
         assert_eq!(auto_fixed_wide_tiles_per_row::<gpu_core::bf16>(4096 - 7), 1);
         assert_eq!(auto_fixed_wide_tiles_per_row::<gpu_core::bf16>(4096 - 6), 2);

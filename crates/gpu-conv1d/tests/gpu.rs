@@ -1070,7 +1070,7 @@ fn gpu_shared_by_16_threads() {
     case_from::<f32>(&gpu, 8191, Strategy::FFT, 40000, even_odd(32768));
     if gpu_conv1d::cufft_available() {
         let cufft = |p: &Path| matches!(p, Path::CuFft { .. });
-        case_from::<f32>(&gpu, 30000, Strategy::FFT, 70000, cufft);
+        case_from::<f32>(&gpu, 30000, Strategy::Auto, 70000, cufft);
     } else {
         assert!(
             std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),

@@ -181,7 +181,7 @@ fn gpu_out_of_memory_then_right() {
         let cufft = |p: &Path| matches!(p, Path::CuFft { .. });
         println!(
             "{}",
-            case(30_000, Strategy::FFT, 200_003).run::<f32>(true, cufft)
+            case(30_000, Strategy::Auto, 200_003).run::<f32>(true, cufft)
         );
     } else {
         assert!(
