@@ -262,16 +262,14 @@ GP_CONV1D_FIXED_WIDTHS(CONV1D_FIXED_BF16)
 #define CONV1D_FIXED_WIDE_BF16(W) GP_CONV1D_FIXED_WIDE_HALF_ENTRY(W, bf16, gp::bf16, f32, 32)
 GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(CONV1D_FIXED_WIDE_BF16)
 
-// The bf16 FFT kernels of conv1d.cu again (same templates): rounding each output to bf16 by hand
-// took some 870 more instructions than f16's conversion in the 4096-point pairs and 148 bytes of
-// spills (f16: 20) in the 8192-point ones under ptxas 12.0.76, and those kernels ran 7-10 %
-// slower than f16's on an H200 (docs/conv1d.md). The host takes them from here on compute
-// capability 8.0+.
+// The bf16 FFT kernels of conv1d.cu again for the pairs up to 8192 points (same templates):
+// rounding each output to bf16 by hand took some 870 more instructions than f16's conversion in
+// the 4096-point pairs under ptxas 12.0.76; built here they ran 3-8 % faster on an H200 (w = 1023
+// and 2047), level with f16. The 16384-point pairs and the even-and-odd spans ran 3-5 % slower
+// from here (more spills), so they stay in conv1d.cu (docs/conv1d.md). The host takes these
+// from here on compute capability 8.0+ (Path::prefers_sm80).
 GP_CONV1D_FFT_ENTRY(9, 512, bf16, gp::bf16, f32)
 GP_CONV1D_FFT_ENTRY(10, 1024, bf16, gp::bf16, f32)
 GP_CONV1D_FFT_ENTRY(11, 2048, bf16, gp::bf16, f32)
 GP_CONV1D_FFT_ENTRY(12, 4096, bf16, gp::bf16, f32)
 GP_CONV1D_FFT_ENTRY(13, 8192, bf16, gp::bf16, f32)
-GP_CONV1D_FFT_ENTRY(14, 16384, bf16, gp::bf16, f32)
-GP_CONV1D_FFT_EVEN_ODD_ENTRY(13, 16384, bf16, gp::bf16, f32)
-GP_CONV1D_FFT_EVEN_ODD_ENTRY(14, 32768, bf16, gp::bf16, f32)

@@ -318,15 +318,16 @@ pub enum Path {
 impl Path {
     /// Whether a GPU of compute capability 8.0+ runs this path's kernel for `T` from
     /// `kernels/conv1d_sm80.cu` rather than `kernels/conv1d.cu`: the tensor-core kernels (only
-    /// there), and the bf16 fixed-width and block-FFT kernels (built there again, where rounding
-    /// to bf16 is one instruction: `cvt.rn.bf16.f32`).
+    /// there), and the bf16 fixed-width kernels and block-FFT pairs up to 8192 points (built
+    /// there again, where rounding to bf16 is one instruction: `cvt.rn.bf16.f32`; the larger
+    /// transforms ran slower from there, docs/conv1d.md).
     pub fn prefers_sm80<T: Real>(self) -> bool {
         match self {
             Path::TensorCore => true,
-            Path::RegisterTiledFixed { .. }
-            | Path::RegisterTiledFixedWide { .. }
-            | Path::Fft { .. }
-            | Path::FftEvenOdd { .. } => T::NAME == "bf16",
+            Path::RegisterTiledFixed { .. } | Path::RegisterTiledFixedWide { .. } => {
+                T::NAME == "bf16"
+            }
+            Path::Fft { size } => T::NAME == "bf16" && size <= 8192,
             _ => false,
         }
     }
@@ -943,7 +944,9 @@ mod tests {
         assert!(Path::RegisterTiledFixedWide { width: 7 }.prefers_sm80::<gpu_core::bf16>());
         assert!(!Path::RegisterTiledFixedWide { width: 7 }.prefers_sm80::<gpu_core::f16>());
         assert!(Path::Fft { size: 4096 }.prefers_sm80::<gpu_core::bf16>());
-        assert!(Path::FftEvenOdd { size: 32768 }.prefers_sm80::<gpu_core::bf16>());
+        assert!(Path::Fft { size: 8192 }.prefers_sm80::<gpu_core::bf16>());
+        assert!(!Path::Fft { size: 16384 }.prefers_sm80::<gpu_core::bf16>());
+        assert!(!Path::FftEvenOdd { size: 16384 }.prefers_sm80::<gpu_core::bf16>());
         assert!(!Path::Fft { size: 4096 }.prefers_sm80::<gpu_core::f16>());
         assert!(!Path::CuFft { size: 1 << 16 }.prefers_sm80::<gpu_core::bf16>());
         assert_eq!(auto_fixed_wide_shape::<gpu_core::f16>().tile, 4096);
