@@ -113,9 +113,14 @@ fn gpu_fft_every_size_mode_boundary_f64() {
 }
 
 #[test]
-fn gpu_fft_every_size_mode_boundary_half() {
+fn gpu_fft_every_size_mode_boundary_f16() {
     let Some(gpu) = gpu_or_skip() else { return };
     every_size::<f16>(&gpu);
+}
+
+#[test]
+fn gpu_fft_every_size_mode_boundary_bf16() {
+    let Some(gpu) = gpu_or_skip() else { return };
     every_size::<bf16>(&gpu);
 }
 
