@@ -47,8 +47,6 @@ using gp::u64;
 
 extern __shared__ __align__(16) unsigned char smem[];
 
-template <bool B, class A, class C> struct cond { typedef A type; };
-template <class A, class C> struct cond<false, A, C> { typedef C type; };
 
 // Packed status (4-byte values) tagged with the launch's epoch (≥ 1): a slot is published in
 // this launch when its high half equals the epoch; older launches' tags read as invalid.

@@ -320,7 +320,8 @@ impl Path {
     /// `kernels/conv1d_sm80.cu` rather than `kernels/conv1d.cu`: the tensor-core kernels (only
     /// there), and the bf16 fixed-width kernels and block-FFT pairs up to 8192 points (built
     /// there again, where rounding to bf16 is one instruction: `cvt.rn.bf16.f32`; the larger
-    /// transforms ran slower from there, docs/conv1d.md).
+    /// transforms ran slower from there, docs/conv1d.md). Mirrors the bf16 entries at the end
+    /// of `conv1d_sm80.cu`.
     pub fn prefers_sm80<T: Real>(self) -> bool {
         match self {
             Path::TensorCore => true,

@@ -1,8 +1,10 @@
-//! Every driver call of every conv1d strategy (the FFT paths and cuFFT included) failing in turn (the
-//! `fault-injection` feature): an error naming the call, no panic, memory back to its
-//! baseline, the next call right.
+//! Every driver call of every conv1d strategy (the FFT paths and cuFFT included) failing in
+//! turn (the `fault-injection` feature): an error naming the call, no panic, memory back to
+//! its baseline, the next call right.
 //! Built and run by `scripts/gpu-bundle.sh` (`--features cuda,fault-injection`); one test, so
 //! that nothing else allocates while memory is compared.
+
+mod common;
 
 use gpu_conv1d::{cpu, Boundary, Conv1d, Mode, Operation, Options, Strategy};
 use gpu_core::testing::{fail_each_call_into, fail_every_call, gpu_or_skip};
@@ -81,26 +83,20 @@ fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
     // inside libcufft are not ours to fail). Within f32 rounding of sums of `w` products
     // below 1, scaled by the width.
     let mut widths = vec![2047, 4095, 8191];
-    if gpu_conv1d::cufft_available() {
+    if common::cufft_or_skip("the cuFFT points").is_some() {
         widths.push(30_000);
-    } else {
-        assert!(
-            std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
-            "libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
-        );
-        eprintln!("SKIPPED the cuFFT points: libcufft not found");
     }
     for width in widths {
         let mask = dyadic(width, 5);
+        // `Auto` sends the widest mask to cuFFT; `Strategy::FFT` keeps a mask to the blocks
+        // while one fits.
+        let cufft = width == 30_000;
+        let strategy = if cufft { Strategy::Auto } else { Strategy::FFT };
         for (operation, mode, boundary) in [
             (Operation::Correlation, Mode::Same, Boundary::Zero),
             (Operation::Convolution, Mode::Full, Boundary::Reflect),
         ] {
             let want = cpu::apply(operation, &signal, &mask, mode, boundary, true).unwrap();
-            // `Auto` sends the widest mask to cuFFT; `Strategy::FFT` keeps a mask to the blocks
-            // while one fits.
-            let cufft = width == 30_000;
-            let strategy = if cufft { Strategy::Auto } else { Strategy::FFT };
             let options = Options::new()
                 .mode(mode)
                 .boundary(boundary)

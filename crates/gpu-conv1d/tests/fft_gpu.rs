@@ -553,20 +553,6 @@ fn gpu_fft_bad_arguments() {
     assert!(e.to_string().contains("signal"), "{e}");
 }
 
-/// Where cuFFT is needed: `Some` to go on, `None` after a visible skip when libcufft is
-/// missing (a failure with GPU_PRIMS_REQUIRE_GPU=1, where the machine must have it).
-fn cufft_or_skip(test: &str) -> Option<()> {
-    if gpu_conv1d::cufft_available() {
-        return Some(());
-    }
-    assert!(
-        std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
-        "{test}: libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
-    );
-    eprintln!("SKIPPED {test}: libcufft not found");
-    None
-}
-
 /// Masks past one block's transform go through cuFFT: every mode and boundary, both
 /// operations, f32 just past the block FFT's widest mask (signals shorter than the mask,
 /// one segment, several), f64 and f16 once each, against the f64 reference at sampled outputs
@@ -574,7 +560,7 @@ fn cufft_or_skip(test: &str) -> Option<()> {
 #[test]
 fn gpu_cufft_every_mode_and_boundary() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let Some(()) = cufft_or_skip("gpu_cufft_every_mode_and_boundary") else {
+    let Some(()) = common::cufft_or_skip("gpu_cufft_every_mode_and_boundary") else {
         return;
     };
     fn case<T: Real>(gpu: &Gpu, w: usize, lengths: &[usize], modes: &[Mode], bounds: &[Boundary]) {
@@ -635,7 +621,7 @@ fn gpu_cufft_every_mode_and_boundary() {
 #[test]
 fn gpu_cufft_segments_rows_and_full_correlation() {
     let Some(gpu) = gpu_or_skip() else { return };
-    let Some(()) = cufft_or_skip("gpu_cufft_segments_rows_and_full_correlation") else {
+    let Some(()) = common::cufft_or_skip("gpu_cufft_segments_rows_and_full_correlation") else {
         return;
     };
     let w = 40_000;

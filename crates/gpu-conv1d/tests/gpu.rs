@@ -1068,15 +1068,9 @@ fn gpu_shared_by_16_threads() {
     let either = |p: &Path| fft(16384)(p) || even_odd(16384)(p);
     case_from::<f32>(&gpu, 4095, Strategy::FFT, 20000, either);
     case_from::<f32>(&gpu, 8191, Strategy::FFT, 40000, even_odd(32768));
-    if gpu_conv1d::cufft_available() {
+    if common::cufft_or_skip("gpu_shared_by_16_threads's cuFFT case").is_some() {
         let cufft = |p: &Path| matches!(p, Path::CuFft { .. });
         case_from::<f32>(&gpu, 30000, Strategy::Auto, 70000, cufft);
-    } else {
-        assert!(
-            std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
-            "gpu_shared_by_16_threads: libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
-        );
-        eprintln!("SKIPPED gpu_shared_by_16_threads's cuFFT case: libcufft not found");
     }
 }
 

@@ -43,7 +43,8 @@ struct Case<'a> {
 impl Case<'_> {
     /// `warm`: another `Conv1d` of the same options (another mask) runs first, so the modules
     /// (and libcufft) are loaded and only this mask's own tables are left to allocate.
-    fn run<T: Real>(&self, warm: bool, path_ok: impl Fn(&Path) -> bool) -> String {
+    /// Prints what the full device did, once the same `Conv1d` ran right again.
+    fn run<T: Real>(&self, warm: bool, path_ok: impl Fn(&Path) -> bool) {
         let (gpu, w, n) = (self.gpu, self.width, self.n);
         let options = Options::new().strategy(self.strategy);
         let mask = common::data::<T>(w, 40 + w as u64);
@@ -112,7 +113,7 @@ impl Case<'_> {
         };
         check(&got);
         check(&conv.run(&x).unwrap());
-        format!("{what} ({path:?}): {outcome}, then right")
+        println!("{what} ({path:?}): {outcome}, then right");
     }
 }
 
@@ -130,64 +131,25 @@ fn gpu_out_of_memory_then_right() {
     let fft = |size: u32| move |p: &Path| *p == Path::Fft { size };
     let even_odd = |size: u32| move |p: &Path| *p == Path::FftEvenOdd { size };
     // Nothing loaded yet in this process: the first launch may need the module's own memory.
-    println!(
-        "{}",
-        case(31, Strategy::Auto, 100_003).run::<f32>(false, any)
-    );
-    println!(
-        "{}",
-        case(1023, Strategy::FFT, 100_003).run::<f32>(false, fft(4096))
-    );
-    println!(
-        "{}",
-        case(1023, Strategy::FFT, 100_003).run::<f32>(true, fft(4096))
-    );
-    println!(
-        "{}",
-        case(2047, Strategy::FFT, 100_003).run::<f32>(true, fft(8192))
-    );
+    case(31, Strategy::Auto, 100_003).run::<f32>(false, any);
+    case(1023, Strategy::FFT, 100_003).run::<f32>(false, fft(4096));
+    case(1023, Strategy::FFT, 100_003).run::<f32>(true, fft(4096));
+    case(2047, Strategy::FFT, 100_003).run::<f32>(true, fft(8192));
     let either = |p: &Path| fft(16384)(p) || even_odd(16384)(p);
-    println!(
-        "{}",
-        case(4095, Strategy::FFT, 100_003).run::<f32>(true, either)
-    );
-    println!(
-        "{}",
-        case(8191, Strategy::FFT, 100_003).run::<f32>(true, even_odd(32768))
-    );
-    println!(
-        "{}",
-        case(2000, Strategy::FFT, 100_003).run::<f64>(true, any)
-    );
-    println!(
-        "{}",
-        case(2500, Strategy::FFT, 100_003).run::<bf16>(true, fft(8192))
-    );
+    case(4095, Strategy::FFT, 100_003).run::<f32>(true, either);
+    case(8191, Strategy::FFT, 100_003).run::<f32>(true, even_odd(32768));
+    case(2000, Strategy::FFT, 100_003).run::<f64>(true, any);
+    case(2500, Strategy::FFT, 100_003).run::<bf16>(true, fft(8192));
     if gpu.properties().compute_capability >= (8, 0) {
         let tc = |p: &Path| *p == Path::TensorCore;
-        println!(
-            "{}",
-            case(127, Strategy::TensorCore, 100_003).run::<bf16>(true, tc)
-        );
+        case(127, Strategy::TensorCore, 100_003).run::<bf16>(true, tc);
     }
     if gpu.properties().compute_capability == (9, 0) {
         let wg = |p: &Path| *p == Path::Warpgroup;
-        println!(
-            "{}",
-            case(300, Strategy::Warpgroup, 100_003).run::<f16>(true, wg)
-        );
+        case(300, Strategy::Warpgroup, 100_003).run::<f16>(true, wg);
     }
-    if gpu_conv1d::cufft_available() {
+    if common::cufft_or_skip("the cuFFT case").is_some() {
         let cufft = |p: &Path| matches!(p, Path::CuFft { .. });
-        println!(
-            "{}",
-            case(30_000, Strategy::Auto, 200_003).run::<f32>(true, cufft)
-        );
-    } else {
-        assert!(
-            std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
-            "libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
-        );
-        eprintln!("SKIPPED the cuFFT case: libcufft not found");
+        case(30_000, Strategy::Auto, 200_003).run::<f32>(true, cufft);
     }
 }

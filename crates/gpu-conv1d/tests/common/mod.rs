@@ -301,3 +301,18 @@ pub fn check_cufft<T: Real>(
             .fold(0.0, f64::max)
     })
 }
+
+/// Where cuFFT is needed: `Some` to go on, `None` after a visible skip when libcufft is
+/// missing (a failure with GPU_PRIMS_REQUIRE_GPU=1, where the machine must have it).
+#[cfg(feature = "cuda")]
+pub fn cufft_or_skip(test: &str) -> Option<()> {
+    if gpu_conv1d::cufft_available() {
+        return Some(());
+    }
+    assert!(
+        std::env::var_os("GPU_PRIMS_REQUIRE_GPU").is_none(),
+        "{test}: libcufft not found with GPU_PRIMS_REQUIRE_GPU set"
+    );
+    eprintln!("SKIPPED {test}: libcufft not found");
+    None
+}
