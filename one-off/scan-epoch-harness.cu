@@ -47,7 +47,6 @@ using gp::u64;
 
 extern __shared__ __align__(16) unsigned char smem[];
 
-
 // Packed status (4-byte values) tagged with the launch's epoch (≥ 1): a slot is published in
 // this launch when its high half equals the epoch; older launches' tags read as invalid.
 // SLEEP > 0: a poll that finds the slot invalid backs off that many ns (__nanosleep) before
