@@ -454,7 +454,7 @@ impl Boundary {
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there), and on GPUs of
 /// compute capability 9.0 those of [`warpgroup_min_width`] (96 in rows of 2^26 outputs or more,
 /// 127 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16 1730, bf16
-/// past [`WARPGROUP_MAX_WIDTH`]) through warpgroup products ([`Strategy::Warpgroup`]; the FFT
+/// 1840) through warpgroup products ([`Strategy::Warpgroup`]; the FFT
 /// path from there). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
 /// rounding differs from the direct sums' (see there); longer masks through cuFFT where

@@ -443,20 +443,19 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
 }
 
 /// The shortest 16-bit mask [`Strategy::Auto`] runs through FFTs where the warpgroup kernel runs
-/// the direct sums (compute capability 9.0): f16 from 1730, bf16 past [`WARPGROUP_MAX_WIDTH`].
+/// the direct sums (compute capability 9.0): f16 from 1730, bf16 from 1840.
 /// Measured on the H100 first (docs/conv1d.md, "Warpgroup products": the warpgroup kernel ran
 /// 2^26 f16 outputs of a 511-wide mask at 0.51× a copy, where the block FFT gave 0.29×, run F),
-/// then on an H200 with the radix-32 transforms (eighteenth session, 2^26 outputs): f16 w = 1535
-/// warpgroup 330.8 µs against the FFT's 351.4, 1791 374.1 against 367.5, 2047 416.5 against
-/// 385.6; bf16 323.3 / 377.4, 366.0 / 406.0, 406.1 / 424.6 (bf16's FFT is the slower one,
-/// likely from rounding its outputs by integer instructions: compute_70 has no bf16
-/// conversion). Both kernels are bound by arithmetic, so the crossing should hold on the H100
-/// (not measured there).
+/// then on an H200 with the radix-32 transforms (2^26 outputs): f16 (eighteenth session)
+/// w = 1535 warpgroup 330.8 µs against the FFT's 351.4, 1791 374.1 against 367.5, 2047 416.5
+/// against 385.6; bf16 with its span values widened as f16's (twentieth session) 1535 324.1 /
+/// 351.4, 1791 365.3 / 369.8, 2047 405.2 / 384.3 (the differences cross near 1840). Both kernels
+/// are bound by arithmetic, so the crossing should hold on the H100 (not measured there).
 pub fn warpgroup_fft_min_width<T: Real>() -> usize {
     if T::NAME == "f16" {
         1730
     } else {
-        WARPGROUP_MAX_WIDTH + 1
+        1840
     }
 }
 
@@ -1016,12 +1015,13 @@ mod tests {
         assert_eq!(on_h100(long / 2, 127), Path::Warpgroup);
         assert_eq!(on_h100(long / 8, 255), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 256), Path::Warpgroup);
-        assert_eq!(on_h100(long, WARPGROUP_MAX_WIDTH), Path::Warpgroup);
+        assert_eq!(on_h100(long, 1839), Path::Warpgroup);
+        assert!(matches!(on_h100(long, 1840), Path::Fft { .. }));
         assert!(matches!(
             on_h100(long, WARPGROUP_MAX_WIDTH + 1),
             Path::Fft { .. }
         ));
-        // f16 leaves the warpgroup kernel for the FFT earlier (its FFT rounds in hardware).
+        // f16 leaves the warpgroup kernel for the FFT a little earlier than bf16.
         let f16_on_h100 = |w: usize| {
             resolve::<f16>(
                 Strategy::Auto,
@@ -1035,7 +1035,7 @@ mod tests {
         };
         assert_eq!(f16_on_h100(1729), Path::Warpgroup);
         assert!(matches!(f16_on_h100(1730), Path::Fft { .. }));
-        assert_eq!(warpgroup_fft_min_width::<bf16>(), WARPGROUP_MAX_WIDTH + 1);
+        assert_eq!(warpgroup_fft_min_width::<bf16>(), 1840);
         // Without tensor cores, or for f32, never.
         let f32_path = resolve::<f32>(
             Strategy::Auto,

@@ -94,6 +94,18 @@ template <class T> __device__ __forceinline__ bool conv1d_fft_pair_aligned(const
     return ((u64)p & (2 * sizeof(T) - 1)) == 0;
 }
 
+// A span value in the transform's type, as widen(). bf16 goes in as the 32-bit pair (0, bits)
+// rather than by a shift: the same value, and under ptxas 12.0.76 the bf16 kernels then spill
+// what the f16 ones do (the 8192-point pairs from compute_80: 20 bytes where the shift left 132).
+template <class T> __device__ __forceinline__ typename Accumulator<T>::type conv1d_fft_widen(T x) {
+    return widen(x);
+}
+template <> __device__ __forceinline__ f32 conv1d_fft_widen<bf16>(bf16 x) {
+    f32 r;
+    asm("mov.b32 %0, {%1, %2};" : "=f"(r) : "h"((unsigned short)0), "h"(x.bits));
+    return r;
+}
+
 // Non-finite values found by a poisoned sum (the lean checks, Conv1dFftPolicy::LEAN):
 // fma(v, 0, acc) stays +0 while every v is finite (signed zeros and subnormals included) and
 // turns NaN at the first infinity or NaN; one FMA a value, where the compares take two
@@ -137,7 +149,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
 #pragma unroll
                 for (int e = 0; e < F::E; ++e) {
                     const Vec<T, 2> q = *reinterpret_cast<const Vec<T, 2>*>(xa + pa + S * F::point(e));
-                    v[e] = {widen(q.v[0]), widen(q.v[1])};
+                    v[e] = {conv1d_fft_widen(q.v[0]), conv1d_fft_widen(q.v[1])};
                     finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
                 }
                 return finite;
@@ -146,7 +158,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
 #pragma unroll
         for (int e = 0; e < F::E; ++e) {
             const int k = S * F::point(e);
-            v[e] = {widen(xa[pa + k]), widen(xb[pb + k])};
+            v[e] = {conv1d_fft_widen(xa[pa + k]), conv1d_fft_widen(xb[pb + k])};
             // Written out here and below: one lambda for both changed the code of 18 kernels
             // with the plain checks.
             if (LEAN) {
@@ -160,8 +172,8 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
     }
     __syncthreads();  // s is free: the previous transform has read it
     for (int k = threadIdx.x; k < F::N; k += F::THREADS)
-        s[F::phys(k)] = {widen(boundary_load(xa, pa + S * k, (i64)n, bmode)),
-                          widen(boundary_load(xb, pb + S * k, (i64)n, bmode))};
+        s[F::phys(k)] = {conv1d_fft_widen(boundary_load(xa, pa + S * k, (i64)n, bmode)),
+                          conv1d_fft_widen(boundary_load(xb, pb + S * k, (i64)n, bmode))};
     __syncthreads();
 #pragma unroll
     for (int e = 0; e < F::E; ++e) {
