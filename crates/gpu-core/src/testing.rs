@@ -274,6 +274,9 @@ pub const INJECTED_CODES: [crate::DriverCode; 3] = [
 /// memory) must be no worse than the baseline (a failure may drop a cached workspace, never
 /// keep more), the next `op` right (`check` accepts its result), and the memory again no
 /// worse than the baseline. Panics listing every violation; returns what was tried.
+///
+/// The driver's free memory counts every process on the device, so run these tests with the
+/// GPU to themselves: another process allocating meanwhile reads as a leak here.
 #[cfg(feature = "fault-injection")]
 pub fn fail_every_call<R>(
     gpu: &Gpu,
@@ -403,11 +406,19 @@ pub fn fail_every_call<R>(
     }
     if !problems.is_empty() {
         let shown: Vec<_> = problems.iter().take(25).cloned().collect();
+        // The driver's free memory is device-wide: memory problems alone may be another process's.
+        let only_memory = problems.iter().all(|p| p.contains("memory after"));
         panic!(
-            "{what}: {} problem(s) over {} failure points:\n{}",
+            "{what}: {} problem(s) over {} failure points:\n{}{}",
             problems.len(),
             report.points,
-            shown.join("\n")
+            shown.join("\n"),
+            if only_memory {
+                "\n(memory problems only: if other processes ran on this GPU, their allocations \
+                 read as leaks here; run the fault-injection tests with the GPU to themselves)"
+            } else {
+                ""
+            }
         );
     }
     eprintln!(
