@@ -265,8 +265,9 @@ GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(CONV1D_FIXED_WIDE_BF16)
 // The bf16 FFT kernels of conv1d.cu again for the pairs up to 8192 points (same templates):
 // rounding each output to bf16 by hand took some 870 more instructions than f16's conversion in
 // the 4096-point pairs under ptxas 12.0.76; built here they ran 3-8 % faster on an H200 (w = 1023
-// and 2047), level with f16. The 16384-point pairs and the even-and-odd spans ran 3-5 % slower
-// from here (more spills), so they stay in conv1d.cu (docs/conv1d.md). The host takes these
+// and 2047), level with f16. The even-and-odd spans ran 3-5 % slower from here, both before and
+// after their span values were widened by a pack (which made their spills f16's), so they and
+// the 16384-point pairs stay in conv1d.cu (docs/conv1d.md). The host takes these
 // from here on compute capability 8.0+ (Path::prefers_sm80).
 GP_CONV1D_FFT_ENTRY(9, 512, bf16, gp::bf16, f32)
 GP_CONV1D_FFT_ENTRY(10, 1024, bf16, gp::bf16, f32)
