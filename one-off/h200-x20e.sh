@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Session 20 (2026-12-03), call E (one H200). Carry: one-off/carry-x20e.sh.
+# 1. Alone on the GPU: conv1d-fft 2^26 `same` f32 through the 16384-point even-and-odd spans at
+#    w = 3071, 4095, 5000, 6000, 6143 (call D's paired stores now only where tiles have an even
+#    length, i.e. odd masks; even masks should now run as before), this build against
+#    call A's (scalar), alternating twice.
+# 2. Untimed, side by side: fft_gpu's every-size f32 test, its tests but the every-size ones,
+#    synccheck and memcheck over gpu_fft_sanitize_even_odd.
+# Everything under $OUT is packed into one file.
+set -u
+cd "$(dirname "$0")/.."
+T0=$(date +%s)
+mkdir -p /tmp/c && tar -C /tmp/c -xJf gpu-carry3/x20e.tar.xz; C=/tmp/c/x20e
+R="$OUT/x20e"; mkdir -p "$R"
+trap '(cd "$OUT" && tar czf x20e.tgz x20e && rm -rf x20e)' EXIT
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
+bench() {  # label timeout binary args...
+  local label=$1 to=$2 b=$3; shift 3
+  local s=$(date +%s); timeout "$to" "$b" "$@" > "$R/$label.tsv" 2> "$R/$label.err"; echo "$label rc=$? $(( $(date +%s) - s ))s"
+}
+B="--types f32 --widths 3071,4095,5000,6000,6143 --no-direct-above 0 --sizes 16384"
+for k in 1 2; do
+  bench new$k 40 $C/benches__conv1d-fft $B
+  bench base$k 40 $C/base__conv1d-fft $B
+done
+for f in "$R"/*.tsv; do grep -E "copy|fft:[0-9]|auto:" "$f" | sed "s|^|$(basename $f .tsv) |"; done | sort -k3,3n -k4,4 -k1,1 > "$R/bench-summary.txt"
+cat "$R/bench-summary.txt"
+echo "benches done at $(( $(date +%s) - T0 ))s"
+export GPU_PRIMS_REQUIRE_GPU=1
+t() {  # name binary timeout args...
+  local name=$1 b=$2 to=$3; shift 3; local s=$(date +%s)
+  timeout $to $C/$b "$@" > "$R/$name.log" 2>&1; local rc=$?
+  echo "$name rc=$rc $(( $(date +%s) - s ))s $(grep -E '^test result' "$R/$name.log" | tail -1)"
+  [ $rc = 0 ] || grep -E "panicked|FAILED" -A4 "$R/$name.log" | head -12
+}
+S=$C/gpu-conv1d__fft_gpu
+san() {  # name tool timeout test
+  local s=$(date +%s)
+  timeout "$3" compute-sanitizer --tool "$2" --error-exitcode 9 $S "$4" > "$R/san-$1.log" 2>&1; local rc=$?
+  echo "$1 ($2 $4) rc=$rc $(( $(date +%s) - s ))s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test result' "$R/san-$1.log" | tr '\n' ' ')"
+}
+(t f32-every gpu-conv1d__fft_gpu 220 gpu_fft_every_size_mode_boundary_f32) > "$R/bg1.txt" 2>&1 &
+(t fft-rest gpu-conv1d__fft_gpu 220 --skip gpu_fft_every_size) > "$R/bg2.txt" 2>&1 &
+(san synceo synccheck 120 gpu_fft_sanitize_even_odd; san memeo memcheck 120 gpu_fft_sanitize_even_odd) > "$R/bg3.txt" 2>&1 &
+wait
+cat "$R"/bg*.txt
+echo "all done at $(( $(date +%s) - T0 ))s"
