@@ -467,8 +467,10 @@ GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(CONV1D_FIXED_WIDE_HALF)
 // points, conv1d_fft<N>_<type> for N = 512 ... 16384 (f64: ... 8192, whose 16-byte points fill
 // shared memory at 8192), two tiles a transform; and conv1d_fft_eo<SPAN>_<type>, one tile's
 // even and odd points in a transform of SPAN / 2 points, for SPAN = 16384 and 32768 (f64:
-// 16384; at 8192 the pairs were as fast or faster on an H200, docs/conv1d.md). Mirrored by
-// FFT_SIZES and fft_even_odd in crates/gpu-conv1d/src/fft.rs.
+// 16384; at 8192 the pairs were as fast or faster on an H200, docs/conv1d.md), and
+// conv1d_fft_eo16384_pairs_f32, the 16384-point f32 spans with pair loads and stores, for tiles
+// of an even length (odd masks). Mirrored by FFT_SIZES, fft_even_odd and fft_pair_io in
+// crates/gpu-conv1d/src/fft.rs.
 // ---------------------------------------------------------------------------------------------
 #include <gpu_prims/conv1d_fft.cuh>
 
@@ -498,6 +500,7 @@ CONV1D_FFT_F64(13, 8192)
 CONV1D_FFT_EVEN_ODD(13, 16384)
 CONV1D_FFT_EVEN_ODD(14, 32768)
 GP_CONV1D_FFT_EVEN_ODD_ENTRY(13, 16384, f64, f64, f64)
+GP_CONV1D_FFT_EVEN_ODD_PAIRS_ENTRY(13, 16384, f32, f32, f32)
 
 // ---------------------------------------------------------------------------------------------
 // The cuFFT path for masks too long for one block's transform (gpu_prims/conv1d_cufft.cuh): the

@@ -42,6 +42,25 @@ pub(crate) fn fft_even_odd<T: Real>(size: usize, even_odd_from: usize) -> bool {
     size > fft_pair_max::<T>() || (size >= FFT_EVEN_ODD_MIN && size >= even_odd_from)
 }
 
+/// The widest mask the pairs kernel of the even-and-odd spans runs ([`even_odd_kernel_name`]):
+/// it gained 3.5 % at w = 3071, 3 % at 4095 and 1 % at 6143, was level at 6599 and lost 2 % at
+/// 7167 (H200, 2^26 f32 `same`, docs/conv1d.md "Pair I/O for odd masks"); 1 % at 8191 before.
+pub(crate) const EVEN_ODD_PAIRS_MAX_WIDTH: usize = 6143;
+
+/// The entry point of the even-and-odd spans of `size` points for `T` and a mask of `w`:
+/// `conv1d_fft_eo16384_pairs_f32` for f32 spans of 16384 points whose tiles have an even length
+/// (`size − w + 1`: odd masks) up to [`EVEN_ODD_PAIRS_MAX_WIDTH`], `conv1d_fft_eo<size>_T`
+/// otherwise. The pairs kernel moves each point's two values with one 8-byte load or store where
+/// aligned; with an even tile length every tile of a row is aligned alike, with an odd one the
+/// tiles alternate and the pairs lost 5 %. Mirrors the `*_PAIRS_ENTRY` in `kernels/conv1d.cu`.
+pub(crate) fn even_odd_kernel_name<T: Real>(size: usize, w: usize) -> String {
+    // size is even, so the tile's length is even where w is odd
+    let pairs =
+        T::NAME == "f32" && size == FFT_EVEN_ODD_MIN && w % 2 == 1 && w <= EVEN_ODD_PAIRS_MAX_WIDTH;
+    let variant = if pairs { "_pairs" } else { "" };
+    format!("conv1d_fft_eo{size}{variant}_{}", T::NAME)
+}
+
 /// Complex points of the transform behind a size of `size` span points (`even_odd`: see
 /// [`fft_even_odd`]).
 pub(crate) fn fft_points(size: usize, even_odd: bool) -> usize {
@@ -375,6 +394,46 @@ pub(crate) fn shared_bytes<T: Real>(points: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every even-and-odd kernel the host can name exists in the committed PTX, and only the
+    /// f32 spans of 16384 points with odd masks (even tiles) take the pairs entry.
+    #[test]
+    fn even_odd_kernels_exist() {
+        let names =
+            gpu_core::Ptx::archive("gpu-conv1d/conv1d", include_bytes!("ptx/conv1d.ptx.kpack"))
+                .kernel_names();
+        fn case<T: Real>(names: &[&str]) {
+            for size in [FFT_EVEN_ODD_MIN, 2 * FFT_EVEN_ODD_MIN] {
+                if size > fft_max_size::<T>() {
+                    continue;
+                }
+                for w in [1, 2, 3, 4095, 4096, 6143, 6145, size - 1] {
+                    let name = even_odd_kernel_name::<T>(size, w);
+                    assert!(
+                        names.contains(&&*name),
+                        "{name} missing from conv1d.ptx.kpack"
+                    );
+                    let pairs = T::NAME == "f32"
+                        && size == 16384
+                        && fft_tile(size, w) % 2 == 0
+                        && w <= 6143;
+                    assert_eq!(name.contains("_pairs_"), pairs, "{name} for w {w}");
+                }
+            }
+        }
+        case::<f32>(&names);
+        case::<f64>(&names);
+        case::<gpu_core::f16>(&names);
+        case::<gpu_core::bf16>(&names);
+        assert_eq!(
+            even_odd_kernel_name::<f32>(16384, 4095),
+            "conv1d_fft_eo16384_pairs_f32"
+        );
+        assert_eq!(
+            even_odd_kernel_name::<f32>(32768, 4095),
+            "conv1d_fft_eo32768_f32"
+        );
+    }
 
     #[test]
     fn sizes_follow_the_work_per_output() {

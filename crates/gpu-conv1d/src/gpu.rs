@@ -675,7 +675,13 @@ impl<'s, T: Real> Conv1d<'s, T> {
         } else {
             &PTX
         };
-        let kernel = self.gpu.kernel(pack, &path.kernel_name::<T>())?;
+        let name = match path {
+            Path::FftEvenOdd { size } => {
+                crate::fft::even_odd_kernel_name::<T>(size as usize, shape.w as usize)
+            }
+            _ => path.kernel_name::<T>(),
+        };
+        let kernel = self.gpu.kernel(pack, &name)?;
         let (x, y, m) = (input, output, self.mask.device_ptr());
         let Shape {
             rows,

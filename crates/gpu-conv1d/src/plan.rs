@@ -301,7 +301,8 @@ pub enum Path {
     /// `conv1d_fft_eo<size>_T`: overlap-save on spans of `size` points, each tile's even and odd
     /// points in one transform of `size / 2` points ([`Strategy::Fft`] past
     /// [`fft_pair_max`](crate::fft_pair_max), and from the device's `conv1d.fft_even_odd_from`
-    /// on).
+    /// on). f32 spans of 16384 points with an odd mask up to 6143 wide run
+    /// `conv1d_fft_eo16384_pairs_f32`, the same transform with 8-byte loads and stores.
     FftEvenOdd {
         /// Points per span (twice the transform's).
         size: u32,

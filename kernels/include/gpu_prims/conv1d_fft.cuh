@@ -79,14 +79,18 @@ struct Conv1dFftTile {
     }
 };
 
-// Whether the even-and-odd packing (S = 2) of N-point transforms of T moves each point's two
-// values with one 8-byte load or store where the span or the outputs are aligned: f32 spans of
-// 32768 points, whose 16384-point blocks wait on the load/store queue. Measured on an H200
-// (docs/conv1d.md, "Pair loads and stores"): those spans ran 2-12 % faster at w = 3071 … 16383;
-// the 16384-point spans (8192-point blocks) 3 % faster at w = 3071 and 4095 but 1 % and 5 %
-// slower at 8191 and 6000, so they keep the scalar loads and stores.
-template <class T, int S, int N> struct Conv1dFftPairIo {
-    static constexpr bool value = S == 2 && sizeof(T) == 4 && N == 16384;
+// Whether the even-and-odd packing's entry conv1d_fft_eo<SPAN>_T moves each point's two values
+// with one 8-byte load or store where the span or the outputs are aligned (PAIRS below): f32
+// spans of 32768 points, whose 16384-point blocks wait on the load/store queue. Measured on an
+// H200 (docs/conv1d.md, "Pair loads and stores"): those spans ran 2-12 % faster at w = 3071 …
+// 16383; the 16384-point spans (8192-point blocks) 3 % faster at w = 3071 and 4095 but 1 % and
+// 5 % slower at 8191 and 6000, where odd tile lengths make the tiles alternate between paired
+// loads and paired stores. So those keep scalar I/O here, and f32 has a second entry,
+// conv1d_fft_eo16384_pairs_f32, which the host runs where tiles have an even length (odd masks,
+// to w = 6143: fft.rs). A run-time test of the tile's length inside one kernel instead slowed
+// the even masks by 14 % (H200; the cause not studied).
+template <class T, int SPAN> struct Conv1dFftPairIo {
+    static constexpr bool value = sizeof(T) == 4 && SPAN == 32768;
 };
 
 // Whether p is aligned for a Vec<T, 2>.
@@ -131,7 +135,7 @@ template <class A> struct Conv1dFftPoison {
 // memory first (a plain loop: the boundary rule's divisions, unrolled 16 times, would cost
 // registers the common case needs). Block-uniform; starts with a barrier where it writes s.
 // Returns whether every point is finite (by compares, or by Conv1dFftPoison where LEAN).
-template <class F, int S, bool LEAN, class T, class A>
+template <class F, int S, bool LEAN, bool PAIRS, class T, class A>
 __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
                                                 const T* __restrict__ x, const Conv1dFftTile& ta,
                                                 const Conv1dFftTile& tb, u64 n, i64 off,
@@ -143,7 +147,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
     const T* xb = x + tb.row * n;
     constexpr i64 SPAN = (i64)S * F::N;
     if (pa >= 0 && pa + SPAN <= (i64)n && pb - (S - 1) >= 0 && pb - (S - 1) + SPAN <= (i64)n) {
-        if constexpr (Conv1dFftPairIo<T, S, F::N>::value) {
+        if constexpr (PAIRS) {
             // S = 2: xb + pb is xa + pa + 1, so point k's values are a pair.
             if (conv1d_fft_pair_aligned(xa + pa)) {
 #pragma unroll
@@ -231,8 +235,9 @@ __device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
 // One transform of the packing S (see conv1d_fft_load): the spans of tiles a and b (a = b for
 // S = 2) in, the outputs of this launch out. LEAN (Conv1dFftPolicy): the finiteness checks by
 // Conv1dFftPoison, and transforms whose tiles are both whole in this launch store under the
-// tile's length alone.
-template <class T, class F, int S, bool LEAN>
+// tile's length alone. PAIRS (S = 2 only): a point's two values load and store as one pair
+// where aligned (Conv1dFftPairIo).
+template <class T, class F, int S, bool LEAN, bool PAIRS>
 __device__ __forceinline__ void conv1d_fft_transform(
     Complex<typename F::Value>* v, Complex<typename F::Value>* s, const T* __restrict__ x,
     const Complex<typename F::Value>* __restrict__ spectrum,
@@ -241,7 +246,8 @@ __device__ __forceinline__ void conv1d_fft_transform(
     i64 off, u64 w, int bmode, i64 L) {
     typedef typename F::Value A;
     constexpr int E = F::E;
-    const bool finite_in = conv1d_fft_load<F, S, LEAN>(v, s, x, ta, tb, n, off, bmode);
+    static_assert(!PAIRS || S == 2, "pairs exist in the even-and-odd packing only");
+    const bool finite_in = conv1d_fft_load<F, S, LEAN, PAIRS>(v, s, x, ta, tb, n, off, bmode);
     // Also the barrier before the first store into s (the previous transform, or the load, read
     // it last).
     if (!__syncthreads_or(!finite_in)) {
@@ -297,7 +303,7 @@ __device__ __forceinline__ void conv1d_fft_transform(
                 }
                 return;
             }
-            if constexpr (Conv1dFftPairIo<T, S, F::N>::value) {
+            if constexpr (PAIRS) {
                 // S = 2: yb is ya + 1. Pairs whose warp has every pair inside the tile's outputs
                 // leave in one store (a branch the warp takes as one), the others as below.
                 if (conv1d_fft_pair_aligned(ya)) {
@@ -333,7 +339,7 @@ __device__ __forceinline__ void conv1d_fft_transform(
 
 // The kernel: tiles of L = S·N − w + 1 outputs, two at a time in one transform (tiles 2p and
 // 2p + 1 of a row, S = 1) or one at a time (S = 2).
-template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false>
+template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false, bool PAIRS = false>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ tw,
@@ -356,12 +362,12 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
         if (S == 1) {
             const Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
             const Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
-            conv1d_fft_transform<T, F, 1, LEAN>(v, s, x, spectrum, tw, mask, y, t0, t1, n, n_out,
-                                                off, w, bmode, L);
+            conv1d_fft_transform<T, F, 1, LEAN, false>(v, s, x, spectrum, tw, mask, y, t0, t1,
+                                                       n, n_out, off, w, bmode, L);
         } else {
             const Conv1dFftTile t(row, p, origin, L, n_out);
-            conv1d_fft_transform<T, F, 2, LEAN>(v, s, x, spectrum, tw, mask, y, t, t, n, n_out,
-                                                off, w, bmode, L);
+            conv1d_fft_transform<T, F, 2, LEAN, PAIRS>(v, s, x, spectrum, tw, mask, y, t, t, n,
+                                                       n_out, off, w, bmode, L);
         }
     }
 }
@@ -411,14 +417,15 @@ template <class A, int N> struct Conv1dFftPolicy {
             origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
     }
 
-// The entry point conv1d_fft_eo<SPAN>_<tname> of the even-and-odd packing: spans of SPAN = 2N real
-// points through N-point transforms (N = 2^LOG_N, Conv1dFftPolicy<A, N>'s threads, dynamic
-// shared memory of FftSlots<N> complex A values): `spectrum` is the host's N pairs (a[k], b[k])
-// (2N complex A values); `twiddles` the N-point transform's rows (FftTwiddleRows).
-#define GP_CONV1D_FFT_EVEN_ODD_ENTRY(LOG_N, SPAN, tname, T, A)                                    \
+// The entry point conv1d_fft_eo<SPAN><variant>_<tname> of the even-and-odd packing: spans of
+// SPAN = 2N real points through N-point transforms (N = 2^LOG_N, Conv1dFftPolicy<A, N>'s
+// threads, dynamic shared memory of FftSlots<N> complex A values): `spectrum` is the host's N
+// pairs (a[k], b[k]) (2N complex A values); `twiddles` the N-point transform's rows
+// (FftTwiddleRows). PAIRS: the pair loads and stores (Conv1dFftPairIo).
+#define GP_CONV1D_FFT_EVEN_ODD_KERNEL(LOG_N, SPAN, variant, tname, T, A, PAIRS)                   \
     extern "C" __global__ void __launch_bounds__(gp::Conv1dFftPolicy<A, SPAN / 2>::THREADS,      \
                                                  gp::Conv1dFftPolicy<A, SPAN / 2>::MIN_BLOCKS)   \
-        conv1d_fft_eo##SPAN##_##tname(                                                           \
+        conv1d_fft_eo##SPAN##variant##_##tname(                                                  \
             const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
             const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
             T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
@@ -426,7 +433,16 @@ template <class A, int N> struct Conv1dFftPolicy {
         static_assert(SPAN == 2 << LOG_N, "a span of 2N points");                                \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2,                        \
-                       gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN>(                                  \
+                       gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN, PAIRS>(                           \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
             origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
     }
+
+// conv1d_fft_eo<SPAN>_<tname>, with the pair I/O where Conv1dFftPairIo has it.
+#define GP_CONV1D_FFT_EVEN_ODD_ENTRY(LOG_N, SPAN, tname, T, A)                                    \
+    GP_CONV1D_FFT_EVEN_ODD_KERNEL(LOG_N, SPAN, , tname, T, A,                                    \
+                                  (gp::Conv1dFftPairIo<T, SPAN>::value))
+
+// conv1d_fft_eo<SPAN>_pairs_<tname>: always the pair I/O.
+#define GP_CONV1D_FFT_EVEN_ODD_PAIRS_ENTRY(LOG_N, SPAN, tname, T, A)                              \
+    GP_CONV1D_FFT_EVEN_ODD_KERNEL(LOG_N, SPAN, _pairs, tname, T, A, true)
