@@ -44,7 +44,8 @@ pub(crate) fn fft_even_odd<T: Real>(size: usize, even_odd_from: usize) -> bool {
 
 /// The widest mask the pairs kernel of the even-and-odd spans runs ([`even_odd_kernel_name`]):
 /// it gained 3.5 % at w = 3071, 3 % at 4095 and 1 % at 6143, was level at 6599 and lost 2 % at
-/// 7167 (H200, 2^26 f32 `same`, docs/conv1d.md "Pair I/O for odd masks"); 1 % at 8191 before.
+/// 7167, and 1 % at 8191 before (H200, 2^26 f32 `same`, docs/conv1d.md "Pair I/O for odd masks
+/// and for f16").
 pub(crate) const EVEN_ODD_PAIRS_MAX_WIDTH: usize = 6143;
 
 /// The entry point of the even-and-odd spans of `size` points for `T` and a mask of `w`:

@@ -215,6 +215,7 @@ fn gpu_fft_sanitize_even_odd() {
     sanitizer_cases::<f32>(&gpu, &[16384, 32768], &[3, 4], 37);
     sanitizer_cases::<f64>(&gpu, &[16384, 32768], &[3], 37);
     sanitizer_cases::<bf16>(&gpu, &[16384, 32768], &[3], 37);
+    sanitizer_cases::<f16>(&gpu, &[16384, 32768], &[3], 37);
 }
 
 /// The radix-32 transforms (8192 points in the pairs, 16384 in the even-and-odd spans of 32768;

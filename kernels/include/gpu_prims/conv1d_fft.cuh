@@ -80,17 +80,24 @@ struct Conv1dFftTile {
 };
 
 // Whether the even-and-odd packing's entry conv1d_fft_eo<SPAN>_T moves each point's two values
-// with one 8-byte load or store where the span or the outputs are aligned (PAIRS below): f32
-// spans of 32768 points, whose 16384-point blocks wait on the load/store queue. Measured on an
-// H200 (docs/conv1d.md, "Pair loads and stores"): those spans ran 2-12 % faster at w = 3071 …
-// 16383; the 16384-point spans (8192-point blocks) 3 % faster at w = 3071 and 4095 but 1 % and
-// 5 % slower at 8191 and 6000, where odd tile lengths make the tiles alternate between paired
-// loads and paired stores. So those keep scalar I/O here, and f32 has a second entry,
-// conv1d_fft_eo16384_pairs_f32, which the host runs where tiles have an even length (odd masks,
-// to w = 6143: fft.rs). A run-time test of the tile's length inside one kernel instead slowed
-// the even masks by 14 % (H200; the cause not studied).
+// with one load or store where the span or the outputs are aligned (PAIRS below). Measured on
+// an H200 (docs/conv1d.md, "Pair loads and stores" and "Pair I/O for odd masks and for f16"):
+// - f32 spans of 32768 points (16384-point blocks, waiting on the load/store queue): 2-12 %
+//   faster at w = 3071 … 16383.
+// - f32 spans of 16384 points: 3 % faster at w = 3071 and 4095 but 1 % and 5 % slower at 8191
+//   and 6000, where odd tile lengths make the tiles alternate between paired loads and paired
+//   stores. So those keep scalar I/O here, and f32 has a second entry,
+//   conv1d_fft_eo16384_pairs_f32, which the host runs where tiles have an even length (odd
+//   masks, to w = 6143: fft.rs). A run-time test of the tile's length inside one kernel instead
+//   slowed the even masks by 14 % (H200; the cause not studied).
+// - f16, both span sizes: 1-8 % faster at every width measured, even or odd.
+// - bf16: level to 5 % slower with the pairs as two 16-bit values, 2-8 % slower as one 32-bit
+//   word split by a shift and a mask, so scalar I/O.
 template <class T, int SPAN> struct Conv1dFftPairIo {
     static constexpr bool value = sizeof(T) == 4 && SPAN == 32768;
+};
+template <int SPAN> struct Conv1dFftPairIo<f16, SPAN> {
+    static constexpr bool value = true;
 };
 
 // Whether p is aligned for a Vec<T, 2>.
@@ -108,6 +115,14 @@ template <> __device__ __forceinline__ f32 conv1d_fft_widen<bf16>(bf16 x) {
     f32 r;
     asm("mov.b32 %0, {%1, %2};" : "=f"(r) : "h"((unsigned short)0), "h"(x.bits));
     return r;
+}
+
+// A point's two span values (the even-and-odd packing's pair at p, aligned) in the transform's
+// type, from one load.
+template <class T>
+__device__ __forceinline__ Complex<typename Accumulator<T>::type> conv1d_fft_widen_pair(const T* p) {
+    const Vec<T, 2> q = *reinterpret_cast<const Vec<T, 2>*>(p);
+    return {conv1d_fft_widen(q.v[0]), conv1d_fft_widen(q.v[1])};
 }
 
 // Non-finite values found by a poisoned sum (the lean checks, Conv1dFftPolicy::LEAN):
@@ -152,8 +167,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
             if (conv1d_fft_pair_aligned(xa + pa)) {
 #pragma unroll
                 for (int e = 0; e < F::E; ++e) {
-                    const Vec<T, 2> q = *reinterpret_cast<const Vec<T, 2>*>(xa + pa + S * F::point(e));
-                    v[e] = {conv1d_fft_widen(q.v[0]), conv1d_fft_widen(q.v[1])};
+                    v[e] = conv1d_fft_widen_pair(xa + pa + S * F::point(e));
                     finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
                 }
                 return finite;
