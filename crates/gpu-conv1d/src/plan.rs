@@ -340,7 +340,8 @@ impl Path {
         self == Path::Warpgroup
     }
 
-    /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`.
+    /// The kernel's entry point for `T`, e.g. `conv1d_auto_f32` or `conv1d_auto_w31_f32`
+    /// (for [`Path::FftEvenOdd`] the default one: the mask's width can pick its pairs variant).
     pub fn kernel_name<T: Real>(self) -> String {
         let algo = match self {
             Path::Basic => "basic".to_string(),
