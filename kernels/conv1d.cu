@@ -468,8 +468,8 @@ GP_CONV1D_FIXED_WIDE_HALF_WIDTHS(CONV1D_FIXED_WIDE_HALF)
 // shared memory at 8192), two tiles a transform; and conv1d_fft_eo<SPAN>_<type>, one tile's
 // even and odd points in a transform of SPAN / 2 points, for SPAN = 16384 and 32768 (f64:
 // 16384; at 8192 the pairs were as fast or faster on an H200, docs/conv1d.md), and
-// conv1d_fft_eo16384_pairs_f32, the 16384-point f32 spans with pair loads and stores, for tiles
-// of an even length (odd masks). Mirrored by FFT_SIZES, fft_even_odd and fft_pair_io in
+// conv1d_fft_eo16384_pairs_f32, the 16384-point f32 spans with pair loads and stores, for masks
+// to w = 6143. Mirrored by FFT_SIZES, fft_even_odd, fft_tile and even_odd_kernel_name in
 // crates/gpu-conv1d/src/fft.rs.
 // ---------------------------------------------------------------------------------------------
 #include <gpu_prims/conv1d_fft.cuh>

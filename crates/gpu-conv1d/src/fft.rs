@@ -44,20 +44,19 @@ pub(crate) fn fft_even_odd<T: Real>(size: usize, even_odd_from: usize) -> bool {
 
 /// The widest mask the pairs kernel of the even-and-odd spans runs ([`even_odd_kernel_name`]):
 /// it gained 3.5 % at w = 3071, 3 % at 4095 and 1 % at 6143, was level at 6599 and lost 2 % at
-/// 7167, and 1 % at 8191 before (H200, 2^26 f32 `same`, docs/conv1d.md "Pair I/O for odd masks
-/// and for f16").
+/// 7167, and 1 % at 8191 before; with even tiles, even masks 6.5 % at 4096, 3.4 % at 5000 and
+/// 1 % at 6142 (H200, 2^26 f32 `same`, docs/conv1d.md "Pair I/O for odd masks and for f16" and
+/// "Even tiles").
 pub(crate) const EVEN_ODD_PAIRS_MAX_WIDTH: usize = 6143;
 
 /// The entry point of the even-and-odd spans of `size` points for `T` and a mask of `w`:
-/// `conv1d_fft_eo16384_pairs_f32` for f32 spans of 16384 points whose tiles have an even length
-/// (`size − w + 1`: odd masks) up to [`EVEN_ODD_PAIRS_MAX_WIDTH`], `conv1d_fft_eo<size>_T`
-/// otherwise. The pairs kernel moves each point's two values with one 8-byte load or store where
-/// aligned; with an even tile length every tile of a row is aligned alike, with an odd one the
-/// tiles alternate and the pairs lost 5 %. Mirrors the `*_PAIRS_ENTRY` in `kernels/conv1d.cu`.
+/// `conv1d_fft_eo16384_pairs_f32` for f32 spans of 16384 points up to
+/// [`EVEN_ODD_PAIRS_MAX_WIDTH`], `conv1d_fft_eo<size>_T` otherwise. The pairs kernel moves each
+/// point's two values with one 8-byte load or store where aligned; the tiles' even length
+/// ([`fft_tile`]) aligns every tile of a row alike. Mirrors the `*_PAIRS_ENTRY` in
+/// `kernels/conv1d.cu`.
 pub(crate) fn even_odd_kernel_name<T: Real>(size: usize, w: usize) -> String {
-    // size is even, so the tile's length is even where w is odd
-    let pairs =
-        T::NAME == "f32" && size == FFT_EVEN_ODD_MIN && w % 2 == 1 && w <= EVEN_ODD_PAIRS_MAX_WIDTH;
+    let pairs = T::NAME == "f32" && size == FFT_EVEN_ODD_MIN && w <= EVEN_ODD_PAIRS_MAX_WIDTH;
     let variant = if pairs { "_pairs" } else { "" };
     format!("conv1d_fft_eo{size}{variant}_{}", T::NAME)
 }
@@ -97,10 +96,17 @@ pub fn fft_max_size<T: Real>() -> usize {
     2 * fft_pair_max::<T>()
 }
 
-/// Outputs per tile for a transform of `size` points and a mask of `w` (`size − w + 1`; 0
-/// where the mask does not fit).
+/// Outputs per tile for a transform of `size` points and a mask of `w`: `size − w + 1`, one
+/// less where that is odd and `size` is at least [`FFT_EVEN_ODD_MIN`] (so the tiles of a row
+/// all start with the same alignment, which the pair loads and stores of those sizes need); 0
+/// where the mask does not fit. Mirrors `L` in `conv1d_fft` (`gpu_prims/conv1d_fft.cuh`).
 pub fn fft_tile(size: usize, w: usize) -> usize {
-    (size + 1).saturating_sub(w)
+    let tile = (size + 1).saturating_sub(w);
+    if size >= FFT_EVEN_ODD_MIN && tile > 1 {
+        tile & !1
+    } else {
+        tile
+    }
 }
 
 /// The longest mask the FFT path takes for `T` with an automatic size: 31745 for f32, f16 and
@@ -118,9 +124,10 @@ pub fn fft_max_width<T: Real>() -> usize {
 /// f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the crossings
 /// where costs scaled by `N / (N − w + 1)` from the measured widths on both sides meet), and
 /// last the radix-32 transforms of 8192 and 16384 points (eighteenth session: f32 sizes 4096 …
-/// 32768 at widths 1279 … 24575; 4096 to 1500, 8192 to 2900 where the measured times cross;
-/// with the 32768-point spans' pair loads and stores, 16384 to 6600 where the costs scaled
-/// from w = 6000 … 8191 cross). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that
+/// 32768 at widths 1279 … 24575; 4096 to 1500 where the measured times cross), and last the
+/// even tiles and f64's pair I/O (twenty-second session: 8192 to 2450 and 16384 to 6200 for
+/// f32, 8192 to 2047 for f64, where the sizes measured side by side cross; docs/conv1d.md "Even
+/// tiles"). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that
 /// sweep did not reach them. The kernels are bound by arithmetic, not memory, so their crossings do not
 /// depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
@@ -128,15 +135,15 @@ const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (230, 1024),
     (427, 2048),
     (1500, 4096),
-    (2900, 8192),
-    (6600, 16384),
+    (2450, 8192),
+    (6200, 16384),
     (usize::MAX, 32768),
 ];
 const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
     (111, 1024),
     (1220, 2048),
     (1500, 4096),
-    (3150, 8192),
+    (2047, 8192),
     (usize::MAX, 16384),
 ];
 
@@ -397,7 +404,7 @@ mod tests {
     use super::*;
 
     /// Every even-and-odd kernel the host can name exists in the committed PTX, and only the
-    /// f32 spans of 16384 points with odd masks (even tiles) take the pairs entry.
+    /// f32 spans of 16384 points up to w = 6143 take the pairs entry.
     #[test]
     fn even_odd_kernels_exist() {
         let names =
@@ -414,10 +421,7 @@ mod tests {
                         names.contains(&&*name),
                         "{name} missing from conv1d.ptx.kpack"
                     );
-                    let pairs = T::NAME == "f32"
-                        && size == 16384
-                        && fft_tile(size, w) % 2 == 0
-                        && w <= 6143;
+                    let pairs = T::NAME == "f32" && size == 16384 && w <= 6143;
                     assert_eq!(name.contains("_pairs_"), pairs, "{name} for w {w}");
                 }
             }
@@ -438,15 +442,17 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_work_per_output() {
-        assert_eq!(fft_size::<f32>(6600), Some(16384));
-        assert_eq!(fft_size::<f32>(6601), Some(32768));
+        assert_eq!(fft_size::<f32>(6200), Some(16384));
+        assert_eq!(fft_size::<f32>(6201), Some(32768));
         assert_eq!(fft_size::<f32>(1500), Some(4096));
         assert_eq!(fft_size::<f32>(1501), Some(8192));
-        assert_eq!(fft_size::<f32>(2901), Some(16384));
+        assert_eq!(fft_size::<f32>(2450), Some(8192));
+        assert_eq!(fft_size::<f32>(2451), Some(16384));
         assert_eq!(fft_size::<f32>(0), None);
         assert_eq!(fft_size::<f64>(1500), Some(4096));
         assert_eq!(fft_size::<f64>(1501), Some(8192));
-        assert_eq!(fft_size::<f64>(3150), Some(8192));
+        assert_eq!(fft_size::<f64>(2047), Some(8192));
+        assert_eq!(fft_size::<f64>(2048), Some(16384));
         assert_eq!(fft_size::<f64>(4096), Some(16384));
         assert_eq!(fft_size::<f64>(15362), None);
         assert_eq!(fft_size::<gpu_core::f16>(31745), Some(32768));
@@ -462,6 +468,30 @@ mod tests {
             );
         }
         assert_eq!(fft_tile(512, 600), 0);
+    }
+
+    /// Tiles of the sizes with pair I/O have an even length, the smaller sizes keep every
+    /// output of their transforms.
+    #[test]
+    fn tiles_are_even_from_the_even_and_odd_sizes() {
+        for size in FFT_SIZES {
+            for w in [1, 2, 3, 94, 95, 1024, 4095, 4096, size - 1, size] {
+                if w > size {
+                    continue;
+                }
+                let tile = fft_tile(size, w);
+                if size >= FFT_EVEN_ODD_MIN && w < size {
+                    assert_eq!(tile, (size + 1 - w) & !1, "size {size}, w {w}");
+                    assert_eq!(tile % 2, 0, "size {size}, w {w}");
+                } else {
+                    assert_eq!(tile, size + 1 - w, "size {size}, w {w}");
+                }
+            }
+        }
+        assert_eq!(fft_tile(16384, 4096), 12288);
+        assert_eq!(fft_tile(16384, 4095), 12290);
+        assert_eq!(fft_tile(16384, 16384), 1);
+        assert_eq!(fft_tile(8192, 4096), 4097);
     }
 
     #[test]

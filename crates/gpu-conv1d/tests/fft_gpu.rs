@@ -211,7 +211,8 @@ fn gpu_fft_sanitize_small_blocks() {
 #[test]
 fn gpu_fft_sanitize_even_odd() {
     let Some(gpu) = gpu_or_skip() else { return };
-    // f32: an even mask too, for the 16384-point spans' scalar kernel (odd masks run the pairs)
+    // An even mask too for f32: the pairs kernel with a tile one output shorter than the span
+    // allows (fft_tile); the masks past 6143 run the 16384-point spans' scalar kernel.
     sanitizer_cases::<f32>(&gpu, &[16384, 32768], &[3, 4], 37);
     sanitizer_cases::<f64>(&gpu, &[16384, 32768], &[3], 37);
     sanitizer_cases::<bf16>(&gpu, &[16384, 32768], &[3], 37);

@@ -80,23 +80,29 @@ struct Conv1dFftTile {
 };
 
 // Whether the even-and-odd packing's entry conv1d_fft_eo<SPAN>_T moves each point's two values
-// with one load or store where the span or the outputs are aligned (PAIRS below). Measured on
-// an H200 (docs/conv1d.md, "Pair loads and stores" and "Pair I/O for odd masks and for f16"):
+// with one load or store where the span or the outputs are aligned (PAIRS below). The tiles'
+// even length from 16384 span points (conv1d_fft) aligns every tile of a row alike. Measured on
+// an H200 (docs/conv1d.md, "Pair loads and stores", "Pair I/O for odd masks and for f16" and
+// "Even tiles"):
 // - f32 spans of 32768 points (16384-point blocks, waiting on the load/store queue): 2-12 %
-//   faster at w = 3071 … 16383.
-// - f32 spans of 16384 points: 3 % faster at w = 3071 and 4095 but 1 % and 5 % slower at 8191
-//   and 6000, where odd tile lengths make the tiles alternate between paired loads and paired
-//   stores. So those keep scalar I/O here, and f32 has a second entry,
-//   conv1d_fft_eo16384_pairs_f32, which the host runs where tiles have an even length (odd
-//   masks, to w = 6143: fft.rs). A run-time test of the tile's length inside one kernel instead
-//   slowed the even masks by 14 % (H200; the cause not studied).
-// - f16, both span sizes: 1-8 % faster at every width measured, even or odd.
+//   faster at w = 3071 … 16383, and 5 % more for even masks once the tiles were even.
+// - f32 spans of 16384 points: 3-7 % faster to w = 6143 (1 % at 6142), but 2 % slower at 7167
+//   and 1 % at 8191. So they keep scalar I/O here, and f32 has a second entry,
+//   conv1d_fft_eo16384_pairs_f32, which the host runs to w = 6143 (fft.rs). A run-time test
+//   inside one kernel instead slowed the scalar case by 14 % (the cause not studied).
+// - f16, both span sizes: 1-8 % faster at every width measured, 3-8 % more for even masks once
+//   the tiles were even.
+// - f64 (spans of 16384 points only): 16-byte pairs 8 % faster at w = 4095 and 4096, 2-3 % at
+//   8191 and 12000.
 // - bf16: level to 5 % slower with the pairs as two 16-bit values, 2-8 % slower as one 32-bit
 //   word split by a shift and a mask, so scalar I/O.
 template <class T, int SPAN> struct Conv1dFftPairIo {
     static constexpr bool value = sizeof(T) == 4 && SPAN == 32768;
 };
 template <int SPAN> struct Conv1dFftPairIo<f16, SPAN> {
+    static constexpr bool value = true;
+};
+template <int SPAN> struct Conv1dFftPairIo<f64, SPAN> {
     static constexpr bool value = true;
 };
 
@@ -351,8 +357,8 @@ __device__ __forceinline__ void conv1d_fft_transform(
     if (S == 1) conv1d_fft_direct_tile<T, A>(x, mask, y, tb, n, n_out, off, w, bmode);
 }
 
-// The kernel: tiles of L = S·N − w + 1 outputs, two at a time in one transform (tiles 2p and
-// 2p + 1 of a row, S = 1) or one at a time (S = 2).
+// The kernel: tiles of L = S·N − w + 1 outputs (even from 16384 span points), two at a time in
+// one transform (tiles 2p and 2p + 1 of a row, S = 1) or one at a time (S = 2).
 template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false, bool PAIRS = false>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
@@ -364,7 +370,11 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
     typedef typename Accumulator<T>::type A;
     typedef BlockFft<A, LOG_N, E> F;
     constexpr int N = F::N;
-    const i64 L = (i64)S * N - (i64)w + 1;  // outputs per tile (the host keeps w < S·N)
+    // Outputs per tile: S·N − w + 1 (the host keeps w < S·N), one less where that is odd from
+    // 16384 span points on, so every tile of a row starts with the same alignment and the pair
+    // I/O holds for all of them (fft_tile in crates/gpu-conv1d/src/fft.rs mirrors it).
+    i64 L = (i64)S * N - (i64)w + 1;
+    if (S * N >= 16384 && L > 1) L &= ~(i64)1;
     // Transforms per row: pairs of tiles 2p and 2p + 1 of one row (never across rows: a row's
     // results do not depend on the rows launched with it), or single tiles.
     const u64 per_row = S == 1 ? tiles_per_row / 2 + (tiles_per_row & 1) : tiles_per_row;
