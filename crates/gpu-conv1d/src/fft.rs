@@ -99,7 +99,8 @@ pub fn fft_max_size<T: Real>() -> usize {
 /// Outputs per tile for a transform of `size` points and a mask of `w`: `size − w + 1`, one
 /// less where that is odd and `size` is at least [`FFT_EVEN_ODD_MIN`] (so the tiles of a row
 /// all start with the same alignment, which the pair loads and stores of those sizes need); 0
-/// where the mask does not fit. Mirrors `L` in `conv1d_fft` (`gpu_prims/conv1d_fft.cuh`).
+/// where the mask does not fit. The FFT path's tiles are `fft_tile(size, w + pad)` with the
+/// mask's [`fft_pad`]. Mirrors `L` in `conv1d_fft` (`gpu_prims/conv1d_fft.cuh`).
 pub fn fft_tile(size: usize, w: usize) -> usize {
     let tile = (size + 1).saturating_sub(w);
     if size >= FFT_EVEN_ODD_MIN && tile > 1 {
@@ -107,6 +108,18 @@ pub fn fft_tile(size: usize, w: usize) -> usize {
     } else {
         tile
     }
+}
+
+/// Zeros the FFT path puts in front of a mask of `w` whose windows start at offset `off`
+/// ([`Mode::offset`](crate::Mode::offset)) for transforms of `size` points: 1 from
+/// [`FFT_EVEN_ODD_MIN`] where `off` is odd (and the mask has room), 0 otherwise. The spans then
+/// start one position before the windows, with the same correlation, so that they share the
+/// outputs' alignment and the pair loads and stores hold on both sides: in `same` mode masks
+/// of `w ≡ 2, 3 (mod 4)` (the offset `−⌊w/2⌋` is odd), which then ran 3 % faster (H200,
+/// docs/conv1d.md "Spans aligned with their outputs"). The tiles are
+/// [`fft_tile`]`(size, w + fft_pad(size, w, off))` outputs long.
+pub fn fft_pad(size: usize, w: usize, off: i64) -> usize {
+    usize::from(size >= FFT_EVEN_ODD_MIN && off % 2 != 0 && w + 1 < size)
 }
 
 /// The longest mask the FFT path takes for `T` with an automatic size: 31745 for f32, f16 and
@@ -468,6 +481,27 @@ mod tests {
             );
         }
         assert_eq!(fft_tile(512, 600), 0);
+    }
+
+    /// The leading zero goes where the offset is odd, from the even-and-odd sizes on, and only
+    /// where the padded mask still leaves an output a tile.
+    #[test]
+    fn pads_follow_the_offset() {
+        use crate::Mode;
+        assert_eq!(fft_pad(16384, 4095, Mode::Same.offset(4095)), 1);
+        assert_eq!(fft_pad(16384, 4094, Mode::Same.offset(4094)), 1);
+        assert_eq!(fft_pad(16384, 4096, Mode::Same.offset(4096)), 0);
+        assert_eq!(fft_pad(16384, 4093, Mode::Same.offset(4093)), 0);
+        assert_eq!(fft_pad(32768, 16383, Mode::Same.offset(16383)), 1);
+        assert_eq!(fft_pad(16384, 4095, Mode::Valid.offset(4095)), 0);
+        assert_eq!(fft_pad(16384, 4096, Mode::Full.offset(4096)), 1);
+        assert_eq!(fft_pad(16384, 4095, Mode::Full.offset(4095)), 0);
+        assert_eq!(fft_pad(8192, 4095, Mode::Same.offset(4095)), 0);
+        assert_eq!(fft_pad(16384, 16382, -8191), 1);
+        assert_eq!(fft_pad(16384, 16383, -8191), 0);
+        // w ≡ 3 (mod 4) in `same` mode: a tile two outputs shorter; w ≡ 2: the same tile
+        assert_eq!(fft_tile(16384, 4095 + 1), 12288);
+        assert_eq!(fft_tile(16384, 4094 + 1), fft_tile(16384, 4094));
     }
 
     /// Tiles of the sizes with pair I/O have an even length, the smaller sizes keep every

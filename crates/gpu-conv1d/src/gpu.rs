@@ -308,19 +308,25 @@ impl<'s, T: Real> Conv1d<'s, T> {
     }
 
     /// The FFT tables for a size of `size` points (`even_odd`: packed as a tile's even and odd
-    /// points) on the device: built and uploaded on first use, then shared by every clone.
-    fn fft_tables(&self, size: usize, even_odd: bool) -> Result<Arc<DeviceArray<T::Wide>>> {
+    /// points) of the mask behind `pad` zeros ([`fft_pad`](crate::fft::fft_pad)) on the device:
+    /// built and uploaded on first use, then shared by every clone.
+    fn fft_tables(
+        &self,
+        size: usize,
+        even_odd: bool,
+        pad: usize,
+    ) -> Result<Arc<DeviceArray<T::Wide>>> {
         let mut cache = self
             .fft_tables
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, t)) = cache.iter().find(|(key, _)| *key == (size, even_odd)) {
+        let key = (size, even_odd, pad);
+        if let Some((_, t)) = cache.iter().find(|(k, _)| *k == key) {
             return Ok(Arc::clone(t));
         }
-        let mask: Vec<f64> = self
-            .mask_host
-            .iter()
-            .map(|&v| gpu_core::Element::to_f64(v))
+        let mask: Vec<f64> = std::iter::repeat(0.0)
+            .take(pad)
+            .chain(self.mask_host.iter().map(|&v| gpu_core::Element::to_f64(v)))
             .collect();
         let tables = if even_odd {
             crate::fft::even_odd_tables::<T::Wide>(&mask, size)
@@ -328,7 +334,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
             crate::fft::tables::<T::Wide>(&mask, size)
         };
         let t = Arc::new(self.gpu.upload(&tables)?);
-        cache.push(((size, even_odd), Arc::clone(&t)));
+        cache.push((key, Arc::clone(&t)));
         Ok(t)
     }
 
@@ -865,10 +871,14 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 let size = size as usize;
                 let even_odd = matches!(path, Path::FftEvenOdd { .. });
                 crate::fft::validate::<T>(size as u32, w as usize)?;
-                let tables = self.fft_tables(size, even_odd)?;
+                // From the whole row's offset, not this launch's (a span's or a window's start
+                // moves it): every part of a row keeps the row's tiles.
+                let pad =
+                    crate::fft::fft_pad(size, w as usize, offset(self.options.mode, w as usize));
+                let tables = self.fft_tables(size, even_odd, pad)?;
                 let spectrum = tables.device_ptr();
                 let twiddles = spectrum + (2 * size * std::mem::size_of::<T::Wide>()) as u64;
-                let tile = crate::fft::fft_tile(size, w as usize) as u64;
+                let tile = crate::fft::fft_tile(size, w as usize + pad) as u64;
                 // Pairs of tiles within each row, as the whole row's launch pairs them: a span
                 // from output `span_start` starts `lead` outputs into its first pair (origin −lead).
                 let lead = span_start % (2 * tile);
@@ -907,16 +917,18 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     .with_shared_bytes(shared as u32);
                 // SAFETY: conv1d_fft<N>_T and conv1d_fft_eo<N>_T(const T* x, const Complex<A>*
                 // spectrum, const Complex<A>* twiddles, const A* mask, T* y, u64 rows, u64 n, u64
-                // n_out, i64 off, u64 w, int boundary, u64 tiles_per_row, i64 origin), A =
+                // n_out, i64 off, u64 w, int boundary, u64 tiles_per_row, i64 origin, int pad), A =
                 // T::Wide: x holds rows·n elements, y rows·n_out, mask w (checked above; device
                 // arrays of this context; a span's reads are the caller's to have uploaded: the
-                // windows of every tile pair it touches, crate::host::span_rule); `tables` holds
+                // windows of every tile pair it touches and the position before them where pad is
+                // 1, crate::host::span_rule); `tables` holds
                 // the spectrum (2·size A values: size complex values, or size / 2 pairs of them
                 // for the even-and-odd packing) then the twiddles of the `points`-point
                 // transform (16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept
-                // alive by the cache after this call; w < size (validated), so tiles have
-                // size − w + 1 ≥ 1 outputs and tiles_per_row covers n_out; points / E threads as
-                // compiled (checked above), with the `shared` bytes of dynamic shared memory the
+                // alive by the cache after this call, the spectrum that of the mask behind `pad`
+                // zeros; w + pad < size (validated, fft_pad), so tiles have fft_tile(size, w +
+                // pad) ≥ 1 outputs and tiles_per_row covers n_out; points / E threads as compiled
+                // (checked above), with the `shared` bytes of dynamic shared memory the
                 // kernel indexes (FftSlots<points> complex values; the limit raised above where
                 // needed).
                 unsafe {
@@ -936,7 +948,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
                             w,
                             boundary,
                             tiles_per_row,
-                            origin
+                            origin,
+                            pad as i32
                         ],
                     )
                 }
@@ -978,7 +991,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
 }
 
 /// The FFT tables of a `Conv1d`, per size and packing (a few at most).
-type FftTables<W> = Arc<Mutex<Vec<((usize, bool), Arc<DeviceArray<W>>)>>>;
+type FftTables<W> = Arc<Mutex<Vec<((usize, bool, usize), Arc<DeviceArray<W>>)>>>;
 
 pub(crate) struct Shape {
     pub(crate) rows: u64,

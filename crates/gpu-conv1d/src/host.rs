@@ -187,8 +187,11 @@ pub(crate) fn span_rule<T: Real>(path: Path, w: usize) -> Option<SpanRule> {
     };
     match path {
         Path::CuFft { .. } => None,
+        // From the sizes fft_pad may pad at, tiles are no longer and spans start up to one
+        // position before the windows: one output more.
         Path::Fft { size } | Path::FftEvenOdd { size } => Some(SpanRule {
-            reach: 2 * crate::fft::fft_tile(size as usize, w),
+            reach: 2 * crate::fft::fft_tile(size as usize, w)
+                + usize::from(size as usize >= crate::fft::FFT_EVEN_ODD_MIN),
             ..direct
         }),
         Path::TensorCore => Some(SpanRule {
@@ -246,6 +249,8 @@ mod tests {
         assert_eq!(span_rule::<f32>(Path::CuFft { size: 1 << 16 }, 20000), None);
         let fft = span_rule::<f32>(Path::Fft { size: 4096 }, 1023).unwrap();
         assert_eq!(fft.reach, 2 * (4096 - 1023 + 1));
+        let spans = span_rule::<f32>(Path::FftEvenOdd { size: 16384 }, 4095).unwrap();
+        assert_eq!(spans.reach, 2 * (16384 - 4095 + 1) + 1);
         let tc16 = span_rule::<gpu_core::f16>(Path::TensorCore, 31).unwrap();
         let tc32 = span_rule::<f32>(Path::TensorCore, 31).unwrap();
         assert_eq!((tc16.quantum, tc16.align, tc32.align), (TENSOR_TILE, 8, 4));

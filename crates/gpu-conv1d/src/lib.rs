@@ -122,8 +122,8 @@ mod rows_host;
 mod slices_host;
 
 pub use fft::{
-    cufft_size, fft_max_size, fft_max_width, fft_pair_max, fft_size, fft_tile, CUFFT_MIN_SIZE,
-    FFT_EVEN_ODD_MIN, FFT_SIZES,
+    cufft_size, fft_max_size, fft_max_width, fft_pad, fft_pair_max, fft_size, fft_tile,
+    CUFFT_MIN_SIZE, FFT_EVEN_ODD_MIN, FFT_SIZES,
 };
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,

@@ -1063,7 +1063,7 @@ fn gpu_shared_by_16_threads() {
     let fft = |size: u32| move |p: &Path| *p == Path::Fft { size };
     let even_odd = |size: u32| move |p: &Path| *p == Path::FftEvenOdd { size };
     case_from::<f32>(&gpu, 2047, Strategy::FFT, 9000, fft(8192));
-    case_from::<bf16>(&gpu, 2500, Strategy::FFT, 9000, fft(8192));
+    case_from::<bf16>(&gpu, 2400, Strategy::FFT, 9000, fft(8192));
     // (16384 points: even and odd from `conv1d.fft_even_odd_from`, a per-device key.)
     let either = |p: &Path| fft(16384)(p) || even_odd(16384)(p);
     case_from::<f32>(&gpu, 4095, Strategy::FFT, 20000, either);

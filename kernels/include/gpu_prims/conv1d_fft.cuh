@@ -22,6 +22,10 @@
 // instead of 2·(N − w + 1). The product then pairs each point with its mirror
 // (conv1d_fft_even_odd_product); everything else is the pairs' code at span positions S·k.
 //
+// From 16384 span points the host may pass pad = 1 (conv1d_fft): the spans start one position
+// early and the spectrum is that of the mask behind one zero, so that spans and outputs share
+// their alignment for the pair loads and stores.
+//
 // Tiles start at `origin` (0 for a launch over whole rows) and pair up within each row: tile t
 // of a row covers the launch's outputs origin + t·L ... + L − 1. A launch over part of a row (the
 // host pipeline's spans) passes the origin of the whole row's tiling, −(start mod 2L), loads
@@ -256,18 +260,20 @@ __device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
 // S = 2) in, the outputs of this launch out. LEAN (Conv1dFftPolicy): the finiteness checks by
 // Conv1dFftPoison, and transforms whose tiles are both whole in this launch store under the
 // tile's length alone. PAIRS (S = 2 only): a point's two values load and store as one pair
-// where aligned (Conv1dFftPairIo).
+// where aligned (Conv1dFftPairIo). pad: the spans start that many positions before the
+// windows (conv1d_fft); the direct sums read the windows themselves.
 template <class T, class F, int S, bool LEAN, bool PAIRS>
 __device__ __forceinline__ void conv1d_fft_transform(
     Complex<typename F::Value>* v, Complex<typename F::Value>* s, const T* __restrict__ x,
     const Complex<typename F::Value>* __restrict__ spectrum,
     const Complex<typename F::Value>* __restrict__ tw, const typename F::Value* __restrict__ mask,
     T* __restrict__ y, const Conv1dFftTile& ta, const Conv1dFftTile& tb, u64 n, u64 n_out,
-    i64 off, u64 w, int bmode, i64 L) {
+    i64 off, u64 w, int bmode, i64 L, int pad) {
     typedef typename F::Value A;
     constexpr int E = F::E;
     static_assert(!PAIRS || S == 2, "pairs exist in the even-and-odd packing only");
-    const bool finite_in = conv1d_fft_load<F, S, LEAN, PAIRS>(v, s, x, ta, tb, n, off, bmode);
+    const bool finite_in =
+        conv1d_fft_load<F, S, LEAN, PAIRS>(v, s, x, ta, tb, n, off - pad, bmode);
     // Also the barrier before the first store into s (the previous transform, or the load, read
     // it last).
     if (!__syncthreads_or(!finite_in)) {
@@ -357,8 +363,12 @@ __device__ __forceinline__ void conv1d_fft_transform(
     if (S == 1) conv1d_fft_direct_tile<T, A>(x, mask, y, tb, n, n_out, off, w, bmode);
 }
 
-// The kernel: tiles of L = S·N − w + 1 outputs (even from 16384 span points), two at a time in
-// one transform (tiles 2p and 2p + 1 of a row, S = 1) or one at a time (S = 2).
+// The kernel: tiles of L = S·N − (w + pad) + 1 outputs (even from 16384 span points), two at a
+// time in one transform (tiles 2p and 2p + 1 of a row, S = 1) or one at a time (S = 2). pad (0
+// or 1): the host's spectrum is that of the mask behind pad zeros and the spans start pad
+// positions before the windows, the same correlation; the host takes 1 where the windows' offset is
+// odd from 16384 span points (fft_lead in crates/gpu-conv1d/src/fft.rs), so that the spans of
+// the pair I/O start aligned where the outputs do.
 template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false, bool PAIRS = false>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
@@ -366,14 +376,15 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const typename Accumulator<T>::type* __restrict__ mask,
                                            T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off,
                                            u64 w, int bmode, u64 tiles_per_row, i64 origin,
-                                           Complex<typename Accumulator<T>::type>* s) {
+                                           int pad, Complex<typename Accumulator<T>::type>* s) {
     typedef typename Accumulator<T>::type A;
     typedef BlockFft<A, LOG_N, E> F;
     constexpr int N = F::N;
-    // Outputs per tile: S·N − w + 1 (the host keeps w < S·N), one less where that is odd from
-    // 16384 span points on, so every tile of a row starts with the same alignment and the pair
-    // I/O holds for all of them (fft_tile in crates/gpu-conv1d/src/fft.rs mirrors it).
-    i64 L = (i64)S * N - (i64)w + 1;
+    // Outputs per tile: S·N − (w + pad) + 1 (the host keeps w + pad ≤ S·N), one less where
+    // that is odd from 16384 span points on, so every tile of a row starts with the same
+    // alignment and the pair I/O holds for all of them (fft_tile in
+    // crates/gpu-conv1d/src/fft.rs mirrors it).
+    i64 L = (i64)S * N - (i64)(w + pad) + 1;
     if (S * N >= 16384 && L > 1) L &= ~(i64)1;
     // Transforms per row: pairs of tiles 2p and 2p + 1 of one row (never across rows: a row's
     // results do not depend on the rows launched with it), or single tiles.
@@ -387,11 +398,11 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
             const Conv1dFftTile t0(row, 2 * p, origin, L, n_out);
             const Conv1dFftTile t1(row, 2 * p + 1, origin, L, n_out);
             conv1d_fft_transform<T, F, 1, LEAN, false>(v, s, x, spectrum, tw, mask, y, t0, t1,
-                                                       n, n_out, off, w, bmode, L);
+                                                       n, n_out, off, w, bmode, L, pad);
         } else {
             const Conv1dFftTile t(row, p, origin, L, n_out);
             conv1d_fft_transform<T, F, 2, LEAN, PAIRS>(v, s, x, spectrum, tw, mask, y, t, t, n,
-                                                       n_out, off, w, bmode, L);
+                                                       n_out, off, w, bmode, L, pad);
         }
     }
 }
@@ -433,12 +444,12 @@ template <class A, int N> struct Conv1dFftPolicy {
             const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
             const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
             T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
-            int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                               \
+            int boundary, gp::u64 tiles_per_row, gp::i64 origin, int pad) {                       \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, N>::E, 1,                                \
                        gp::Conv1dFftPolicy<A, N>::LEAN>(                                         \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
-            origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
+            origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                     \
     }
 
 // The entry point conv1d_fft_eo<SPAN><variant>_<tname> of the even-and-odd packing: spans of
@@ -453,13 +464,13 @@ template <class A, int N> struct Conv1dFftPolicy {
             const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
             const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
             T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
-            int boundary, gp::u64 tiles_per_row, gp::i64 origin) {                               \
+            int boundary, gp::u64 tiles_per_row, gp::i64 origin, int pad) {                       \
         static_assert(SPAN == 2 << LOG_N, "a span of 2N points");                                \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2,                        \
                        gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN, PAIRS>(                           \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
-            origin, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                         \
+            origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                     \
     }
 
 // conv1d_fft_eo<SPAN>_<tname>, with the pair I/O where Conv1dFftPairIo has it.

@@ -188,16 +188,17 @@ pub fn check_fft<T: Real>(
     limit: usize,
 ) -> Result<(), String> {
     // The scale of an output: the largest |X| over the spans of its pair of tiles (tiles of
-    // `tile` outputs, each reading `size` positions from `o0 + off`; the even-and-odd packing's
-    // single tiles read less, so their tolerance is no tighter than this).
-    let tile = gpu_conv1d::fft_tile(size, m.len());
-    let group = |o: usize| o / tile / 2;
+    // `tile` outputs, each reading `size` positions from `o0 + off − pad`; the even-and-odd
+    // packing's single tiles read less, so their tolerance is no tighter than this).
     let off = mode.offset(m.len());
+    let pad = gpu_conv1d::fft_pad(size, m.len(), off);
+    let tile = gpu_conv1d::fft_tile(size, m.len() + pad);
+    let group = |o: usize| o / tile / 2;
     let n_out = got.len();
     let reach = (n_out / tile + 2) * tile + size;
-    let table = RangeMax::new(x, off, reach, boundary);
+    let table = RangeMax::new(x, off - pad as i64, reach, boundary);
     check_transform(got, x, m, mode, boundary, size, limit, group, |o, off| {
-        let p0 = ((o / tile) & !1) as i64 * tile as i64 + off;
+        let p0 = ((o / tile) & !1) as i64 * tile as i64 + off - pad as i64;
         table.max(p0, p0 + (tile + size) as i64)
     })
 }
