@@ -98,8 +98,10 @@ struct Conv1dFftTile {
 //   the tiles were even.
 // - f64 (spans of 16384 points only): 16-byte pairs 8 % faster at w = 4095 and 4096, 2-3 % at
 //   8191 and 12000.
-// - bf16: level to 5 % slower with the pairs as two 16-bit values, 2-8 % slower as one 32-bit
-//   word split by a shift and a mask, so scalar I/O.
+// - bf16: with spans and outputs aligned alike (fft_pad), the pairs as two 16-bit values ran
+//   4 % faster in the 32768-point spans at w = 8191 and 1.6 % at 16383, and 0-2 % slower in
+//   the 16384-point ones (w = 3071 … 6000), so pairs in the 32768-point spans only. (Before the
+//   alignment: level to 5 % slower, and 2-8 % slower as one 32-bit word split by a shift.)
 template <class T, int SPAN> struct Conv1dFftPairIo {
     static constexpr bool value = sizeof(T) == 4 && SPAN == 32768;
 };
@@ -108,6 +110,9 @@ template <int SPAN> struct Conv1dFftPairIo<f16, SPAN> {
 };
 template <int SPAN> struct Conv1dFftPairIo<f64, SPAN> {
     static constexpr bool value = true;
+};
+template <int SPAN> struct Conv1dFftPairIo<bf16, SPAN> {
+    static constexpr bool value = SPAN == 32768;
 };
 
 // Whether p is aligned for a Vec<T, 2>.
