@@ -920,17 +920,16 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // n_out, i64 off, u64 w, int boundary, u64 tiles_per_row, i64 origin, int pad), A =
                 // T::Wide: x holds rows·n elements, y rows·n_out, mask w (checked above; device
                 // arrays of this context; a span's reads are the caller's to have uploaded: the
-                // windows of every tile pair it touches and the position before them where pad is
-                // 1, crate::host::span_rule); `tables` holds
-                // the spectrum (2·size A values: size complex values, or size / 2 pairs of them
-                // for the even-and-odd packing) then the twiddles of the `points`-point
+                // windows of every tile pair it touches and the position before them where pad
+                // is 1, crate::host::span_rule); `tables` holds the spectrum (2·size A values:
+                // size complex values, or size / 2 pairs of them for the even-and-odd packing)
+                // of the mask behind `pad` zeros, then the twiddles of the `points`-point
                 // transform (16-byte aligned: 2·size·size_of::<A>() is a multiple of 16), kept
-                // alive by the cache after this call, the spectrum that of the mask behind `pad`
-                // zeros; w + pad < size (validated, fft_pad), so tiles have fft_tile(size, w +
-                // pad) ≥ 1 outputs and tiles_per_row covers n_out; points / E threads as compiled
-                // (checked above), with the `shared` bytes of dynamic shared memory the
-                // kernel indexes (FftSlots<points> complex values; the limit raised above where
-                // needed).
+                // alive by the cache after this call; w + pad < size (validated, fft_pad), so
+                // tiles have fft_tile(size, w + pad) ≥ 1 outputs and tiles_per_row covers n_out;
+                // points / E threads as compiled (checked above), with the `shared` bytes of
+                // dynamic shared memory the kernel indexes (FftSlots<points> complex values; the
+                // limit raised above where needed).
                 unsafe {
                     kernel.launch(
                         config,

@@ -371,9 +371,9 @@ __device__ __forceinline__ void conv1d_fft_transform(
 // The kernel: tiles of L = S·N − (w + pad) + 1 outputs (even from 16384 span points), two at a
 // time in one transform (tiles 2p and 2p + 1 of a row, S = 1) or one at a time (S = 2). pad (0
 // or 1): the host's spectrum is that of the mask behind pad zeros and the spans start pad
-// positions before the windows, the same correlation; the host takes 1 where the windows' offset is
-// odd from 16384 span points (fft_lead in crates/gpu-conv1d/src/fft.rs), so that the spans of
-// the pair I/O start aligned where the outputs do.
+// positions before the windows, the same correlation; the host takes 1 where the windows'
+// offset is odd from 16384 span points (fft_pad in crates/gpu-conv1d/src/fft.rs), so that the
+// spans of the pair I/O start aligned where the outputs do.
 template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false, bool PAIRS = false>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
@@ -449,12 +449,12 @@ template <class A, int N> struct Conv1dFftPolicy {
             const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
             const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
             T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
-            int boundary, gp::u64 tiles_per_row, gp::i64 origin, int pad) {                       \
+            int boundary, gp::u64 tiles_per_row, gp::i64 origin, int pad) {                      \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, N>::E, 1,                                \
                        gp::Conv1dFftPolicy<A, N>::LEAN>(                                         \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
-            origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                     \
+            origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                    \
     }
 
 // The entry point conv1d_fft_eo<SPAN><variant>_<tname> of the even-and-odd packing: spans of
@@ -469,13 +469,13 @@ template <class A, int N> struct Conv1dFftPolicy {
             const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
             const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
             T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
-            int boundary, gp::u64 tiles_per_row, gp::i64 origin, int pad) {                       \
+            int boundary, gp::u64 tiles_per_row, gp::i64 origin, int pad) {                      \
         static_assert(SPAN == 2 << LOG_N, "a span of 2N points");                                \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2,                        \
                        gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN, PAIRS>(                           \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
-            origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                     \
+            origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                    \
     }
 
 // conv1d_fft_eo<SPAN>_<tname>, with the pair I/O where Conv1dFftPairIo has it.
