@@ -129,7 +129,7 @@ pub fn fft_max_width<T: Real>() -> usize {
 }
 
 /// The automatic size by mask width: `(w_max, size)`, the size for masks of up to `w_max`
-/// elements, for 4-byte accumulators (f32, f16, bf16) and for f64. Measured on the H100 first
+/// elements, for f32 and bf16 (f16 below: [`SIZE_BY_WIDTH_F16`]) and for f64. Measured on the H100 first
 /// (docs/conv1d.md, the FFT width sweep of run G), then on an H200 as the blocks changed: 32
 /// points a thread from 4096 points (fifteenth session), the even-and-odd packing at 16384 and
 /// 32768 (sixteenth), the twiddle rows and the lean checks up to 4096 points (seventeenth
@@ -150,6 +150,19 @@ const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (1500, 4096),
     (2450, 8192),
     (6200, 16384),
+    (usize::MAX, 32768),
+];
+/// f16 leaves the 16384-point spans sooner than f32 and bf16: its pair I/O makes the
+/// 32768-point spans faster from about 5650 (twenty-third session, H200, 2^26 `same`: at
+/// w = 5500 16384 points 461-463 µs against 470-471, at 5800 474-478 against 467-469, at 6000
+/// 485 against 473-475; bf16 level from 5800 to 6400, so it keeps f32's table).
+const SIZE_BY_WIDTH_F16: [(usize, usize); 7] = [
+    (95, 512),
+    (230, 1024),
+    (427, 2048),
+    (1500, 4096),
+    (2450, 8192),
+    (5650, 16384),
     (usize::MAX, 32768),
 ];
 const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
@@ -176,6 +189,8 @@ pub fn fft_size<T: Real>(w: usize) -> Option<usize> {
     }
     let table: &[(usize, usize)] = if std::mem::size_of::<T::Wide>() == 8 {
         &SIZE_BY_WIDTH_F64
+    } else if T::NAME == "f16" {
+        &SIZE_BY_WIDTH_F16
     } else {
         &SIZE_BY_WIDTH_F32
     };
@@ -469,6 +484,10 @@ mod tests {
         assert_eq!(fft_size::<f64>(4096), Some(16384));
         assert_eq!(fft_size::<f64>(15362), None);
         assert_eq!(fft_size::<gpu_core::f16>(31745), Some(32768));
+        assert_eq!(fft_size::<gpu_core::f16>(5650), Some(16384));
+        assert_eq!(fft_size::<gpu_core::f16>(5651), Some(32768));
+        assert_eq!(fft_size::<gpu_core::bf16>(5651), Some(16384));
+        assert_eq!(fft_size::<gpu_core::bf16>(6201), Some(32768));
         for w in 1..=fft_max_width::<f32>() {
             let n = fft_size::<f32>(w).unwrap();
             assert!(fft_tile(n, w) >= 1024.min(n / 4), "w {w}: size {n}");
