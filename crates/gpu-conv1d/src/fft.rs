@@ -152,19 +152,17 @@ const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
     (6200, 16384),
     (usize::MAX, 32768),
 ];
-/// f16 leaves the 16384-point spans sooner than f32 and bf16: its pair I/O makes the
-/// 32768-point spans faster from about 5650 (twenty-third session, H200, 2^26 `same`: at
-/// w = 5500 16384 points 461-463 µs against 470-471, at 5800 474-478 against 467-469, at 6000
-/// 485 against 473-475; bf16 level from 5800 to 6400, so it keeps f32's table).
-const SIZE_BY_WIDTH_F16: [(usize, usize); 7] = [
-    (95, 512),
-    (230, 1024),
-    (427, 2048),
-    (1500, 4096),
-    (2450, 8192),
-    (5650, 16384),
-    (usize::MAX, 32768),
-];
+/// f32's table but for one crossing: f16 leaves the 16384-point spans sooner than f32 and bf16,
+/// its pair I/O making the 32768-point spans faster from about 5650 (twenty-third session,
+/// H200, 2^26 `same`: at w = 5500 16384 points 461-463 µs against 470-471, at 5800 474-478
+/// against 467-469, at 6000 485 against 473-475; bf16 level from 5800 to 6400, so it keeps
+/// f32's table).
+const SIZE_BY_WIDTH_F16: [(usize, usize); 7] = {
+    let mut table = SIZE_BY_WIDTH_F32;
+    assert!(table[5].1 == 16384);
+    table[5].0 = 5650;
+    table
+};
 const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
     (111, 1024),
     (1220, 2048),
