@@ -81,6 +81,10 @@ struct Conv1dFftTile {
         const i64 left = (i64)n_out - o0;
         hi = left < L ? left : L;
     }
+
+    // lo and hi clamped to [0, L], which selects the same k < L (L < 2^31).
+    __device__ __forceinline__ int lo32(i64 L) const { return (int)(lo < L ? lo : L); }
+    __device__ __forceinline__ int hi32() const { return (int)(hi > 0 ? hi : 0); }
 };
 
 // Whether the even-and-odd packing's entry conv1d_fft_eo<SPAN>_T moves each point's two values
@@ -183,7 +187,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
 #pragma unroll
                 for (int e = 0; e < F::E; ++e) {
                     v[e] = conv1d_fft_widen_pair(xa + pa + S * F::point(e));
-                    finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+                    finite &= isfinite(v[e].re) & isfinite(v[e].im);
                 }
                 return finite;
             }
@@ -198,7 +202,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
                 poison.add(v[e].re);
                 poison.add(v[e].im);
             } else {
-                finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+                finite &= isfinite(v[e].re) & isfinite(v[e].im);
             }
         }
         return LEAN ? poison.finite() : finite;
@@ -215,7 +219,7 @@ __device__ __forceinline__ bool conv1d_fft_load(Complex<A>* v, Complex<A>* s,
             poison.add(v[e].re);
             poison.add(v[e].im);
         } else {
-            finite = finite && isfinite(v[e].re) && isfinite(v[e].im);
+            finite &= isfinite(v[e].re) & isfinite(v[e].im);
         }
     }
     return LEAN ? poison.finite() : finite;
@@ -234,16 +238,24 @@ template <class F, class A>
 __device__ __forceinline__ void conv1d_fft_even_odd_product(Complex<A>* v, Complex<A>* s,
                                                             const Complex<A>* __restrict__ ab) {
     constexpr int N = F::N;
+    const int tid = (int)threadIdx.x;
     __syncthreads();  // the last pass's reads of s are done
+    Complex<A>* const st = s + F::phys(tid);
 #pragma unroll
-    for (int e = 0; e < F::E; ++e) s[F::phys(F::point(e))] = v[e];
+    for (int e = 0; e < F::E; ++e) st[F::slot_offset(F::point_offset(e))] = v[e];
     __syncthreads();
-    const Complex<A>* const abl = fft_launder(ab);
+    // Point k = tid + c has its mirror at N − k = (THREADS − tid) + (N − c − THREADS), the two
+    // parts' bits disjoint (F::slot_offset) but for k = 0, whose mirror is point 0.
+    const Complex<A>* const mt = s + F::phys(F::THREADS - tid);
+    const Complex<A>* const abt = fft_launder(ab) + 2 * tid;
 #pragma unroll
     for (int e = 0; e < F::E; ++e) {
-        const int k = F::point(e);
-        const Complex<A> z = v[e], c = s[F::phys((N - k) & (N - 1))];
-        const Complex<A> a = fft_ldg(abl + 2 * k), b = fft_ldg(abl + 2 * k + 1);
+        const int c0 = F::point_offset(e);
+        const Complex<A>* const m =
+            c0 == 0 && tid == 0 ? s : mt + F::slot_offset(N - c0 - F::THREADS);
+        const Complex<A> z = v[e], c = *m;
+        Complex<A> a, b;
+        fft_ldg2(abt + 2 * c0, a, b);
         // a·z + b·conj(c), conjugated
         v[e] = {a.re * z.re - a.im * z.im + b.re * c.re + b.im * c.im,
                 -(a.re * z.im + a.im * z.re + b.im * c.re - b.re * c.im)};
@@ -292,10 +304,10 @@ __device__ __forceinline__ void conv1d_fft_transform(
             if (S == 2) {
                 conv1d_fft_even_odd_product<F>(v, s, spectrum);
             } else {
-                const Complex<A>* const spl = fft_launder(spectrum);
+                const Complex<A>* const spt = fft_launder(spectrum) + threadIdx.x;
 #pragma unroll
                 for (int e = 0; e < E; ++e) {
-                    const Complex<A> z = cmul(v[e], fft_ldg(spl + F::point(e)));
+                    const Complex<A> z = cmul(v[e], fft_ldg(spt + F::point_offset(e)));
                     v[e] = {z.re, -z.im};
                 }
             }
@@ -315,16 +327,18 @@ __device__ __forceinline__ void conv1d_fft_transform(
             } else if (S == 1) {
                 // One test for both parts where they share an output index: split like the
                 // S = 2 case, the pairs' kernels grew by some 300 PTX lines and ran 2-5 % slower.
-                if (k < L) finite_out = finite_out && isfinite(v[e].re) && isfinite(v[e].im);
+                if (k < L) finite_out &= isfinite(v[e].re) & isfinite(v[e].im);
             } else {
-                if (k < L) finite_out = finite_out && isfinite(v[e].re);
-                if (k + 1 < L) finite_out = finite_out && isfinite(v[e].im);
+                if (k < L) finite_out &= isfinite(v[e].re);
+                if (k + 1 < L) finite_out &= isfinite(v[e].im);
             }
         }
         if (LEAN) finite_out = poison.finite();
         if (!__syncthreads_or(!finite_out)) {
             T* ya = y + ta.row * n_out + ta.o0;
             T* yb = y + tb.row * n_out + tb.o0 + (S - 1);
+            // The tiles' bounds in 32 bits (k < L ≤ S·N): one compare an output, not two.
+            const int alo = ta.lo32(L), ahi = ta.hi32(), blo = tb.lo32(L), bhi = tb.hi32();
             if (LEAN && ta.lo == 0 && tb.lo == 0 && ta.hi == L && tb.hi == L) {
 #pragma unroll
                 for (int e = 0; e < E; ++e) {
@@ -341,14 +355,14 @@ __device__ __forceinline__ void conv1d_fft_transform(
 #pragma unroll
                     for (int e = 0; e < E; ++e) {
                         const int k = S * F::point(e);
-                        if (__all_sync(0xffffffffu, k >= ta.lo && k + 1 < ta.hi)) {
+                        if (__all_sync(0xffffffffu, k >= alo && k + 1 < ahi)) {
                             Vec<T, 2> q;
                             q.v[0] = narrow<T>(v[e].re);
                             q.v[1] = narrow<T>(-v[e].im);
                             *reinterpret_cast<Vec<T, 2>*>(ya + k) = q;
                         } else {
-                            if (k >= ta.lo && k < ta.hi) ya[k] = narrow<T>(v[e].re);
-                            if (k + 1 >= tb.lo && k + 1 < tb.hi) yb[k] = narrow<T>(-v[e].im);
+                            if (k >= alo && k < ahi) ya[k] = narrow<T>(v[e].re);
+                            if (k + 1 >= blo && k + 1 < bhi) yb[k] = narrow<T>(-v[e].im);
                         }
                     }
                     return;
@@ -357,8 +371,8 @@ __device__ __forceinline__ void conv1d_fft_transform(
 #pragma unroll
             for (int e = 0; e < E; ++e) {
                 const int k = S * F::point(e);
-                if (k >= ta.lo && k < ta.hi) ya[k] = narrow<T>(v[e].re);
-                if (k + S - 1 >= tb.lo && k + S - 1 < tb.hi) yb[k] = narrow<T>(-v[e].im);
+                if (k >= alo && k < ahi) ya[k] = narrow<T>(v[e].re);
+                if (k + S - 1 >= blo && k + S - 1 < bhi) yb[k] = narrow<T>(-v[e].im);
             }
             return;
         }
@@ -433,8 +447,13 @@ template <class A, int N> struct Conv1dFftPolicy {
     // The lean checks and stores (conv1d_fft_transform) for 4-byte accumulators up to 4096
     // points: f32 with twiddle rows ran 4 % faster at 2048 points and 8 % at 4096, 3 % slower at
     // 8192 (more spills) and level at 16384 (H200, one-off/fft-conv-harness.cu); f16 7 % and
-    // 12 % faster at 2048 and 4096 through the library, f64 5 % slower at 2048.
-    static constexpr bool LEAN = sizeof(A) == 4 && N <= 4096;
+    // 12 % faster at 2048 and 4096 through the library, f64 5 % slower at 2048. Once the blocks'
+    // index arithmetic was lean too (twenty-fourth session), the 8192-point pairs took them
+    // without spilling and ran 7 % faster with them than without (f32, w = 127 … 2047, H200);
+    // the even-and-odd spans (8192- and 16384-point transforms) spilled more with them and keep
+    // the plain checks (LEAN_EVEN_ODD).
+    static constexpr bool LEAN = sizeof(A) == 4 && N <= 8192;
+    static constexpr bool LEAN_EVEN_ODD = false;
 };
 
 }  // namespace gp
@@ -473,7 +492,7 @@ template <class A, int N> struct Conv1dFftPolicy {
         static_assert(SPAN == 2 << LOG_N, "a span of 2N points");                                \
         extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
         gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2,                        \
-                       gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN, PAIRS>(                           \
+                       gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN_EVEN_ODD, PAIRS>(                  \
             x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
             origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem));                    \
     }

@@ -174,69 +174,106 @@ template <class A, int LOG_N, int E_ = FFT_E> struct BlockFft {
     // 32), so the strided stores of the first pass (stride R0 points) spread over the banks.
     static __device__ __forceinline__ int phys(int i) { return i + (i >> PAD_SHIFT); }
 
+    // phys(i + c) − phys(i) where i and c have no bit in common (the pad slots are a sum over
+    // the bits): so an access at point i + c is the slot of i plus a constant, one address per
+    // thread and immediate offsets instead of a shift and adds per access.
+    static __device__ __host__ __forceinline__ constexpr int slot_offset(int c) {
+        return c + (c >> PAD_SHIFT);
+    }
+
+    // point(e) − tid (a multiple of THREADS, so its bits are disjoint from tid's).
+    static __device__ __host__ __forceinline__ constexpr int point_offset(int e) {
+        return (e / R0) * THREADS + (e % R0) * (N / R0);
+    }
+
     // Point index of element e (= b·R0 + r, r < R0) of the registers in the first/last-pass
     // layout: butterfly j = tid + b·THREADS, point j + r·N/R0.
-    static __device__ __forceinline__ int point(int e) {
-        return (int)threadIdx.x + (e / R0) * THREADS + (e % R0) * (N / R0);
+    static __device__ __forceinline__ int point(int e) { return (int)threadIdx.x + point_offset(e); }
+
+    // The twiddle powers of a row for radix R: p[0..3] = w^1 … w^4, p[4] = w^8, p[5] = w^12,
+    // p[6] = w^16.
+    template <int R>
+    static __device__ __forceinline__ void load_row(Complex<A>* p, const Complex<A>* row) {
+        fft_ldg2(row, p[0], p[1]);
+        fft_ldg2(row + 2, p[2], p[3]);
+        if (R >= 16) fft_ldg2(row + 4, p[4], p[5]);
+        if (R == 32) fft_ldg2(row + 6, p[6], p[7]);
+    }
+    // Turns a butterfly's R points v[0..R) by the powers of its row (load_row).
+    template <int R> static __device__ __forceinline__ void twiddle(Complex<A>* v, const Complex<A>* p) {
+#pragma unroll
+        for (int r = 1; r < R; ++r) {
+            // w^r = w^(r mod 16 − lo) · w^lo (· w^16), r mod 16 − lo in {0, 4, 8, 12}
+            const int r16 = r & 15, hi = r16 & ~3, lo = r & 3;
+            Complex<A> t = {};
+            if (r16 != 0) {
+                if (hi == 0) {
+                    t = p[lo - 1];
+                } else {
+                    const Complex<A> h = p[hi == 4 ? 3 : hi == 8 ? 4 : 5];
+                    t = lo == 0 ? h : cmul(p[lo - 1], h);
+                }
+            }
+            if (r >= 16) t = r16 == 0 ? p[6] : cmul(t, p[6]);
+            v[r] = cmul(v[r], t);
+        }
     }
 
     // Turns each butterfly's points by the pass's twiddles (none where ns = 1) and transforms
-    // them: point k of butterfly b ends in v[b·R + fft_bitrev(k, R)].
+    // them: point k of butterfly b ends in v[b·R + fft_bitrev(k, R)]. Butterfly j's row is
+    // ns + (j mod ns): where ns divides THREADS every butterfly of the thread has the same one,
+    // loaded once.
     template <int R>
     static __device__ __forceinline__ void butterflies(Complex<A>* v, const Complex<A>* __restrict__ tw,
                                                        int ns) {
+        if (ns > 1) {
+            const Complex<A>* const twl = fft_launder(tw);
+            Complex<A> p[8];
+            if (ns <= THREADS) load_row<R>(p, twl + (ns + ((int)threadIdx.x & (ns - 1))) * Rows::WIDTH);
 #pragma unroll
-        for (int b = 0; b < E / R; ++b) {
-            if (ns > 1) {
-                const int j = (int)threadIdx.x + b * THREADS;
-                const Complex<A>* const row = fft_launder(tw) + (ns + (j & (ns - 1))) * Rows::WIDTH;
-                // p[0..3] = w^1 … w^4, p[4] = w^8, p[5] = w^12, p[6] = w^16.
-                Complex<A> p[8];
-                fft_ldg2(row, p[0], p[1]);
-                fft_ldg2(row + 2, p[2], p[3]);
-                if (R >= 16) fft_ldg2(row + 4, p[4], p[5]);
-                if (R == 32) fft_ldg2(row + 6, p[6], p[7]);
-#pragma unroll
-                for (int r = 1; r < R; ++r) {
-                    // w^r = w^(r mod 16 − lo) · w^lo (· w^16), r mod 16 − lo in {0, 4, 8, 12}
-                    const int r16 = r & 15, hi = r16 & ~3, lo = r & 3;
-                    Complex<A> t = {};
-                    if (r16 != 0) {
-                        if (hi == 0) {
-                            t = p[lo - 1];
-                        } else {
-                            const Complex<A> h = p[hi == 4 ? 3 : hi == 8 ? 4 : 5];
-                            t = lo == 0 ? h : cmul(p[lo - 1], h);
-                        }
-                    }
-                    if (r >= 16) t = r16 == 0 ? p[6] : cmul(t, p[6]);
-                    v[b * R + r] = cmul(v[b * R + r], t);
+            for (int b = 0; b < E / R; ++b) {
+                if (ns > THREADS) {
+                    const int j = (int)threadIdx.x + b * THREADS;
+                    load_row<R>(p, twl + (ns + (j & (ns - 1))) * Rows::WIDTH);
                 }
+                twiddle<R>(v + b * R, p);
             }
-            fft_dft<R>(v + b * R);
         }
+#pragma unroll
+        for (int b = 0; b < E / R; ++b) fft_dft<R>(v + b * R);
     }
 
     // Writes the transformed butterflies of a pass over sub-transforms of ns points to shared
     // memory in Stockham order.
+    // Where point 0 of butterfly j of a pass of radix R over sub-transforms of ns points goes.
+    template <int R> static __device__ __forceinline__ int stockham_base(int j, int ns) {
+        return (j / ns) * ns * R + (j & (ns - 1));
+    }
+
     template <int R>
     static __device__ __forceinline__ void store(Complex<A>* s, const Complex<A>* v, int ns) {
+        // Point base + k·ns of butterfly j: base's bits lie below ns and from ns·R up, k·ns's in
+        // between (slot_offset). Where ns divides THREADS, butterfly b's base is butterfly 0's
+        // plus b·THREADS·R.
+        const int tid = (int)threadIdx.x;
+        Complex<A>* const s0 = s + phys(stockham_base<R>(tid, ns));
 #pragma unroll
         for (int b = 0; b < E / R; ++b) {
-            const int j = (int)threadIdx.x + b * THREADS;
-            const int base = (j / ns) * ns * R + (j & (ns - 1));
+            Complex<A>* const sb = ns <= THREADS ? s0 + slot_offset(b * THREADS * R)
+                                                 : s + phys(stockham_base<R>(tid + b * THREADS, ns));
 #pragma unroll
-            for (int k = 0; k < R; ++k) s[phys(base + k * ns)] = v[b * R + fft_bitrev(k, R)];
+            for (int k = 0; k < R; ++k) sb[slot_offset(k * ns)] = v[b * R + fft_bitrev(k, R)];
         }
     }
 
     // Reads butterflies of radix R: points j + r·N/R.
     template <int R> static __device__ __forceinline__ void load(Complex<A>* v, const Complex<A>* s) {
+        // j + r·N/R = tid + (b·THREADS + r·N/R), the second a multiple of THREADS (slot_offset).
+        const Complex<A>* const st = s + phys((int)threadIdx.x);
 #pragma unroll
         for (int b = 0; b < E / R; ++b) {
-            const int j = (int)threadIdx.x + b * THREADS;
 #pragma unroll
-            for (int r = 0; r < R; ++r) v[b * R + r] = s[phys(j + r * (N / R))];
+            for (int r = 0; r < R; ++r) v[b * R + r] = st[slot_offset(b * THREADS + r * (N / R))];
         }
     }
 
