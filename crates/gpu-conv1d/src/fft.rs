@@ -129,44 +129,40 @@ pub fn fft_max_width<T: Real>() -> usize {
 }
 
 /// The automatic size by mask width: `(w_max, size)`, the size for masks of up to `w_max`
-/// elements, for f32 and bf16 (f16 below: [`SIZE_BY_WIDTH_F16`]) and for f64. Measured on the H100 first
-/// (docs/conv1d.md, the FFT width sweep of run G), then on an H200 as the blocks changed: 32
-/// points a thread from 4096 points (fifteenth session), the even-and-odd packing at 16384 and
-/// 32768 (sixteenth), the twiddle rows and the lean checks up to 4096 points (seventeenth
-/// session: every size at widths 127 … 28671 for f32 and 1023 … 15361 for f64, 2^26 outputs,
-/// f64's 2048-8192 crossings from the final kernels at w = 1023, 1279 and 1535; the crossings
-/// where costs scaled by `N / (N − w + 1)` from the measured widths on both sides meet), and
-/// last the radix-32 transforms of 8192 and 16384 points (eighteenth session: f32 sizes 4096 …
-/// 32768 at widths 1279 … 24575; 4096 to 1500 where the measured times cross), and last the
-/// even tiles and f64's pair I/O (twenty-second session: 8192 to 2450 and 16384 to 6200 for
-/// f32, 8192 to 2047 for f64, where the sizes measured side by side cross; docs/conv1d.md "Even
-/// tiles"). f32's 512 (to 95) and f64's 1024 (to 111) are the H100's run G figures: that
-/// sweep did not reach them. The kernels are bound by arithmetic, not memory, so their crossings do not
-/// depend on the memory the GPU has.
+/// elements, for f32 (f16 and bf16 below: [`SIZE_BY_WIDTH_HALF`]) and for f64. Measured on the
+/// H100 first (docs/conv1d.md, the FFT width sweep of run G), then on an H200 each time the
+/// blocks changed, at 2^26 outputs, where the sizes measured side by side cross: 32 points a
+/// thread from 4096 points (fifteenth session), the even-and-odd packing (sixteenth), the
+/// twiddle rows and lean checks (seventeenth), the radix-32 transforms (eighteenth), the even
+/// tiles and f64's pair I/O (twenty-second), and last the lean index arithmetic (twenty-fourth
+/// session, docs/conv1d.md "Lean index arithmetic"): f32 512 to 80, 1024 to 100, 2048 to 750,
+/// 4096 to 1250, 16384 to 5800 (8192 to 2450 stays: 8192 and 16384 within 1 % from 2100 to
+/// 2450); f64 4096 to 1450. f64's 1024 (to 111) is the H100's run G figure. The kernels are
+/// bound by arithmetic, not memory, so their crossings do not depend on the memory the GPU has.
 const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
-    (95, 512),
-    (230, 1024),
-    (427, 2048),
-    (1500, 4096),
+    (80, 512),
+    (100, 1024),
+    (750, 2048),
+    (1250, 4096),
     (2450, 8192),
-    (6200, 16384),
+    (5800, 16384),
     (usize::MAX, 32768),
 ];
-/// f32's table but for one crossing: f16 leaves the 16384-point spans sooner than f32 and bf16,
-/// its pair I/O making the 32768-point spans faster from about 5650 (twenty-third session,
-/// H200, 2^26 `same`: at w = 5500 16384 points 461-463 µs against 470-471, at 5800 474-478
-/// against 467-469, at 6000 485 against 473-475; bf16 level from 5800 to 6400, so it keeps
-/// f32's table).
-const SIZE_BY_WIDTH_F16: [(usize, usize); 7] = {
+/// f32's table but for one crossing: f16 and bf16 leave the 16384-point spans sooner, their
+/// pair I/O making the 32768-point spans relatively faster (twenty-fourth session, H200, 2^26
+/// `same`: f16 at w = 4700 16384 points 381.7-383.2 µs against 388.4, at 4900 389.2-389.6
+/// against 385.6-385.7; bf16 407.0-411.5 against 414.7-417.1 and 414.3-415.3 against
+/// 410.8-413.6). Their crossings below 16384 points were not measured apart from f32's.
+const SIZE_BY_WIDTH_HALF: [(usize, usize); 7] = {
     let mut table = SIZE_BY_WIDTH_F32;
     assert!(table[5].1 == 16384);
-    table[5].0 = 5650;
+    table[5].0 = 4800;
     table
 };
 const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
     (111, 1024),
     (1220, 2048),
-    (1500, 4096),
+    (1450, 4096),
     (2047, 8192),
     (usize::MAX, 16384),
 ];
@@ -187,8 +183,8 @@ pub fn fft_size<T: Real>(w: usize) -> Option<usize> {
     }
     let table: &[(usize, usize)] = if std::mem::size_of::<T::Wide>() == 8 {
         &SIZE_BY_WIDTH_F64
-    } else if T::NAME == "f16" {
-        &SIZE_BY_WIDTH_F16
+    } else if T::computes_wider() {
+        &SIZE_BY_WIDTH_HALF
     } else {
         &SIZE_BY_WIDTH_F32
     };
@@ -468,24 +464,30 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_work_per_output() {
-        assert_eq!(fft_size::<f32>(6200), Some(16384));
-        assert_eq!(fft_size::<f32>(6201), Some(32768));
-        assert_eq!(fft_size::<f32>(1500), Some(4096));
-        assert_eq!(fft_size::<f32>(1501), Some(8192));
+        assert_eq!(fft_size::<f32>(80), Some(512));
+        assert_eq!(fft_size::<f32>(81), Some(1024));
+        assert_eq!(fft_size::<f32>(101), Some(2048));
+        assert_eq!(fft_size::<f32>(750), Some(2048));
+        assert_eq!(fft_size::<f32>(751), Some(4096));
+        assert_eq!(fft_size::<f32>(1250), Some(4096));
+        assert_eq!(fft_size::<f32>(1251), Some(8192));
         assert_eq!(fft_size::<f32>(2450), Some(8192));
         assert_eq!(fft_size::<f32>(2451), Some(16384));
+        assert_eq!(fft_size::<f32>(5800), Some(16384));
+        assert_eq!(fft_size::<f32>(5801), Some(32768));
         assert_eq!(fft_size::<f32>(0), None);
-        assert_eq!(fft_size::<f64>(1500), Some(4096));
-        assert_eq!(fft_size::<f64>(1501), Some(8192));
+        assert_eq!(fft_size::<f64>(1450), Some(4096));
+        assert_eq!(fft_size::<f64>(1451), Some(8192));
         assert_eq!(fft_size::<f64>(2047), Some(8192));
         assert_eq!(fft_size::<f64>(2048), Some(16384));
         assert_eq!(fft_size::<f64>(4096), Some(16384));
         assert_eq!(fft_size::<f64>(15362), None);
         assert_eq!(fft_size::<gpu_core::f16>(31745), Some(32768));
-        assert_eq!(fft_size::<gpu_core::f16>(5650), Some(16384));
-        assert_eq!(fft_size::<gpu_core::f16>(5651), Some(32768));
-        assert_eq!(fft_size::<gpu_core::bf16>(5651), Some(16384));
-        assert_eq!(fft_size::<gpu_core::bf16>(6201), Some(32768));
+        assert_eq!(fft_size::<gpu_core::f16>(4800), Some(16384));
+        assert_eq!(fft_size::<gpu_core::f16>(4801), Some(32768));
+        assert_eq!(fft_size::<gpu_core::bf16>(4800), Some(16384));
+        assert_eq!(fft_size::<gpu_core::bf16>(4801), Some(32768));
+        assert_eq!(fft_size::<gpu_core::bf16>(1250), Some(4096));
         for w in 1..=fft_max_width::<f32>() {
             let n = fft_size::<f32>(w).unwrap();
             assert!(fft_tile(n, w) >= 1024.min(n / 4), "w {w}: size {n}");

@@ -445,19 +445,20 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
 }
 
 /// The shortest 16-bit mask [`Strategy::Auto`] runs through FFTs where the warpgroup kernel runs
-/// the direct sums (compute capability 9.0): f16 from 1730, bf16 from 1840.
+/// the direct sums (compute capability 9.0): f16 from 1230, bf16 from 1260.
 /// Measured on the H100 first (docs/conv1d.md, "Warpgroup products": the warpgroup kernel ran
 /// 2^26 f16 outputs of a 511-wide mask at 0.51× a copy, where the block FFT gave 0.29×, run F),
-/// then on an H200 with the radix-32 transforms (2^26 outputs): f16 (eighteenth session)
-/// w = 1535 warpgroup 330.8 µs against the FFT's 351.4, 1791 374.1 against 367.5, 2047 416.5
-/// against 385.6; bf16 with its span values widened as f16's (twentieth session) 1535 324.1 /
-/// 351.4, 1791 365.3 / 369.8, 2047 405.2 / 384.3 (the differences cross near 1840). Both kernels
-/// are bound by arithmetic, so the crossing should hold on the H100 (not measured there).
+/// then on an H200 as the FFT blocks changed (2^26 outputs): with the radix-32 transforms 1730
+/// and 1840 (eighteenth and twentieth sessions); with the lean index arithmetic (twenty-fourth
+/// session) f16 w = 1100 warpgroup 261.7-263.5 µs against the 4096-point FFT's 279.2-281.6,
+/// 1279 290.9-292.2 against 283.5-284.2; bf16 1100 255.5-256.1 / 278.0-278.8, 1279
+/// 283.6-286.3 / 280.8-283.4 (the differences cross near 1230 and 1260). Both kernels are bound
+/// by arithmetic, so the crossing should hold on the H100 (not measured there).
 pub fn warpgroup_fft_min_width<T: Real>() -> usize {
     if T::NAME == "f16" {
-        1730
+        1230
     } else {
-        1840
+        1260
     }
 }
 
@@ -468,15 +469,18 @@ pub fn warpgroup_fft_min_width<T: Real>() -> usize {
 /// near w = 27000 for f32 (w = 26000: block 1802 µs, cuFFT 2095; 28671: 2898 against 2084; with
 /// the radix-32 transforms of the eighteenth session near 27300: w = 27000 1984 against 2105,
 /// 28671 2741 against 2084, "Radix-32 transforms" there) and
-/// 12900 for f64 (12700: 3260 against 3474; 15361: 11091 against 3440). The H100 takes the
+/// 12900 for f64 (12700: 3260 against 3474; 15361: 11091 against 3440); with the lean index
+/// arithmetic (twenty-fourth session) near 27950 for f32 (w = 27700: block 1986.0-1986.6 µs,
+/// cuFFT 2089.2-2091.5; 28100: 2149.9-2151.3 against 2093.0-2093.6) and 13080 for f64 (12900:
+/// 3299.5-3302.8 against 3490.7-3490.8; 13100: 3495.5-3500.7 against 3472.8-3475.4). The H100 takes the
 /// same values: its block FFT, bound by arithmetic, runs about as fast, and its cuFFT, bound by
 /// memory, slower, so its crossing lies no lower (before these kernels run J measured 13000
 /// there, against 13600 on the H200). f16 and bf16 run f32's transforms.
 pub fn cufft_min_width<T: Real>() -> usize {
     if std::mem::size_of::<T::Wide>() == 8 {
-        12_900
+        13_080
     } else {
-        27_300
+        27_950
     }
 }
 
@@ -1017,8 +1021,8 @@ mod tests {
         assert_eq!(on_h100(long / 2, 127), Path::Warpgroup);
         assert_eq!(on_h100(long / 8, 255), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 256), Path::Warpgroup);
-        assert_eq!(on_h100(long, 1839), Path::Warpgroup);
-        assert!(matches!(on_h100(long, 1840), Path::Fft { .. }));
+        assert_eq!(on_h100(long, 1259), Path::Warpgroup);
+        assert!(matches!(on_h100(long, 1260), Path::Fft { .. }));
         assert!(matches!(
             on_h100(long, WARPGROUP_MAX_WIDTH + 1),
             Path::Fft { .. }
@@ -1035,9 +1039,9 @@ mod tests {
                 &Crossovers::default(),
             )
         };
-        assert_eq!(f16_on_h100(1729), Path::Warpgroup);
-        assert!(matches!(f16_on_h100(1730), Path::Fft { .. }));
-        assert_eq!(warpgroup_fft_min_width::<bf16>(), 1840);
+        assert_eq!(f16_on_h100(1229), Path::Warpgroup);
+        assert!(matches!(f16_on_h100(1230), Path::Fft { .. }));
+        assert_eq!(warpgroup_fft_min_width::<bf16>(), 1260);
         // Without tensor cores, or for f32, never.
         let f32_path = resolve::<f32>(
             Strategy::Auto,
@@ -1149,7 +1153,7 @@ mod tests {
         );
         assert_eq!(
             resolve_h100::<f16>(Strategy::Auto, n, 127, false, false),
-            Path::Fft { size: 1024 }
+            Path::Fft { size: 2048 }
         );
         assert_eq!(
             resolve_h100::<f16>(Strategy::Auto, n, 383, true, false),
@@ -1165,7 +1169,7 @@ mod tests {
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 200, true, false),
-            Path::Fft { size: 1024 }
+            Path::Fft { size: 2048 }
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::TensorCore, n, 200, true, false),
@@ -1173,7 +1177,7 @@ mod tests {
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 200, false, false),
-            Path::Fft { size: 1024 }
+            Path::Fft { size: 2048 }
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 40_000, false, false),
@@ -1194,23 +1198,23 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 27_299, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 27_949, false, true),
             Path::FftEvenOdd { size: 32768 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 27_300, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 27_950, false, true),
             Path::CuFft {
-                size: crate::cufft_size(27_300, n) as u64
+                size: crate::cufft_size(27_950, n) as u64
             }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 12_899, false, true),
+            resolve_h100::<f64>(Strategy::Auto, n, 13_079, false, true),
             Path::FftEvenOdd { size: 16384 }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 12_900, false, true),
+            resolve_h100::<f64>(Strategy::Auto, n, 13_080, false, true),
             Path::CuFft {
-                size: crate::cufft_size(12_900, n) as u64
+                size: crate::cufft_size(13_080, n) as u64
             }
         );
         // The even-and-odd packing: from 16384 points on, past the pairs always.
@@ -1232,7 +1236,7 @@ mod tests {
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::FFT, n, 200, false, false),
-            Path::Fft { size: 1024 }
+            Path::Fft { size: 2048 }
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::Fft { size: 4096 }, n, 200, false, false),
@@ -1274,7 +1278,7 @@ mod tests {
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1024, 200),
-            Path::Fft { size: 1024 }
+            Path::Fft { size: 2048 }
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1024, 63),
@@ -1292,7 +1296,7 @@ mod tests {
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1 << 28, 127),
-            Path::Fft { size: 1024 }
+            Path::Fft { size: 2048 }
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::RegisterTiled, 1 << 28, 127),
