@@ -38,7 +38,7 @@ fn bench_type<T: Real>(c: &mut Criterion, strategies: &[Strategy]) {
                 });
             }
             g.bench_function(crit::id("rayon", n), |b| {
-                b.iter(|| cpu::correlate_par(x, &mask, Mode::Same, Boundary::Zero).unwrap())
+                b.iter(|| cpu::par_correlate(x, &mask, Mode::Same, Boundary::Zero).unwrap())
             });
         }
         g.finish();

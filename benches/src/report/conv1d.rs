@@ -92,7 +92,7 @@ fn run<T: Real>(env: &mut Env, d: DType, n: usize, widths: &[usize]) -> Vec<Row>
                 .reps(reps)
                 .cpu(|| {
                     *rayon_out.borrow_mut() =
-                        cpu::correlate_par(host, mask_ref, Mode::Same, Boundary::Zero)
+                        cpu::par_correlate(host, mask_ref, Mode::Same, Boundary::Zero)
                             .unwrap_or_default();
                 })
                 .check(|| {

@@ -194,7 +194,7 @@ fn matches_numpy_and_scipy_signal() {
             close(&v, conv),
             "convolve {mask:?} {mode:?}: {v:?} vs {conv:?}"
         );
-        let c32 = cpu::correlate_par(
+        let c32 = cpu::par_correlate(
             &X.map(|v| v as f32),
             &mask.iter().map(|&v| v as f32).collect::<Vec<_>>(),
             mode,
@@ -228,10 +228,10 @@ fn serial_and_rayon_agree_bit_for_bit() {
         for mode in Mode::ALL {
             for b in Boundary::ALL {
                 let s = cpu::correlate(&x, &m, mode, b).unwrap();
-                let p = cpu::correlate_par(&x, &m, mode, b).unwrap();
+                let p = cpu::par_correlate(&x, &m, mode, b).unwrap();
                 assert!(s.iter().zip(&p).all(|(a, c)| a.to_bits() == c.to_bits()));
                 let s = cpu::convolve(&x, &m, mode, b).unwrap();
-                assert_eq!(s, cpu::convolve_par(&x, &m, mode, b).unwrap());
+                assert_eq!(s, cpu::par_convolve(&x, &m, mode, b).unwrap());
             }
         }
     }
@@ -259,7 +259,7 @@ fn half_precision_sums_are_not_kept_in_16_bits() {
         .collect();
     let y = cpu::correlate(&x, &[bf16::ONE; 2048], Mode::Valid, Boundary::Zero).unwrap();
     assert_eq!(y, [bf16::from_f32(5.0)]);
-    let par = cpu::correlate_par(&x, &[bf16::ONE; 2048], Mode::Valid, Boundary::Zero).unwrap();
+    let par = cpu::par_correlate(&x, &[bf16::ONE; 2048], Mode::Valid, Boundary::Zero).unwrap();
     assert_eq!(par, y);
 }
 
@@ -291,7 +291,7 @@ fn f64_signals_too() {
     let m = common::data::<f64>(64, 6);
     for mode in Mode::ALL {
         for b in Boundary::ALL {
-            let got = cpu::convolve_par(&x, &m, mode, b).unwrap();
+            let got = cpu::par_convolve(&x, &m, mode, b).unwrap();
             common::check(&got, Operation::Convolution, &x, &m, mode, b, usize::MAX).unwrap();
         }
     }
@@ -345,7 +345,7 @@ fn lengths_and_errors() {
         assert!(cpu::correlate::<f64>(&[], &[1.0; 4], mode, Boundary::Wrap)
             .unwrap()
             .is_empty());
-        assert!(cpu::convolve_par::<f32>(&[], &[1.0], mode, Boundary::Zero)
+        assert!(cpu::par_convolve::<f32>(&[], &[1.0], mode, Boundary::Zero)
             .unwrap()
             .is_empty());
     }
@@ -364,8 +364,8 @@ fn rows_match_one_signal_at_a_time() {
     for mode in Mode::ALL {
         for b in Boundary::ALL {
             let s = cpu::convolve_rows(a.view(), &m, mode, b).unwrap();
-            assert_eq!(s, cpu::convolve_rows_par(f.view(), &m, mode, b).unwrap());
-            let c = cpu::correlate_rows_par(a.view(), &m, mode, b).unwrap();
+            assert_eq!(s, cpu::par_convolve_rows(f.view(), &m, mode, b).unwrap());
+            let c = cpu::par_correlate_rows(a.view(), &m, mode, b).unwrap();
             assert_eq!(c, cpu::correlate_rows(f.view(), &m, mode, b).unwrap());
             for r in 0..rows {
                 let row = a.row(r).to_vec();
@@ -401,5 +401,160 @@ fn range_max_matches_a_scan() {
                 assert_eq!(table.max(lo, hi), want, "{b:?} [{lo}, {hi})");
             }
         }
+    }
+}
+
+/// The rayon forms' old names (`correlate_par` …) stay one release and give the new ones'
+/// results.
+#[test]
+#[allow(deprecated)]
+fn renamed_rayon_forms_still_answer() {
+    let x: Vec<f32> = (0..5000).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+    let m: Vec<f32> = (0..33).map(|j| 1.0 / (1.0 + j as f32)).collect();
+    let (mode, b) = (Mode::Same, Boundary::Reflect);
+    let c = cpu::par_correlate(&x, &m, mode, b).unwrap();
+    assert_eq!(cpu::correlate_par(&x, &m, mode, b).unwrap(), c);
+    let v = cpu::par_convolve(&x, &m, mode, b).unwrap();
+    assert_eq!(cpu::convolve_par(&x, &m, mode, b).unwrap(), v);
+    assert_ne!(c, v, "an asymmetric mask tells the two apart");
+    let cf = cpu::par_correlate_fft(&x, &m, mode, b).unwrap();
+    assert_eq!(cpu::correlate_fft_par(&x, &m, mode, b).unwrap(), cf);
+    let vf = cpu::par_convolve_fft(&x, &m, mode, b).unwrap();
+    assert_eq!(cpu::convolve_fft_par(&x, &m, mode, b).unwrap(), vf);
+    let a = Array2::from_shape_vec((2, 2500), x.clone()).unwrap();
+    let rows = cpu::par_correlate_rows(a.view(), &m, mode, b).unwrap();
+    assert_eq!(
+        cpu::correlate_rows_par(a.view(), &m, mode, b).unwrap(),
+        rows
+    );
+    let rows = cpu::par_convolve_rows(a.view(), &m, mode, b).unwrap();
+    assert_eq!(cpu::convolve_rows_par(a.view(), &m, mode, b).unwrap(), rows);
+    let ax = ndarray::Axis(0);
+    let cols = cpu::par_correlate_axis(a.view(), ax, &m[..1], mode, b).unwrap();
+    assert_eq!(
+        cpu::correlate_axis_par(a.view(), ax, &m[..1], mode, b).unwrap(),
+        cols
+    );
+    let cols = cpu::par_convolve_axis(a.view(), ax, &m[..1], mode, b).unwrap();
+    assert_eq!(
+        cpu::convolve_axis_par(a.view(), ax, &m[..1], mode, b).unwrap(),
+        cols
+    );
+}
+
+/// `Auto` on the CPU: the FFT path where the model picks it (f32 results one rounding from the
+/// f64 reference, f16 within one rounding of the direct ones, f64 within 1e-12 relative), the direct sums bit for bit
+/// elsewhere and on any non-finite input, the direct path's errors.
+#[test]
+fn auto_takes_the_faster_path_and_the_direct_one_on_non_finite_data() {
+    use gpu_core::f16;
+    let n = 30_000;
+    let x: Vec<f32> = (0..n)
+        .map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0)
+        .collect();
+    let x64: Vec<f64> = x.iter().map(|&v| f64::from(v)).collect();
+    let m64 = |m: &[f32]| m.iter().map(|&v| f64::from(v)).collect::<Vec<f64>>();
+    for w in [1, 3, 31, 129, 1500, 4097] {
+        let m: Vec<f32> = (0..w).map(|j| 1.0 / (1 + j) as f32).collect();
+        // Every mode and two boundaries for the short masks, two cases for the long ones (the
+        // references take long in a debug build).
+        let cases: Vec<(Mode, Boundary)> = if w < 1000 {
+            Mode::ALL
+                .iter()
+                .flat_map(|&mode| [(mode, Boundary::Zero), (mode, Boundary::Reflect)])
+                .collect()
+        } else {
+            vec![
+                (Mode::Same, Boundary::Reflect),
+                (Mode::Full, Boundary::Zero),
+            ]
+        };
+        for (mode, b) in cases {
+            let direct = cpu::correlate(&x, &m, mode, b).unwrap();
+            for par in [false, true] {
+                let auto = cpu::apply_auto(Operation::Correlation, &x, &m, mode, b, par);
+                let auto = auto.unwrap();
+                assert_eq!(auto.len(), direct.len());
+                if cpu::auto_uses_fft::<f32>(direct.len(), w, par) {
+                    // One rounding of an f64 sum: within half an ulp of the f64 reference
+                    // (and the transform's error), where the direct f32 sums round w times.
+                    let exact = cpu::correlate(&x64, &m64(&m), mode, b).unwrap();
+                    for (a, e) in auto.iter().zip(&exact) {
+                        let tol = f64::from(f32::EPSILON) * e.abs() + 1e-12;
+                        assert!((f64::from(*a) - e).abs() <= tol, "w {w}: {a} {e}");
+                    }
+                } else {
+                    assert_eq!(auto, direct, "w {w} {mode:?} {b:?}");
+                }
+            }
+        }
+    }
+    assert!(
+        cpu::auto_uses_fft::<f32>(n, 4097, false),
+        "the test reaches the FFT path"
+    );
+    assert!(!cpu::auto_uses_fft::<f32>(n, 3, true), "and the direct one");
+
+    // One NaN and one infinity: the direct sums, bit for bit, NaN only where it reaches.
+    let m: Vec<f64> = (0..2049).map(|j| 1.0 / (1 + j) as f64).collect();
+    let mut y: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    assert!(cpu::auto_uses_fft::<f64>(y.len(), m.len(), false));
+    y[100] = f64::NAN;
+    y[20_000] = f64::INFINITY;
+    let direct = cpu::convolve(&y, &m, Mode::Valid, Boundary::Zero).unwrap();
+    let auto = cpu::convolve_auto(&y, &m, Mode::Valid, Boundary::Zero).unwrap();
+    assert_eq!(direct.len(), auto.len());
+    assert!(direct
+        .iter()
+        .zip(&auto)
+        .all(|(d, a)| d.to_bits() == a.to_bits()));
+    assert!(auto[5_000..15_000].iter().all(|v| v.is_finite()));
+    let mut bad_mask = m.clone();
+    bad_mask[7] = f64::NAN;
+    let clean: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    let direct = cpu::correlate(&clean, &bad_mask, Mode::Same, Boundary::Zero).unwrap();
+    let auto = cpu::par_correlate_auto(&clean, &bad_mask, Mode::Same, Boundary::Zero).unwrap();
+    assert!(direct
+        .iter()
+        .zip(&auto)
+        .all(|(d, a)| d.to_bits() == a.to_bits()));
+
+    // f64 through the FFT path, and f16 rounded once.
+    let fft = cpu::par_convolve_auto(&clean, &m, Mode::Full, Boundary::Zero).unwrap();
+    let direct = cpu::par_convolve(&clean, &m, Mode::Full, Boundary::Zero).unwrap();
+    let norm: f64 = m.iter().map(|v| v.abs()).sum();
+    assert!(fft
+        .iter()
+        .zip(&direct)
+        .all(|(a, d)| (a - d).abs() <= 1e-12 * norm));
+    let h: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
+    let hm: Vec<f16> = (0..3000)
+        .map(|j| f16::from_f32(1.0 / (1 + j) as f32))
+        .collect();
+    assert!(cpu::auto_uses_fft::<f16>(h.len(), hm.len(), false));
+    let auto = cpu::correlate_auto(&h, &hm, Mode::Same, Boundary::Nearest).unwrap();
+    let direct = cpu::correlate(&h, &hm, Mode::Same, Boundary::Nearest).unwrap();
+    let ulps = auto
+        .iter()
+        .zip(&direct)
+        .map(|(a, d)| (a.to_bits() as i32 - d.to_bits() as i32).abs())
+        .max()
+        .unwrap();
+    assert!(ulps <= 1, "{ulps} ulps");
+
+    // The direct path's errors and empty results.
+    let e = cpu::correlate_auto::<f32>(&x, &[], Mode::Same, Boundary::Zero).unwrap_err();
+    assert!(e.to_string().contains("mask is empty"), "{e}");
+    let e = cpu::par_convolve_auto(&x[..2], &[1.0; 3], Mode::Valid, Boundary::Zero).unwrap_err();
+    assert!(
+        e.to_string().contains("at least as long as the mask"),
+        "{e}"
+    );
+    for mode in Mode::ALL {
+        assert!(
+            cpu::par_correlate_auto::<f32>(&[], &[1.0; 5000], mode, Boundary::Zero)
+                .unwrap()
+                .is_empty()
+        );
     }
 }

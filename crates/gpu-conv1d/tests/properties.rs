@@ -64,7 +64,7 @@ fn serial_equals_rayon_and_convolve_is_reversed_correlate() {
         let m = common::data::<f64>(w, seed.wrapping_add(1));
         let rev: Vec<f64> = m.iter().rev().copied().collect();
         let a = cpu::convolve(&x, &m, mode, boundary);
-        let b = cpu::convolve_par(&x, &m, mode, boundary);
+        let b = cpu::par_convolve(&x, &m, mode, boundary);
         let c = cpu::correlate(&x, &rev, mode, boundary);
         match (a, b, c) {
             (Ok(a), Ok(b), Ok(c)) => a == b && a == c && a.len() == output_len(n, w, mode).unwrap(),

@@ -81,7 +81,7 @@ pub fn convolve_axis<T: Real, D: Dimension>(
 }
 
 /// [`correlate_axis`] with the lanes on rayon's pool (same results).
-pub fn correlate_axis_par<T: Real, D: Dimension>(
+pub fn par_correlate_axis<T: Real, D: Dimension>(
     x: ArrayView<'_, T, D>,
     axis: Axis,
     mask: &[T],
@@ -92,7 +92,7 @@ pub fn correlate_axis_par<T: Real, D: Dimension>(
 }
 
 /// [`convolve_axis`] with the lanes on rayon's pool (same results).
-pub fn convolve_axis_par<T: Real, D: Dimension>(
+pub fn par_convolve_axis<T: Real, D: Dimension>(
     x: ArrayView<'_, T, D>,
     axis: Axis,
     mask: &[T],

@@ -3,10 +3,12 @@
 //!
 //! Same outputs as the direct functions up to rounding: the sums run in f64 through transforms
 //! (error of the order of `ε_f64·log2(N)` times the span's values and the mask), and each output
-//! is rounded to `T` once, so for f32, f16 and bf16 results are the direct ones' or one rounding
-//! away; f64 results carry the transform's error. Non-finite inputs spread through their block
-//! (every output of a block whose span holds a NaN or an infinity is NaN): use the direct
-//! functions for such data.
+//! is rounded to `T` once. f32 results are the exact sums rounded once, up to that error (closer
+//! than the direct f32 sums, which round at every multiply-add); f16 and bf16 results are the
+//! direct ones' (which sum in f32) or one rounding away; f64 results carry the transform's error.
+//! Non-finite inputs spread through their block (every output of a block whose span holds a NaN
+//! or an infinity is NaN): use the direct functions for such data, or
+//! [`apply_auto`](super::apply_auto), which does.
 
 use rayon::prelude::*;
 use rustfft::num_complex::Complex;
@@ -19,7 +21,7 @@ use crate::{Boundary, Mode, Operation, Real};
 
 /// Outputs per block for a mask of `w`: a transform of `N = max(4096, 4·w)` rounded up to a
 /// power of two keeps the halo (`w − 1` points) at most a quarter of each transform.
-fn transform_len(w: usize) -> usize {
+pub(super) fn transform_len(w: usize) -> usize {
     (4 * w).max(4096).next_power_of_two()
 }
 
@@ -70,36 +72,59 @@ pub fn apply_fft<T: Real>(
     }
     let off = offset(mode, w);
     let mut out = vec![T::ZERO; n_out];
-    let block = |(t, y): (usize, &mut [T])| {
-        let p0 = (t * tile) as i64 + off;
-        let need = y.len() + w - 1;
-        let mut buf: Vec<Complex<f64>> = (0..n)
-            .map(|k| {
-                let v = if k < need {
-                    boundary
-                        .index(p0 + k as i64, signal.len())
-                        .map_or(0.0, |i| signal[i].to_f64())
-                } else {
-                    0.0
-                };
-                Complex::new(v, 0.0)
-            })
-            .collect();
-        let mut scratch = vec![Complex::default(); forward.get_inplace_scratch_len()];
-        forward.process_with_scratch(&mut buf, &mut scratch);
+    // Two tiles a transform: the mask is real, so the correlation of `a + i·b` is `a`'s in the
+    // real parts and `b`'s in the imaginary parts — half the transforms of one tile each.
+    let pair = |bufs: &mut (Vec<Complex<f64>>, Vec<Complex<f64>>), (t, y): (usize, &mut [T])| {
+        let (buf, scratch) = bufs;
+        let p0 = (2 * t * tile) as i64 + off;
+        let (ya, yb) = y.split_at_mut(tile.min(y.len()));
+        let value = |p: i64, k: usize, need: usize| {
+            if k < need {
+                boundary
+                    .index(p + k as i64, signal.len())
+                    .map_or(0.0, |i| signal[i].to_f64())
+            } else {
+                0.0
+            }
+        };
+        let (need_a, need_b) = (
+            ya.len() + w - 1,
+            if yb.is_empty() { 0 } else { yb.len() + w - 1 },
+        );
+        let p1 = p0 + tile as i64;
+        for (k, z) in buf.iter_mut().enumerate() {
+            *z = Complex::new(value(p0, k, need_a), value(p1, k, need_b));
+        }
+        forward.process_with_scratch(buf, scratch);
         for (z, hz) in buf.iter_mut().zip(&h) {
             *z *= hz;
         }
-        scratch.resize(inverse.get_inplace_scratch_len(), Complex::default());
-        inverse.process_with_scratch(&mut buf, &mut scratch);
-        for (o, z) in y.iter_mut().zip(&buf) {
+        inverse.process_with_scratch(buf, scratch);
+        for (o, z) in ya.iter_mut().zip(buf.iter()) {
             *o = T::narrow(<T::Wide as Element>::from_f64(z.re));
         }
+        for (o, z) in yb.iter_mut().zip(buf.iter()) {
+            *o = T::narrow(<T::Wide as Element>::from_f64(z.im));
+        }
+    };
+    let scratch_len = forward
+        .get_inplace_scratch_len()
+        .max(inverse.get_inplace_scratch_len());
+    let buffers = || {
+        (
+            vec![Complex::default(); n],
+            vec![Complex::default(); scratch_len],
+        )
     };
     if parallel {
-        out.par_chunks_mut(tile).enumerate().for_each(block);
+        out.par_chunks_mut(2 * tile)
+            .enumerate()
+            .for_each_init(buffers, pair);
     } else {
-        out.chunks_mut(tile).enumerate().for_each(block);
+        let mut bufs = buffers();
+        out.chunks_mut(2 * tile)
+            .enumerate()
+            .for_each(|job| pair(&mut bufs, job));
     }
     Ok(out)
 }
@@ -124,8 +149,8 @@ pub fn convolve_fft<T: Real>(
     apply_fft(Operation::Convolution, signal, mask, mode, boundary, false)
 }
 
-/// [`correlate_par`](super::correlate_par) through FFTs (blocks on rayon's pool).
-pub fn correlate_fft_par<T: Real>(
+/// [`par_correlate`](super::par_correlate) through FFTs (blocks on rayon's pool).
+pub fn par_correlate_fft<T: Real>(
     signal: &[T],
     mask: &[T],
     mode: Mode,
@@ -134,8 +159,8 @@ pub fn correlate_fft_par<T: Real>(
     apply_fft(Operation::Correlation, signal, mask, mode, boundary, true)
 }
 
-/// [`convolve_par`](super::convolve_par) through FFTs (blocks on rayon's pool).
-pub fn convolve_fft_par<T: Real>(
+/// [`par_convolve`](super::par_convolve) through FFTs (blocks on rayon's pool).
+pub fn par_convolve_fft<T: Real>(
     signal: &[T],
     mask: &[T],
     mode: Mode,
@@ -155,7 +180,7 @@ mod tests {
         for w in [1, 2, 5, 300, 1500] {
             let mask: Vec<f64> = (0..w).map(|j| ((j * 37 % 11) as f64 - 5.0) / 7.0).collect();
             let tile = transform_len(w) - w + 1;
-            for n in [0, 1, 7, w, tile - 1, tile + 1, 3 * tile + 17] {
+            for n in [0, 1, 7, w, tile - 1, tile + 1, 2 * tile + 5, 3 * tile + 17] {
                 let x: Vec<f64> = (0..n).map(|i| ((i * 13 % 17) as f64 - 8.0) / 3.0).collect();
                 for mode in Mode::ALL {
                     for boundary in Boundary::ALL {
@@ -193,7 +218,7 @@ mod tests {
             .map(|j| f16::from_f32(1.0 / (1 + j) as f32))
             .collect();
         let d = super::super::correlate(&x, &m, Mode::Same, Boundary::Nearest).unwrap();
-        let f = correlate_fft_par(&x, &m, Mode::Same, Boundary::Nearest).unwrap();
+        let f = par_correlate_fft(&x, &m, Mode::Same, Boundary::Nearest).unwrap();
         let ulps = d
             .iter()
             .zip(&f)

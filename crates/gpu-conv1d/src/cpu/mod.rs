@@ -13,17 +13,27 @@
 //! use gpu_conv1d::{cpu, Boundary, Mode};
 //! let x: Vec<f32> = (0..1000).map(|i| i as f32).collect();
 //! let serial = cpu::convolve(&x, &[1.0, 2.0, 1.0], Mode::Full, Boundary::Zero)?;
-//! let parallel = cpu::convolve_par(&x, &[1.0, 2.0, 1.0], Mode::Full, Boundary::Zero)?;
+//! let parallel = cpu::par_convolve(&x, &[1.0, 2.0, 1.0], Mode::Full, Boundary::Zero)?;
 //! assert_eq!(serial, parallel);
 //! assert_eq!(serial.len(), 1002);
 //! # Ok::<(), gpu_core::Error>(())
 //! ```
 
+mod auto;
 mod axis;
 mod fft;
+mod renamed;
 
-pub use axis::{apply_axis, convolve_axis, convolve_axis_par, correlate_axis, correlate_axis_par};
-pub use fft::{apply_fft, convolve_fft, convolve_fft_par, correlate_fft, correlate_fft_par};
+pub use auto::{
+    apply_auto, auto_uses_fft, convolve_auto, correlate_auto, par_convolve_auto, par_correlate_auto,
+};
+pub use axis::{apply_axis, convolve_axis, correlate_axis, par_convolve_axis, par_correlate_axis};
+pub use fft::{apply_fft, convolve_fft, correlate_fft, par_convolve_fft, par_correlate_fft};
+#[allow(deprecated)]
+pub use renamed::{
+    convolve_axis_par, convolve_fft_par, convolve_par, convolve_rows_par, correlate_axis_par,
+    correlate_fft_par, correlate_par, correlate_rows_par,
+};
 
 use ndarray::{Array2, ArrayView2};
 use rayon::prelude::*;
@@ -82,7 +92,7 @@ pub fn convolve<T: Real>(
 }
 
 /// [`correlate`] on rayon's thread pool.
-pub fn correlate_par<T: Real>(
+pub fn par_correlate<T: Real>(
     signal: &[T],
     mask: &[T],
     mode: Mode,
@@ -92,7 +102,7 @@ pub fn correlate_par<T: Real>(
 }
 
 /// [`convolve`] on rayon's thread pool.
-pub fn convolve_par<T: Real>(
+pub fn par_convolve<T: Real>(
     signal: &[T],
     mask: &[T],
     mode: Mode,
@@ -161,7 +171,7 @@ pub fn convolve_rows<T: Real>(
 }
 
 /// [`correlate_rows`] on rayon's thread pool.
-pub fn correlate_rows_par<T: Real>(
+pub fn par_correlate_rows<T: Real>(
     signals: ArrayView2<'_, T>,
     mask: &[T],
     mode: Mode,
@@ -171,7 +181,7 @@ pub fn correlate_rows_par<T: Real>(
 }
 
 /// [`convolve_rows`] on rayon's thread pool.
-pub fn convolve_rows_par<T: Real>(
+pub fn par_convolve_rows<T: Real>(
     signals: ArrayView2<'_, T>,
     mask: &[T],
     mode: Mode,
