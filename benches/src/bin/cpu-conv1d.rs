@@ -1,6 +1,7 @@
 //! gpu-conv1d's CPU paths by mask width and output length: the direct sums, the FFT path and
 //! `Auto` (`cpu::apply_auto`), serial and on rayon's pool, `same` correlation, zero boundary.
-//! Wall-clock medians (`--reps`, default 5, after one warm-up). Prints one tab-separated line
+//! Wall-clock medians (`--reps`, default 5, after one warm-up; 2 where `n·w` passes 2^28), the
+//! three methods taking turns. Prints one tab-separated line
 //! per row: type, threads, outputs, width, direct ms, FFT ms, auto ms, the path `Auto` took,
 //! and auto against the faster of the two. The figures behind `cpu::auto_uses_fft`'s cost
 //! model (docs/conv1d.md, "The CPU versions"); run it on the host that will use the CPU paths.
@@ -11,7 +12,10 @@
 //! ```
 
 use gpu_conv1d::{cpu, Boundary, Mode, Operation, Real};
-use gpu_prims_benches::stats::time_cpu;
+use std::hint::black_box;
+use std::time::Instant;
+
+use gpu_prims_benches::stats::Stats;
 
 fn list<T: std::str::FromStr>(args: &[String], name: &str, default: &str) -> Vec<T> {
     let v = args
@@ -37,11 +41,27 @@ fn rows<T: Real>(log2s: &[u32], widths: &[usize], reps: usize, parallel: bool) {
             let m: Vec<T> = (0..w).map(|j| T::from_f64(1.0 / (1 + j) as f64)).collect();
             let op = Operation::Correlation;
             let (mode, b) = (Mode::Same, Boundary::Zero);
-            // The direct sums take long at large n·w: fewer repetitions there.
-            let r = if n * w > 1 << 28 { 1 } else { reps };
-            let (direct, _) = time_cpu(1, r, || cpu::apply(op, &x, &m, mode, b, parallel));
-            let (fft, _) = time_cpu(1, r, || cpu::apply_fft(op, &x, &m, mode, b, parallel));
-            let (auto, _) = time_cpu(1, r, || cpu::apply_auto(op, &x, &m, mode, b, parallel));
+            // The three interleaved, rep by rep (this host's speed drifts); the direct sums
+            // take long at large n·w: fewer repetitions there.
+            let r = if n * w > 1 << 28 { 2 } else { reps };
+            let mut ms = [Vec::new(), Vec::new(), Vec::new()];
+            for rep in 0..=r {
+                let runs: [&dyn Fn() -> gpu_core::Result<Vec<T>>; 3] = [
+                    &|| cpu::apply(op, &x, &m, mode, b, parallel),
+                    &|| cpu::apply_fft(op, &x, &m, mode, b, parallel),
+                    &|| cpu::apply_auto(op, &x, &m, mode, b, parallel),
+                ];
+                for (times, run) in ms.iter_mut().zip(runs) {
+                    let t = Instant::now();
+                    let out = black_box(run());
+                    // The first round warms up.
+                    if rep > 0 {
+                        times.push(t.elapsed().as_secs_f64() * 1e3);
+                    }
+                    drop(out);
+                }
+            }
+            let [direct, fft, auto] = ms.map(|v| Stats::from_ms(v).expect("timed"));
             let path = if cpu::auto_uses_fft::<T>(n, w, parallel) {
                 "fft"
             } else {
@@ -74,6 +94,12 @@ fn main() {
     } else {
         &[false, true]
     };
+    // Half a second of work first: the first rows otherwise run on a cold core (slower clocks).
+    let x = vec![0.5f32; 1 << 20];
+    let t = std::time::Instant::now();
+    while t.elapsed().as_millis() < 500 {
+        let _ = cpu::par_correlate(&x, &[0.25f32; 63], Mode::Same, Boundary::Zero);
+    }
     println!("type\tthreads\toutputs\twidth\tdirect_ms\tfft_ms\tauto_ms\tauto_path\tauto_vs_best");
     for &parallel in modes {
         for t in &types {

@@ -188,6 +188,8 @@ pub trait Real:
     const EPSILON: Self;
     /// |self|.
     fn abs(self) -> Self;
+    /// Whether the value is neither infinite nor NaN.
+    fn is_finite(self) -> bool;
     /// The value in [`Real::Wide`] (exact).
     fn widen(self) -> Self::Wide;
     /// A [`Real::Wide`] value rounded to `Self` (to nearest even; the identity for `f32` and
@@ -210,6 +212,9 @@ macro_rules! real_float {
             const EPSILON: Self = <$t>::EPSILON;
             fn abs(self) -> Self {
                 <$t>::abs(self)
+            }
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
             }
             fn widen(self) -> Self {
                 self
@@ -238,6 +243,9 @@ macro_rules! real_half {
             const EPSILON: Self = <$t>::EPSILON;
             fn abs(self) -> Self {
                 <$t>::from_bits(self.to_bits() & 0x7fff)
+            }
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
             }
             fn widen(self) -> f32 {
                 self.to_f32()

@@ -55,6 +55,59 @@ fn cpu_matches_the_f64_reference() {
         .quickcheck(prop::<gpu_core::bf16> as fn(u16, u8, u8, u8, u8, u64) -> TestResult);
 }
 
+/// The FFT path and `Auto` (which takes the FFT path or the direct sums by the sizes) within the
+/// direct sums' bound of the f64 reference (and the transforms' error), for every type, mode, boundary and operation, masks
+/// up to 3000 wide and signals around one and two transforms' tiles.
+#[test]
+fn cpu_fft_and_auto_match_the_f64_reference() {
+    fn prop<T: gpu_conv1d::Real>(
+        n: u16,
+        w: u16,
+        mode: u8,
+        boundary: u8,
+        op: u8,
+        seed: u64,
+    ) -> TestResult {
+        let (n, w) = (n as usize % 20_000, w as usize % 3000 + 1);
+        let (mode, boundary, op) = (mode_of(mode), boundary_of(boundary), op_of(op));
+        let x = common::data::<T>(n, seed);
+        let m = common::data::<T>(w, seed ^ 0xabc);
+        let par = seed % 2 == 0;
+        for y in [
+            cpu::apply_fft(op, &x, &m, mode, boundary, par),
+            cpu::apply_auto(op, &x, &m, mode, boundary, par),
+        ] {
+            match y {
+                Err(_) if mode == Mode::Valid && n > 0 && n < w => {}
+                Err(e) => return TestResult::error(e.to_string()),
+                Ok(y) => {
+                    // The transforms' f64 error scales with the span, not the window: a bound
+                    // of 1e-12 of the largest |x| times Σ|m| on top of the direct sums' bound.
+                    let xmax = x.iter().map(|v| v.to_f64().abs()).fold(0.0, f64::max);
+                    let msum: f64 = m.iter().map(|v| v.to_f64().abs()).sum();
+                    let tol = |w, mag| common::tolerance::<T>(w, mag) + 1e-12 * xmax * msum;
+                    let cases = (mode, boundary);
+                    if let Err(e) = common::check_within(&y, op, &x, &m, cases, 300, tol) {
+                        return TestResult::error(format!(
+                            "n {n} w {w} {mode:?} {boundary:?}: {e}"
+                        ));
+                    }
+                }
+            }
+        }
+        TestResult::passed()
+    }
+    type Prop = fn(u16, u16, u8, u8, u8, u64) -> TestResult;
+    QuickCheck::new().tests(40).quickcheck(prop::<f32> as Prop);
+    QuickCheck::new().tests(40).quickcheck(prop::<f64> as Prop);
+    QuickCheck::new()
+        .tests(25)
+        .quickcheck(prop::<gpu_core::f16> as Prop);
+    QuickCheck::new()
+        .tests(25)
+        .quickcheck(prop::<gpu_core::bf16> as Prop);
+}
+
 #[test]
 fn serial_equals_rayon_and_convolve_is_reversed_correlate() {
     fn prop(n: u16, w: u8, mode: u8, boundary: u8, seed: u64) -> bool {

@@ -3,33 +3,38 @@
 //! the mask width and the threads; the direct sums whenever the signal or the mask holds a NaN
 //! or an infinity (the FFT path would spread it through its block).
 
+use rayon::prelude::*;
+
 use gpu_core::Result;
 
 use super::fft::transform_len;
 use crate::plan::{check_mask, output_len};
 use crate::{Boundary, Mode, Operation, Real};
 
-/// Nanoseconds per multiply-add of the direct sums, one thread, by element type (f32's 4-wide
-/// vectors; f64 2-wide; f16 and bf16 widened to f32 by blocks).
+/// Nanoseconds per multiply-add of the direct sums on one thread, by element type (f32's 4-wide
+/// vectors; f64 2-wide; f16 and bf16 widened to f32 by blocks, f16's conversions the slower). Fitted with the `cpu-conv1d`
+/// bench binary on a 2-core x86-64 host (docs/conv1d.md, "The CPU versions").
 fn direct_ns_per_tap<T: Real>() -> f64 {
     match T::NAME {
-        "f64" => 0.17,
-        "f16" => 0.12,
-        "bf16" => 0.10,
-        _ => 0.09,
+        "f64" => 0.23,
+        "f16" => 0.15,
+        _ => 0.13,
     }
 }
 
-/// Nanoseconds per `N·log2 N` of one overlap-save block of `N` points (two f64 transforms, the
-/// product, the gather and the rounding), one thread.
-const FFT_NS_PER_POINT_LOG: f64 = 0.9;
+/// The FFT path's costs in nanoseconds per `N·log2 N` of its transforms (`N` points): once per
+/// call (the plans and the mask's spectrum), and per pair of tiles on one thread (a forward
+/// and an inverse transform, the product, the gather through the boundary rule, the rounding).
+const FFT_SETUP_NS: f64 = 3.2;
+const FFT_PAIR_NS: f64 = 1.15;
 
 /// Outputs per task of the direct sums on rayon's pool (their blocks).
 const DIRECT_BLOCK: usize = 256;
 
 /// Whether [`apply_auto`] takes the FFT path for `n_out` outputs of a `w`-wide mask of finite
-/// values, serial or on rayon's pool (the pool's size counts): the estimated times
-/// `n_out·w` multiply-adds against one transform pair per `N − w + 1` outputs compared.
+/// values, serial or on rayon's pool (the pool's size counts): the estimated times of `n_out·w`
+/// multiply-adds and of the FFT path (its set-up, and a forward and an inverse transform of
+/// `N` points per two tiles of `N − w + 1` outputs) compared.
 ///
 /// ```
 /// use gpu_conv1d::cpu;
@@ -47,12 +52,12 @@ pub fn auto_uses_fft<T: Real>(n_out: usize, w: usize, parallel: bool) -> bool {
         1
     };
     let n = transform_len(w);
-    let blocks = n_out.div_ceil(n - w + 1);
+    let pairs = n_out.div_ceil(2 * (n - w + 1));
     let direct_tasks = n_out.div_ceil(DIRECT_BLOCK);
     let direct =
         direct_ns_per_tap::<T>() * n_out as f64 * w as f64 / threads.min(direct_tasks) as f64;
-    let rounds = blocks.div_ceil(threads);
-    let fft = FFT_NS_PER_POINT_LOG * rounds as f64 * n as f64 * n.trailing_zeros() as f64;
+    let rounds = pairs.div_ceil(threads) as f64;
+    let fft = (FFT_SETUP_NS + FFT_PAIR_NS * rounds) * n as f64 * n.trailing_zeros() as f64;
     fft < direct
 }
 
@@ -82,7 +87,12 @@ pub fn apply_auto<T: Real>(
 ) -> Result<Vec<T>> {
     check_mask(mask.len())?;
     let n_out = output_len(signal.len(), mask.len(), mode)?;
-    let finite = |v: &[T]| v.iter().all(|x| x.to_f64().is_finite());
+    // In chunks without an early exit inside them, which vectorises.
+    let chunk_finite = |c: &[T]| c.iter().fold(true, |all, x| all & x.is_finite());
+    let finite = |v: &[T]| match parallel {
+        true => v.par_chunks(1 << 14).all(chunk_finite),
+        false => v.chunks(1 << 14).all(chunk_finite),
+    };
     if auto_uses_fft::<T>(n_out, mask.len(), parallel) && finite(mask) && finite(signal) {
         super::apply_fft(operation, signal, mask, mode, boundary, parallel)
     } else {

@@ -78,23 +78,23 @@ pub fn apply_fft<T: Real>(
         let (buf, scratch) = bufs;
         let p0 = (2 * t * tile) as i64 + off;
         let (ya, yb) = y.split_at_mut(tile.min(y.len()));
-        let value = |p: i64, k: usize, need: usize| {
-            if k < need {
-                boundary
-                    .index(p + k as i64, signal.len())
-                    .map_or(0.0, |i| signal[i].to_f64())
-            } else {
-                0.0
-            }
-        };
-        let (need_a, need_b) = (
-            ya.len() + w - 1,
-            if yb.is_empty() { 0 } else { yb.len() + w - 1 },
+        let need_a = ya.len() + w - 1;
+        let need_b = if yb.is_empty() { 0 } else { yb.len() + w - 1 };
+        buf.fill(Complex::default());
+        gather(
+            signal,
+            boundary,
+            p0,
+            need_a,
+            buf.iter_mut().map(|z| &mut z.re),
         );
-        let p1 = p0 + tile as i64;
-        for (k, z) in buf.iter_mut().enumerate() {
-            *z = Complex::new(value(p0, k, need_a), value(p1, k, need_b));
-        }
+        gather(
+            signal,
+            boundary,
+            p0 + tile as i64,
+            need_b,
+            buf.iter_mut().map(|z| &mut z.im),
+        );
         forward.process_with_scratch(buf, scratch);
         for (z, hz) in buf.iter_mut().zip(&h) {
             *z *= hz;
@@ -127,6 +127,28 @@ pub fn apply_fft<T: Real>(
             .for_each(|job| pair(&mut bufs, job));
     }
     Ok(out)
+}
+
+/// Writes the `need` points of the span from signal position `p` on (through the boundary rule)
+/// into `out`, in place where the span lies inside the signal.
+fn gather<'a, T: Real>(
+    signal: &[T],
+    boundary: Boundary,
+    p: i64,
+    need: usize,
+    out: impl Iterator<Item = &'a mut f64>,
+) {
+    let inside = usize::try_from(p)
+        .ok()
+        .and_then(|p| signal.get(p..p.checked_add(need)?));
+    match inside {
+        Some(span) => out.zip(span).for_each(|(o, v)| *o = v.widen().to_f64()),
+        None => out.take(need).enumerate().for_each(|(k, o)| {
+            *o = boundary
+                .index(p + k as i64, signal.len())
+                .map_or(0.0, |i| signal[i].widen().to_f64())
+        }),
+    }
 }
 
 /// [`correlate`](super::correlate) through FFTs (serial).

@@ -9,6 +9,11 @@
 //! in place, a block near an end first gathers its window through the boundary mode; groups of
 //! 16 outputs then accumulate in registers over the whole mask, which vectorises.
 //!
+//! Rayon forms carry a `par_` prefix (`par_correlate`, as `gpu_reduce::cpu::par_sum`). For long
+//! masks, [`correlate_fft`] and its kin run through FFTs, and [`correlate_auto`] and its kin
+//! pick the direct sums or the FFT path by the sizes ([`auto_uses_fft`]), as scipy's
+//! `method='auto'`.
+//!
 //! ```
 //! use gpu_conv1d::{cpu, Boundary, Mode};
 //! let x: Vec<f32> = (0..1000).map(|i| i as f32).collect();
