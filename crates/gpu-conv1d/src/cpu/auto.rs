@@ -12,8 +12,9 @@ use crate::plan::{check_mask, output_len};
 use crate::{Boundary, Mode, Operation, Real};
 
 /// Nanoseconds per multiply-add of the direct sums on one thread, by element type (f32's 4-wide
-/// vectors; f64 2-wide; f16 and bf16 widened to f32 by blocks, f16's conversions the slower). Fitted with the `cpu-conv1d`
-/// bench binary on a 2-core x86-64 host (docs/conv1d.md, "The CPU versions").
+/// vectors; f64 2-wide; f16 and bf16 widened to f32 by blocks, f16's conversions the slower).
+/// Fitted with the `cpu-conv1d` bench binary on a 2-core x86-64 host (docs/conv1d.md, "The CPU
+/// versions").
 fn direct_ns_per_tap<T: Real>() -> f64 {
     match T::NAME {
         "f64" => 0.23,
