@@ -96,3 +96,140 @@ fn a_bad_axis_is_a_clear_error() {
     let e = cpu::correlate_axis(x.view(), Axis(3), &[1.0], Mode::Same, Boundary::Zero).unwrap_err();
     assert!(e.to_string().contains("axis 3"), "{e}");
 }
+
+/// The FFT forms along an axis and over rows give, lane for lane, the 1-D FFT path's outputs
+/// bit for bit (one prepared mask, the same transforms), and the `Auto` forms the FFT path's or
+/// the direct sums' outputs as `auto_uses_fft_rows` says; any layout, serial or rayon.
+#[test]
+fn fft_and_auto_lanes_are_the_one_dimensional_results() {
+    fn prop(
+        d: (u8, u8, u16),
+        axis: u8,
+        perm: u8,
+        w: u16,
+        mode: u8,
+        bnd: u8,
+        seed: u64,
+    ) -> TestResult {
+        let dims = (d.0 as usize % 2 + 1, d.1 as usize % 3, d.2 as usize % 2500);
+        let a = Array3::from_shape_vec(dims, ints(dims.0 * dims.1 * dims.2, seed)).unwrap();
+        let perms = [[0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]];
+        let mut x = a.view().permuted_axes(perms[perm as usize % 4]);
+        if seed % 3 == 0 {
+            x.invert_axis(Axis(0));
+        }
+        let axis = Axis(axis as usize % 3);
+        // Each lane costs whole transforms (slow in a debug build): a few lanes at most.
+        if x.len_of(axis) < 100 && x.len() > 16 * x.len_of(axis) {
+            return TestResult::discard();
+        }
+        let mask = ints(1 + w as usize % 500, seed ^ 1);
+        let mode = Mode::ALL[mode as usize % 3];
+        let boundary = Boundary::ALL[bnd as usize % 5];
+        let op = if seed % 2 == 0 {
+            Operation::Correlation
+        } else {
+            Operation::Convolution
+        };
+        let par = seed % 4 < 2;
+        let fft = cpu::apply_axis_fft(op, x, axis, &mask, mode, boundary, par);
+        let auto = cpu::apply_axis_auto(op, x, axis, &mask, mode, boundary, par);
+        let (Ok(fft), Ok(auto)) = (fft, auto) else {
+            let short = mode == Mode::Valid && x.len_of(axis) < mask.len();
+            return TestResult::from_bool(short);
+        };
+        let n = x.len_of(axis);
+        let lanes = x.len().checked_div(n).unwrap_or(0);
+        let takes_fft = cpu::auto_uses_fft_rows::<f64>(lanes, fft.len_of(axis), mask.len(), par);
+        for ((lane, f), a) in x
+            .lanes(axis)
+            .into_iter()
+            .zip(fft.lanes(axis))
+            .zip(auto.lanes(axis))
+        {
+            let lane = lane.to_vec();
+            let want = cpu::apply_fft(op, &lane, &mask, mode, boundary, false).unwrap();
+            if f.to_vec() != want {
+                return TestResult::error(format!("fft: {dims:?} {axis:?} {mode:?} {boundary:?}"));
+            }
+            let want_auto = match takes_fft {
+                true => want,
+                false => cpu::apply(op, &lane, &mask, mode, boundary, false).unwrap(),
+            };
+            if a.to_vec() != want_auto {
+                return TestResult::error(format!("auto: {dims:?} {axis:?} {mode:?} {boundary:?}"));
+            }
+        }
+        // Rows: a 2-D view of any layout (the first two axes at index 0 of the third).
+        if x.len_of(Axis(2)) == 0 || x.len_of(Axis(1)) < 100 {
+            return TestResult::passed();
+        }
+        let rows = x.index_axis(Axis(2), 0);
+        let r = cpu::apply_rows_fft(op, rows, &mask, mode, boundary, par);
+        let ra = cpu::apply_rows_auto(op, rows, &mask, mode, boundary, par);
+        if let (Ok(r), Ok(ra)) = (r, ra) {
+            let takes_fft =
+                cpu::auto_uses_fft_rows::<f64>(rows.nrows(), r.ncols(), mask.len(), par);
+            for ((row, f), a) in rows.rows().into_iter().zip(r.rows()).zip(ra.rows()) {
+                let row = row.to_vec();
+                let want = cpu::apply_fft(op, &row, &mask, mode, boundary, false).unwrap();
+                let direct = cpu::apply(op, &row, &mask, mode, boundary, false).unwrap();
+                if f.to_vec() != want || a.to_vec() != if takes_fft { want } else { direct } {
+                    return TestResult::error(format!("rows: {dims:?} {mode:?} {boundary:?}"));
+                }
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(20)
+        .quickcheck(prop as fn((u8, u8, u16), u8, u8, u16, u8, u8, u64) -> TestResult);
+}
+
+/// A NaN sends the `Auto` forms to the direct sums (NaN only where it reaches); bad arguments
+/// are the direct forms' errors.
+#[test]
+fn auto_lanes_with_non_finite_values_and_bad_arguments() {
+    let mut x = ndarray::Array2::from_shape_vec((3, 8000), ints(24_000, 9)).unwrap();
+    let mask = ints(1200, 10);
+    assert!(cpu::auto_uses_fft_rows::<f64>(3, 8000, 1200, false));
+    x[[2, 100]] = f64::NAN;
+    let (op, mode, b) = (Operation::Correlation, Mode::Same, Boundary::Reflect);
+    let auto = cpu::apply_rows_auto(op, x.view(), &mask, mode, b, true).unwrap();
+    let direct = cpu::apply_rows(op, x.view(), &mask, mode, b, true).unwrap();
+    assert!(auto
+        .iter()
+        .zip(&direct)
+        .all(|(a, d)| a.to_bits() == d.to_bits()));
+    assert!(auto.row(2).iter().skip(2000).all(|v| v.is_finite()));
+    assert!(auto.row(1).iter().all(|v| v.is_finite()));
+    let auto = cpu::apply_axis_auto(op, x.t(), Axis(0), &mask, mode, b, false).unwrap();
+    let direct = cpu::apply_axis(op, x.t(), Axis(0), &mask, mode, b, false).unwrap();
+    assert!(auto
+        .iter()
+        .zip(&direct)
+        .all(|(a, d)| a.to_bits() == d.to_bits()));
+
+    let y = Array3::<f32>::zeros((2, 3, 4));
+    for e in [
+        cpu::apply_axis_fft(op, y.view(), Axis(3), &[1.0], mode, b, false).unwrap_err(),
+        cpu::apply_axis_auto(op, y.view(), Axis(3), &[1.0], mode, b, false).unwrap_err(),
+    ] {
+        assert!(e.to_string().contains("axis 3"), "{e}");
+    }
+    let y2 = y.index_axis(Axis(0), 0);
+    for e in [
+        cpu::apply_rows_fft(op, y2, &[], mode, b, false).unwrap_err(),
+        cpu::apply_rows_auto(op, y2, &[], mode, b, true).unwrap_err(),
+        cpu::apply_axis_auto(op, y.view(), Axis(1), &[], mode, b, true).unwrap_err(),
+    ] {
+        assert!(e.to_string().contains("mask is empty"), "{e}");
+    }
+    let e = cpu::apply_rows_auto(op, y2, &[1.0; 5], Mode::Valid, b, false).unwrap_err();
+    assert!(
+        e.to_string().contains("at least as long as the mask"),
+        "{e}"
+    );
+    let empty = cpu::apply_rows_fft(op, y2.slice(ndarray::s![..0, ..]), &[1.0; 5], mode, b, true);
+    assert_eq!(empty.unwrap().dim(), (0, 4));
+}

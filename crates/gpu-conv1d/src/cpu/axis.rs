@@ -31,26 +31,41 @@ pub fn apply_axis<T: Real, D: Dimension>(
     boundary: Boundary,
     parallel: bool,
 ) -> Result<Array<T, D>> {
-    check_axis(axis.0, x.ndim())?;
     let m = super::wide_mask(operation, mask)?;
-    let n_out = output_len(x.len_of(axis), m.len(), mode)?;
+    let off = offset(mode, m.len());
+    lanes_with(x, axis, m.len(), mode, parallel, |lane, y| {
+        super::row_into(lane, &m, off, boundary, y, false)
+    })
+}
+
+/// An array of `x`'s shape with `axis` `n_out` long whose lanes along it are `one(lane of x,
+/// output lane)` (output lanes of at least one element), the lanes serial or on rayon's pool.
+pub(super) fn lanes_with<T: Real, D: Dimension>(
+    x: ArrayView<'_, T, D>,
+    axis: Axis,
+    w: usize,
+    mode: Mode,
+    parallel: bool,
+    one: impl Fn(&[T], &mut [T]) + Sync,
+) -> Result<Array<T, D>> {
+    check_axis(axis.0, x.ndim())?;
+    let n_out = output_len(x.len_of(axis), w, mode)?;
     let mut shape = x.raw_dim();
     shape[axis.0] = n_out;
     let mut out = Array::from_elem(shape, T::ZERO);
     if out.is_empty() {
         return Ok(out);
     }
-    let off = offset(mode, m.len());
     let lanes: Vec<Vec<T>> = x.lanes(axis).into_iter().map(|l| l.to_vec()).collect();
-    let one = |lane: &Vec<T>| {
+    let lane_out = |lane: &Vec<T>| {
         let mut y = vec![T::ZERO; n_out];
-        super::row_into(lane, &m, off, boundary, &mut y, false);
+        one(lane, &mut y);
         y
     };
     let results: Vec<Vec<T>> = if parallel {
-        lanes.par_iter().map(one).collect()
+        lanes.par_iter().map(lane_out).collect()
     } else {
-        lanes.iter().map(one).collect()
+        lanes.iter().map(lane_out).collect()
     };
     for (mut o, y) in out.lanes_mut(axis).into_iter().zip(results) {
         o.iter_mut().zip(y).for_each(|(slot, v)| *slot = v);

@@ -10,9 +10,12 @@
 //! or an infinity is NaN): use the direct functions for such data, or
 //! [`apply_auto`](super::apply_auto), which does.
 
+use std::sync::Arc;
+
+use ndarray::{Array, Array2, ArrayView, ArrayView2, Axis, Dimension};
 use rayon::prelude::*;
 use rustfft::num_complex::Complex;
-use rustfft::FftPlanner;
+use rustfft::{Fft, FftPlanner};
 
 use gpu_core::{Element, Result};
 
@@ -46,87 +49,171 @@ pub fn apply_fft<T: Real>(
     parallel: bool,
 ) -> Result<Vec<T>> {
     check_mask(mask.len())?;
-    let w = mask.len();
-    let n_out = output_len(signal.len(), w, mode)?;
-    if n_out == 0 {
-        return Ok(Vec::new());
-    }
-    let m: Vec<f64> = operation
-        .effective_mask(mask)?
-        .iter()
-        .map(|v| v.to_f64())
-        .collect();
-    let n = transform_len(w);
-    let tile = n - w + 1;
-    let mut planner = FftPlanner::<f64>::new();
-    let forward = planner.plan_fft_forward(n);
-    let inverse = planner.plan_fft_inverse(n);
-    // conj(DFT(m)) / n: the correlation's spectrum, the inverse transform's scale folded in.
-    let mut h: Vec<Complex<f64>> = (0..n)
-        .map(|j| Complex::new(m.get(j).copied().unwrap_or(0.0), 0.0))
-        .collect();
-    forward.process(&mut h);
-    let scale = 1.0 / n as f64;
-    for z in &mut h {
-        *z = z.conj() * scale;
-    }
-    let off = offset(mode, w);
+    let n_out = output_len(signal.len(), mask.len(), mode)?;
     let mut out = vec![T::ZERO; n_out];
-    // Two tiles a transform: the mask is real, so the correlation of `a + i·b` is `a`'s in the
-    // real parts and `b`'s in the imaginary parts — half the transforms of one tile each.
-    let pair = |bufs: &mut (Vec<Complex<f64>>, Vec<Complex<f64>>), (t, y): (usize, &mut [T])| {
-        let (buf, scratch) = bufs;
-        let p0 = (2 * t * tile) as i64 + off;
-        let (ya, yb) = y.split_at_mut(tile.min(y.len()));
-        let need_a = ya.len() + w - 1;
-        let need_b = if yb.is_empty() { 0 } else { yb.len() + w - 1 };
-        buf.fill(Complex::default());
-        gather(
-            signal,
-            boundary,
-            p0,
-            need_a,
-            buf.iter_mut().map(|z| &mut z.re),
-        );
-        gather(
-            signal,
-            boundary,
-            p0 + tile as i64,
-            need_b,
-            buf.iter_mut().map(|z| &mut z.im),
-        );
-        forward.process_with_scratch(buf, scratch);
-        for (z, hz) in buf.iter_mut().zip(&h) {
-            *z *= hz;
-        }
-        inverse.process_with_scratch(buf, scratch);
-        for (o, z) in ya.iter_mut().zip(buf.iter()) {
-            *o = T::narrow(<T::Wide as Element>::from_f64(z.re));
-        }
-        for (o, z) in yb.iter_mut().zip(buf.iter()) {
-            *o = T::narrow(<T::Wide as Element>::from_f64(z.im));
-        }
-    };
-    let scratch_len = forward
-        .get_inplace_scratch_len()
-        .max(inverse.get_inplace_scratch_len());
-    let buffers = || {
-        (
-            vec![Complex::default(); n],
-            vec![Complex::default(); scratch_len],
-        )
-    };
-    if parallel {
-        out.par_chunks_mut(2 * tile)
-            .enumerate()
-            .for_each_init(buffers, pair);
-    } else {
-        let mut bufs = buffers();
-        out.chunks_mut(2 * tile)
-            .enumerate()
-            .for_each(|job| pair(&mut bufs, job));
+    if n_out > 0 {
+        OverlapSave::new(operation, mask, mode)?.row_into(signal, boundary, &mut out, parallel);
     }
     Ok(out)
+}
+
+/// [`apply_rows`](super::apply_rows) through FFTs: every row of `signals` (any layout) with one
+/// mask, whose spectrum is computed once. Same errors and accuracy as [`apply_fft`].
+///
+/// ```
+/// use gpu_conv1d::{cpu, Boundary, Mode, Operation};
+/// use ndarray::Array2;
+/// let x = Array2::from_shape_fn((3, 5000), |(r, i)| ((r * 7 + i) % 11) as f64 - 5.0);
+/// let m: Vec<f64> = (0..700).map(|j| 1.0 / (1.0 + j as f64)).collect();
+/// let op = Operation::Convolution;
+/// let fft = cpu::apply_rows_fft(op, x.view(), &m, Mode::Full, Boundary::Zero, true)?;
+/// let direct = cpu::apply_rows(op, x.view(), &m, Mode::Full, Boundary::Zero, true)?;
+/// assert!(fft.iter().zip(&direct).all(|(a, b)| (a - b).abs() <= 1e-9));
+/// # Ok::<(), gpu_core::Error>(())
+/// ```
+pub fn apply_rows_fft<T: Real>(
+    operation: Operation,
+    signals: ArrayView2<'_, T>,
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    parallel: bool,
+) -> Result<Array2<T>> {
+    let conv = OverlapSave::new(operation, mask, mode)?;
+    super::rows_with(signals, mask.len(), mode, parallel, |x, y| {
+        conv.row_into(x, boundary, y, parallel)
+    })
+}
+
+/// [`apply_axis`](super::apply_axis) through FFTs: every lane along `axis` of `x` (any layout)
+/// with one mask, whose spectrum is computed once. Same errors and accuracy as [`apply_fft`].
+pub fn apply_axis_fft<T: Real, D: Dimension>(
+    operation: Operation,
+    x: ArrayView<'_, T, D>,
+    axis: Axis,
+    mask: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    parallel: bool,
+) -> Result<Array<T, D>> {
+    let conv = OverlapSave::new(operation, mask, mode)?;
+    super::axis::lanes_with(x, axis, mask.len(), mode, parallel, |lane, y| {
+        conv.row_into(lane, boundary, y, parallel)
+    })
+}
+
+/// One mask's overlap-save, prepared once for any number of rows: the transforms' plans and
+/// the mask's spectrum.
+pub(super) struct OverlapSave {
+    /// Transform points.
+    n: usize,
+    /// Outputs per tile (`n − w + 1`).
+    tile: usize,
+    w: usize,
+    /// The mode's offset of output 0 in the signal.
+    off: i64,
+    forward: Arc<dyn Fft<f64>>,
+    inverse: Arc<dyn Fft<f64>>,
+    /// conj(DFT(mask)) / n: the correlation's spectrum, the inverse transform's scale folded in.
+    h: Vec<Complex<f64>>,
+}
+
+impl OverlapSave {
+    pub(super) fn new<T: Real>(operation: Operation, mask: &[T], mode: Mode) -> Result<Self> {
+        check_mask(mask.len())?;
+        let w = mask.len();
+        let m = operation.effective_mask(mask)?;
+        let n = transform_len(w);
+        let mut planner = FftPlanner::<f64>::new();
+        let forward = planner.plan_fft_forward(n);
+        let inverse = planner.plan_fft_inverse(n);
+        let mut h: Vec<Complex<f64>> = (0..n)
+            .map(|j| Complex::new(m.get(j).map_or(0.0, |v| v.to_f64()), 0.0))
+            .collect();
+        forward.process(&mut h);
+        let scale = 1.0 / n as f64;
+        for z in &mut h {
+            *z = z.conj() * scale;
+        }
+        Ok(OverlapSave {
+            n,
+            tile: n - w + 1,
+            w,
+            off: offset(mode, w),
+            forward,
+            inverse,
+            h,
+        })
+    }
+
+    /// The outputs of one row (`out.len()` of them, at least one), its tile pairs serial or on
+    /// rayon's pool.
+    pub(super) fn row_into<T: Real>(
+        &self,
+        signal: &[T],
+        boundary: Boundary,
+        out: &mut [T],
+        parallel: bool,
+    ) {
+        let (n, tile, w) = (self.n, self.tile, self.w);
+        // Two tiles a transform: the mask is real, so the correlation of `a + i·b` is `a`'s in
+        // the real parts and `b`'s in the imaginary parts — half the transforms of one tile each.
+        let pair = |bufs: &mut (Vec<Complex<f64>>, Vec<Complex<f64>>),
+                    (t, y): (usize, &mut [T])| {
+            let (buf, scratch) = bufs;
+            let p0 = (2 * t * tile) as i64 + self.off;
+            let (ya, yb) = y.split_at_mut(tile.min(y.len()));
+            let need_a = ya.len() + w - 1;
+            let need_b = if yb.is_empty() { 0 } else { yb.len() + w - 1 };
+            buf.fill(Complex::default());
+            gather(
+                signal,
+                boundary,
+                p0,
+                need_a,
+                buf.iter_mut().map(|z| &mut z.re),
+            );
+            let p1 = p0 + tile as i64;
+            gather(
+                signal,
+                boundary,
+                p1,
+                need_b,
+                buf.iter_mut().map(|z| &mut z.im),
+            );
+            self.forward.process_with_scratch(buf, scratch);
+            for (z, hz) in buf.iter_mut().zip(&self.h) {
+                *z *= hz;
+            }
+            self.inverse.process_with_scratch(buf, scratch);
+            for (o, z) in ya.iter_mut().zip(buf.iter()) {
+                *o = T::narrow(<T::Wide as Element>::from_f64(z.re));
+            }
+            for (o, z) in yb.iter_mut().zip(buf.iter()) {
+                *o = T::narrow(<T::Wide as Element>::from_f64(z.im));
+            }
+        };
+        let scratch_len = self
+            .forward
+            .get_inplace_scratch_len()
+            .max(self.inverse.get_inplace_scratch_len());
+        let buffers = || {
+            (
+                vec![Complex::default(); n],
+                vec![Complex::default(); scratch_len],
+            )
+        };
+        if parallel {
+            out.par_chunks_mut(2 * tile)
+                .enumerate()
+                .for_each_init(buffers, pair);
+        } else {
+            let mut bufs = buffers();
+            out.chunks_mut(2 * tile)
+                .enumerate()
+                .for_each(|job| pair(&mut bufs, job));
+        }
+    }
 }
 
 /// Writes the `need` points of the span from signal position `p` on (through the boundary rule)

@@ -10,7 +10,8 @@
 //! 16 outputs then accumulate in registers over the whole mask, which vectorises.
 //!
 //! Rayon forms carry a `par_` prefix (`par_correlate`, as `gpu_reduce::cpu::par_sum`). For long
-//! masks, [`correlate_fft`] and its kin run through FFTs, and [`correlate_auto`] and its kin
+//! masks, [`correlate_fft`] and its kin (rows: [`apply_rows_fft`]; axes: [`apply_axis_fft`]) run
+//! through FFTs, and [`correlate_auto`] and its kin ([`apply_rows_auto`], [`apply_axis_auto`])
 //! pick the direct sums or the FFT path by the sizes ([`auto_uses_fft`]), as scipy's
 //! `method='auto'`.
 //!
@@ -30,10 +31,14 @@ mod fft;
 mod renamed;
 
 pub use auto::{
-    apply_auto, auto_uses_fft, convolve_auto, correlate_auto, par_convolve_auto, par_correlate_auto,
+    apply_auto, apply_axis_auto, apply_rows_auto, auto_uses_fft, auto_uses_fft_rows, convolve_auto,
+    correlate_auto, par_convolve_auto, par_correlate_auto,
 };
 pub use axis::{apply_axis, convolve_axis, correlate_axis, par_convolve_axis, par_correlate_axis};
-pub use fft::{apply_fft, convolve_fft, correlate_fft, par_convolve_fft, par_correlate_fft};
+pub use fft::{
+    apply_axis_fft, apply_fft, apply_rows_fft, convolve_fft, correlate_fft, par_convolve_fft,
+    par_correlate_fft,
+};
 #[allow(deprecated)]
 pub use renamed::{
     convolve_axis_par, convolve_fft_par, convolve_par, convolve_rows_par, correlate_axis_par,
@@ -126,21 +131,35 @@ pub fn apply_rows<T: Real>(
     parallel: bool,
 ) -> Result<Array2<T>> {
     let m = wide_mask(operation, mask)?;
+    let off = offset(mode, m.len());
+    rows_with(signals, m.len(), mode, parallel, |x, y| {
+        row_into(x, &m, off, boundary, y, parallel)
+    })
+}
+
+/// A `rows × n_out` array whose row `r` is `one(row r of signals, output row r)` (output rows
+/// of at least one element), the rows serial or on rayon's pool.
+fn rows_with<T: Real>(
+    signals: ArrayView2<'_, T>,
+    w: usize,
+    mode: Mode,
+    parallel: bool,
+    one: impl Fn(&[T], &mut [T]) + Sync,
+) -> Result<Array2<T>> {
     let (rows, n) = signals.dim();
-    let n_out = output_len(n, m.len(), mode)?;
+    let n_out = output_len(n, w, mode)?;
     let mut out = Array2::from_elem((rows, n_out), T::ZERO);
     if n_out == 0 || rows == 0 {
         return Ok(out);
     }
-    let off = offset(mode, m.len());
     let flat = out
         .as_slice_mut()
         .expect("a freshly allocated array is contiguous");
     let one_row = |r: usize, y: &mut [T]| {
         let row = signals.row(r);
         match row.as_slice() {
-            Some(x) => row_into(x, &m, off, boundary, y, parallel),
-            None => row_into(&row.to_vec(), &m, off, boundary, y, parallel),
+            Some(x) => one(x, y),
+            None => one(&row.to_vec(), y),
         }
     };
     if parallel {
