@@ -65,7 +65,7 @@ pub fn auto_uses_fft_rows<T: Real>(rows: usize, n_out: usize, w: usize, parallel
     } else {
         1
     };
-    let n = transform_len(w);
+    let n = transform_len(w, n_out);
     let pairs = rows.saturating_mul(n_out.div_ceil(2 * (n - w + 1)));
     let direct_tasks = rows.saturating_mul(n_out.div_ceil(DIRECT_BLOCK));
     let taps = rows as f64 * n_out as f64 * w as f64;
