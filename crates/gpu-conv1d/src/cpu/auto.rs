@@ -42,7 +42,7 @@ const DIRECT_BLOCK: usize = 256;
 /// use gpu_conv1d::cpu;
 /// assert!(!cpu::auto_uses_fft::<f32>(1 << 20, 31, false));
 /// assert!(cpu::auto_uses_fft::<f32>(1 << 20, 1023, false));
-/// assert!(!cpu::auto_uses_fft::<f32>(100, 1023, false)); // one whole block for 100 outputs
+/// assert!(!cpu::auto_uses_fft::<f32>(100, 1023, false)); // a 2048-point pair for 100 outputs
 /// ```
 pub fn auto_uses_fft<T: Real>(n_out: usize, w: usize, parallel: bool) -> bool {
     auto_uses_fft_rows::<T>(1, n_out, w, parallel)
