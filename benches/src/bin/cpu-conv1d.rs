@@ -136,6 +136,21 @@ fn axes<T: Real>(shapes: &[(usize, usize)], widths: &[usize], reps: usize, paral
     }
 }
 
+/// One type's lines: the N-D forms over `shapes` where `--axis` gave any, else the 1-D rows.
+fn one_type<T: Real>(
+    shapes: &[(usize, usize)],
+    log2s: &[u32],
+    widths: &[usize],
+    reps: usize,
+    parallel: bool,
+) {
+    if shapes.is_empty() {
+        rows::<T>(log2s, widths, reps, parallel)
+    } else {
+        axes::<T>(shapes, widths, reps, parallel)
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let types: Vec<String> = list(&args, "--types", "f32,f64,f16,bf16");
@@ -163,29 +178,19 @@ fn main() {
             Some((r.parse().ok()?, c.parse().ok()?))
         })
         .collect();
-    if !shapes.is_empty() {
-        println!("type\tthreads\tshape\taxis\twidth\tdirect_ms\tfft_ms\tauto_ms\tauto_path\tauto_vs_best");
-        for &parallel in modes {
-            for t in &types {
-                match t.as_str() {
-                    "f32" => axes::<f32>(&shapes, &widths, reps, parallel),
-                    "f64" => axes::<f64>(&shapes, &widths, reps, parallel),
-                    "f16" => axes::<gpu_core::f16>(&shapes, &widths, reps, parallel),
-                    "bf16" => axes::<gpu_core::bf16>(&shapes, &widths, reps, parallel),
-                    other => eprintln!("cpu-conv1d: unknown type {other}"),
-                }
-            }
-        }
-        return;
-    }
-    println!("type\tthreads\toutputs\twidth\tdirect_ms\tfft_ms\tauto_ms\tauto_path\tauto_vs_best");
+    let column = if shapes.is_empty() {
+        "outputs"
+    } else {
+        "shape\taxis"
+    };
+    println!("type\tthreads\t{column}\twidth\tdirect_ms\tfft_ms\tauto_ms\tauto_path\tauto_vs_best");
     for &parallel in modes {
         for t in &types {
             match t.as_str() {
-                "f32" => rows::<f32>(&log2s, &widths, reps, parallel),
-                "f64" => rows::<f64>(&log2s, &widths, reps, parallel),
-                "f16" => rows::<gpu_core::f16>(&log2s, &widths, reps, parallel),
-                "bf16" => rows::<gpu_core::bf16>(&log2s, &widths, reps, parallel),
+                "f32" => one_type::<f32>(&shapes, &log2s, &widths, reps, parallel),
+                "f64" => one_type::<f64>(&shapes, &log2s, &widths, reps, parallel),
+                "f16" => one_type::<gpu_core::f16>(&shapes, &log2s, &widths, reps, parallel),
+                "bf16" => one_type::<gpu_core::bf16>(&shapes, &log2s, &widths, reps, parallel),
                 other => eprintln!("cpu-conv1d: unknown type {other}"),
             }
         }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use gpu_core::{check_axis, Result};
 
 use super::fft::transform_len;
-use crate::plan::{check_mask, output_len};
+use crate::plan::output_len;
 use crate::{Boundary, Mode, Operation, Real};
 
 /// Nanoseconds per multiply-add of the direct sums on one thread, by element type (f32's 4-wide
@@ -99,7 +99,6 @@ pub fn apply_auto<T: Real>(
     boundary: Boundary,
     parallel: bool,
 ) -> Result<Vec<T>> {
-    check_mask(mask.len())?;
     let n_out = output_len(signal.len(), mask.len(), mode)?;
     let finite = |v: &[T]| all_finite(v, parallel);
     if auto_uses_fft::<T>(n_out, mask.len(), parallel) && finite(mask) && finite(signal) {
@@ -161,7 +160,6 @@ pub fn apply_rows_auto<T: Real>(
     boundary: Boundary,
     parallel: bool,
 ) -> Result<Array2<T>> {
-    check_mask(mask.len())?;
     let (rows, n) = signals.dim();
     let n_out = output_len(n, mask.len(), mode)?;
     if auto_uses_fft_rows::<T>(rows, n_out, mask.len(), parallel)
@@ -201,7 +199,6 @@ pub fn apply_axis_auto<T: Real, D: Dimension>(
     parallel: bool,
 ) -> Result<Array<T, D>> {
     check_axis(axis.0, x.ndim())?;
-    check_mask(mask.len())?;
     let n = x.len_of(axis);
     let n_out = output_len(n, mask.len(), mode)?;
     let lanes = x.len().checked_div(n).unwrap_or(0);

@@ -55,7 +55,6 @@ pub fn apply_fft<T: Real>(
     boundary: Boundary,
     parallel: bool,
 ) -> Result<Vec<T>> {
-    check_mask(mask.len())?;
     let n_out = output_len(signal.len(), mask.len(), mode)?;
     let mut out = vec![T::ZERO; n_out];
     if n_out > 0 {
@@ -87,7 +86,6 @@ pub fn apply_rows_fft<T: Real>(
     boundary: Boundary,
     parallel: bool,
 ) -> Result<Array2<T>> {
-    check_mask(mask.len())?;
     let n_out = output_len(signals.ncols(), mask.len(), mode)?;
     let conv = OverlapSave::new(operation, mask, mode, n_out)?;
     super::rows_with(signals, mask.len(), mode, parallel, |x, y| {
@@ -107,7 +105,6 @@ pub fn apply_axis_fft<T: Real, D: Dimension>(
     parallel: bool,
 ) -> Result<Array<T, D>> {
     check_axis(axis.0, x.ndim())?;
-    check_mask(mask.len())?;
     let n_out = output_len(x.len_of(axis), mask.len(), mode)?;
     let conv = OverlapSave::new(operation, mask, mode, n_out)?;
     super::axis::lanes_with(x, axis, mask.len(), mode, parallel, |lane, y| {
