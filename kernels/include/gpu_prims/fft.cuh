@@ -84,41 +84,68 @@ __device__ __forceinline__ constexpr double fft_cos32(int q) {
 }
 __device__ __forceinline__ constexpr double fft_sin32(int q) { return fft_cos32(q >= 8 ? q - 8 : 8 - q); }
 
-// d · W_32^q for q < 16, the trivial turns without multiplications.
-template <class A> __device__ __forceinline__ Complex<A> fft_turn32(Complex<A> d, int q) {
-    if (q == 0) return d;
-    if (q == 8) return {d.im, -d.re};  // × −i
-    const A c = (A)fft_cos32(q), s = (A)fft_sin32(q);
-    // (re + i·im)(c − i·s)
-    return {d.re * c + d.im * s, d.im * c - d.re * s};
-}
-
 // log2(R) bits of k reversed (recursive, so that it folds to a constant wherever k is one).
 __device__ __forceinline__ constexpr int fft_bitrev(int k, int R) {
     return R <= 1 ? 0 : ((k & 1) * (R / 2)) | fft_bitrev(k >> 1, R / 2);
 }
 
-// The forward DFT of the R points v[0..R) (radix-2 decimation in frequency, unrolled): point k
-// of the result ends in v[fft_bitrev(k, R)]. Indices are constants after unrolling, so v stays
-// in registers.
-// One level of it: the butterflies of distance SPAN, then the levels below. Trip counts are
-// template constants: the unroller works on inner loops first, before an outer loop's index
-// would be known.
-template <int R, int SPAN, class A> __device__ __forceinline__ void fft_dft_level(Complex<A>* v) {
-#pragma unroll
-    for (int a = 0; a < R; ++a) {
-        if ((a & SPAN) == 0) {
-            const int k = a & (SPAN - 1);
-            const Complex<A> u = v[a], t = v[a + SPAN];
-            v[a] = {u.re + t.re, u.im + t.im};
-            v[a + SPAN] = fft_turn32(Complex<A>{u.re - t.re, u.im - t.im}, k * (16 / SPAN));
+// The butterfly e ± W_32^q · o (q < 16) of a decimation-in-time level, into lo and hi. A turn
+// by c − i·s is c·(re + (s/c)·im, im − (s/c)·re) (or the same with s, c swapped where |s| > |c|,
+// so the ratio stays within ±1): two FMAs, and the remaining factor rides in the butterfly's
+// FMAs, 6 instructions where a full complex product and two sums take 8.
+template <class A>
+__device__ __forceinline__ void fft_dit_butterfly(Complex<A> e, Complex<A> o, int q, Complex<A>& lo,
+                                                  Complex<A>& hi) {
+    if (q == 0) {
+        lo = {e.re + o.re, e.im + o.im};
+        hi = {e.re - o.re, e.im - o.im};
+    } else if (q == 8) {  // W = −i: o·W = (o.im, −o.re)
+        lo = {e.re + o.im, e.im - o.re};
+        hi = {e.re - o.im, e.im + o.re};
+    } else {
+        const double c = fft_cos32(q), s = fft_sin32(q);
+        const bool by_cos = (c < 0 ? -c : c) >= s;  // s > 0 for 0 < q < 16
+        Complex<A> t;
+        if (q == 4) {  // s/c = 1: sums, no ratio to round
+            t = {o.re + o.im, o.im - o.re};
+        } else if (q == 12) {  // s/c = −1
+            t = {o.re - o.im, o.im + o.re};
+        } else if (by_cos) {
+            const A r = (A)(s / c);
+            t = {o.re + r * o.im, o.im - r * o.re};
+        } else {
+            const A r = (A)(c / s);
+            t = {r * o.re + o.im, r * o.im - o.re};
         }
+        const A f = (A)(by_cos ? c : s);
+        lo = {e.re + f * t.re, e.im + f * t.im};
+        hi = {e.re - f * t.re, e.im - f * t.im};
     }
-    if constexpr (SPAN > 1) fft_dft_level<R, SPAN / 2>(v);
 }
 
+// The DFT of the R points x[OFF + j·STRIDE] (j < R) into X[0..R), natural order: the DFTs of
+// the even and the odd points, then R/2 butterflies (radix-2 decimation in time, unrolled;
+// indices are template constants, so everything stays in registers).
+template <int R, int STRIDE, int OFF, class A>
+__device__ __forceinline__ void fft_dit(const Complex<A>* x, Complex<A>* X) {
+    if constexpr (R == 1) {
+        X[0] = x[OFF];
+    } else {
+        Complex<A> ev[R / 2], od[R / 2];
+        fft_dit<R / 2, 2 * STRIDE, OFF>(x, ev);
+        fft_dit<R / 2, 2 * STRIDE, OFF + STRIDE>(x, od);
+#pragma unroll
+        for (int k = 0; k < R / 2; ++k) fft_dit_butterfly(ev[k], od[k], k * (32 / R), X[k], X[k + R / 2]);
+    }
+}
+
+// The forward DFT of the R points v[0..R) (R ≤ 32): point k of the result ends in
+// v[fft_bitrev(k, R)], the order the passes' stores and the last pass's reordering expect.
 template <int R, class A> __device__ __forceinline__ void fft_dft(Complex<A>* v) {
-    fft_dft_level<R, R / 2>(v);
+    Complex<A> X[R];
+    fft_dit<R, 1, 0>(v, X);
+#pragma unroll
+    for (int k = 0; k < R; ++k) v[fft_bitrev(k, R)] = X[k];
 }
 
 // Complex slots of shared memory a transform of N points needs (BlockFft::phys pads one slot
