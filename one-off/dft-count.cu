@@ -1,3 +1,6 @@
+// The register DFTs of kernels/include/gpu_prims/fft.cuh alone, for their SASS size (no GPU):
+//   python3 one-off/nvrtc-check.py one-off/dft-count.cu compute_70 /tmp/d.ptx
+//   python3 one-off/ptx-mix.py /tmp/d.ptx dft32 --sass sm_90
 #include <gpu_prims/fft.cuh>
 using namespace gp;
 extern "C" __global__ void dft32(Complex<float>* p) {
