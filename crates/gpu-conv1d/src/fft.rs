@@ -129,36 +129,56 @@ pub fn fft_max_width<T: Real>() -> usize {
 }
 
 /// The automatic size by mask width: `(w_max, size)`, the size for masks of up to `w_max`
-/// elements, for f32 (f16 and bf16 below: [`SIZE_BY_WIDTH_HALF`]) and for f64. Measured on the
-/// H100 first (docs/conv1d.md, the FFT width sweep of run G), then on an H200 each time the
-/// blocks changed, at 2^26 outputs, where the sizes measured side by side cross: 32 points a
-/// thread from 4096 points (fifteenth session), the even-and-odd packing (sixteenth), the
-/// twiddle rows and lean checks (seventeenth), the radix-32 transforms (eighteenth), the even
-/// tiles and f64's pair I/O (twenty-second), and last the lean index arithmetic (twenty-fourth
-/// session, docs/conv1d.md "Lean index arithmetic"): f32 512 to 80, 1024 to 100, 2048 to 750,
-/// 4096 to 1250, 16384 to 5800 (8192 to 2450 stays: 8192 and 16384 within 1 % from 2100 to
-/// 2450); f64 4096 to 1450. f64's 1024 (to 111) is the H100's run G figure. The kernels are
-/// bound by arithmetic, not memory, so their crossings do not depend on the memory the GPU has.
-const SIZE_BY_WIDTH_F32: [(usize, usize); 7] = [
+/// elements, for f32 (f16 and bf16 below: [`SIZE_BY_WIDTH_F16`], [`SIZE_BY_WIDTH_BF16`]) and
+/// for f64. Measured on the H100 first (docs/conv1d.md, the FFT width sweep of run G), then on
+/// an H200 each time the blocks changed, at 2^26 outputs, where the sizes measured side by side
+/// cross: 32 points a thread from 4096 points (fifteenth session), the even-and-odd packing
+/// (sixteenth), the twiddle rows and lean checks (seventeenth), the radix-32 transforms
+/// (eighteenth), the even tiles and f64's pair I/O (twenty-second), the lean index arithmetic
+/// (twenty-fourth), and last the decimation-in-time DFTs and the even-and-odd spans' lean
+/// checks and stores (twenty-seventh session, docs/conv1d.md "Register DFTs in decimation in
+/// time"): f32 512 to 80, 1024 to 100, 2048 to 750, 4096 to 1150 (1100 level, 1200 the
+/// 16384-point spans 2.5 % ahead), 16384 to 6100 (6000: 370.6 µs against 376.4-379.9; 6100
+/// level). The 8192-point pairs are no longer the fastest at any width (1300-2450: the
+/// 16384-point spans 4-12 % ahead). f64 4096 to 1450; f64's 1024 (to 111) is the H100's run G
+/// figure. The kernels are bound by arithmetic, not memory, so their crossings do not depend on
+/// the memory the GPU has.
+const SIZE_BY_WIDTH_F32: [(usize, usize); 6] = [
+    (80, 512),
+    (100, 1024),
+    (750, 2048),
+    (1150, 4096),
+    (6100, 16384),
+    (usize::MAX, 32768),
+];
+/// f16: the 16384-point spans from 1050 (1000 level with the 4096-point pairs, 1100 2 % ahead)
+/// to 5400 (5300 and 5450 level with the 32768-point spans, 5600 2 % behind; twenty-seventh
+/// session, H200). `Auto` sends f16 masks below [`warpgroup_fft_min_width`] to the warp-group
+/// kernel on compute capability 9.0, so the smaller sizes serve explicit FFT requests and other
+/// GPUs; they are f32's, not measured apart.
+const SIZE_BY_WIDTH_F16: [(usize, usize); 6] = [
+    (80, 512),
+    (100, 1024),
+    (750, 2048),
+    (1050, 4096),
+    (5400, 16384),
+    (usize::MAX, 32768),
+];
+/// bf16: its 16384-point spans gained less from the twenty-seventh session's changes than f32's
+/// and f16's (their loads widen a pack), so it keeps the earlier table: f32's crossings before
+/// that session, the 8192-point pairs to 2450 (1500: 277 µs against 305; 2100 level; 2450 the
+/// spans 1.5 % ahead) and 16384 to 4800 (4400 the 32768-point spans 1 % ahead, 4800 1.5 %
+/// behind, 5200 2.5 % ahead: level within the noise; twenty-fourth session: 4700 407.0-411.5
+/// against 414.7-417.1, 4900 414.3-415.3 against 410.8-413.6).
+const SIZE_BY_WIDTH_BF16: [(usize, usize); 7] = [
     (80, 512),
     (100, 1024),
     (750, 2048),
     (1250, 4096),
     (2450, 8192),
-    (5800, 16384),
+    (4800, 16384),
     (usize::MAX, 32768),
 ];
-/// f32's table but for one crossing: f16 and bf16 leave the 16384-point spans sooner, their
-/// pair I/O making the 32768-point spans relatively faster (twenty-fourth session, H200, 2^26
-/// `same`: f16 at w = 4700 16384 points 381.7-383.2 µs against 388.4, at 4900 389.2-389.6
-/// against 385.6-385.7; bf16 407.0-411.5 against 414.7-417.1 and 414.3-415.3 against
-/// 410.8-413.6). Their crossings below 16384 points were not measured apart from f32's.
-const SIZE_BY_WIDTH_HALF: [(usize, usize); 7] = {
-    let mut table = SIZE_BY_WIDTH_F32;
-    assert!(table[5].1 == 16384);
-    table[5].0 = 4800;
-    table
-};
 const SIZE_BY_WIDTH_F64: [(usize, usize); 5] = [
     (111, 1024),
     (1220, 2048),
@@ -183,8 +203,10 @@ pub fn fft_size<T: Real>(w: usize) -> Option<usize> {
     }
     let table: &[(usize, usize)] = if std::mem::size_of::<T::Wide>() == 8 {
         &SIZE_BY_WIDTH_F64
-    } else if T::computes_wider() {
-        &SIZE_BY_WIDTH_HALF
+    } else if T::NAME == "f16" {
+        &SIZE_BY_WIDTH_F16
+    } else if T::NAME == "bf16" {
+        &SIZE_BY_WIDTH_BF16
     } else {
         &SIZE_BY_WIDTH_F32
     };
@@ -469,12 +491,10 @@ mod tests {
         assert_eq!(fft_size::<f32>(101), Some(2048));
         assert_eq!(fft_size::<f32>(750), Some(2048));
         assert_eq!(fft_size::<f32>(751), Some(4096));
-        assert_eq!(fft_size::<f32>(1250), Some(4096));
-        assert_eq!(fft_size::<f32>(1251), Some(8192));
-        assert_eq!(fft_size::<f32>(2450), Some(8192));
-        assert_eq!(fft_size::<f32>(2451), Some(16384));
-        assert_eq!(fft_size::<f32>(5800), Some(16384));
-        assert_eq!(fft_size::<f32>(5801), Some(32768));
+        assert_eq!(fft_size::<f32>(1150), Some(4096));
+        assert_eq!(fft_size::<f32>(1151), Some(16384));
+        assert_eq!(fft_size::<f32>(6100), Some(16384));
+        assert_eq!(fft_size::<f32>(6101), Some(32768));
         assert_eq!(fft_size::<f32>(0), None);
         assert_eq!(fft_size::<f64>(1450), Some(4096));
         assert_eq!(fft_size::<f64>(1451), Some(8192));
@@ -483,8 +503,12 @@ mod tests {
         assert_eq!(fft_size::<f64>(4096), Some(16384));
         assert_eq!(fft_size::<f64>(15362), None);
         assert_eq!(fft_size::<gpu_core::f16>(31745), Some(32768));
-        assert_eq!(fft_size::<gpu_core::f16>(4800), Some(16384));
-        assert_eq!(fft_size::<gpu_core::f16>(4801), Some(32768));
+        assert_eq!(fft_size::<gpu_core::f16>(1050), Some(4096));
+        assert_eq!(fft_size::<gpu_core::f16>(1051), Some(16384));
+        assert_eq!(fft_size::<gpu_core::f16>(5400), Some(16384));
+        assert_eq!(fft_size::<gpu_core::f16>(5401), Some(32768));
+        assert_eq!(fft_size::<gpu_core::bf16>(2450), Some(8192));
+        assert_eq!(fft_size::<gpu_core::bf16>(2451), Some(16384));
         assert_eq!(fft_size::<gpu_core::bf16>(4800), Some(16384));
         assert_eq!(fft_size::<gpu_core::bf16>(4801), Some(32768));
         assert_eq!(fft_size::<gpu_core::bf16>(1250), Some(4096));

@@ -461,7 +461,7 @@ impl Boundary {
 /// [`TENSOR_MAX_WIDTH`] elements on tensor cores
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there), and on GPUs of
 /// compute capability 9.0 those of [`warpgroup_min_width`] (96 in rows of 2^26 outputs or more,
-/// 127 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16 1230, bf16
+/// 127 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16 1080, bf16
 /// 1260) through warpgroup products ([`Strategy::Warpgroup`]; the FFT
 /// path from there). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
@@ -487,7 +487,7 @@ pub enum Strategy {
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
     /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
     /// [`fft_max_width`] (from 64 elements for f32, 80 for f64), and from [`cufft_min_width`]
-    /// (27950 for f32, f16 and bf16; 13080 for f64) through cuFFT where libcufft loads (the
+    /// (28650 for f32, f16 and bf16; 13080 for f64) through cuFFT where libcufft loads (the
     /// block FFT, then the direct kernels, where it does not). Those crossovers are the built-in
     /// values of GPUs of ordinary memory bandwidth per SM (the H100); each device takes its own
     /// from `gpu_core::tuning`'s `conv1d.*` keys (the H200: FFT from 33 for f32, 64 for f64).

@@ -445,18 +445,22 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
 }
 
 /// The shortest 16-bit mask [`Strategy::Auto`] runs through FFTs where the warpgroup kernel runs
-/// the direct sums (compute capability 9.0): f16 from 1230, bf16 from 1260.
+/// the direct sums (compute capability 9.0): f16 from 1080, bf16 from 1260.
 /// Measured on the H100 first (docs/conv1d.md, "Warpgroup products": the warpgroup kernel ran
 /// 2^26 f16 outputs of a 511-wide mask at 0.51× a copy, where the block FFT gave 0.29×, run F),
 /// then on an H200 as the FFT blocks changed (2^26 outputs): with the radix-32 transforms 1730
 /// and 1840 (eighteenth and twentieth sessions); with the lean index arithmetic (twenty-fourth
 /// session) f16 w = 1100 warpgroup 261.7-263.5 µs against the 4096-point FFT's 279.2-281.6,
 /// 1279 290.9-292.2 against 283.5-284.2; bf16 1100 255.5-256.1 / 278.0-278.8, 1279
-/// 283.6-286.3 / 280.8-283.4 (the differences cross near 1230 and 1260). Both kernels are bound
-/// by arithmetic, so the crossing should hold on the H100 (not measured there).
+/// 283.6-286.3 / 280.8-283.4 (the differences cross near 1230 and 1260); with the even-and-odd
+/// spans' decimation-in-time DFTs and lean checks (twenty-seventh session) f16 takes the
+/// 16384-point spans from 1051: w = 1000 warpgroup 251.6-253.4 µs against 255.6-257.9, 1100
+/// 266.5-267.1 against 264.1-264.5, 1200 280.4-282.0 against 261.9-264.9 (crossing near 1080;
+/// bf16's spans did not gain as much, and its crossing stays). Both kernels are bound by
+/// arithmetic, so the crossing should hold on the H100 (not measured there).
 pub fn warpgroup_fft_min_width<T: Real>() -> usize {
     if T::NAME == "f16" {
-        1230
+        1080
     } else {
         1260
     }
@@ -472,7 +476,11 @@ pub fn warpgroup_fft_min_width<T: Real>() -> usize {
 /// 12900 for f64 (12700: 3260 against 3474; 15361: 11091 against 3440); with the lean index
 /// arithmetic (twenty-fourth session) near 27950 for f32 (w = 27700: block 1986.0-1986.6 µs,
 /// cuFFT 2089.2-2091.5; 28100: 2149.9-2151.3 against 2093.0-2093.6) and 13080 for f64 (12900:
-/// 3299.5-3302.8 against 3490.7-3490.8; 13100: 3495.5-3500.7 against 3472.8-3475.4). The H100 takes the
+/// 3299.5-3302.8 against 3490.7-3490.8; 13100: 3495.5-3500.7 against 3472.8-3475.4); with the
+/// twenty-seventh session's even-and-odd spans (decimation-in-time DFTs, lean checks and stores)
+/// near 28650 for f32 (w = 28300: block 1888.6-1890.0 µs, cuFFT 2059.5-2062.5; 28700:
+/// 2088.7-2090.7 against 2055.5-2068.0; f16 and bf16 take the same value, not measured apart;
+/// f64's spans kept their kernels). The H100 takes the
 /// same values: its block FFT, bound by arithmetic, runs about as fast, and its cuFFT, bound by
 /// memory, slower, so its crossing lies no lower (before these kernels run J measured 13000
 /// there, against 13600 on the H200). f16 and bf16 run f32's transforms.
@@ -480,7 +488,7 @@ pub fn cufft_min_width<T: Real>() -> usize {
     if std::mem::size_of::<T::Wide>() == 8 {
         13_080
     } else {
-        27_950
+        28_650
     }
 }
 
@@ -1039,8 +1047,11 @@ mod tests {
                 &Crossovers::default(),
             )
         };
-        assert_eq!(f16_on_h100(1229), Path::Warpgroup);
-        assert!(matches!(f16_on_h100(1230), Path::Fft { .. }));
+        assert_eq!(f16_on_h100(1079), Path::Warpgroup);
+        assert!(matches!(
+            f16_on_h100(1080),
+            Path::FftEvenOdd { size: 16384 }
+        ));
         assert_eq!(warpgroup_fft_min_width::<bf16>(), 1260);
         // Without tensor cores, or for f32, never.
         let f32_path = resolve::<f32>(
@@ -1198,13 +1209,13 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 27_949, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 28_649, false, true),
             Path::FftEvenOdd { size: 32768 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 27_950, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 28_650, false, true),
             Path::CuFft {
-                size: crate::cufft_size(27_950, n) as u64
+                size: crate::cufft_size(28_650, n) as u64
             }
         );
         assert_eq!(
@@ -1228,6 +1239,10 @@ mod tests {
         );
         assert_eq!(
             resolve_h100::<f32>(Strategy::FFT, n, 2047, false, true),
+            Path::FftEvenOdd { size: 16384 }
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Fft { size: 8192 }, n, 2047, false, true),
             Path::Fft { size: 8192 }
         );
         assert_eq!(

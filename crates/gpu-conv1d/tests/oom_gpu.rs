@@ -134,7 +134,7 @@ fn gpu_out_of_memory_then_right() {
     case(31, Strategy::Auto, 100_003).run::<f32>(false, any);
     case(1023, Strategy::FFT, 100_003).run::<f32>(false, fft(4096));
     case(1023, Strategy::FFT, 100_003).run::<f32>(true, fft(4096));
-    case(2047, Strategy::FFT, 100_003).run::<f32>(true, fft(8192));
+    case(2047, Strategy::Fft { size: 8192 }, 100_003).run::<f32>(true, fft(8192));
     let either = |p: &Path| fft(16384)(p) || even_odd(16384)(p);
     case(4095, Strategy::FFT, 100_003).run::<f32>(true, either);
     case(8191, Strategy::FFT, 100_003).run::<f32>(true, even_odd(32768));

@@ -308,8 +308,8 @@ pub const KEYS: &[Key] = &[
         "shortest f32, f16 or bf16 mask Strategy::Auto runs through cuFFT",
         2,
         1 << 40,
-        27_950,
-        27_950,
+        28_650,
+        28_650,
     ),
     count_key(
         "conv1d.fft_even_odd_from",
