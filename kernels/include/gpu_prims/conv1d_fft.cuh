@@ -267,6 +267,34 @@ __device__ __forceinline__ void conv1d_fft_even_odd_product(Complex<A>* v, Compl
     }
 }
 
+// A transform's result stored as T: narrow(), for finite values only (a block stores only
+// after its results' check). bf16 without cvt.rn.bf16.f32 (compute_70) then rounds by hand
+// without narrow()'s NaN test, and a pair of bf16 results leaves as one 32-bit word, their two
+// roundings packed by one byte permute.
+template <class T, class A> __device__ __forceinline__ T conv1d_fft_narrow(A a) { return narrow<T>(a); }
+template <class T, class A> __device__ __forceinline__ void conv1d_fft_store_pair(T* p, A a, A b) {
+    Vec<T, 2> q;
+    q.v[0] = conv1d_fft_narrow<T>(a);
+    q.v[1] = conv1d_fft_narrow<T>(b);
+    *reinterpret_cast<Vec<T, 2>*>(p) = q;
+}
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
+// x rounded to nearest even at bit 16 (finite x; overflow gives infinity): bf16 in the high half.
+__device__ __forceinline__ u32 conv1d_fft_round_bf16(f32 x) {
+    const u32 b = __float_as_uint(x);
+    return b + 0x7fffu + ((b >> 16) & 1u);
+}
+template <> __device__ __forceinline__ bf16 conv1d_fft_narrow<bf16, f32>(f32 a) {
+    bf16 r;
+    r.bits = (unsigned short)(conv1d_fft_round_bf16(a) >> 16);
+    return r;
+}
+template <> __device__ __forceinline__ void conv1d_fft_store_pair<bf16, f32>(bf16* p, f32 a, f32 b) {
+    // bytes 2, 3 of a's rounding, then bytes 2, 3 of b's (bytes 6, 7 of the pair)
+    *reinterpret_cast<u32*>(p) = __byte_perm(conv1d_fft_round_bf16(a), conv1d_fft_round_bf16(b), 0x7632);
+}
+#endif
+
 // A tile's outputs of this launch by the direct sums.
 template <class T, class A>
 __device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
@@ -362,8 +390,8 @@ __device__ __forceinline__ void conv1d_fft_transform(
 #pragma unroll
                 for (int e = 0; e < E; ++e) {
                     const int k = S * F::point(e);
-                    if (k < L) ya[k] = narrow<T>(v[e].re);
-                    if (k + S - 1 < L) yb[k] = narrow<T>(-v[e].im);
+                    if (k < L) ya[k] = conv1d_fft_narrow<T>(v[e].re);
+                    if (k + S - 1 < L) yb[k] = conv1d_fft_narrow<T>(-v[e].im);
                 }
                 return;
             }
@@ -381,13 +409,10 @@ __device__ __forceinline__ void conv1d_fft_transform(
                         const int k = S * F::point(e);
                         const int kw = k0 + S * F::point_offset(e);
                         if (kw >= alo && kw + 2 * 31 + 1 < ahi) {
-                            Vec<T, 2> q;
-                            q.v[0] = narrow<T>(v[e].re);
-                            q.v[1] = narrow<T>(-v[e].im);
-                            *reinterpret_cast<Vec<T, 2>*>(ya + k) = q;
+                            conv1d_fft_store_pair(ya + k, v[e].re, -v[e].im);
                         } else if ((kw + 2 * 31 >= alo && kw < ahi) || (kw + 2 * 31 + 1 >= blo && kw + 1 < bhi)) {
-                            if (k >= alo && k < ahi) ya[k] = narrow<T>(v[e].re);
-                            if (k + 1 >= blo && k + 1 < bhi) yb[k] = narrow<T>(-v[e].im);
+                            if (k >= alo && k < ahi) ya[k] = conv1d_fft_narrow<T>(v[e].re);
+                            if (k + 1 >= blo && k + 1 < bhi) yb[k] = conv1d_fft_narrow<T>(-v[e].im);
                         }
                     }
                     return;
@@ -396,8 +421,8 @@ __device__ __forceinline__ void conv1d_fft_transform(
 #pragma unroll
             for (int e = 0; e < E; ++e) {
                 const int k = S * F::point(e);
-                if (k >= alo && k < ahi) ya[k] = narrow<T>(v[e].re);
-                if (k + S - 1 >= blo && k + S - 1 < bhi) yb[k] = narrow<T>(-v[e].im);
+                if (k >= alo && k < ahi) ya[k] = conv1d_fft_narrow<T>(v[e].re);
+                if (k + S - 1 >= blo && k + S - 1 < bhi) yb[k] = conv1d_fft_narrow<T>(-v[e].im);
             }
             return;
         }
