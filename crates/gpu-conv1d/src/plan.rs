@@ -1033,7 +1033,7 @@ mod tests {
         assert!(matches!(on_h100(long, 1260), Path::Fft { .. }));
         assert!(matches!(
             on_h100(long, WARPGROUP_MAX_WIDTH + 1),
-            Path::Fft { .. }
+            Path::FftEvenOdd { .. }
         ));
         // f16 leaves the warpgroup kernel for the FFT a little earlier than bf16.
         let f16_on_h100 = |w: usize| {

@@ -1062,9 +1062,10 @@ fn gpu_shared_by_16_threads() {
     // and 32768 points (the latter's pair loads and stores), and cuFFT's segments past them.
     let fft = |size: u32| move |p: &Path| *p == Path::Fft { size };
     let even_odd = |size: u32| move |p: &Path| *p == Path::FftEvenOdd { size };
-    // (f32 takes the 16384-point spans from w = 1151 by itself: the 8192-point pairs by size.)
+    // (f32 takes the 16384-point spans from w = 1151 by itself, bf16 from 1601: the 8192-point
+    // pairs by size.)
     case_from::<f32>(&gpu, 2047, Strategy::Fft { size: 8192 }, 9000, fft(8192));
-    case_from::<bf16>(&gpu, 2400, Strategy::FFT, 9000, fft(8192));
+    case_from::<bf16>(&gpu, 2400, Strategy::Fft { size: 8192 }, 9000, fft(8192));
     // (16384 points: even and odd from `conv1d.fft_even_odd_from`, a per-device key.)
     let either = |p: &Path| fft(16384)(p) || even_odd(16384)(p);
     case_from::<f32>(&gpu, 4095, Strategy::FFT, 20000, either);

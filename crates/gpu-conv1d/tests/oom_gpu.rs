@@ -139,7 +139,7 @@ fn gpu_out_of_memory_then_right() {
     case(4095, Strategy::FFT, 100_003).run::<f32>(true, either);
     case(8191, Strategy::FFT, 100_003).run::<f32>(true, even_odd(32768));
     case(2000, Strategy::FFT, 100_003).run::<f64>(true, any);
-    case(2400, Strategy::FFT, 100_003).run::<bf16>(true, fft(8192));
+    case(2400, Strategy::Fft { size: 8192 }, 100_003).run::<bf16>(true, fft(8192));
     if gpu.properties().compute_capability >= (8, 0) {
         let tc = |p: &Path| *p == Path::TensorCore;
         case(127, Strategy::TensorCore, 100_003).run::<bf16>(true, tc);
