@@ -23,8 +23,6 @@
 using namespace gp;
 typedef Sum<f32> Op;
 
-enum { MODE_FLAGS = 0, MODE_PACKED = 1, MODE_NOLB = 2, MODE_PACKED2 = 3 };
-
 extern "C" __global__ void __launch_bounds__(256) lib_long(const float* in, ColumnLanes ci,
                                                            float* out, ColumnLanes co,
                                                            u32* state, void* values) {
@@ -36,120 +34,6 @@ extern "C" __global__ void __launch_bounds__(256) lib_long_pf(const float* in, C
     lanes_scan_columns<Op, COLUMN_LONG_ROWS, L2Prefetch>(in, ci, out, co, state, values, 0, 0,
                                                          ~0ull, L2Prefetch{pf});
 }
-
-__device__ __forceinline__ void st_pair(u64* p, u64 a, u64 b) {
-    asm volatile("st.volatile.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
-}
-__device__ __forceinline__ void ld_pair(const u64* p, u64& a, u64& b) {
-    asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
-}
-__device__ __forceinline__ void pk_publish(u64* slots, u64 slot, const float (&v)[4]) {
-    const u64 tag = 1ull << 32;
-    st_pair(slots + slot * 4, tag | __float_as_uint(v[0]), tag | __float_as_uint(v[1]));
-    st_pair(slots + slot * 4 + 2, tag | __float_as_uint(v[2]), tag | __float_as_uint(v[3]));
-}
-__device__ __forceinline__ bool pk_read(const u64* slots, u64 slot, float (&v)[4]) {
-    u64 a, b, c, d;
-    ld_pair(slots + slot * 4, a, b);
-    ld_pair(slots + slot * 4 + 2, c, d);
-    v[0] = __uint_as_float((u32)a);
-    v[1] = __uint_as_float((u32)b);
-    v[2] = __uint_as_float((u32)c);
-    v[3] = __uint_as_float((u32)d);
-    return ((a & b & c & d) >> 32) != 0;
-}
-
-constexpr int LOOK = 4;  // spans a PACKED look-back reads at once
-
-// The PACKED look-back of lane group x of span s (> 0) of `tile`: the exclusive prefix, the
-// left fold inclusive(j), aggregate(j + 1), ..., aggregate(s - 1) from the nearest inclusive j.
-__device__ __forceinline__ void packed_prefix(const u64* aggs, const u64* incs, u64 tiles,
-                                              u64 tile, u32 tx, u32 x, u64 s, float (&p)[4]) {
-    auto slot = [&](i64 m) { return ((u64)m * tiles + tile) * tx + x; };
-    i64 m = (i64)s - 1;  // the nearest span not yet seen published
-    while (true) {
-        float iv[LOOK][4], av[LOOK][4];
-        bool hi[LOOK], ha[LOOK];
-#pragma unroll
-        for (int q = 0; q < LOOK; ++q) {
-            hi[q] = ha[q] = false;
-            if (m - q >= 0) {
-                hi[q] = pk_read(incs, slot(m - q), iv[q]);
-                ha[q] = pk_read(aggs, slot(m - q), av[q]);
-            }
-        }
-        // Spans m, m - 1, ... in turn: the first inclusive one ends the search; aggregates
-        // before it are passed over; an unpublished one is read again.
-        int q = 0, found = -1;
-#pragma unroll
-        for (int qq = 0; qq < LOOK; ++qq) {
-            if (found < 0 && qq == q) {
-                if (hi[qq])
-                    found = qq;
-                else if (ha[qq])
-                    q = qq + 1;
-            }
-        }
-        if (found >= 0) {
-#pragma unroll
-            for (int qq = 0; qq < LOOK; ++qq)
-                if (qq == found)
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) p[k] = iv[qq][k];
-            if (m == (i64)s - 1) {  // everything after j is in this window
-#pragma unroll
-                for (int qq = LOOK - 1; qq >= 0; --qq)
-                    if (qq < found)
-#pragma unroll
-                        for (int k = 0; k < 4; ++k) p[k] += av[qq][k];
-                return;
-            }
-            const i64 j = m - found;
-            for (i64 mm = j + 1; mm < (i64)s; mm += LOOK) {  // read again, LOOK at a time
-                float bv[LOOK][4];
-#pragma unroll
-                for (int qq = 0; qq < LOOK; ++qq)
-                    if (mm + qq < (i64)s) pk_read(aggs, slot(mm + qq), bv[qq]);
-#pragma unroll
-                for (int qq = 0; qq < LOOK; ++qq)
-                    if (mm + qq < (i64)s)
-#pragma unroll
-                        for (int k = 0; k < 4; ++k) p[k] += bv[qq][k];
-            }
-            return;
-        }
-        m -= q;
-    }
-}
-
-// PACKED2: the nearest span before s (> 0) whose inclusive words are out, by lane group 0's
-// last word (warp 0, 32 spans at a time; every lane returns it).
-__device__ __forceinline__ u64 packed2_nearest(const u64* aggs, const u64* incs, u64 tiles,
-                                               u64 tile, u32 tx, u64 s) {
-    const int lane = (int)lane_id();
-    i64 end = (i64)s;
-    while (true) {
-        const i64 j = end - 32 + lane;
-        int f = j < 0 ? 1 : 0;  // 1 aggregate, 2 inclusive
-        while (__any_sync(FULL_MASK, f == 0)) {
-            if (f == 0) {
-                const u64 w = ((u64)j * tiles + tile) * tx * 4 + 3;
-                const u64 iw = *reinterpret_cast<const volatile u64*>(incs + w);
-                const u64 aw = *reinterpret_cast<const volatile u64*>(aggs + w);
-                f = (iw >> 32) ? 2 : (aw >> 32) ? 1 : 0;
-            }
-        }
-        const unsigned inc = __ballot_sync(FULL_MASK, f == 2);
-        if (inc) return (u64)(end - 32 + (31 - __clz(inc)));
-        end -= 32;
-    }
-}
-// Lane group x's words of `slot`, read until all carry the tag.
-__device__ __forceinline__ void packed2_wait(const u64* slots, u64 slot, float (&v)[4]) {
-    while (!pk_read(slots, slot, v)) {
-    }
-}
-
 
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
     const u32 a = (u32)__cvta_generic_to_shared(smem);
