@@ -18,8 +18,13 @@
 // (scan.cu's long-span columns scan, plus u64 prefetch_spans: the span handed out that many
 // spans later). Sum, prod, min and max, as their twins. The look-back rows gained nothing from
 // it (docs/tuning.md, "L2 prefetch").
+//
+// scan_columns_staged_<op>_<type>: the long-span columns scan with spans twice as long, each
+// thread's COLUMN_LONG_ROWS register rows followed by COLUMN_STAGED_ROWS rows in dynamic shared
+// memory (COLUMN_STAGED_ROWS * 16 bytes a thread; gpu_prims/lanes_columns_staged.cuh); the same
+// arguments as scan_columns_long_pf_*, prefetch_spans 0 for none.
 #include <gpu_prims/l2_prefetch.cuh>
-#include <gpu_prims/lanes_columns.cuh>
+#include <gpu_prims/lanes_columns_staged.cuh>
 #include <gpu_prims/scan_lookback.cuh>
 #include <gpu_prims/scan_tile_runs.cuh>
 #include <gpu_prims/scan_tile_staged.cuh>
@@ -122,3 +127,16 @@ GP_FOR_EACH_ARITH_OP_TYPE(SCAN_SEGMENT_TILES_STAGED_PF)
             gp::L2Prefetch{prefetch_spans});                                                   \
     }
 GP_FOR_EACH_ARITH_OP_TYPE(SCAN_COLUMNS_LONG_PF)
+
+#define SCAN_COLUMNS_STAGED(opname, OpT, tname, T)                                             \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK)                              \
+        scan_columns_staged_##opname##_##tname(                                                \
+            const T* in, gp::ColumnLanes in_lanes, T* out, gp::ColumnLanes out_lanes,          \
+            gp::u32* state, void* values, gp::u32 exclusive, gp::u64 begin, gp::u64 end,       \
+            gp::u64 prefetch_spans) {                                                          \
+        gp::lanes_scan_columns<OpT<T>, gp::COLUMN_LONG_ROWS>(                                  \
+            in, in_lanes, out, out_lanes, state, values, exclusive, begin, end,                \
+            gp::L2Prefetch{prefetch_spans},                                                    \
+            gp::ColumnStage<gp::COLUMN_STAGED_ROWS>{scan_staged_smem});                        \
+    }
+GP_FOR_EACH_ARITH_OP_TYPE(SCAN_COLUMNS_STAGED)

@@ -316,6 +316,20 @@ impl LaneAccess {
         }
     }
 
+    /// For a long-span columns scan, the vector rows each thread holds in shared memory
+    /// beyond its [`COLUMN_LONG_ROWS`] in registers: 0, or [`COLUMN_STAGED_ROWS`] (the staged
+    /// spans, [`LanePlan::with_staged_spans`]); `None` for every other access.
+    pub fn long_span_staged_rows(&self) -> Option<u32> {
+        match *self {
+            LaneAccess::VectorColumns {
+                rows_per_thread, ..
+            } if rows_per_thread as u64 >= COLUMN_LONG_ROWS => {
+                Some(rows_per_thread - COLUMN_LONG_ROWS as u32)
+            }
+            _ => None,
+        }
+    }
+
     /// The same access with the prefetch distance `prefetch` where the pattern has one
     /// (unchanged otherwise).
     pub fn with_prefetch(mut self, ahead: u32) -> LaneAccess {
@@ -620,10 +634,14 @@ impl std::fmt::Display for LanePlan {
                 threads_down,
                 ..
             } => {
-                let long = if rows_per_thread as u64 == COLUMN_LONG_ROWS {
-                    format!(", long spans of {threads_down} threads down")
-                } else {
-                    String::new()
+                let long = match self.access.long_span_staged_rows() {
+                    Some(0) => format!(", long spans of {threads_down} threads down"),
+                    Some(staged) => format!(
+                        ", long spans of {threads_down} threads down \
+                         ({} rows a thread in registers, {staged} in shared memory)",
+                        rows_per_thread - staged
+                    ),
+                    None => String::new(),
                 };
                 format!(
                     "vector columns, {} side by side{long}",
@@ -663,6 +681,9 @@ impl std::fmt::Display for LanePlan {
 pub const COLUMN_ROWS: u64 = 8;
 /// Vector rows each thread of a long-span columns scan holds (`gp::COLUMN_LONG_ROWS`).
 pub const COLUMN_LONG_ROWS: u64 = 32;
+/// Vector rows each thread of a staged long-span columns scan holds in shared memory beyond
+/// its [`COLUMN_LONG_ROWS`] in registers (`gp::COLUMN_STAGED_ROWS`; 16 bytes each).
+pub const COLUMN_STAGED_ROWS: u64 = 32;
 /// Fewest tiles side by side for a columns scan of several spans (see `vector_columns`).
 const COLUMN_SCAN_MIN_TILES: u64 = 64;
 /// Bytes of a columns kernel's vectors.
@@ -903,6 +924,48 @@ impl LanePlan {
         long_spans: bool,
     ) -> Option<(LanePlan, ColumnLanes)> {
         Self::columns_with(lb, elem_size, 0, Some(long_spans))
+    }
+
+    /// The long-span columns scan `self` (of [`vector_columns_scan`](Self::vector_columns_scan)
+    /// over `c`) with spans twice as long: each thread holds [`COLUMN_STAGED_ROWS`] more
+    /// vector rows in shared memory (`COLUMN_STAGED_ROWS · 16` bytes a thread; the kernels
+    /// need compute capability 8.0+), so the chain of spans is half as long. Any other plan,
+    /// and a scan of one span per lane, comes back unchanged.
+    ///
+    /// ```
+    /// use gpu_core::{axis_lanes, LaneAccess, LanePlan};
+    /// // 4194304 × 64 f32 along axis 0: one tile of 8192 spans of 32 rows a thread …
+    /// let l = axis_lanes(&[4194304, 64], &[64, 1], 0).unwrap();
+    /// let (plan, c) = LanePlan::vector_columns_scan(&l, 4, true).unwrap();
+    /// assert_eq!((plan.tiles, plan.splits), (1, 8192));
+    /// assert_eq!(plan.access.long_span_staged_rows(), Some(0));
+    /// // … or 4096 of 64 (32 in registers, 32 in shared memory).
+    /// let staged = plan.with_staged_spans(&c);
+    /// assert_eq!((staged.tiles, staged.splits), (1, 4096));
+    /// assert_eq!(staged.access.long_span_staged_rows(), Some(32));
+    /// ```
+    pub fn with_staged_spans(self, c: &ColumnLanes) -> LanePlan {
+        let LaneAccess::VectorColumns {
+            rows_per_thread,
+            threads_down,
+            ..
+        } = self.access
+        else {
+            return self;
+        };
+        if rows_per_thread as u64 != COLUMN_LONG_ROWS || self.splits <= 1 {
+            return self;
+        }
+        let rows = COLUMN_LONG_ROWS + COLUMN_STAGED_ROWS;
+        let mut plan = self;
+        if let LaneAccess::VectorColumns {
+            rows_per_thread, ..
+        } = &mut plan.access
+        {
+            *rows_per_thread = rows as u32;
+        }
+        plan.splits = c.spans_in(rows, threads_down as u64) as u32;
+        plan
     }
 
     /// `scan`: `None` for a reduction, `Some(long_spans)` for a scan.

@@ -65,7 +65,7 @@ pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lanes::{
     axis_lanes, axis_lanes_pair, check_no_alias, segment_tile_bounds, AxisLanes, ColumnLanes,
     LaneAccess, LaneBatches, LanePlan, LaneTiling, SegmentLanes, SegmentPairLanes, SegmentTiles,
-    COLUMN_LONG_ROWS, COLUMN_ROWS, LANES_BLOCK,
+    COLUMN_LONG_ROWS, COLUMN_ROWS, COLUMN_STAGED_ROWS, LANES_BLOCK,
 };
 pub use launch::{check_block_size, grid_for, LaunchConfig};
 pub use lookback::{epoch_status_words, StatusLayout};

@@ -288,6 +288,15 @@ pub const KEYS: &[Key] = &[
         7 << 10,
     ),
     count_key(
+        "scan.column_staged_from",
+        "values from which the long-span columns scans hold 32 more vector rows a thread in \
+         shared memory, spans twice as long (compute capability 9.0+; 2^40: never)",
+        1,
+        1 << 40,
+        1 << 40,
+        1 << 27,
+    ),
+    count_key(
         "conv1d.fft_min_width",
         "shortest f32 mask Strategy::Auto runs through the block FFT",
         2,

@@ -147,6 +147,11 @@ pub struct LookbackTuning {
     pub prefetch_from: usize,
     /// How far ahead, in bytes of input (`scan.prefetch_kib` · 1024).
     pub prefetch_bytes: u64,
+    /// Long-span columns scans of at least this many values (one launch's) hold
+    /// `gpu_core::COLUMN_STAGED_ROWS` more vector rows a thread in shared memory, spans twice
+    /// as long (`scan.column_staged_from`; compute capability 9.0+, the kernels of
+    /// `kernels/scan_sm90.cu`).
+    pub column_staged_from: usize,
 }
 
 impl Default for LookbackTuning {
@@ -162,6 +167,7 @@ impl Default for LookbackTuning {
             staged_block: DEFAULT_STAGED_BLOCK,
             prefetch_from: 1 << 40,
             prefetch_bytes: 7 << 20,
+            column_staged_from: 1 << 40,
         }
     }
 }
@@ -181,6 +187,7 @@ impl LookbackTuning {
             staged_block: value("scan.staged_block") as u32,
             prefetch_from: count("scan.prefetch_from"),
             prefetch_bytes: value("scan.prefetch_kib").saturating_mul(1024),
+            column_staged_from: count("scan.column_staged_from"),
         }
     }
 
@@ -209,6 +216,13 @@ impl LookbackTuning {
             return 0;
         }
         (self.prefetch_bytes / tile_bytes.max(1)).max(1)
+    }
+
+    /// Whether a long-span columns scan of `n` values (one launch's) on a device of `compute`
+    /// capability stages half of each span in shared memory
+    /// (`gpu_core::LanePlan::with_staged_spans`).
+    pub fn column_staged(&self, n: u64, compute: (u32, u32)) -> bool {
+        n >= self.column_staged_from as u64 && compute >= PREFETCH_MIN_COMPUTE
     }
 
     /// The staged tiles' block for `n` values.
@@ -598,6 +612,11 @@ mod tests {
         assert_eq!(ordinary.prefetch_tiles(&staged, n, 4, (9, 0)), 0);
         let registers = lookback_tuned(n, 4, None, false, shared, &fast).unwrap();
         assert_eq!(fast.prefetch_tiles(&registers, n, 4, (9, 0)), 0);
+        // The staged long column spans: the H200 from 2^27 values, compute 9.0+ only.
+        assert!(fast.column_staged(1 << 27, (9, 0)));
+        assert!(!fast.column_staged((1 << 27) - 1, (9, 0)));
+        assert!(!fast.column_staged(1 << 28, (8, 0)));
+        assert!(!ordinary.column_staged(1 << 28, (9, 0)));
         let near = LookbackTuning {
             prefetch_bytes: 1,
             ..fast

@@ -9,8 +9,9 @@
 //           reads consecutive rows when TX < 32), then the block folds over y in shared memory;
 //           lanes too long for one wave are cut into splits merged by the last arriving block.
 //   scan:   a block owns one *span* of TY * R vector rows of its tile (R = COLUMN_ROWS, or
-//           COLUMN_LONG_ROWS for few tiles of many spans; thread y the
-//           rows [y R, y R + R)), scans them in registers, across the warp (shuffles) and the
+//           COLUMN_LONG_ROWS for few tiles of many spans, plus rows staged in shared memory
+//           where a Stage policy gives them; thread y the rows [y R, y R + R)), scans them in
+//           registers, across the warp (shuffles) and the
 //           warps (shared memory), and gets the prefix of the spans above it by a decoupled
 //           look-back per lane group (Merrill & Garland), always folded left to right, so float
 //           results do not depend on timing. One read and one write of every element.
@@ -30,6 +31,12 @@ constexpr int COLUMN_ROWS = 8;
 // longer for lanes of many spans side by side with few others, where the look-back chain,
 // not the memory, sets the pace (one look-back per 128 KiB instead of per 32 KiB).
 constexpr int COLUMN_LONG_ROWS = 32;
+
+// Where a long span's rows beyond the R in registers live: nowhere (every span of R rows a
+// thread), or shared memory (lanes_columns_staged.cuh's ColumnStage, compute_80+).
+struct NoColumnStage {
+    static constexpr int ROWS = 0;
+};
 
 // One array's lanes in vectors (kernel argument; gpu_core::ColumnLanes).
 struct ColumnLanes {
@@ -539,13 +546,14 @@ __device__ __forceinline__ void column_span_prefetch(const T* in, const ColumnLa
 // earlier chunks' exactly as in one launch (the same results, bit for bit). Prefetch policy
 // (prefetch.cuh): once its loads are out, a block asks for the input of the span handed out
 // `prefetch.tiles` after its own.
-template <class Op, int LW, int R, class Prefetch = NoPrefetch>
+template <class Op, int LW, int R, class Prefetch = NoPrefetch, class Stage = NoColumnStage>
 __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_type* in,
                                                       ColumnLanes ci,
                                                       typename Op::value_type* out,
                                                       ColumnLanes co, u32* state, void* values,
                                                       u32 exclusive, u64 begin, u64 end,
-                                                      Prefetch prefetch = Prefetch()) {
+                                                      Prefetch prefetch = Prefetch(),
+                                                      Stage stage = Stage()) {
     typedef typename Op::value_type T;
     constexpr int W = VecWidth<T>::value;
     typedef Vec<T, W> Vw;
@@ -557,7 +565,8 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     Op op;
     const ColumnThread t(ci);
     const u64 tiles = t.tiles(ci);
-    const u64 span_rows = column_span_rows<R>(ci);
+    constexpr int RT = R + Stage::ROWS;  // vector rows a thread: R in registers, the rest staged
+    const u64 span_rows = column_span_rows<RT>(ci);
     const u64 spans = (ci.vrows + span_rows - 1) / span_rows;
     const u64 total = tiles * spans;
     const u64 slots = total * t.tx;
@@ -586,9 +595,12 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
         const u64 o = tile / t.tiles_per_outer;
         const u64 g = (tile % t.tiles_per_outer) * t.tx + t.x;
         const bool valid = g < ci.groups;
-        const u64 v0 = s * span_rows + (u64)t.y * R;
+        const u64 v0 = s * span_rows + (u64)t.y * RT;
         Vw x[R];
         const T* src = in + (valid ? column_offset<T>(ci, o, g, 0) : 0);
+        // The staged rows' copies go out first: they need no registers while in flight.
+        if constexpr (Stage::ROWS > 0)
+            stage.template load<Op>(src, ci.vrow_stride, v0 + R, ci.vrows, valid);
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             if (valid && v0 + r < ci.vrows) {
@@ -614,6 +626,7 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
                 run[i % LW] = op(run[i % LW], x[r].v[i]);
                 x[r].v[i] = run[i % LW];
             }
+        if constexpr (Stage::ROWS > 0) stage.template scan<Op, LW>(run, op);
         // Across the rows of the warp (threads TX apart), then across the warps' row groups.
         T before[LW];  // this thread's exclusive prefix within the span
 #pragma unroll
@@ -698,6 +711,9 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
                 *reinterpret_cast<Vw*>(dst + (i64)(v0 + r) * co.vrow_stride) =
                     column_scan_row<Op, LW, W, R>(x, r, before, true, exclusive != 0, op);
             }
+            if constexpr (Stage::ROWS > 0)
+                stage.template store<Op, LW>(dst, co.vrow_stride, v0 + R, ci.vrows, x[R - 1],
+                                             before, exclusive != 0, op);
         }
         // A grid of a block per span id is done: asking the counter again would hold each
         // block's SM one more round trip for nothing.
@@ -705,24 +721,26 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     }
 }
 
-// R vector rows per thread: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
-// (scan_columns_long_*); the Rust plan mirrors the span length (ColumnLanes::spans).
-template <class Op, int R = COLUMN_ROWS, class Prefetch = NoPrefetch>
+// R vector rows per thread in registers: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
+// (scan_columns_long_*), plus Stage::ROWS in shared memory (scan_columns_staged_*); the Rust
+// plan mirrors the span length (ColumnLanes::spans_in).
+template <class Op, int R = COLUMN_ROWS, class Prefetch = NoPrefetch, class Stage = NoColumnStage>
 __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type* in,
                                                    ColumnLanes ci, typename Op::value_type* out,
                                                    ColumnLanes co, u32* state, void* values,
                                                    u32 exclusive, u64 begin, u64 end,
-                                                   Prefetch prefetch = Prefetch()) {
+                                                   Prefetch prefetch = Prefetch(),
+                                                   Stage stage = Stage()) {
     constexpr int W = VecWidth<typename Op::value_type>::value;
     if constexpr (W >= 4) {
         if (ci.rv == 2) {
             lanes_scan_columns_lw<Op, W / 2, R>(in, ci, out, co, state, values, exclusive, begin,
-                                                end, prefetch);
+                                                end, prefetch, stage);
             return;
         }
     }
     lanes_scan_columns_lw<Op, W, R>(in, ci, out, co, state, values, exclusive, begin, end,
-                                    prefetch);
+                                    prefetch, stage);
 }
 
 }  // namespace gp

@@ -5,7 +5,7 @@
 
 use gpu_core::{
     kernel_args, AxisLanes, ColumnLanes, Error, Kernel, LaneAccess, LaneBatches, LanePlan,
-    LaneTiling, LaunchConfig, Result, Segments, Stream, COLUMN_LONG_ROWS, LANES_BLOCK,
+    LaneTiling, LaunchConfig, Result, Segments, Stream, COLUMN_STAGED_ROWS, LANES_BLOCK,
 };
 
 use super::launch::LookbackStatus;
@@ -290,18 +290,27 @@ impl Scanner {
         else {
             return Ok(None);
         };
-        // Long spans (tiles of several spans) prefetch the span handed out that far on where
-        // the tuning says so, counting one launch's values (a batch each).
-        if let LaneAccess::VectorColumns {
-            rows_per_thread,
-            threads_down,
-            groups_across,
-            ..
-        } = plan.access
-        {
-            if rows_per_thread as u64 == COLUMN_LONG_ROWS && plan.splits > 1 {
+        // Long spans (tiles of several spans) stage half of each span in shared memory, and
+        // prefetch the span handed out that far on, where the tuning says so, counting one
+        // launch's values (a batch each).
+        if plan.access.long_span_staged_rows().is_some() && plan.splits > 1 {
+            let values = in_lb.lanes.count * in_lb.lanes.len; // one launch's
+            let tuning = LookbackTuning::from_keys(|k| self.gpu.tuned(k));
+            let props = self.gpu.properties();
+            let staged_bytes = column_staged_bytes(LANES_BLOCK);
+            if tuning.column_staged(values, props.compute_capability)
+                && staged_bytes + COLUMN_STATIC_SHARED <= props.shared_memory_per_block_optin
+            {
+                plan = plan.with_staged_spans(&ci);
+            }
+            if let LaneAccess::VectorColumns {
+                rows_per_thread,
+                threads_down,
+                groups_across,
+                ..
+            } = plan.access
+            {
                 let span_bytes = (rows_per_thread * threads_down * groups_across) as u64 * 16;
-                let values = in_lb.lanes.count * in_lb.lanes.len; // one launch's
                 plan.access = plan
                     .access
                     .with_prefetch(self.prefetch_ahead(values, span_bytes));
@@ -338,20 +347,31 @@ impl Scanner {
         // Lanes of a thread each (one span, one thread down): the short kernel (no look-back,
         // no block work).
         let short = plan.splits == 1 && ci.is_short();
-        let long = matches!(
-            plan.access,
-            LaneAccess::VectorColumns { rows_per_thread, .. } if rows_per_thread as u64 == COLUMN_LONG_ROWS
-        );
+        let staged_rows = plan.access.long_span_staged_rows();
+        let long = staged_rows.is_some();
         // Threads per block: the lane groups across times the threads down (fewer than 256
         // for long spans, so that blocks share an SM).
         let threads = match plan.access {
             LaneAccess::VectorColumns { threads_down, .. } if !short => ci.tx * threads_down,
             _ => LANES_BLOCK,
         };
-        // Long spans with the L2 prefetch (columns_plan sets it on those only):
-        // scan_columns_long_pf_* from the sm90 module.
+        // Long spans staged in shared memory (columns_plan; prefetching or not: a host
+        // pipeline's chunks do not) take scan_columns_staged_* from the sm90 module; unstaged
+        // ones with the L2 prefetch (columns_plan sets it on long spans only)
+        // scan_columns_long_pf_* from there.
         let prefetch = plan.access.prefetch() as u64;
-        let scan = if prefetch > 0 {
+        let staged = staged_rows.is_some_and(|r| r > 0);
+        let shared_bytes = if staged {
+            column_staged_bytes(threads)
+        } else {
+            0
+        };
+        let scan = if staged {
+            let name = format!("scan_columns_staged_{}", kind.suffix);
+            let kernel = self.gpu.kernel(&SCAN_SM90_PTX, &name)?;
+            kernel.set_max_dynamic_shared(shared_bytes)?;
+            kernel
+        } else if prefetch > 0 {
             let name = format!("scan_columns_long_pf_{}", kind.suffix);
             self.gpu.kernel(&SCAN_SM90_PTX, &name)?
         } else {
@@ -427,14 +447,17 @@ impl Scanner {
             // reaching only lower ids, launched in this or an earlier part). The prefetching
             // twin (scan_columns_long_pf_*) takes one more argument, u64 prefetch_spans ≥ 1:
             // each block prefetches rows of spans of `in_lanes` only (a hint; it writes
-            // nothing).
+            // nothing). The staged twin (scan_columns_staged_*) takes it too (0: none), and
+            // `shared_bytes` of dynamic shared memory, COLUMN_STAGED_ROWS vectors a thread
+            // (allowed above: set_max_dynamic_shared), where each thread keeps its own rows.
             let mut args =
                 kernel_args![src, ci, dst, co, base, values, exclusive, begin, end].to_vec();
-            if prefetch > 0 {
+            if prefetch > 0 || staged {
                 args.extend(kernel_args![prefetch]);
             }
+            let config = LaunchConfig::new(blocks, threads).with_shared_bytes(shared_bytes as u32);
             unsafe {
-                scan.launch(LaunchConfig::new(blocks, threads), stream, &args)?;
+                scan.launch(config, stream, &args)?;
             }
         }
         Ok(plan)
@@ -1180,6 +1203,17 @@ pub(crate) struct Interleaved {
     pub(crate) output: LaneBatches,
     pub(crate) rows: (LanePlan, RowsTile),
 }
+
+/// Dynamic shared memory of a staged long-span columns scan of `threads` threads a block:
+/// [`COLUMN_STAGED_ROWS`] vectors of 16 bytes a thread.
+fn column_staged_bytes(threads: u32) -> usize {
+    threads as usize * COLUMN_STAGED_ROWS as usize * 16
+}
+
+/// Static shared memory of the long-span columns scans, at most (`lanes_scan_columns_lw`:
+/// totals and prefixes, 16 bytes a thread each, and two words), checked beside the staged
+/// rows against the device's limit per block.
+const COLUMN_STATIC_SHARED: usize = 2 * LANES_BLOCK as usize * 16 + 16;
 
 /// One launch of several that together scan the spans of a columns scan (a host pipeline's
 /// chunk): span ids `[begin, end)`; `first` zeroes the status the later ones read.
