@@ -2,7 +2,7 @@
 //! writes a table for that GPU, to commit or to point `GPU_PRIMS_TUNING` at (docs/tuning.md).
 //!
 //! ```text
-//! tune [--out DIR] [--quick] [--only reduce,scan,conv1d] [--reps N]
+//! tune [--out DIR] [--quick] [--only reduce,scan,columns,conv1d] [--reps N]
 //! ```
 //! Writes `DIR/tuning.txt` (the table: `device =` and the keys whose best value was measured),
 //! `DIR/tune.md` (every measurement, ×copy of a same-run device-to-device copy) and
@@ -26,6 +26,10 @@
 //! - `scan.prefetch_*` (compute capability 9.0+): the default inclusive sum of f32 and i32 at
 //!   2^24 … 2^28 without the L2 prefetch and with it at 3.5, 7 and 14 MiB ahead; the distance
 //!   best at the longest length, and the shortest length from which it wins at every longer one.
+//! - `scan.column_staged_from` (`--only columns`; compute capability 9.0+): cumsum along axis 0 of C-order
+//!   matrices of 64 and 1024 columns, f32 and i32, at 2^22 … 2^28 (2^18 … 2^24 with `--quick`),
+//!   the staged long column spans off and on; the shortest length from which they win
+//!   (geometric mean) there and at every longer one.
 
 use std::process::ExitCode;
 
@@ -52,7 +56,7 @@ mod run {
     use std::fmt::Write as _;
 
     use gpu_conv1d::{Conv1d, Mode, Options, Path as ConvPath, Real};
-    use gpu_core::{data, DeviceArray, Element, Gpu, Op, Tuning};
+    use gpu_core::{data, DeviceArray, DeviceArrayD, Element, Gpu, Op, Tuning};
     use gpu_prims_benches::gpu::{time_copy, time_gpu, GpuTiming};
     use gpu_prims_benches::tune_choice::{
         best_index, crossover, geo_mean, prefetch_choice, wins_from,
@@ -72,7 +76,12 @@ mod run {
         let mut a = Args {
             out: "tune-out".into(),
             quick: false,
-            only: vec!["reduce".into(), "scan".into(), "conv1d".into()],
+            only: vec![
+                "reduce".into(),
+                "scan".into(),
+                "columns".into(),
+                "conv1d".into(),
+            ],
             reps: 15,
         };
         let mut it = std::env::args().skip(1);
@@ -85,14 +94,15 @@ mod run {
                 "--reps" => a.reps = value()?.parse().map_err(|_| "bad --reps")?,
                 "-h" | "--help" => {
                     return Err(
-                        "tune [--out DIR] [--quick] [--only reduce,scan,conv1d] [--reps N]".into(),
+                        "tune [--out DIR] [--quick] [--only reduce,scan,columns,conv1d] [--reps N]"
+                            .into(),
                     )
                 }
                 o => return Err(format!("unknown option `{o}`")),
             }
         }
         for o in &a.only {
-            if !["reduce", "scan", "conv1d"].contains(&o.as_str()) {
+            if !["reduce", "scan", "columns", "conv1d"].contains(&o.as_str()) {
                 return Err(format!("unknown part `{o}`"));
             }
         }
@@ -568,6 +578,95 @@ mod run {
             Ok(())
         }
 
+        /// The inclusive sum along axis 0 of a C-order matrix of `1 << lg` values in `cols`
+        /// columns with `key` set to `value` (the rest built in): ×copy of the input's bytes,
+        /// 0 where it failed or differs from the CPU (exact i32 and f32 data), and the plan.
+        fn column_scan<T: Element>(
+            &mut self,
+            lg: u32,
+            cols: usize,
+            key: &'static str,
+            value: u64,
+        ) -> gpu_core::Result<(f64, String)> {
+            let n = 1usize << lg;
+            let shape = [n / cols, cols];
+            let host: Vec<T> = data::exact(n, Op::Sum, 13);
+            let view = ndarray::ArrayView2::from_shape(shape, &host).expect("a C-order matrix");
+            let want =
+                gpu_scan::cpu::scan_axis(view, ndarray::Axis(0), Op::Sum, ScanKind::Inclusive)?;
+            let strides = [cols as isize, 1];
+            let x = DeviceArrayD::from_parts(self.gpu.upload(&host)?, 0, &shape, &strides)?;
+            let mut y = DeviceArrayD::<T>::zeros_like_order(&self.gpu, &shape, &strides)?;
+            let copy = self.copy_ms(n * std::mem::size_of::<T>())?;
+            let mut table = Tuning::new();
+            table.set(key, value)?;
+            self.gpu.set_tuning(table)?;
+            let scan = Scan::new(&self.gpu).stream(self.gpu.stream());
+            let plan = scan.scan_axis_into(&x, ndarray::Axis(0), Op::Sum, &mut y)?;
+            let ok = y.to_array()?.into_dimensionality::<ndarray::Ix2>().ok() == Some(want);
+            let t = time_gpu(&self.gpu, self.gpu.stream(), &self.timing, |_| {
+                scan.scan_axis_into(&x, ndarray::Axis(0), Op::Sum, &mut y)
+                    .map(drop)
+            })?;
+            self.gpu.set_tuning(Tuning::new())?;
+            let f = copy / t.median_ms;
+            self.record(
+                "scan",
+                format!("cumsum {} {}x{cols} axis 0", T::NAME, n / cols),
+                format!("{key} = {value}"),
+                t.median_ms,
+                f,
+                ok,
+            );
+            Ok((if ok { f } else { 0.0 }, plan.to_string()))
+        }
+
+        /// `scan.column_staged_from` (compute capability 9.0+): the inclusive sum along axis 0
+        /// of C-order matrices of 64 and 1024 columns (one tile and eight of long column
+        /// spans), f32 and i32, at `logs` lengths, the staged spans off and on; the shortest
+        /// length from which they win (geometric mean of the four) there and at every longer
+        /// one.
+        fn tune_column_staged(&mut self, logs: &[u32]) -> gpu_core::Result<()> {
+            let key = "scan.column_staged_from";
+            if self.gpu.properties().compute_capability < (9, 0) {
+                self.notes.push(format!(
+                    "{key}: no staged column spans below compute capability 9.0"
+                ));
+                return Ok(());
+            }
+            let mut wins = Vec::new();
+            for &lg in logs {
+                let mut gain = Vec::new();
+                for cols in [64usize, 1024] {
+                    let (off, _) = self.column_scan::<f32>(lg, cols, key, 1 << 40)?;
+                    let (on, plan) = self.column_scan::<f32>(lg, cols, key, 1)?;
+                    if !plan.contains("in shared memory") {
+                        self.notes
+                            .push(format!("{key}: 2^{lg} x {cols} ran {plan}"));
+                    }
+                    gain.push(on / off);
+                    let (off, _) = self.column_scan::<i32>(lg, cols, key, 1 << 40)?;
+                    let (on, _) = self.column_scan::<i32>(lg, cols, key, 1)?;
+                    gain.push(on / off);
+                }
+                wins.push(geo_mean(&gain) > 1.0);
+            }
+            let from = wins_from(&wins).map_or(1u64 << 40, |i| 1u64 << logs[i]);
+            self.table.set(key, from)?;
+            self.notes.push(if from < 1 << 40 {
+                format!(
+                    "{key} = 2^{}: the staged column spans win from there on",
+                    from.trailing_zeros()
+                )
+            } else {
+                format!(
+                    "{key} = 2^40 (never): the staged column spans do not win at 2^{}",
+                    logs[logs.len() - 1]
+                )
+            });
+            Ok(())
+        }
+
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {
             const DIRECT_F32: [usize; 10] = [33, 40, 48, 56, 63, 64, 72, 80, 96, 127];
             const DIRECT_F64: [usize; 7] = [48, 63, 64, 72, 80, 96, 127];
@@ -673,6 +772,10 @@ mod run {
                 t.tune_scan(&logs)?;
                 let prefetch_logs: Vec<u32> = (big - 4..=big).collect();
                 t.tune_scan_prefetch(&prefetch_logs, &[3584, 7168, 14336])?;
+            }
+            if a.only.iter().any(|o| o == "columns") {
+                let staged_logs: Vec<u32> = (big - 6..=big).step_by(2).collect();
+                t.tune_column_staged(&staged_logs)?;
             }
             if a.only.iter().any(|o| o == "conv1d") {
                 t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;

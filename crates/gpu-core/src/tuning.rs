@@ -294,7 +294,7 @@ pub const KEYS: &[Key] = &[
         1,
         1 << 40,
         1 << 40,
-        1 << 27,
+        1 << 24,
     ),
     count_key(
         "conv1d.fft_min_width",

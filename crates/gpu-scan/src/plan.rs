@@ -612,9 +612,9 @@ mod tests {
         assert_eq!(ordinary.prefetch_tiles(&staged, n, 4, (9, 0)), 0);
         let registers = lookback_tuned(n, 4, None, false, shared, &fast).unwrap();
         assert_eq!(fast.prefetch_tiles(&registers, n, 4, (9, 0)), 0);
-        // The staged long column spans: the H200 from 2^27 values, compute 9.0+ only.
-        assert!(fast.column_staged(1 << 27, (9, 0)));
-        assert!(!fast.column_staged((1 << 27) - 1, (9, 0)));
+        // The staged long column spans: the H200 from 2^24 values, compute 9.0+ only.
+        assert!(fast.column_staged(1 << 24, (9, 0)));
+        assert!(!fast.column_staged((1 << 24) - 1, (9, 0)));
         assert!(!fast.column_staged(1 << 28, (8, 0)));
         assert!(!ordinary.column_staged(1 << 28, (9, 0)));
         let near = LookbackTuning {
