@@ -943,6 +943,11 @@ impl LanePlan {
     /// let staged = plan.with_staged_spans(&c);
     /// assert_eq!((staged.tiles, staged.splits), (1, 4096));
     /// assert_eq!(staged.access.long_span_staged_rows(), Some(32));
+    /// assert!(staged.to_string().contains("32 rows a thread in registers, 32 in shared memory"));
+    /// // A reduction's plan, or a scan of one span a lane, stays as it is.
+    /// let short = axis_lanes(&[300, 64], &[64, 1], 0).unwrap();
+    /// let (plan, c) = LanePlan::vector_columns_scan(&short, 4, true).unwrap();
+    /// assert_eq!(plan.with_staged_spans(&c), plan);
     /// ```
     pub fn with_staged_spans(self, c: &ColumnLanes) -> LanePlan {
         let LaneAccess::VectorColumns {
