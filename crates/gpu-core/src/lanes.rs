@@ -949,28 +949,20 @@ impl LanePlan {
     /// let (plan, c) = LanePlan::vector_columns_scan(&short, 4, true).unwrap();
     /// assert_eq!(plan.with_staged_spans(&c), plan);
     /// ```
-    pub fn with_staged_spans(self, c: &ColumnLanes) -> LanePlan {
-        let LaneAccess::VectorColumns {
+    pub fn with_staged_spans(mut self, c: &ColumnLanes) -> LanePlan {
+        if let LaneAccess::VectorColumns {
             rows_per_thread,
             threads_down,
             ..
-        } = self.access
-        else {
-            return self;
-        };
-        if rows_per_thread as u64 != COLUMN_LONG_ROWS || self.splits <= 1 {
-            return self;
-        }
-        let rows = COLUMN_LONG_ROWS + COLUMN_STAGED_ROWS;
-        let mut plan = self;
-        if let LaneAccess::VectorColumns {
-            rows_per_thread, ..
-        } = &mut plan.access
+        } = &mut self.access
         {
-            *rows_per_thread = rows as u32;
+            if *rows_per_thread as u64 == COLUMN_LONG_ROWS && self.splits > 1 {
+                let rows = COLUMN_LONG_ROWS + COLUMN_STAGED_ROWS;
+                *rows_per_thread = rows as u32;
+                self.splits = c.spans_in(rows, *threads_down as u64) as u32;
+            }
         }
-        plan.splits = c.spans_in(rows, threads_down as u64) as u32;
-        plan
+        self
     }
 
     /// `scan`: `None` for a reduction, `Some(long_spans)` for a scan.
