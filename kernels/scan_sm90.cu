@@ -22,7 +22,9 @@
 // scan_columns_staged_<op>_<type>: the long-span columns scan with spans twice as long, each
 // thread's COLUMN_LONG_ROWS register rows followed by COLUMN_STAGED_ROWS rows in dynamic shared
 // memory (COLUMN_STAGED_ROWS * 16 bytes a thread; gpu_prims/lanes_columns_staged.cuh); the same
-// arguments as scan_columns_long_pf_*, prefetch_spans 0 for none.
+// arguments as scan_columns_long_pf_*, prefetch_spans 0 for none. Sum, prod, min and max; the
+// plan takes prod, min and max (which spill at 255 registers for 4-byte values) for one tile
+// only (docs/shapes.md, thirtieth session).
 #include <gpu_prims/l2_prefetch.cuh>
 #include <gpu_prims/lanes_columns_staged.cuh>
 #include <gpu_prims/scan_lookback.cuh>

@@ -48,6 +48,10 @@ pub const CASES: &[(&str, &str)] = &[
         "running sums down the columns of a 1000 × 64 i32 ndarray (cumsum_axis)",
     ),
     (
+        "scan-axis-staged",
+        "running sums down the columns of a 4097 × 64 f32 ndarray, long spans staged in shared memory (compute 9.0+)",
+    ),
+    (
         "reduce-segments",
         "sums of 200 segments of lengths 0-9 over 1000 f32 (segmented_sum)",
     ),
@@ -152,6 +156,26 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
     } else {
         None
     };
+    // Staged spans at every length (the built-in rule starts at 2^24 values, or never), and
+    // the plan asserted outside the timed calls.
+    let staged32 = ndarray::Array2::from_shape_fn((4097, 64), |(r, c)| ((r * 5 + c) % 9) as f32);
+    if case == "scan-axis-staged" {
+        let mut t = gpu_core::Tuning::new();
+        t.set("scan.column_staged_from", 1)?;
+        gpu.set_tuning(t)?;
+        if gpu.properties().compute_capability >= gpu_scan::plan::PREFETCH_MIN_COMPUTE {
+            let plan = Scan::new(&gpu).axis_plan::<f32>(
+                &[4097, 64],
+                &[64, 1],
+                ndarray::Axis(0),
+                Op::Sum,
+            )?;
+            assert!(
+                plan.access.long_span_staged_rows().unwrap_or(0) > 0,
+                "{plan}"
+            );
+        }
+    }
     gpu.synchronize()?;
     let open_s = t.elapsed().as_secs_f64();
 
@@ -210,6 +234,11 @@ fn child_run(case: &str) -> gpu_core::Result<ChildFigures> {
             "scan-axis" => {
                 let runs = Scan::new(&gpu).cumsum_axis(&colsi32, ndarray::Axis(0))?;
                 assert_eq!(runs[[999, 63]], colsi32.column(63).sum());
+            }
+            "scan-axis-staged" => {
+                let runs = Scan::new(&gpu).cumsum_axis(&staged32, ndarray::Axis(0))?;
+                let last = runs.index_axis(ndarray::Axis(0), 4096);
+                assert_eq!(last, staged32.sum_axis(ndarray::Axis(0)).into_dyn());
             }
             "reduce-segments" => {
                 let sums = Reduce::new(&gpu).segmented_sum(&f32s, &offsets[..])?;

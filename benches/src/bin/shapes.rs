@@ -7,7 +7,7 @@
 //! (from `scripts/peers_shapes.py`, same GPU) PyTorch and CuPy beside ours.
 //!
 //! ```text
-//! shapes [--log2 28] [--types i32,f32,f16,bf16 (also u32, i64, u64, f64)] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto] [--segment-kinds 1-8,1-2000,16x2^24]
+//! shapes [--log2 28] [--types i32,f32,f16,bf16 (also u32, i64, u64, f64)] [--peers peers-shapes.json] [--out DIR] [--quick] [--no-conv] [--segments-only] [--scans-only] [--reductions-only] [--cases NAME,...] [--segment-staging registers|staged|auto] [--segment-kinds 1-8,1-2000,16x2^24] [--scan-op sum|min|max|product]
 //! ```
 //! Writes `DIR/shapes.md` (the table), `DIR/shapes.json` and `DIR/shapes.svg` (×copy per case).
 //!
@@ -67,6 +67,9 @@ mod run {
         cases: Vec<String>,
         /// Tiles of the segmented scans (`--segment-staging registers|staged|auto`).
         segment_staging: TileStaging,
+        /// The axis scans' operator (`--scan-op sum|min|max|product`; the records say cumsum,
+        /// cummin, cummax or cumprod). Products are checked exactly: integer types only.
+        scan_op: Op,
         /// Segment-length distributions (`--segment-kinds 1-8,1-2000,16x2^24`: "lo-hi" uniform,
         /// "lo-hi+L/E" with every E-th segment L long, or 16 segments of 2^24).
         segment_kinds: Vec<String>,
@@ -92,6 +95,7 @@ mod run {
             cases: Vec::new(),
             segment_staging: TileStaging::Auto,
             segment_kinds: ["1-8", "1-2000", "16x2^24"].map(String::from).to_vec(),
+            scan_op: Op::Sum,
         };
         let mut it = std::env::args().skip(1);
         while let Some(k) = it.next() {
@@ -107,6 +111,15 @@ mod run {
                 "--scans-only" => a.scans_only = true,
                 "--reductions-only" => a.reductions_only = true,
                 "--cases" => a.cases = val()?.split(',').map(String::from).collect(),
+                "--scan-op" => {
+                    a.scan_op = match val()?.as_str() {
+                        "sum" => Op::Sum,
+                        "min" => Op::Min,
+                        "max" => Op::Max,
+                        "product" => Op::Product,
+                        v => return Err(format!("--scan-op: {v} is not sum, min, max or product")),
+                    }
+                }
                 "--segment-kinds" => {
                     a.segment_kinds = val()?.split(',').map(String::from).collect();
                     if let Some(k) = a
@@ -271,13 +284,14 @@ mod run {
     fn check_scan<T: Element>(
         view: ArrayView2<'_, T>,
         axis: usize,
+        op: Op,
         got: &ndarray::ArrayD<T>,
     ) -> bool {
         let lanes = view.len_of(Axis(1 - axis));
         got.shape() == view.shape()
             && sampled(lanes).into_iter().all(|l| {
                 let lane = view.index_axis(Axis(1 - axis), l).to_vec();
-                let want = scpu::scan(&lane, Op::Sum, ScanKind::Inclusive).unwrap();
+                let want = scpu::scan(&lane, op, ScanKind::Inclusive).unwrap();
                 got.index_axis(Axis(1 - axis), l).iter().copied().eq(want)
             })
     }
@@ -482,7 +496,9 @@ mod run {
                     if a.reductions_only {
                         continue;
                     }
-                    scan_axis_case(gpu, &stream, timing, &xd, view, axis, &case, frac, recs)?;
+                    scan_axis_case(
+                        gpu, &stream, timing, &xd, view, axis, a.scan_op, &case, frac, recs,
+                    )?;
                 }
                 x = Some(DeviceArrayD::from_device(xd.into_data(), &[n]).map_err(e)?);
             }
@@ -546,8 +562,8 @@ mod run {
         Ok(())
     }
 
-    /// The inclusive sum scan along `axis` of `xd` (its host copy `view`), timed and checked:
-    /// one record.
+    /// The inclusive scan by `op` (sum, min, max or product) along `axis` of `xd` (its host copy
+    /// `view`), timed and checked: one record.
     #[allow(clippy::too_many_arguments)]
     fn scan_axis_case<T: Element>(
         gpu: &Gpu,
@@ -556,35 +572,42 @@ mod run {
         xd: &DeviceArrayD<T>,
         view: ArrayView2<'_, T>,
         axis: usize,
+        op: Op,
         case: &str,
         frac: impl Fn(usize, f64) -> f64,
         recs: &mut Vec<Rec>,
     ) -> Result<(), String> {
         let e = |e: gpu_core::Error| e.to_string();
         let (n, size) = (xd.len(), std::mem::size_of::<T>());
+        let name = match op {
+            Op::Min => "cummin",
+            Op::Max => "cummax",
+            Op::Product => "cumprod",
+            _ => "cumsum",
+        };
         let scan = Scan::new(gpu).stream(stream);
         let out_strides: Vec<isize> = xd.strides().to_vec();
         let mut out =
             DeviceArrayD::<T>::zeros_like_order(gpu, xd.shape(), &out_strides).map_err(e)?;
         let mut plan = None;
         let st = time_gpu(gpu, stream, timing, |_| {
-            plan = Some(scan.scan_axis_into(xd, Axis(axis), Op::Sum, &mut out)?);
+            plan = Some(scan.scan_axis_into(xd, Axis(axis), op, &mut out)?);
             Ok(())
         })
         .map_err(e)?;
         stream.synchronize().map_err(e)?;
-        let correct = Some(check_scan(view, axis, &out.to_array().map_err(e)?));
+        let correct = Some(check_scan(view, axis, op, &out.to_array().map_err(e)?));
         eprintln!(
-            "shapes: cumsum {} {case}: {:.4} ms {:.3}x copy {}",
+            "shapes: {name} {} {case}: {:.4} ms {:.3}x copy {}",
             T::NAME,
             st.median_ms,
             frac(2 * n * size, st.median_ms),
             verdict(correct)
         );
         recs.push(Rec {
-            op: "cumsum",
+            op: name,
             dtype: T::NAME.into(),
-            key: key("cumsum", T::NAME, case),
+            key: key(name, T::NAME, case),
             case: case.to_string(),
             ms: st.median_ms,
             frac: frac(2 * n * size, st.median_ms),
@@ -671,7 +694,9 @@ mod run {
                 for axis in 0..2 {
                     let case = format!("{rows}x{cols} {order} axis {axis}");
                     if a.wants(&case) {
-                        scan_axis_case(gpu, &stream, timing, &xd, view, axis, &case, frac, recs)?;
+                        scan_axis_case(
+                            gpu, &stream, timing, &xd, view, axis, a.scan_op, &case, frac, recs,
+                        )?;
                     }
                 }
                 data = Some(xd.into_data());

@@ -164,6 +164,32 @@ mod run {
 
         // ---- reduce ------------------------------------------------------------------------
 
+        /// Sets `key` to the shortest of `logs` from which `what` wins (`wins`, one per length)
+        /// there and at every longer length, 2^40 (never) where it does not win at the longest;
+        /// with a note saying which.
+        fn set_wins_from(
+            &mut self,
+            key: &'static str,
+            logs: &[u32],
+            wins: &[bool],
+            what: &str,
+        ) -> gpu_core::Result<()> {
+            let from = wins_from(wins).map_or(1u64 << 40, |i| 1u64 << logs[i]);
+            self.table.set(key, from)?;
+            self.notes.push(if from < 1 << 40 {
+                format!(
+                    "{key} = 2^{}: {what} win from there on",
+                    from.trailing_zeros()
+                )
+            } else {
+                format!(
+                    "{key} = 2^40 (never): {what} do not win at 2^{}",
+                    logs[logs.len() - 1]
+                )
+            });
+            Ok(())
+        }
+
         fn reduce<T: Element>(&mut self, n: usize, blocks: &[u32]) -> gpu_core::Result<Vec<f64>>
         where
             T::Accumulator: PartialEq + std::fmt::Debug,
@@ -357,23 +383,9 @@ mod run {
                 let wins: Vec<bool> = (0..logs.len())
                     .map(|i| best_of(i, staged_range.clone()) > best_of(i, 0..3))
                     .collect();
-                let from = wins_from(&wins).map(|i| 1u64 << logs[i]);
+                self.set_wins_from("scan.staged_from", logs, &wins, "staged tiles")?;
                 let winning: Vec<usize> = (0..logs.len()).filter(|&i| wins[i]).collect();
                 let large_from = self.gpu.tuned("scan.large_from");
-                match from {
-                    Some(f) => {
-                        self.table.set("scan.staged_from", f)?;
-                        self.notes.push(format!(
-                            "scan.staged_from = 2^{}: staged tiles win from there on",
-                            f.trailing_zeros()
-                        ));
-                    }
-                    None => {
-                        self.table.set("scan.staged_from", 1 << 40)?;
-                        self.notes
-                            .push("scan.staged_from = 2^40: staged tiles never win at the longest lengths".into());
-                    }
-                }
                 // Each length class's best staged block, over the lengths where staged tiles
                 // win (the longest length of the class where they never do).
                 for (key, large) in [
@@ -511,21 +523,8 @@ mod run {
                 }
                 wins.push(geo_mean(&gain) > 1.0);
             }
-            let from = wins_from(&wins).map_or(1u64 << 40, |i| 1u64 << logs[i]);
-            self.table.set(key, from)?;
-            self.notes.push(if from < 1 << 40 {
-                format!(
-                    "{key} = 2^{}: wide tiles win (geometric mean of {} w {widths:?}) from there on",
-                    from.trailing_zeros(),
-                    T::NAME
-                )
-            } else {
-                format!(
-                    "{key} = 2^40 (never): wide tiles do not win at 2^{}",
-                    logs[logs.len() - 1]
-                )
-            });
-            Ok(())
+            let what = format!("wide tiles (geometric mean of {} w {widths:?})", T::NAME);
+            self.set_wins_from(key, logs, &wins, &what)
         }
 
         // ---- L2 prefetch ------------------------------------------------------------------
@@ -651,20 +650,7 @@ mod run {
                 }
                 wins.push(geo_mean(&gain) > 1.0);
             }
-            let from = wins_from(&wins).map_or(1u64 << 40, |i| 1u64 << logs[i]);
-            self.table.set(key, from)?;
-            self.notes.push(if from < 1 << 40 {
-                format!(
-                    "{key} = 2^{}: the staged column spans win from there on",
-                    from.trailing_zeros()
-                )
-            } else {
-                format!(
-                    "{key} = 2^40 (never): the staged column spans do not win at 2^{}",
-                    logs[logs.len() - 1]
-                )
-            });
-            Ok(())
+            self.set_wins_from(key, logs, &wins, "the staged column spans")
         }
 
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {

@@ -8,30 +8,11 @@
 mod common;
 
 use gpu_conv1d::{Boundary, Conv1d, Mode, Operation, Options, Path, Real, Strategy};
-use gpu_core::testing::gpu_or_skip;
-use gpu_core::{bf16, f16, DeviceArray, Error, Gpu};
+use gpu_core::testing::{fill_memory, gpu_or_skip, is_out_of_memory};
+use gpu_core::{bf16, f16, Gpu};
 
 /// Outputs compared with the f64 reference per run.
 const CHECKED: usize = 3000;
-
-/// Allocations of halving sizes until not even 256 bytes are left: every later allocation fails.
-fn fill_memory(gpu: &Gpu) -> Vec<DeviceArray<u8>> {
-    let mut held = Vec::new();
-    let mut chunk = 1usize << 30;
-    while chunk >= 256 {
-        match gpu.alloc::<u8>(chunk) {
-            Ok(a) => held.push(a),
-            Err(Error::OutOfMemory { .. }) => chunk /= 2,
-            Err(e) => panic!("filling the device: {e}"),
-        }
-    }
-    held
-}
-
-/// An error a caller can act on: out of memory, said as such.
-fn is_out_of_memory(e: &Error) -> bool {
-    matches!(e, Error::OutOfMemory { .. }) || e.to_string().contains("OUT_OF_MEMORY")
-}
 
 struct Case<'a> {
     gpu: &'a Gpu,

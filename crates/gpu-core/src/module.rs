@@ -396,6 +396,13 @@ impl Kernel {
         self.attribute(cu::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_NUM_REGS)
     }
 
+    /// Static shared memory a block of this kernel takes (bytes), before any dynamic shared
+    /// memory of its launch.
+    pub fn static_shared_bytes(&self) -> Result<usize> {
+        self.attribute(cu::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+            .map(|b| b as usize)
+    }
+
     fn attribute(&self, a: cu::CUfunction_attribute) -> Result<u32> {
         self.gpu.bind()?;
         let mut v = 0i32;

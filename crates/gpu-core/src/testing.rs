@@ -543,3 +543,25 @@ pub fn one_pipeline_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+/// Allocations of halving sizes (from 1 GiB down to 256 bytes) until not even 256 bytes are
+/// left, so every later allocation on `gpu` fails: real out-of-memory, not injected. Dropping
+/// the result gives the memory back. Panics on any other error.
+pub fn fill_memory(gpu: &Gpu) -> Vec<crate::DeviceArray<u8>> {
+    let mut held = Vec::new();
+    let mut chunk = 1usize << 30;
+    while chunk >= 256 {
+        match gpu.alloc::<u8>(chunk) {
+            Ok(a) => held.push(a),
+            Err(crate::Error::OutOfMemory { .. }) => chunk /= 2,
+            Err(e) => panic!("filling the device: {e}"),
+        }
+    }
+    held
+}
+
+/// Whether `e` is an error a caller can act on as out of memory: the allocation error, or a
+/// driver call (a module load, a launch) failing with `CUDA_ERROR_OUT_OF_MEMORY`.
+pub fn is_out_of_memory(e: &crate::Error) -> bool {
+    matches!(e, crate::Error::OutOfMemory { .. }) || e.to_string().contains("OUT_OF_MEMORY")
+}

@@ -2,8 +2,8 @@
 //! (`scan_columns_staged_*` of `kernels/scan_sm90.cu`, compute capability 9.0+,
 //! `scan.column_staged_from`): forced on at every length through the tuning keys, with and
 //! without the L2 prefetch, they give the CPU scan's results bit for bit (data on which every
-//! grouping is exact) for sum, product, min and max of every 4- and 8-byte type, inclusive and
-//! exclusive, at span edges (a staged span of 16 threads down holds 1024 vector rows), for one
+//! grouping is exact) for sum, product, min and max of every 4- and 8-byte type (the last
+//! three staged for one tile only), inclusive and exclusive, at span edges (a staged span of 16 threads down holds 1024 vector rows), for one
 //! tile and many, C and Fortran order, column slices and 3-D arrays. One
 //! `Scan` crosses the threshold and back (staged and unstaged launches share its scratch); a
 //! host array's pipelined scan gives the one-shot bits; the built-in rule is checked against
@@ -12,75 +12,37 @@
 //! cases (for the sanitizers' slow runs).
 #![cfg(feature = "cuda")]
 
-use gpu_core::data::exact;
+mod common;
+
+use common::{check_axis, AxisCase};
 use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
-use gpu_core::{DeviceArrayD, Element, Gpu, Op, Pipelining, Tuning, COLUMN_STAGED_ROWS};
-use gpu_scan::{cpu, Scan, ScanKind};
-use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+use gpu_core::{Element, Gpu, LanePlan, Op, Pipelining, Tuning, COLUMN_STAGED_ROWS};
+use gpu_scan::{Scan, ScanKind};
+use ndarray::{ArrayD, Axis, IxDyn};
 
-/// An axis scan's case: the array of `shape` and `strides` (from element 0 of a buffer of
-/// `len` elements) scanned along `axis`.
-struct Case {
-    len: usize,
-    shape: Vec<usize>,
-    strides: Vec<usize>,
-    axis: usize,
-}
-
-/// A dense C-order case of `shape` along `axis`.
-fn c_order(shape: &[usize], axis: usize) -> Case {
-    let mut strides = vec![1usize; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1] * shape[d + 1];
-    }
-    Case {
-        len: shape.iter().product(),
-        shape: shape.to_vec(),
-        strides,
-        axis,
+/// Whether `plan` stages its long spans exactly where `staged`.
+fn stages(staged: bool) -> impl Fn(&LanePlan) -> bool {
+    move |plan| {
+        plan.access.long_span_staged_rows().filter(|&r| r > 0)
+            == staged.then_some(COLUMN_STAGED_ROWS as u32)
     }
 }
 
-/// `c` on the device scanned along its axis into a new device array of the same order,
-/// against the CPU's scan of the same host view; asserts that the plan stages its spans
-/// exactly where `staged`. Returns whether it ran (not over `max_len` elements).
+/// `c` scanned along its axis on the device against the CPU (`common::check_axis`), staging
+/// its spans exactly where `staged` and `op` is a sum or the plan one tile. Returns whether it
+/// ran (not over `max_len` elements).
 fn check<T: Element>(
     scan: &Scan,
-    c: &Case,
+    c: &AxisCase,
     op: Op,
     seed: u64,
     staged: bool,
     max_len: usize,
     what: &str,
 ) -> bool {
-    if c.len > max_len {
-        return false;
-    }
-    let data = exact::<T>(c.len, op, seed);
-    let host =
-        ArrayD::from_shape_vec(IxDyn(&c.shape).strides(IxDyn(&c.strides)), data.clone()).unwrap();
-    let signed: Vec<isize> = c.strides.iter().map(|&s| s as isize).collect();
-    let x =
-        DeviceArrayD::from_parts(scan.gpu().upload(&data).unwrap(), 0, &c.shape, &signed).unwrap();
-    let mut out = DeviceArrayD::<T>::zeros_like_order(scan.gpu(), &c.shape, &signed).unwrap();
-    let plan = scan.scan_axis_into(&x, Axis(c.axis), op, &mut out).unwrap();
-    let case = format!(
-        "{what}: {} {op} {:?} / {:?} axis {}",
-        T::NAME,
-        c.shape,
-        c.strides,
-        c.axis
-    );
-    let want_rows = staged.then_some(COLUMN_STAGED_ROWS as u32);
-    assert_eq!(
-        plan.access.long_span_staged_rows().filter(|&r| r > 0),
-        want_rows,
-        "{case}: {plan}"
-    );
-    let kind = scan.scan_options().kind;
-    let want = cpu::scan_axis(host.view(), Axis(c.axis), op, kind).unwrap();
-    assert_eq!(out.to_array().unwrap(), want, "{case}: {plan}");
-    true
+    check_axis::<T>(scan, c, op, seed, max_len, what, |plan: &LanePlan| {
+        stages(staged && (op == Op::Sum || plan.tiles == 1))(plan)
+    })
 }
 
 fn tune(gpu: &Gpu, staged_from: u64, prefetch: bool) {
@@ -122,44 +84,38 @@ fn gpu_staged_column_spans_match_the_cpu() {
             let s = 10 * prefetch as u64 + kind as u64;
             let mut ran = Vec::new();
             for (k, &rows) in rows_4.iter().enumerate() {
-                let c = c_order(&[rows, 64], 0);
+                let c = AxisCase::c_order(&[rows, 64], 0);
                 let s = s + 100 * k as u64;
                 ran.push(check::<f32>(&scan, &c, Op::Sum, s, true, m, w));
                 ran.push(check::<i32>(&scan, &c, Op::Max, s + 1, true, m, w));
                 ran.push(check::<u32>(&scan, &c, Op::Product, s + 2, true, m, w));
                 ran.push(check::<f32>(&scan, &c, Op::Min, s + 3, true, m, w));
+                ran.push(check::<u32>(&scan, &c, Op::Sum, s + 4, true, m, w));
+                ran.push(check::<i32>(&scan, &c, Op::Sum, s + 5, true, m, w));
             }
             for (k, &rows) in rows_8.iter().enumerate() {
-                let c = c_order(&[rows, 32], 0);
+                let c = AxisCase::c_order(&[rows, 32], 0);
                 let s = s + 1000 + 100 * k as u64;
                 ran.push(check::<f64>(&scan, &c, Op::Sum, s, true, m, w));
                 ran.push(check::<i64>(&scan, &c, Op::Min, s + 1, true, m, w));
                 ran.push(check::<u64>(&scan, &c, Op::Max, s + 2, true, m, w));
                 ran.push(check::<i64>(&scan, &c, Op::Product, s + 3, true, m, w));
+                ran.push(check::<u64>(&scan, &c, Op::Sum, s + 4, true, m, w));
+                ran.push(check::<i64>(&scan, &c, Op::Sum, s + 5, true, m, w));
             }
             // The same lanes in Fortran order; a column slice of a wider array (a range per
             // row); three tiles of a 3-D array; 64 tiles (half blocks: 4 threads down, 256
             // rows a staged span), of 4- and 8-byte values. (Two or four dense columns take
             // the interleaved look-back rows instead.)
-            let fortran = Case {
-                len: 4100 * 64,
-                shape: vec![64, 4100],
-                strides: vec![1, 64],
-                axis: 1,
-            };
-            let slice = Case {
-                len: 2100 * 128,
-                shape: vec![2100, 64],
-                strides: vec![128, 1],
-                axis: 0,
-            };
+            let fortran = AxisCase::new(4100 * 64, &[64, 4100], &[1, 64], 1);
+            let slice = AxisCase::new(2100 * 128, &[2100, 64], &[128, 1], 0);
             ran.push(check::<i32>(&scan, &fortran, Op::Sum, s + 7, true, m, w));
             ran.push(check::<f32>(&scan, &slice, Op::Sum, s + 8, true, m, w));
-            let c3 = c_order(&[3, 5000, 64], 1);
+            let c3 = AxisCase::c_order(&[3, 5000, 64], 1);
             ran.push(check::<u32>(&scan, &c3, Op::Sum, s + 9, true, m, w));
             ran.push(check::<f32>(
                 &scan,
-                &c_order(&[1100, 8192], 0),
+                &AxisCase::c_order(&[1100, 8192], 0),
                 Op::Sum,
                 s + 10,
                 true,
@@ -171,7 +127,7 @@ fn gpu_staged_column_spans_match_the_cpu() {
             let narrow = [[20_000usize, 8], [9000, 12], [30_000, 4]];
             ran.push(check::<i32>(
                 &scan,
-                &c_order(&narrow[0], 0),
+                &AxisCase::c_order(&narrow[0], 0),
                 Op::Sum,
                 s + 13,
                 true,
@@ -180,7 +136,7 @@ fn gpu_staged_column_spans_match_the_cpu() {
             ));
             ran.push(check::<f32>(
                 &scan,
-                &c_order(&narrow[0], 0),
+                &AxisCase::c_order(&narrow[0], 0),
                 Op::Min,
                 s + 14,
                 true,
@@ -189,7 +145,7 @@ fn gpu_staged_column_spans_match_the_cpu() {
             ));
             ran.push(check::<f32>(
                 &scan,
-                &c_order(&narrow[1], 0),
+                &AxisCase::c_order(&narrow[1], 0),
                 Op::Sum,
                 s + 15,
                 true,
@@ -198,14 +154,14 @@ fn gpu_staged_column_spans_match_the_cpu() {
             ));
             ran.push(check::<f64>(
                 &scan,
-                &c_order(&narrow[2], 0),
+                &AxisCase::c_order(&narrow[2], 0),
                 Op::Sum,
                 s + 16,
                 true,
                 m,
                 w,
             ));
-            let wide_8 = c_order(&[700, 4096], 0);
+            let wide_8 = AxisCase::c_order(&[700, 4096], 0);
             ran.push(check::<f64>(&scan, &wide_8, Op::Max, s + 11, true, m, w));
             ran.push(check::<i64>(&scan, &wide_8, Op::Sum, s + 12, true, m, w));
             cases += ran.iter().filter(|&&r| r).count();
@@ -215,7 +171,7 @@ fn gpu_staged_column_spans_match_the_cpu() {
     tune(&gpu, 1 << 18, true);
     let scan = Scan::new(&gpu);
     for (k, rows) in [5000usize, 3000, 4097, 2049, 5000].into_iter().enumerate() {
-        let c = c_order(&[rows, 64], 0);
+        let c = AxisCase::c_order(&[rows, 64], 0);
         let staged = c.len >= 1 << 18;
         cases += check::<f32>(&scan, &c, Op::Sum, 500 + k as u64, staged, m, "threshold") as usize;
     }
@@ -275,7 +231,7 @@ fn gpu_staged_column_spans_match_the_cpu() {
     // The built-in rule: a long column scan of 2^24 values stages where the device's tuning
     // says so.
     gpu.set_tuning(Tuning::new()).unwrap();
-    let c = c_order(&[1 << 18, 64], 0);
+    let c = AxisCase::c_order(&[1 << 18, 64], 0);
     let builtin = gpu.tuned("scan.column_staged_from") as usize <= c.len;
     cases += check::<i32>(&Scan::new(&gpu), &c, Op::Sum, 9001, builtin, m, "built-in") as usize;
     eprintln!("staged column spans: {cases} cases match the CPU (built-in rule stages at 2^24: {builtin})");

@@ -12,11 +12,12 @@
 
 mod common;
 
+use common::{check_axis, AxisCase};
+
 use gpu_core::data::{exact, offsets_with};
 use gpu_core::testing::gpu_or_skip;
-use gpu_core::{bf16, f16, DeviceArrayD, Element, Gpu, Op, Segments, Tuning};
+use gpu_core::{bf16, f16, Element, Gpu, Op, Segments, Tuning};
 use gpu_scan::{cpu, Algorithm, Scan, ScanKind, TileStaging};
-use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 
 fn check<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, prefetching: bool, what: &str) {
     let plan = scan
@@ -64,53 +65,6 @@ fn check_accumulated<T: Element<Accumulator = f32>>(
     }
 }
 
-/// An axis scan's case: `len` elements seen through `shape` and `strides` from element 0,
-/// scanned along `axis`.
-struct AxisCase {
-    len: usize,
-    shape: &'static [usize],
-    strides: &'static [usize],
-    axis: usize,
-}
-
-/// `c` (on the host and on the device) scanned along its axis into a new device array of the
-/// same order: the prefetching plan (checked), and the CPU's results. Returns whether it ran
-/// (cases over `max_len` elements do not).
-fn check_axis<T: Element>(
-    scan: &Scan,
-    c: &AxisCase,
-    op: Op,
-    seed: u64,
-    max_len: usize,
-    what: &str,
-) -> bool {
-    if c.len > max_len {
-        return false;
-    }
-    let data = exact::<T>(c.len, op, seed);
-    let host =
-        ArrayD::from_shape_vec(IxDyn(c.shape).strides(IxDyn(c.strides)), data.clone()).unwrap();
-    let signed: Vec<isize> = c.strides.iter().map(|&s| s as isize).collect();
-    let x =
-        DeviceArrayD::from_parts(scan.gpu().upload(&data).unwrap(), 0, c.shape, &signed).unwrap();
-    let mut out = DeviceArrayD::<T>::zeros_like_order(scan.gpu(), c.shape, &signed).unwrap();
-    let plan = scan
-        .scan_axis_into(&x, ndarray::Axis(c.axis), op, &mut out)
-        .unwrap();
-    let case = format!(
-        "{what}: {} {op} {:?} / {:?} axis {}",
-        T::NAME,
-        c.shape,
-        c.strides,
-        c.axis
-    );
-    assert!(plan.access.prefetch() > 0, "{case}: {plan}");
-    let kind = scan.scan_options().kind;
-    let want = cpu::scan_axis(host.view(), ndarray::Axis(c.axis), op, kind).unwrap();
-    assert_eq!(out.to_array().unwrap(), want, "{case}: {plan}");
-    true
-}
-
 /// `count` segments of the lengths `len` gives, scanned on device values: the prefetching plan
 /// (checked) and the CPU's results. Returns whether it ran (not over `max_len` values).
 fn check_segments<T: Element>(
@@ -141,20 +95,6 @@ fn check_segments<T: Element>(
     true
 }
 
-const fn case(
-    len: usize,
-    shape: &'static [usize],
-    strides: &'static [usize],
-    axis: usize,
-) -> AxisCase {
-    AxisCase {
-        len,
-        shape,
-        strides,
-        axis,
-    }
-}
-
 /// The shaped scans' prefetching kernels (long column spans, segment tiles) for every value
 /// size, each plan checked to prefetch; returns the cases run (those of at most `max_len`
 /// values: 300000 keeps some of each kernel).
@@ -162,24 +102,25 @@ fn check_shaped(gpu: &Gpu, kib: u64, max_len: usize) -> usize {
     // Long column spans: one tile of many spans (each span's rows one range), the same lanes
     // of a Fortran array, a column slice of a wider array (a range per row), 8-byte lanes, and
     // three tiles of a 3-D array.
-    const COLS: AxisCase = case(4100 * 64, &[4100, 64], &[64, 1], 0);
-    const COLS_F: AxisCase = case(4100 * 64, &[64, 4100], &[1, 64], 1);
-    const COLS_SLICE: AxisCase = case(2100 * 128, &[2100, 64], &[128, 1], 0);
-    const COLS_8: AxisCase = case(9000 * 32, &[9000, 32], &[32, 1], 0);
-    const COLS_3D: AxisCase = case(3 * 5000 * 64, &[3, 5000, 64], &[320_000, 64, 1], 1);
-    const COLS_LONG: AxisCase = case(40_000 * 64, &[40_000, 64], &[64, 1], 0);
+    let cols = AxisCase::new(4100 * 64, &[4100, 64], &[64, 1], 0);
+    let cols_f = AxisCase::new(4100 * 64, &[64, 4100], &[1, 64], 1);
+    let cols_slice = AxisCase::new(2100 * 128, &[2100, 64], &[128, 1], 0);
+    let cols_8 = AxisCase::new(9000 * 32, &[9000, 32], &[32, 1], 0);
+    let cols_3d = AxisCase::new(3 * 5000 * 64, &[3, 5000, 64], &[320_000, 64, 1], 1);
+    let cols_long = AxisCase::new(40_000 * 64, &[40_000, 64], &[64, 1], 0);
+    let prefetching = |p: &gpu_core::LanePlan| p.access.prefetch() > 0;
     let mut cases = 0;
     for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
         let scan = Scan::new(gpu).kind(kind);
         let what = format!("{kind:?} prefetch {kib} KiB");
         let (w, m, s) = (what.as_str(), max_len, kib + kind as u64);
         let ran = [
-            check_axis::<f32>(&scan, &COLS, Op::Sum, s, m, w),
-            check_axis::<i32>(&scan, &COLS_F, Op::Max, s, m, w),
-            check_axis::<f32>(&scan, &COLS_SLICE, Op::Sum, s, m, w),
-            check_axis::<f64>(&scan, &COLS_8, Op::Sum, s, m, w),
-            check_axis::<u32>(&scan, &COLS_3D, Op::Product, s, m, w),
-            check_axis::<i64>(&scan, &COLS_LONG, Op::Min, s, m, w),
+            check_axis::<f32>(&scan, &cols, Op::Sum, s, m, w, prefetching),
+            check_axis::<i32>(&scan, &cols_f, Op::Max, s, m, w, prefetching),
+            check_axis::<f32>(&scan, &cols_slice, Op::Sum, s, m, w, prefetching),
+            check_axis::<f64>(&scan, &cols_8, Op::Sum, s, m, w, prefetching),
+            check_axis::<u32>(&scan, &cols_3d, Op::Product, s, m, w, prefetching),
+            check_axis::<i64>(&scan, &cols_long, Op::Min, s, m, w, prefetching),
             // Segment tiles (14336 4-byte values, 7168 of 8, per tile): short, long and mixed
             // segments, empty ones among them.
             check_segments::<i32>(&scan, 200_000, |k| 1 + k % 8, Op::Sum, s, m, w),

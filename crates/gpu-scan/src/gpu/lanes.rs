@@ -98,6 +98,16 @@ impl<'a> LaneKind<'a> {
                 .iter()
                 .any(|op| self.suffix.starts_with(op))
     }
+
+    /// Whether its long column spans may be staged in shared memory
+    /// (`scan_columns_staged_*`) in a plan of `tiles` tiles: sums at every tile count, prod,
+    /// min and max for one tile. On an H200 (2^28 values along axis 0) staging won for one
+    /// tile of 64 columns with every operator measured (f32 and i32 max, u32 and i64 prod
+    /// 6-39 %) and for sums of every value size at 8 and 128 tiles too, while f32 max lost
+    /// 10-14 % at 8 and 128 tiles (its kernel spills at 255 registers).
+    fn stages_column_spans(&self, tiles: u64) -> bool {
+        self.io.is_none() && (self.suffix.starts_with("sum_") || tiles == 1)
+    }
 }
 
 /// Threads per block of the segment-tiles scan in register tiles: on an H100 (2^28 f32) 256
@@ -290,15 +300,16 @@ impl Scanner {
         else {
             return Ok(None);
         };
-        // Long spans (tiles of several spans) stage half of each span in shared memory, and
-        // prefetch the span handed out that far on, where the tuning says so, counting one
+        // Long spans (tiles of several spans) stage half of each span in shared memory (sums
+        // at any tile count, the other operators for one tile), and prefetch the span handed out that far on, where the tuning says so, counting one
         // launch's values (a batch each).
         if plan.access.long_span_staged_rows().is_some() && plan.splits > 1 {
             let values = in_lb.lanes.count * in_lb.lanes.len; // one launch's
             let tuning = LookbackTuning::from_keys(|k| self.gpu.tuned(k));
             let props = self.gpu.properties();
             let staged_bytes = column_staged_bytes(LANES_BLOCK);
-            if tuning.column_staged(values, props.compute_capability)
+            if kind.stages_column_spans(plan.tiles)
+                && tuning.column_staged(values, props.compute_capability)
                 && staged_bytes + COLUMN_STATIC_SHARED <= props.shared_memory_per_block_optin
             {
                 plan = plan.with_staged_spans(&ci);
@@ -1210,10 +1221,12 @@ fn column_staged_bytes(threads: u32) -> usize {
     threads as usize * COLUMN_STAGED_ROWS as usize * 16
 }
 
-/// Static shared memory of the long-span columns scans, at most (`lanes_scan_columns_lw`:
-/// totals and prefixes, 16 bytes a thread each, and two words), checked beside the staged
-/// rows against the device's limit per block.
-const COLUMN_STATIC_SHARED: usize = 2 * LANES_BLOCK as usize * 16 + 16;
+/// Static shared memory of the long-span columns scans, at most, checked beside the staged
+/// rows against the device's limit per block: an entry of 4-byte values holds
+/// `lanes_scan_columns_lw` for 4 and 2 lanes a vector, each with its own totals and prefixes
+/// (16 and 8 bytes a thread each) and two words (a GPU unit test checks the kernels' own
+/// figure against it).
+const COLUMN_STATIC_SHARED: usize = (2 * 16 + 2 * 8) * LANES_BLOCK as usize + 2 * 16;
 
 /// One launch of several that together scan the spans of a columns scan (a host pipeline's
 /// chunk): span ids `[begin, end)`; `first` zeroes the status the later ones read.
@@ -1339,5 +1352,38 @@ pub(crate) fn seed_lanes(count: u64, splits: u64) -> AxisLanes {
         outer_stride: 0,
         inner_stride: 1,
         axis_stride: count as i64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan checks `COLUMN_STATIC_SHARED` beside the staged rows without loading a kernel:
+    /// it must cover every staged kernel's static shared memory, and a block of
+    /// `LANES_BLOCK` threads with its staged rows must fit on an SM.
+    #[test]
+    fn staged_columns_shared_memory_is_what_the_plan_counts() {
+        let Some(gpu) = gpu_core::testing::gpu_or_skip() else {
+            return;
+        };
+        if gpu.properties().compute_capability < crate::plan::PREFETCH_MIN_COMPUTE {
+            eprintln!("skipped: no staged column spans below compute capability 9.0");
+            return;
+        }
+        let types = ["i32", "u32", "f32", "i64", "u64", "f64"];
+        for (op, t) in ["sum", "prod", "min", "max"]
+            .iter()
+            .flat_map(|op| types.iter().map(move |t| (op, t)))
+        {
+            let name = format!("scan_columns_staged_{op}_{t}");
+            let k = gpu.kernel(&SCAN_SM90_PTX, &name).unwrap();
+            let fixed = k.static_shared_bytes().unwrap();
+            assert!(fixed <= COLUMN_STATIC_SHARED, "{name}: {fixed} bytes");
+            let dynamic = column_staged_bytes(LANES_BLOCK);
+            k.set_max_dynamic_shared(dynamic).unwrap();
+            let blocks = k.max_active_blocks_per_sm(LANES_BLOCK, dynamic).unwrap();
+            assert!(blocks >= 1, "{name}: {blocks} blocks an SM");
+        }
     }
 }

@@ -48,3 +48,73 @@ pub fn check_scan<T: Element>(
         );
     }
 }
+
+/// An axis scan's case: the array of `shape` and element `strides` seen from element 0 of a
+/// buffer of `len` elements, scanned along `axis`.
+pub struct AxisCase {
+    pub len: usize,
+    pub shape: Vec<usize>,
+    pub strides: Vec<usize>,
+    pub axis: usize,
+}
+
+impl AxisCase {
+    pub fn new(len: usize, shape: &[usize], strides: &[usize], axis: usize) -> Self {
+        AxisCase {
+            len,
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+            axis,
+        }
+    }
+
+    /// A dense C-order array of `shape`, along `axis`.
+    pub fn c_order(shape: &[usize], axis: usize) -> Self {
+        let mut strides = vec![1usize; shape.len()];
+        for d in (0..shape.len().saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * shape[d + 1];
+        }
+        AxisCase::new(shape.iter().product(), shape, &strides, axis)
+    }
+}
+
+/// `c` on the device (`data::exact(len, op, seed)`) scanned along its axis into a new device
+/// array of the same order, against the CPU's scan of the same host view, bit for bit; asserts
+/// `plan_ok` of the plan that ran. Panics naming `what`, the type, operator, shape, strides and
+/// plan. Returns whether it ran (cases over `max_len` elements do not).
+#[cfg(feature = "cuda")]
+pub fn check_axis<T: Element>(
+    scan: &gpu_scan::Scan,
+    c: &AxisCase,
+    op: gpu_core::Op,
+    seed: u64,
+    max_len: usize,
+    what: &str,
+    plan_ok: impl Fn(&gpu_core::LanePlan) -> bool,
+) -> bool {
+    use ndarray::{ArrayD, Axis, IxDyn, ShapeBuilder};
+    if c.len > max_len {
+        return false;
+    }
+    let data = gpu_core::data::exact::<T>(c.len, op, seed);
+    let host =
+        ArrayD::from_shape_vec(IxDyn(&c.shape).strides(IxDyn(&c.strides)), data.clone()).unwrap();
+    let signed: Vec<isize> = c.strides.iter().map(|&s| s as isize).collect();
+    let gpu = scan.gpu();
+    let x = gpu_core::DeviceArrayD::from_parts(gpu.upload(&data).unwrap(), 0, &c.shape, &signed)
+        .unwrap();
+    let mut out = gpu_core::DeviceArrayD::<T>::zeros_like_order(gpu, &c.shape, &signed).unwrap();
+    let plan = scan.scan_axis_into(&x, Axis(c.axis), op, &mut out).unwrap();
+    let case = format!(
+        "{what}: {} {op} {:?} / {:?} axis {}",
+        T::NAME,
+        c.shape,
+        c.strides,
+        c.axis
+    );
+    assert!(plan_ok(&plan), "{case}: {plan}");
+    let kind = scan.scan_options().kind;
+    let want = gpu_scan::cpu::scan_axis(host.view(), Axis(c.axis), op, kind).unwrap();
+    assert_eq!(out.to_array().unwrap(), want, "{case}: {plan}");
+    true
+}
