@@ -301,8 +301,9 @@ impl Scanner {
             return Ok(None);
         };
         // Long spans (tiles of several spans) stage half of each span in shared memory (sums
-        // at any tile count, the other operators for one tile), and prefetch the span handed out that far on, where the tuning says so, counting one
-        // launch's values (a batch each).
+        // at any tile count, the other operators for one tile), and prefetch the span handed
+        // out that far on, where the tuning says so, counting one launch's values (a batch
+        // each).
         if plan.access.long_span_staged_rows().is_some() && plan.splits > 1 {
             let values = in_lb.lanes.count * in_lb.lanes.len; // one launch's
             let tuning = LookbackTuning::from_keys(|k| self.gpu.tuned(k));
