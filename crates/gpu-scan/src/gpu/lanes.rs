@@ -1360,6 +1360,29 @@ pub(crate) fn seed_lanes(count: u64, splits: u64) -> AxisLanes {
 mod tests {
     use super::*;
 
+    #[test]
+    fn sums_stage_their_column_spans_at_any_tile_count_the_rest_at_one_tile() {
+        for t in [1, 2, 8, 128] {
+            assert!(LaneKind::new("sum_f32", 4).stages_column_spans(t), "{t}");
+            assert!(LaneKind::new("sum_u64", 8).stages_column_spans(t), "{t}");
+            for (other, size) in [("max_f32", 4), ("min_i64", 8), ("prod_u32", 4)] {
+                let kind = LaneKind::new(other, size);
+                assert_eq!(kind.stages_column_spans(t), t == 1, "{other} {t}");
+            }
+        }
+        // The 16-bit floats' converting scans have no staged kernels.
+        let half = LaneKind {
+            io: Some(LaneIo {
+                in_size: 2,
+                out_size: 2,
+                totals: "sum_f16",
+                seeds: "sum_f32",
+            }),
+            ..LaneKind::new("sum_f16_to_f16", 4)
+        };
+        assert!(!half.stages_column_spans(1));
+    }
+
     /// The plan checks `COLUMN_STATIC_SHARED` beside the staged rows without loading a kernel:
     /// it must cover every staged kernel's static shared memory, and a block of
     /// `LANES_BLOCK` threads with its staged rows must fit on an SM.
