@@ -162,8 +162,6 @@ mod run {
             });
         }
 
-        // ---- reduce ------------------------------------------------------------------------
-
         /// Sets `key` to the shortest of `logs` from which `what` wins (`wins`, one per length)
         /// there and at every longer length, 2^40 (never) where it does not win at the longest;
         /// with a note saying which.
@@ -189,6 +187,8 @@ mod run {
             });
             Ok(())
         }
+
+        // ---- reduce ------------------------------------------------------------------------
 
         fn reduce<T: Element>(&mut self, n: usize, blocks: &[u32]) -> gpu_core::Result<Vec<f64>>
         where

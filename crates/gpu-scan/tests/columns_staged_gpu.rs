@@ -3,30 +3,22 @@
 //! `scan.column_staged_from`): forced on at every length through the tuning keys, with and
 //! without the L2 prefetch, they give the CPU scan's results bit for bit (data on which every
 //! grouping is exact) for sum, product, min and max of every 4- and 8-byte type (the last
-//! three staged for one tile only), inclusive and exclusive, at span edges (a staged span of 16 threads down holds 1024 vector rows), for one
-//! tile and many, C and Fortran order, column slices and 3-D arrays. One
-//! `Scan` crosses the threshold and back (staged and unstaged launches share its scratch); a
-//! host array's pipelined scan gives the one-shot bits; the built-in rule is checked against
-//! the device's tuning. Skipped (visibly) without a GPU or below compute capability 9.0, failing
-//! with GPU_PRIMS_REQUIRE_GPU=1 without a GPU. `STAGED_TEST_MAX_LEN=n` leaves out the longer
-//! cases (for the sanitizers' slow runs).
+//! three staged for one tile only), inclusive and exclusive, at span edges (a staged span of
+//! 16 threads down holds 1024 vector rows), for one tile and many, C and Fortran order, column
+//! slices and 3-D arrays. One `Scan` crosses the threshold and back (staged and unstaged
+//! launches share its scratch); a host array's pipelined scan gives the one-shot bits; the
+//! built-in rule is checked against the device's tuning. Skipped (visibly) without a GPU or
+//! below compute capability 9.0, failing with GPU_PRIMS_REQUIRE_GPU=1 without a GPU.
+//! `STAGED_TEST_MAX_LEN=n` leaves out the longer cases (for the sanitizers' slow runs).
 #![cfg(feature = "cuda")]
 
 mod common;
 
-use common::{check_axis, AxisCase};
+use common::{check_axis, staged_spans_where, AxisCase};
 use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
-use gpu_core::{Element, Gpu, LanePlan, Op, Pipelining, Tuning, COLUMN_STAGED_ROWS};
+use gpu_core::{Element, Gpu, LanePlan, Op, Pipelining, Tuning};
 use gpu_scan::{Scan, ScanKind};
 use ndarray::{ArrayD, Axis, IxDyn};
-
-/// Whether `plan` stages its long spans exactly where `staged`.
-fn stages(staged: bool) -> impl Fn(&LanePlan) -> bool {
-    move |plan| {
-        plan.access.long_span_staged_rows().filter(|&r| r > 0)
-            == staged.then_some(COLUMN_STAGED_ROWS as u32)
-    }
-}
 
 /// `c` scanned along its axis on the device against the CPU (`common::check_axis`), staging
 /// its spans exactly where `staged` and `op` is a sum or the plan one tile. Returns whether it
@@ -41,7 +33,7 @@ fn check<T: Element>(
     what: &str,
 ) -> bool {
     check_axis::<T>(scan, c, op, seed, max_len, what, |plan: &LanePlan| {
-        stages(staged && (op == Op::Sum || plan.tiles == 1))(plan)
+        staged_spans_where(plan, staged && (op == Op::Sum || plan.tiles == 1))
     })
 }
 

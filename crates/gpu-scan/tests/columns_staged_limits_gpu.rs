@@ -11,15 +11,11 @@
 
 mod common;
 
-use common::{check_axis, AxisCase};
+use common::{check_axis, staged_spans_where, AxisCase};
 use gpu_core::testing::{fill_memory, gpu_or_skip, is_out_of_memory};
-use gpu_core::{DeviceArrayD, Element, Gpu, LanePlan, Op, Tuning, COLUMN_STAGED_ROWS};
+use gpu_core::{DeviceArrayD, Element, Gpu, LanePlan, Op, Tuning};
 use gpu_scan::{cpu, Scan, ScanKind};
 use ndarray::{Array2, Axis};
-
-fn staged(plan: &LanePlan) -> bool {
-    plan.access.long_span_staged_rows() == Some(COLUMN_STAGED_ROWS as u32)
-}
 
 /// Device memory the past-2^31 cases need: 2^31 + 32 u64 values in and out.
 const HUGE_BYTES: usize = 36 << 30;
@@ -79,7 +75,7 @@ fn out_of_memory_then_recovery(gpu: &Gpu) {
         other => panic!("a host input on a full device: {other:?}"),
     }
     let plan = scan.scan_axis_into(&x, Axis(0), Op::Sum, &mut out).unwrap();
-    assert!(staged(&plan), "{plan}");
+    assert!(staged_spans_where(&plan, true), "{plan}");
     assert_eq!(out.to_array().unwrap(), want, "after the memory came back");
     assert_eq!(scan.cumsum_axis(&host, Axis(0)).unwrap(), want);
     eprintln!("staged spans on a full device: first launch {outcome}; recovered");
@@ -141,7 +137,7 @@ fn checked<T: Element>(
     // Sums stage their spans; the other operators for one tile only.
     let plan_ok = |plan: &LanePlan| {
         stream.synchronize().unwrap();
-        staged(plan) == (op == Op::Sum || plan.tiles == 1)
+        staged_spans_where(plan, op == Op::Sum || plan.tiles == 1)
     };
     check_axis::<T>(scan, c, op, seed, usize::MAX, what, plan_ok);
 }
@@ -169,7 +165,7 @@ fn past_two_to_the_31<T: Element + Wrapping>(gpu: &Gpu, rows: usize, cols: usize
         .kind(kind)
         .scan_axis_into(&x, Axis(0), Op::Sum, &mut out)
         .unwrap();
-    assert!(staged(&plan), "{plan}");
+    assert!(staged_spans_where(&plan, true), "{plan}");
     drop(x);
     let got = out.into_data().to_vec().unwrap();
     // Σ_{k < r} (k % 5 + 1) before row r, then row r's own term for an inclusive scan.

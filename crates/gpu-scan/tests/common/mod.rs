@@ -78,6 +78,14 @@ impl AxisCase {
     }
 }
 
+/// Whether `plan`'s long column spans hold rows in shared memory exactly where `want`
+/// ([`gpu_core::COLUMN_STAGED_ROWS`] a thread, or none).
+#[cfg(feature = "cuda")]
+pub fn staged_spans_where(plan: &gpu_core::LanePlan, want: bool) -> bool {
+    plan.access.long_span_staged_rows().filter(|&r| r > 0)
+        == want.then_some(gpu_core::COLUMN_STAGED_ROWS as u32)
+}
+
 /// `c` on the device (`data::exact(len, op, seed)`) scanned along its axis into a new device
 /// array of the same order, against the CPU's scan of the same host view, bit for bit; asserts
 /// `plan_ok` of the plan that ran. Panics naming `what`, the type, operator, shape, strides and
