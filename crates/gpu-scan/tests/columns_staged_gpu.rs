@@ -14,15 +14,15 @@
 
 mod common;
 
-use common::{check_axis, staged_spans_where, AxisCase};
+use common::{check_axis, staged_spans_where, stages_spans, AxisCase};
 use gpu_core::testing::{gpu_or_skip, one_pipeline_at_a_time, ran_pipeline};
 use gpu_core::{Element, Gpu, LanePlan, Op, Pipelining, Tuning};
 use gpu_scan::{Scan, ScanKind};
 use ndarray::{ArrayD, Axis, IxDyn};
 
 /// `c` scanned along its axis on the device against the CPU (`common::check_axis`), staging
-/// its spans exactly where `staged` and `op` is a sum or the plan one tile. Returns whether it
-/// ran (not over `max_len` elements).
+/// its spans exactly where `staged` and the library's rule (`common::stages_spans`) allow it.
+/// Returns whether it ran (not over `max_len` elements).
 fn check<T: Element>(
     scan: &Scan,
     c: &AxisCase,
@@ -33,7 +33,7 @@ fn check<T: Element>(
     what: &str,
 ) -> bool {
     check_axis::<T>(scan, c, op, seed, max_len, what, |plan: &LanePlan| {
-        staged_spans_where(plan, staged && (op == Op::Sum || plan.tiles == 1))
+        staged_spans_where(plan, staged && stages_spans::<T>(op, plan.tiles))
     })
 }
 

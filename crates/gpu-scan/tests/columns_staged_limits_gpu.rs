@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{check_axis, staged_spans_where, AxisCase};
+use common::{check_axis, staged_spans_where, stages_spans, AxisCase};
 use gpu_core::testing::{fill_memory, gpu_or_skip, is_out_of_memory};
 use gpu_core::{DeviceArrayD, Element, Gpu, LanePlan, Op, Tuning};
 use gpu_scan::{cpu, Scan, ScanKind};
@@ -134,10 +134,9 @@ fn checked<T: Element>(
     seed: u64,
     what: &str,
 ) {
-    // Sums stage their spans; the other operators for one tile only.
     let plan_ok = |plan: &LanePlan| {
         stream.synchronize().unwrap();
-        staged_spans_where(plan, op == Op::Sum || plan.tiles == 1)
+        staged_spans_where(plan, stages_spans::<T>(op, plan.tiles))
     };
     check_axis::<T>(scan, c, op, seed, usize::MAX, what, plan_ok);
 }

@@ -444,10 +444,18 @@ fn lanes_sanitize_every_mapping() {
             let v = exact::<i32>(rows * cols, Op::Sum, 5);
             let x = Array2::from_shape_vec((rows, cols), v).unwrap();
             let m = x.mapv(|v| Mat2([v as u32 % 3, 1, 1, 0]));
+            // f32 max: the columns kernels that keep each lane width apart (all but the sums).
+            let f = x.mapv(|v| v as f32);
             for axis in 0..2 {
                 assert_eq!(
                     s.scan_axis(&x, Axis(axis), Op::Sum).unwrap(),
                     cpu::scan_axis(x.view(), Axis(axis), Op::Sum, kind)
+                        .unwrap()
+                        .into_dyn()
+                );
+                assert_eq!(
+                    s.scan_axis(&f, Axis(axis), Op::Max).unwrap(),
+                    cpu::scan_axis(f.view(), Axis(axis), Op::Max, kind)
                         .unwrap()
                         .into_dyn()
                 );

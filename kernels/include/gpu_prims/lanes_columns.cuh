@@ -724,6 +724,31 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
 // R vector rows per thread in registers: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
 // (scan_columns_long_*), plus Stage::ROWS in shared memory (scan_columns_staged_*); the Rust
 // plan mirrors the span length (ColumnLanes::spans_in).
+// A kernel of 4-byte values holds two lane widths (LW 4, and 2 for rows of two lanes). Inlined
+// side by side they got registers for their union: ptxas sm_90 gave the staged f32 max 255
+// registers and 88 bytes of spills, against 216 and 206 and none with each width a function of
+// its own; prod, min and max kernels of 4-byte values spilled less or not at all apart, and the
+// f32 cummax along axis 0 of 2^28 values ran 13-29 % faster staged (H200, docs/shapes.md,
+// thirty-first session). The sums keep both inline: they did not spill, and apart they ran
+// 1-5 % slower.
+template <class Op> struct ColumnWidthsApart {
+    static constexpr bool value = true;
+};
+template <class T> struct ColumnWidthsApart<Sum<T>> {
+    static constexpr bool value = false;
+};
+
+template <class Op, int LW, int R, class Prefetch, class Stage>
+__device__ __noinline__ void lanes_scan_columns_lw_apart(const typename Op::value_type* in,
+                                                        ColumnLanes ci,
+                                                        typename Op::value_type* out,
+                                                        ColumnLanes co, u32* state, void* values,
+                                                        u32 exclusive, u64 begin, u64 end,
+                                                        Prefetch prefetch, Stage stage) {
+    lanes_scan_columns_lw<Op, LW, R>(in, ci, out, co, state, values, exclusive, begin, end,
+                                     prefetch, stage);
+}
+
 template <class Op, int R = COLUMN_ROWS, class Prefetch = NoPrefetch, class Stage = NoColumnStage>
 __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type* in,
                                                    ColumnLanes ci, typename Op::value_type* out,
@@ -732,6 +757,15 @@ __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type
                                                    Prefetch prefetch = Prefetch(),
                                                    Stage stage = Stage()) {
     constexpr int W = VecWidth<typename Op::value_type>::value;
+    if constexpr (W >= 4 && ColumnWidthsApart<Op>::value) {
+        if (ci.rv == 2)
+            lanes_scan_columns_lw_apart<Op, W / 2, R>(in, ci, out, co, state, values, exclusive,
+                                                      begin, end, prefetch, stage);
+        else
+            lanes_scan_columns_lw_apart<Op, W, R>(in, ci, out, co, state, values, exclusive,
+                                                  begin, end, prefetch, stage);
+        return;
+    }
     if constexpr (W >= 4) {
         if (ci.rv == 2) {
             lanes_scan_columns_lw<Op, W / 2, R>(in, ci, out, co, state, values, exclusive, begin,

@@ -100,13 +100,15 @@ impl<'a> LaneKind<'a> {
     }
 
     /// Whether its long column spans may be staged in shared memory
-    /// (`scan_columns_staged_*`) in a plan of `tiles` tiles: sums at every tile count, prod,
-    /// min and max for one tile. On an H200 (2^28 values along axis 0) staging won for one
-    /// tile of 64 columns with every operator measured (f32 and i32 max, u32 and i64 prod
-    /// 6-39 %) and for sums of every value size at 8 and 128 tiles too, while f32 max lost
-    /// 10-14 % at 8 and 128 tiles (its kernel spills at 255 registers).
+    /// (`scan_columns_staged_*`) in a plan of `tiles` tiles: sums and every operator of 4-byte
+    /// values at every tile count, prod, min and max of 8-byte values for one tile. On an H200
+    /// (2^28 values along axis 0 of 64, 1024 and 16384 columns: 1, 8 and 128 tiles) staging
+    /// won for one tile with every operator measured (6-39 %), at 8 and 128 tiles for the sums
+    /// of every size and, since their kernels keep each lane width apart and no longer spill,
+    /// for f32 and i32 max and u32 prod (up to 9 %, level within 2 % at 128 tiles); 8-byte
+    /// prod spills, and i64 prod was level at 128 tiles.
     fn stages_column_spans(&self, tiles: u64) -> bool {
-        self.io.is_none() && (self.suffix.starts_with("sum_") || tiles == 1)
+        self.io.is_none() && (self.suffix.starts_with("sum_") || self.value_size == 4 || tiles == 1)
     }
 }
 
@@ -301,7 +303,8 @@ impl Scanner {
             return Ok(None);
         };
         // Long spans (tiles of several spans) stage half of each span in shared memory (sums
-        // at any tile count, the other operators for one tile), and prefetch the span handed
+        // and 4-byte values at any tile count, 8-byte prod, min and max for one tile:
+        // `LaneKind::stages_column_spans`), and prefetch the span handed
         // out that far on, where the tuning says so, counting one launch's values (a batch
         // each).
         if plan.access.long_span_staged_rows().is_some() && plan.splits > 1 {
@@ -1361,13 +1364,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sums_stage_their_column_spans_at_any_tile_count_the_rest_at_one_tile() {
+    fn sums_and_4_byte_values_stage_their_column_spans_at_any_tile_count() {
         for t in [1, 2, 8, 128] {
-            assert!(LaneKind::new("sum_f32", 4).stages_column_spans(t), "{t}");
-            assert!(LaneKind::new("sum_u64", 8).stages_column_spans(t), "{t}");
-            for (other, size) in [("max_f32", 4), ("min_i64", 8), ("prod_u32", 4)] {
-                let kind = LaneKind::new(other, size);
-                assert_eq!(kind.stages_column_spans(t), t == 1, "{other} {t}");
+            for (op, size) in [
+                ("sum_f32", 4),
+                ("sum_u64", 8),
+                ("max_f32", 4),
+                ("min_i32", 4),
+                ("prod_u32", 4),
+            ] {
+                assert!(LaneKind::new(op, size).stages_column_spans(t), "{op} {t}");
+            }
+            for (op, size) in [("min_i64", 8), ("max_f64", 8), ("prod_u64", 8)] {
+                assert_eq!(
+                    LaneKind::new(op, size).stages_column_spans(t),
+                    t == 1,
+                    "{op} {t}"
+                );
             }
         }
         // The 16-bit floats' converting scans have no staged kernels.

@@ -86,6 +86,14 @@ pub fn staged_spans_where(plan: &gpu_core::LanePlan, want: bool) -> bool {
         == want.then_some(gpu_core::COLUMN_STAGED_ROWS as u32)
 }
 
+/// Whether the library stages long column spans of `T` scanned by `op` in a plan of `tiles`
+/// tiles (where the tuning allows it): sums and 4-byte values at any tile count, the other
+/// operators of 8-byte values for one tile (gpu-scan's `LaneKind::stages_column_spans`).
+#[cfg(feature = "cuda")]
+pub fn stages_spans<T: Element>(op: gpu_core::Op, tiles: u64) -> bool {
+    op == gpu_core::Op::Sum || std::mem::size_of::<T>() == 4 || tiles == 1
+}
+
 /// `c` on the device (`data::exact(len, op, seed)`) scanned along its axis into a new device
 /// array of the same order, against the CPU's scan of the same host view, bit for bit; asserts
 /// `plan_ok` of the plan that ran. Panics naming `what`, the type, operator, shape, strides and
