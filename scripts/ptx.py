@@ -367,9 +367,20 @@ def frame_bytes_for(cu: Path) -> int:
     return FRAME_BYTES_FOR.get(cu.stem, kernel_pack.FRAME_BYTES)
 
 
+CALLSEQ = re.compile(r"(// callseq )(\d+)")
+
+
+def canonical_callseq(text: str) -> str:
+    """NVRTC 12.0 numbers a module's call sequences (the `// callseq N` comments around each
+    call of a __noinline__ function) in an order that varies from one compile to the next, and
+    nothing else in the PTX varies with it: the numbers are renumbered in order of appearance."""
+    seen: dict[str, str] = {}
+    return CALLSEQ.sub(lambda m: m.group(1) + seen.setdefault(m.group(2), str(len(seen))), text)
+
+
 def pack_for(cu: Path, ptx: bytes) -> tuple[bytes, list[tuple[str, str]]]:
     """The PTX archive for NVRTC's output `ptx` of `cu`, and its per-kernel sections."""
-    text = ptx.decode()
+    text = canonical_callseq(ptx.decode())
     try:
         sections = kernel_pack.split(text)
     except ValueError as e:

@@ -1,0 +1,31 @@
+// Thirty-first session: the columns reduction (5 blocks an SM) with both lane widths inline
+// (k_*) against each width a __noinline__ function (a_*). python3 one-off/nvrtc-check.py one-off/regs/r0.cu compute_70
+#include <gpu_prims/lanes.cuh>
+#include <gpu_prims/lanes_columns.cuh>
+template <class Op, class In, class Store, int LW>
+__device__ __noinline__ void apart(const In* in, gp::ColumnLanes c, typename Store::out_type* out,
+                                   typename Op::value_type* partials, unsigned* counters) {
+    gp::lanes_reduce_columns_lw<Op, In, Store, LW>(in, c, out, partials, counters);
+}
+#define K(name, OpT, T)                                                                          \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, 5) k_##name(                   \
+        const T* __restrict__ in, gp::ColumnLanes c, T* out, T* partials, unsigned* counters) {  \
+        gp::lanes_reduce_columns<OpT<T>, T, gp::StoreValue<T>>(in, c, out, partials, counters);  \
+    }                                                                                            \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, 5) a_##name(                   \
+        const T* __restrict__ in, gp::ColumnLanes c, T* out, T* partials, unsigned* counters) {  \
+        if (c.rv == 2) apart<OpT<T>, T, gp::StoreValue<T>, 2>(in, c, out, partials, counters);   \
+        else apart<OpT<T>, T, gp::StoreValue<T>, 4>(in, c, out, partials, counters);             \
+    }
+K(sum_i32, gp::Sum, gp::i32)
+K(sum_f32, gp::Sum, gp::f32)
+K(max_i32, gp::Max, gp::i32)
+K(xor_u32, gp::BitXor, gp::u32)
+// LW 4 alone, inline (w4_*).
+#define W4(name, OpT, T)                                                                         \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, 5) w4_##name(                  \
+        const T* __restrict__ in, gp::ColumnLanes c, T* out, T* partials, unsigned* counters) {  \
+        gp::lanes_reduce_columns_lw<OpT<T>, T, gp::StoreValue<T>, 4>(in, c, out, partials, counters); \
+    }
+W4(sum_i32, gp::Sum, gp::i32)
+W4(sum_f32, gp::Sum, gp::f32)
