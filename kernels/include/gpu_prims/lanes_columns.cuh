@@ -721,14 +721,11 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
     }
 }
 
-// R vector rows per thread in registers: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
-// (scan_columns_long_*), plus Stage::ROWS in shared memory (scan_columns_staged_*); the Rust
-// plan mirrors the span length (ColumnLanes::spans_in).
 // A kernel of 4-byte values holds two lane widths (LW 4, and 2 for rows of two lanes). Inlined
 // side by side they got registers for their union: ptxas sm_90 gave the staged f32 max 255
 // registers and 88 bytes of spills, against 216 and 206 and none with each width a function of
 // its own; prod, min and max kernels of 4-byte values spilled less or not at all apart, and the
-// f32 cummax along axis 0 of 2^28 values ran 13-29 % faster staged (H200, docs/shapes.md,
+// f32 cummax along axis 0 of 2^28 values ran 12-30 % faster staged (H200, docs/shapes.md,
 // thirty-first session). The sums keep both inline: they did not spill, and apart they ran
 // 1-5 % slower.
 template <class Op> struct ColumnWidthsApart {
@@ -749,6 +746,9 @@ __device__ __noinline__ void lanes_scan_columns_lw_apart(const typename Op::valu
                                      prefetch, stage);
 }
 
+// R vector rows per thread in registers: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
+// (scan_columns_long_*), plus Stage::ROWS in shared memory (scan_columns_staged_*); the Rust
+// plan mirrors the span length (ColumnLanes::spans_in).
 template <class Op, int R = COLUMN_ROWS, class Prefetch = NoPrefetch, class Stage = NoColumnStage>
 __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type* in,
                                                    ColumnLanes ci, typename Op::value_type* out,
