@@ -23,8 +23,8 @@
 // thread's COLUMN_LONG_ROWS register rows followed by COLUMN_STAGED_ROWS rows in dynamic shared
 // memory (COLUMN_STAGED_ROWS * 16 bytes a thread; gpu_prims/lanes_columns_staged.cuh); the same
 // arguments as scan_columns_long_pf_*, prefetch_spans 0 for none. Sum, prod, min and max; the
-// plan takes prod, min and max of 8-byte values (whose prod spills at 255 registers) for one
-// tile only (docs/shapes.md, thirtieth and thirty-first sessions).
+// plan takes the prod of 8-byte values (which spills at 255 registers) for one tile only
+// (docs/shapes.md, thirtieth and thirty-first sessions).
 #include <gpu_prims/l2_prefetch.cuh>
 #include <gpu_prims/lanes_columns_staged.cuh>
 #include <gpu_prims/scan_lookback.cuh>

@@ -100,15 +100,16 @@ impl<'a> LaneKind<'a> {
     }
 
     /// Whether its long column spans may be staged in shared memory
-    /// (`scan_columns_staged_*`) in a plan of `tiles` tiles: sums and every operator of 4-byte
-    /// values at every tile count, prod, min and max of 8-byte values for one tile. On an H200
-    /// (2^28 values along axis 0 of 64, 1024 and 16384 columns: 1, 8 and 128 tiles) staging
-    /// won for one tile with every operator measured (6-39 %), at 8 and 128 tiles for the sums
-    /// of every size and, since their kernels keep each lane width apart and no longer spill,
-    /// for f32 and i32 max and u32 prod (up to 9 %, level within 2 % at 128 tiles); 8-byte
+    /// (`scan_columns_staged_*`) in a plan of `tiles` tiles: every operator at every tile
+    /// count but the prod of 8-byte values, for one tile. On an H200 (2^28 values along axis 0
+    /// of 64, 1024 and 16384 columns) staging won for one tile with every operator measured
+    /// (6-44 %) and beyond it for the sums of every size, f64 max (10-11 % at 16 and 256
+    /// tiles, which do not spill) and, since their kernels keep each lane width apart and no
+    /// longer spill, f32 and i32 max and u32 prod (up to 9 % at 8 tiles, 1-2 % at 128); 8-byte
     /// prod spills, and i64 prod was level at 128 tiles.
     fn stages_column_spans(&self, tiles: u64) -> bool {
-        self.io.is_none() && (self.suffix.starts_with("sum_") || self.value_size == 4 || tiles == 1)
+        self.io.is_none()
+            && (!self.suffix.starts_with("prod_") || self.value_size == 4 || tiles == 1)
     }
 }
 
@@ -302,9 +303,8 @@ impl Scanner {
         else {
             return Ok(None);
         };
-        // Long spans (tiles of several spans) stage half of each span in shared memory (sums
-        // and 4-byte values at any tile count, 8-byte prod, min and max for one tile:
-        // `LaneKind::stages_column_spans`), and prefetch the span handed
+        // Long spans (tiles of several spans) stage half of each span in shared memory (8-byte
+        // prod for one tile only: `LaneKind::stages_column_spans`), and prefetch the span handed
         // out that far on, where the tuning says so, counting one launch's values (a batch
         // each).
         if plan.access.long_span_staged_rows().is_some() && plan.splits > 1 {
@@ -1375,7 +1375,10 @@ mod tests {
             ] {
                 assert!(LaneKind::new(op, size).stages_column_spans(t), "{op} {t}");
             }
-            for (op, size) in [("min_i64", 8), ("max_f64", 8), ("prod_u64", 8)] {
+            for (op, size) in [("min_i64", 8), ("max_f64", 8)] {
+                assert!(LaneKind::new(op, size).stages_column_spans(t), "{op} {t}");
+            }
+            for (op, size) in [("prod_u64", 8), ("prod_i64", 8)] {
                 assert_eq!(
                     LaneKind::new(op, size).stages_column_spans(t),
                     t == 1,

@@ -87,11 +87,11 @@ pub fn staged_spans_where(plan: &gpu_core::LanePlan, want: bool) -> bool {
 }
 
 /// Whether the library stages long column spans of `T` scanned by `op` in a plan of `tiles`
-/// tiles (where the tuning allows it): sums and 4-byte values at any tile count, the other
-/// operators of 8-byte values for one tile (gpu-scan's `LaneKind::stages_column_spans`).
+/// tiles (where the tuning allows it): every operator at any tile count but the prod of 8-byte
+/// values, for one tile (gpu-scan's `LaneKind::stages_column_spans`).
 #[cfg(feature = "cuda")]
 pub fn stages_spans<T: Element>(op: gpu_core::Op, tiles: u64) -> bool {
-    op == gpu_core::Op::Sum || std::mem::size_of::<T>() == 4 || tiles == 1
+    op != gpu_core::Op::Product || std::mem::size_of::<T>() == 4 || tiles == 1
 }
 
 /// `c` on the device (`data::exact(len, op, seed)`) scanned along its axis into a new device
