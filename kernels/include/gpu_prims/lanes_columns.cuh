@@ -726,8 +726,7 @@ __device__ __forceinline__ void lanes_scan_columns_lw(const typename Op::value_t
 // registers and 88 bytes of spills, against 216 and 206 and none with each width a function of
 // its own; prod, min and max kernels of 4-byte values spilled less or not at all apart, and the
 // f32 cummax along axis 0 of 2^28 values ran 12-30 % faster staged (H200, docs/shapes.md,
-// thirty-first session). The sums keep both inline: they did not spill, and apart they ran
-// 1-5 % slower.
+// thirty-first session). The sums keep both inline: apart they ran 1-5 % slower.
 template <class Op> struct ColumnWidthsApart {
     static constexpr bool value = true;
 };
@@ -746,6 +745,23 @@ __device__ __noinline__ void lanes_scan_columns_lw_apart(const typename Op::valu
                                      prefetch, stage);
 }
 
+// One lane width's scan, inline or (APART) a function of its own.
+template <class Op, int LW, int R, bool APART, class Prefetch, class Stage>
+__device__ __forceinline__ void lanes_scan_columns_width(const typename Op::value_type* in,
+                                                         ColumnLanes ci,
+                                                         typename Op::value_type* out,
+                                                         ColumnLanes co, u32* state,
+                                                         void* values, u32 exclusive, u64 begin,
+                                                         u64 end, Prefetch prefetch,
+                                                         Stage stage) {
+    if constexpr (APART)
+        lanes_scan_columns_lw_apart<Op, LW, R>(in, ci, out, co, state, values, exclusive, begin,
+                                               end, prefetch, stage);
+    else
+        lanes_scan_columns_lw<Op, LW, R>(in, ci, out, co, state, values, exclusive, begin, end,
+                                         prefetch, stage);
+}
+
 // R vector rows per thread in registers: COLUMN_ROWS (scan_columns_*) or COLUMN_LONG_ROWS
 // (scan_columns_long_*), plus Stage::ROWS in shared memory (scan_columns_staged_*); the Rust
 // plan mirrors the span length (ColumnLanes::spans_in).
@@ -757,24 +773,16 @@ __device__ __forceinline__ void lanes_scan_columns(const typename Op::value_type
                                                    Prefetch prefetch = Prefetch(),
                                                    Stage stage = Stage()) {
     constexpr int W = VecWidth<typename Op::value_type>::value;
-    if constexpr (W >= 4 && ColumnWidthsApart<Op>::value) {
-        if (ci.rv == 2)
-            lanes_scan_columns_lw_apart<Op, W / 2, R>(in, ci, out, co, state, values, exclusive,
-                                                      begin, end, prefetch, stage);
-        else
-            lanes_scan_columns_lw_apart<Op, W, R>(in, ci, out, co, state, values, exclusive,
-                                                  begin, end, prefetch, stage);
-        return;
-    }
+    constexpr bool APART = W >= 4 && ColumnWidthsApart<Op>::value;
     if constexpr (W >= 4) {
         if (ci.rv == 2) {
-            lanes_scan_columns_lw<Op, W / 2, R>(in, ci, out, co, state, values, exclusive, begin,
-                                                end, prefetch, stage);
+            lanes_scan_columns_width<Op, W / 2, R, APART>(in, ci, out, co, state, values,
+                                                          exclusive, begin, end, prefetch, stage);
             return;
         }
     }
-    lanes_scan_columns_lw<Op, W, R>(in, ci, out, co, state, values, exclusive, begin, end,
-                                    prefetch, stage);
+    lanes_scan_columns_width<Op, W, R, APART>(in, ci, out, co, state, values, exclusive, begin,
+                                              end, prefetch, stage);
 }
 
 }  // namespace gp
