@@ -45,9 +45,10 @@
 //                                ArgVal* best, u32 first)
 //     argmin/argmax of chunked host data (gpu_prims/arg_merge.cuh): chunk partials made
 //     global before their second pass; one chunk's slices merged into the lanes' best pairs
-//   reduce_columns_short_<op>_<type>(const T* in, gp::ColumnLanes c, T* out)
-//     plain values: 256 lane groups across, one thread per lane group (two per thread for
-//     lanes of up to 4 vector rows), 8 rows per step; grid-stride over the tiles
+//   reduce_columns_short_<kind>(const In* in, gp::ColumnLanes c, V* out)
+//     plain values, and 16-bit floats in f32 (<op>_<h>_to_f32): 256 lane groups across, one
+//     thread per lane group (two per thread for lanes of up to 4 vector rows), 8 rows per
+//     step; grid-stride over the tiles
 //     shaped data: every lane of an axis of an N-D array, or every segment, reduced into
 //     out[lane] (gpu_prims/lanes.cuh: lanes_reduce). Out is V, except argmin/argmax: the index
 //     along the lane, a u64. Grid (tiles, splits); 256 threads.
@@ -541,16 +542,19 @@ GP_FOR_EACH_MONOID_TYPE(REDUCE_MONOID)
         gp::lanes_reduce_columns<OpT, In, StoreT>(in, c, out, partials, counters);               \
     }
 
-// reduce_columns_short_<op>_<type>: plain values only; 8 vector rows of a lane per step, a
-// thread per lane group (gpu_prims/lanes_columns.cuh: lanes_reduce_columns_short).
+// reduce_columns_short_<kind>: values (plain, or 16-bit floats in f32), not their indices; 8
+// vector rows of a lane per step, a thread per lane group (gpu_prims/lanes_columns.cuh:
+// lanes_reduce_columns_short).
+#define REDUCE_COLUMNS_SHORT(name, OpT, In)                                                      \
+    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, gp::COLUMNS_SHORT_MIN_BLOCKS)  \
+        reduce_columns_short_##name(const In* __restrict__ in, gp::ColumnLanes c,                \
+                                    OpT::value_type* out) {                                      \
+        gp::lanes_reduce_columns_short<OpT, In, gp::StoreValue<OpT::value_type>>(in, c, out);    \
+    }
 #define REDUCE_LANES_PLAIN(opname, Op, tname, T)                                                 \
     REDUCE_LANES(opname##_##tname, Op<T>, T, gp::StoreValue<T>)                                  \
     REDUCE_PACKED(opname##_##tname, Op<T>, T, gp::StoreValue<T>, 5)                              \
-    extern "C" __global__ void __launch_bounds__(gp::LANES_BLOCK, gp::COLUMNS_SHORT_MIN_BLOCKS)  \
-        reduce_columns_short_##opname##_##tname(const T* __restrict__ in, gp::ColumnLanes c,     \
-                                                T* out) {                                        \
-        gp::lanes_reduce_columns_short<Op<T>, T, gp::StoreValue<T>>(in, c, out);                 \
-    }
+    REDUCE_COLUMNS_SHORT(opname##_##tname, Op<T>, T)
 GP_FOR_EACH_OP_TYPE(REDUCE_LANES_PLAIN)
 
 #define REDUCE_LANES_ARG(opname, Op, tname, T)                                                   \
@@ -583,7 +587,11 @@ REDUCE_LANES_WIDE(prod, gp::Prod)
     REDUCE_PACKED(min_##tname##_to_f32, gp::Min<gp::f32>, H, gp::StoreValue<gp::f32>, 5)           \
     REDUCE_PACKED(max_##tname##_to_f32, gp::Max<gp::f32>, H, gp::StoreValue<gp::f32>, 5)           \
     REDUCE_PACKED(argmin_##tname, gp::ArgMin<gp::f32>, H, gp::StoreIndex<gp::f32>, 1)              \
-    REDUCE_PACKED(argmax_##tname, gp::ArgMax<gp::f32>, H, gp::StoreIndex<gp::f32>, 1)
+    REDUCE_PACKED(argmax_##tname, gp::ArgMax<gp::f32>, H, gp::StoreIndex<gp::f32>, 1)              \
+    REDUCE_COLUMNS_SHORT(sum_##tname##_to_f32, gp::Sum<gp::f32>, H)                                \
+    REDUCE_COLUMNS_SHORT(prod_##tname##_to_f32, gp::Prod<gp::f32>, H)                              \
+    REDUCE_COLUMNS_SHORT(min_##tname##_to_f32, gp::Min<gp::f32>, H)                                \
+    REDUCE_COLUMNS_SHORT(max_##tname##_to_f32, gp::Max<gp::f32>, H)
 REDUCE_LANES_HALF(f16, gp::f16)
 REDUCE_LANES_HALF(bf16, gp::bf16)
 

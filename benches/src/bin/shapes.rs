@@ -238,8 +238,8 @@ mod run {
                         bench_conv(&gpu, &a, &timing, &mut recs)?;
                     }
                 }
-                "f16" => bench_half_scans::<gpu_core::f16>(&gpu, &a, &timing, &mut recs)?,
-                "bf16" => bench_half_scans::<gpu_core::bf16>(&gpu, &a, &timing, &mut recs)?,
+                "f16" => bench_half::<gpu_core::f16>(&gpu, &a, &timing, &mut recs)?,
+                "bf16" => bench_half::<gpu_core::bf16>(&gpu, &a, &timing, &mut recs)?,
                 other => {
                     return Err(format!(
                         "type {other}: i32, u32, i64, u64, f32, f64, f16 or bf16"
@@ -266,11 +266,11 @@ mod run {
     }
 
     /// The reduction along `axis` of `view` matches `got` on the sampled lanes.
-    fn check_reduce<T: Element<Accumulator = T>>(
+    fn check_reduce<T: Element>(
         view: ArrayView2<'_, T>,
         axis: usize,
         op: Op,
-        got: &ndarray::ArrayD<T>,
+        got: &ndarray::ArrayD<T::Accumulator>,
     ) -> bool {
         let lanes = view.len_of(Axis(1 - axis));
         got.len() == lanes
@@ -447,51 +447,17 @@ mod run {
             for order in ["C", "F"] {
                 let (xd, view) = layout(x.take().unwrap().into_data(), &host, rows, cols, order)?;
                 for axis in 0..2 {
-                    let lanes = if axis == 0 { cols } else { rows };
                     let case = format!("{rows}x{cols} {order} axis {axis}");
                     if !a.wants(&case) {
                         continue;
                     }
-                    let reductions: &[(&str, Op)] = if a.scans_only {
-                        &[]
-                    } else {
-                        &[("sum", Op::Sum), ("max", Op::Max)]
-                    };
-                    for &(name, op) in reductions {
-                        let mut out = DeviceArrayD::<T>::zeros(gpu, &[lanes]).map_err(e)?;
-                        let mut plan: Option<LanePlan> = None;
-                        let st = time_gpu(gpu, &stream, timing, |s| {
-                            plan = Some(Reduce::new(gpu).stream(s).reduce_axis_into(
-                                &xd,
-                                Axis(axis),
-                                op,
-                                &mut out,
-                                &mut ws,
-                            )?);
-                            Ok(())
-                        })
-                        .map_err(e)?;
-                        stream.synchronize().map_err(e)?;
-                        let correct =
-                            Some(check_reduce(view, axis, op, &out.to_array().map_err(e)?));
-                        let bytes = n * size + lanes * size;
-                        eprintln!(
-                            "shapes: {name} {} {case}: {:.4} ms {:.3}x copy {}",
-                            T::NAME,
-                            st.median_ms,
-                            frac(bytes, st.median_ms),
-                            verdict(correct)
-                        );
-                        recs.push(Rec {
-                            op: name,
-                            dtype: T::NAME.into(),
-                            key: key(name, T::NAME, &case),
-                            case: case.clone(),
-                            ms: st.median_ms,
-                            frac: frac(bytes, st.median_ms),
-                            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
-                            correct,
-                        });
+                    if !a.scans_only {
+                        for op in [Op::Sum, Op::Max] {
+                            reduce_axis_case(
+                                gpu, &stream, timing, &xd, view, axis, op, &case, frac, &mut ws,
+                                recs,
+                            )?;
+                        }
                     }
                     if a.reductions_only {
                         continue;
@@ -559,6 +525,62 @@ mod run {
                 recs,
             )?;
         }
+        Ok(())
+    }
+
+    /// The reduction by `op` (sum or max) along `axis` of `xd` (its host copy `view`) into a
+    /// device array of the accumulator type, timed and checked: one record.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_axis_case<T: Element>(
+        gpu: &Gpu,
+        stream: &gpu_core::Stream,
+        timing: &GpuTiming,
+        xd: &DeviceArrayD<T>,
+        view: ArrayView2<'_, T>,
+        axis: usize,
+        op: Op,
+        case: &str,
+        frac: impl Fn(usize, f64) -> f64,
+        ws: &mut Workspace,
+        recs: &mut Vec<Rec>,
+    ) -> Result<(), String> {
+        let e = |e: gpu_core::Error| e.to_string();
+        let name = if op == Op::Sum { "sum" } else { "max" };
+        let lanes = view.len_of(Axis(1 - axis));
+        let mut out = DeviceArrayD::<T::Accumulator>::zeros(gpu, &[lanes]).map_err(e)?;
+        let mut plan: Option<LanePlan> = None;
+        let st = time_gpu(gpu, stream, timing, |s| {
+            plan = Some(Reduce::new(gpu).stream(s).reduce_axis_into(
+                xd,
+                Axis(axis),
+                op,
+                &mut out,
+                ws,
+            )?);
+            Ok(())
+        })
+        .map_err(e)?;
+        stream.synchronize().map_err(e)?;
+        let correct = Some(check_reduce(view, axis, op, &out.to_array().map_err(e)?));
+        let bytes =
+            view.len() * std::mem::size_of::<T>() + lanes * std::mem::size_of::<T::Accumulator>();
+        eprintln!(
+            "shapes: {name} {} {case}: {:.4} ms {:.3}x copy {}",
+            T::NAME,
+            st.median_ms,
+            frac(bytes, st.median_ms),
+            verdict(correct)
+        );
+        recs.push(Rec {
+            op: name,
+            dtype: T::NAME.into(),
+            key: key(name, T::NAME, case),
+            case: case.to_string(),
+            ms: st.median_ms,
+            frac: frac(bytes, st.median_ms),
+            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+            correct,
+        });
         Ok(())
     }
 
@@ -667,10 +689,10 @@ mod run {
         Ok(())
     }
 
-    /// The scans of the 16-bit floats (`--types f16,bf16`): cumsum along each axis of each
-    /// shape (C and F order) and over segments, the sums in f32 rounded once to the type; the
-    /// reductions of these types are the flat report's and the GPU tests'.
-    fn bench_half_scans<T: Element<Accumulator = f32>>(
+    /// The 16-bit floats (`--types f16,bf16`): sum and max (in f32) and cumsum along each axis
+    /// of each shape (C and F order), and cumsum over segments, the sums in f32 rounded once to
+    /// the type.
+    fn bench_half<T: Element<Accumulator = f32>>(
         gpu: &Gpu,
         a: &Args,
         timing: &GpuTiming,
@@ -682,8 +704,9 @@ mod run {
         let (host, buf, copy) = upload_and_copy::<T>(gpu, n, timing)?;
         let stream = gpu.new_stream().map_err(e)?;
         let frac = |bytes: usize, ms: f64| (bytes as f64 / ms) / ((2 * n * size) as f64 / copy);
+        let mut ws = Workspace::new(gpu).map_err(e)?;
         let mut data = Some(buf);
-        let axis_shapes = if a.segments_only || a.reductions_only {
+        let axis_shapes = if a.segments_only {
             Vec::new()
         } else {
             shapes(a.log2)
@@ -693,7 +716,18 @@ mod run {
                 let (xd, view) = layout(data.take().unwrap(), &host, rows, cols, order)?;
                 for axis in 0..2 {
                     let case = format!("{rows}x{cols} {order} axis {axis}");
-                    if a.wants(&case) {
+                    if !a.wants(&case) {
+                        continue;
+                    }
+                    if !a.scans_only {
+                        for op in [Op::Sum, Op::Max] {
+                            reduce_axis_case(
+                                gpu, &stream, timing, &xd, view, axis, op, &case, frac, &mut ws,
+                                recs,
+                            )?;
+                        }
+                    }
+                    if !a.reductions_only {
                         scan_axis_case(
                             gpu, &stream, timing, &xd, view, axis, a.scan_op, &case, frac, recs,
                         )?;
@@ -703,7 +737,13 @@ mod run {
             }
         }
         let values = data.take().unwrap();
-        for kind in a.segment_kinds.clone() {
+        // Segmented reductions of 16-bit values are the GPU tests'; their scans are timed here.
+        let kinds = if a.reductions_only {
+            Vec::new()
+        } else {
+            a.segment_kinds.clone()
+        };
+        for kind in kinds {
             let kind = kind.as_str();
             if !a.wants(&format!("segments {kind} ")) {
                 continue;

@@ -734,19 +734,32 @@ pub struct ColumnLanes {
     pub vrow_stride: i64,
     /// Lane groups side by side in a block (a power of two ≤ 256).
     pub tx: u32,
-    /// Rows per vector: 1, or 2 when a vector holds two rows of two 4-byte lanes.
+    /// Rows per vector: 1, or 2 when a vector holds two rows of half a vector's lanes (two
+    /// 4-byte lanes, four 2-byte ones).
     pub rv: u32,
 }
 
 impl ColumnLanes {
-    /// The vector view of `lb`'s lanes for elements of `elem_size` bytes (4 or 8) with `tx`
+    /// The vector view of `lb`'s lanes for elements of `elem_size` bytes (2, 4 or 8) with `tx`
     /// groups across, where every vector is 16-byte aligned given a 16-byte aligned base:
     /// lanes side by side (inner stride 1), their count per outer index a multiple of the
-    /// vector width (or two 4-byte lanes of dense rows, an even number of them), strides and
-    /// batch offsets multiples of the vector width. `None` otherwise.
+    /// vector width (or half of it over dense rows, an even number of them: two 4-byte lanes,
+    /// four 2-byte ones), strides and batch offsets multiples of the vector width. `None`
+    /// otherwise.
+    ///
+    /// ```
+    /// use gpu_core::{axis_lanes, ColumnLanes};
+    /// // 16-bit values: eight lanes a vector, or four over two rows; two lanes would need
+    /// // vectors of four rows, which the kernels do not take.
+    /// let c = ColumnLanes::of(&axis_lanes(&[1000, 16], &[16, 1], 0).unwrap(), 2, 1).unwrap();
+    /// assert_eq!((c.groups, c.rv, c.lanes_per_vector(2)), (2, 1, 8));
+    /// let c = ColumnLanes::of(&axis_lanes(&[1000, 4], &[4, 1], 0).unwrap(), 2, 1).unwrap();
+    /// assert_eq!((c.groups, c.vrows, c.rv, c.lanes_per_vector(2)), (1, 500, 2, 4));
+    /// assert!(ColumnLanes::of(&axis_lanes(&[1000, 2], &[2, 1], 0).unwrap(), 2, 1).is_none());
+    /// ```
     pub fn of(lb: &LaneBatches, elem_size: usize, tx: u32) -> Option<ColumnLanes> {
         let l = &lb.lanes;
-        if !matches!(elem_size, 4 | 8) || l.count == 0 || l.len == 0 || l.inner < 2 {
+        if !matches!(elem_size, 2 | 4 | 8) || l.count == 0 || l.len == 0 || l.inner < 2 {
             return None;
         }
         let w = COLUMN_VECTOR_BYTES / elem_size as u64;
@@ -756,9 +769,8 @@ impl ColumnLanes {
         }
         let (lw, rv) = if l.inner % w == 0 && l.axis_stride % wi == 0 && l.axis_stride != 0 {
             (w, 1)
-        } else if w % l.inner == 0 && l.axis_stride == l.inner as i64 && l.len % (w / l.inner) == 0
-        {
-            (l.inner, w / l.inner)
+        } else if w == 2 * l.inner && l.axis_stride == l.inner as i64 && l.len % 2 == 0 {
+            (l.inner, 2)
         } else {
             return None;
         };

@@ -597,7 +597,8 @@ fn quickcheck_random_shapes_strides_and_axes_match_the_cpu() {
 
 /// Small cases of every lane mapping (thread, group and block per lane, columns, packed rows
 /// with a partial last vector, splits with the last-arrival merge, segments), for
-/// compute-sanitizer (`lanes_sanitize` filter).
+/// compute-sanitizer (`lanes_sanitize` filter): f32 (and i32 xor: the columns kernels' lanes of
+/// one or two rows a vector), f16 (its columns, eight lanes a vector or four over two rows).
 #[test]
 fn lanes_sanitize_every_mapping() {
     let Some(gpu) = gpu_or_skip() else { return };
@@ -605,6 +606,7 @@ fn lanes_sanitize_every_mapping() {
     for (rows, cols) in [
         (7, 5),
         (1000, 2),
+        (1000, 4),
         (1001, 1),
         (1001, 2),
         (9, 128),
@@ -645,6 +647,27 @@ fn lanes_sanitize_every_mapping() {
                 .collect();
             let got = r.reduce_axis_monoid(&m, Axis(axis)).unwrap();
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), want);
+            let xi = x.mapv(|v| v as i32);
+            assert_eq!(
+                r.reduce_axis(&xi, Axis(axis), Op::BitXor).unwrap(),
+                cpu::reduce_axis(xi.view(), Axis(axis), Op::BitXor)
+                    .unwrap()
+                    .into_dyn()
+            );
+            let h = x.mapv(gpu_core::f16::from_f32);
+            assert_eq!(
+                r.max_axis(&h, Axis(axis)).unwrap(),
+                cpu::reduce_axis(h.view(), Axis(axis), Op::Max)
+                    .unwrap()
+                    .mapv(gpu_core::f16::from_f32)
+                    .into_dyn()
+            );
+            assert_eq!(
+                r.sum_axis(&h, Axis(axis)).unwrap(),
+                cpu::reduce_axis(h.view(), Axis(axis), Op::Sum)
+                    .unwrap()
+                    .into_dyn()
+            );
         }
     }
     // Short segments with some long ones (segment tiles, or a thread per short segment and the
@@ -879,7 +902,8 @@ fn medium_rows_take_the_in_warp_form() {
 /// axis 1 and the middle axis of a 3-D array, each checked to take that kernel.
 fn check_thread_columns<T: Element>(gpu: &Gpu, rows_list: &[usize]) {
     let r = Reduce::new(gpu);
-    let lanes = (1usize << 20) * std::mem::size_of::<T>() / 4;
+    // 2^18 lane groups of 16 bytes: 1024 blocks of 256, enough to fill any GPU.
+    let lanes = (1usize << 22) / std::mem::size_of::<T>();
     for &rows in rows_list {
         for op in ops_for::<T>() {
             let v = exact::<T>(rows * lanes, op, rows as u64);
@@ -921,6 +945,9 @@ fn columns_of_many_lanes_a_thread_each() {
     check_thread_columns::<u32>(&gpu, &[13]);
     check_thread_columns::<f64>(&gpu, &[3, 13]);
     check_thread_columns::<i64>(&gpu, &[9]);
+    // 16-bit floats in f32 (eight lanes a vector).
+    check_thread_columns::<gpu_core::f16>(&gpu, &[3, 13]);
+    check_thread_columns::<gpu_core::bf16>(&gpu, &[5]);
 }
 
 /// Arrays whose lanes lie side by side (the vector-columns kernels): C order along axis 0,
@@ -1061,6 +1088,28 @@ fn vector_columns_every_geometry_type_and_operator() {
     );
     let (yes, plan) = columns(&[4100, 64], &[64, 1], 0, false);
     assert!(yes && plan.splits > 1, "long columns are split: {plan}");
+    // 16-bit values: eight lanes a vector, or four over two rows; two lanes would need four
+    // rows a vector (the generic columns). The cases above ran every one of these shapes.
+    let half_lanes = |shape: &[usize], strides: &[isize]| match r
+        .axis_plan::<gpu_core::f16>(shape, strides, Axis(0), Op::Sum)
+        .unwrap()
+        .access
+    {
+        LaneAccess::VectorColumns {
+            lanes_per_vector, ..
+        } => Some(lanes_per_vector),
+        _ => None,
+    };
+    assert_eq!(half_lanes(&[1001, 8], &[8, 1]), Some(8));
+    assert_eq!(half_lanes(&[4100, 64], &[64, 1]), Some(8));
+    assert_eq!(half_lanes(&[1000, 4], &[4, 1]), Some(4));
+    assert_eq!(
+        half_lanes(&[1001, 4], &[4, 1]),
+        None,
+        "odd rows of four f16 lanes"
+    );
+    assert_eq!(half_lanes(&[1000, 2], &[2, 1]), None);
+    assert_eq!(half_lanes(&[257, 6], &[6, 1]), None);
     // Widening sums near the top of i32 (the sum overflows i32) along columns.
     let x = Array2::from_shape_fn((4100, 64), |(i, j)| i32::MAX - ((i + j) % 7) as i32);
     let want = x.mapv(|v| v as i64).sum_axis(Axis(0)).into_dyn();

@@ -12,6 +12,14 @@ template <class T> struct alignas(8) ArgVal {
     T value;
     u64 index;
 };
+// Whether an accumulator carries the index of its value (the reduction must know each
+// element's position).
+template <class V> struct IsArgVal {
+    static constexpr bool value = false;
+};
+template <class T> struct IsArgVal<ArgVal<T>> {
+    static constexpr bool value = true;
+};
 
 // argmin / argmax: the first extreme value, PyTorch semantics for NaN (a NaN is "more extreme"
 // than any number, so the result is the first NaN if there is one). Defined as a total order

@@ -445,7 +445,7 @@ impl Reduce<'_> {
         let target = kernel.lane_target_blocks()?;
         // Lanes many enough to fill the GPU a thread each: the thread-per-group kernel (plain
         // values only, as enqueue_columns).
-        if Self::plain(desc) {
+        if Self::has_columns_short(desc) {
             if let Some(planned) = LanePlan::thread_columns(lb, desc.input_size, target) {
                 return Ok(Some(planned));
             }
@@ -457,6 +457,13 @@ impl Reduce<'_> {
     /// the thread-per-group columns kernels exist for those only.
     fn plain(desc: &Desc) -> bool {
         matches!(desc.operation, Operation::Op(_)) && desc.input_size == desc.value_size
+    }
+
+    /// Whether the thread-per-lane-group columns kernel (`reduce_columns_short_*`) exists for
+    /// `desc`: plain values, and the 16-bit floats' operators in f32 (not indices, widening
+    /// sums or monoids).
+    fn has_columns_short(desc: &Desc) -> bool {
+        Self::plain(desc) || matches!(desc.operation, Operation::Op(_)) && desc.input_size == 2
     }
 
     /// Enqueues the vector-columns kernel of `planned` (from [`columns_plan`](Self::columns_plan)).
@@ -473,16 +480,15 @@ impl Reduce<'_> {
     ) -> Result<LanePlan> {
         let (plan, columns) = planned;
         // Lanes of a thread each (a few vector rows, or many lanes: thread_columns): the
-        // short kernel (plain values), which keeps a step's rows in flight and has no block
-        // work. (Values read as they are stored: not built for f16/bf16, which widen.)
-        if Self::plain(desc) && plan.splits == 1 && columns.ty() == 1 {
+        // short kernel, which keeps a step's rows in flight and has no block work.
+        if Self::has_columns_short(desc) && plan.splits == 1 && columns.ty() == 1 {
             let kernel = self.lane_kernel("columns_short", desc)?;
             let config = LaunchConfig::new(columns.short_reduce_blocks() as u32, LANES_BLOCK);
             for (b, &base) in lb.batches.iter().enumerate() {
                 let in_ptr = offset_ptr(input, base, desc.input_size)?;
                 let out_ptr = out.ptr + (b as u64 * lb.lanes.count) * out.size as u64;
-                // SAFETY: reduce_columns_short_<op>_<type>(const T* in, gp::ColumnLanes c, T*
-                // out) matches (u64, ColumnLanes, u64); the arrays as for the general kernel
+                // SAFETY: reduce_columns_short_<kind>(const In* in, gp::ColumnLanes c, V* out)
+                // matches (u64, ColumnLanes, u64); the arrays as for the general kernel
                 // below (the same checks), one thread down as the kernel requires (it walks
                 // each lane's vector rows itself); no scratch.
                 unsafe {
