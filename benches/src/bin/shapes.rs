@@ -159,6 +159,21 @@ mod run {
         correct: Option<bool>,
     }
 
+    /// Prints one measured case (`shapes: <op> <dtype> <case>: <ms> ms <×copy> <verdict>`) and
+    /// keeps its record.
+    fn record(recs: &mut Vec<Rec>, rec: Rec) {
+        eprintln!(
+            "shapes: {} {} {}: {:.4} ms {:.3}x copy {}",
+            rec.op,
+            rec.dtype,
+            rec.case,
+            rec.ms,
+            rec.frac,
+            verdict(rec.correct)
+        );
+        recs.push(rec);
+    }
+
     fn shapes(log2: u32) -> Vec<(usize, usize)> {
         let n = 1usize << log2;
         [1usize << (log2 / 2), 64, 4, 2, n / 64, 1024]
@@ -346,22 +361,19 @@ mod run {
                     .unwrap();
                     got.index_axis(Axis(1 - axis), l).iter().copied().eq(want)
                 });
-                eprintln!(
-                    "shapes: conv1d_w7 f32 {case}: {:.4} ms {:.3}x copy {}",
-                    st.median_ms,
-                    frac(st.median_ms),
-                    verdict(Some(correct))
+                record(
+                    recs,
+                    Rec {
+                        op: "conv1d_w7",
+                        dtype: "f32".into(),
+                        key: key("conv1d_w7", "f32", &case),
+                        case,
+                        ms: st.median_ms,
+                        frac: frac(st.median_ms),
+                        plan: path.map(|p| format!("{p:?}")).unwrap_or_default(),
+                        correct: Some(correct),
+                    },
                 );
-                recs.push(Rec {
-                    op: "conv1d_w7",
-                    dtype: "f32".into(),
-                    key: key("conv1d_w7", "f32", &case),
-                    case,
-                    ms: st.median_ms,
-                    frac: frac(st.median_ms),
-                    plan: path.map(|p| format!("{p:?}")).unwrap_or_default(),
-                    correct: Some(correct),
-                });
             }
             buf = Some(xd.into_data());
         }
@@ -495,24 +507,19 @@ mod run {
             stream.synchronize().map_err(e)?;
             let want = rcpu::par_segmented_reduce(&host, &offsets, Op::Sum).map_err(e)?;
             let correct = Some(out.to_vec().map_err(e)? == want);
-            let bytes = n * size + count * (size + 8);
-            eprintln!(
-                "shapes: segment_sum {} {case}: {:.4} ms {:.3}x copy {}",
-                T::NAME,
-                st.median_ms,
-                frac(bytes, st.median_ms),
-                verdict(correct)
+            record(
+                recs,
+                Rec {
+                    op: "segment_sum",
+                    dtype: T::NAME.into(),
+                    key: key("segment_sum", T::NAME, kind),
+                    case: case.clone(),
+                    ms: st.median_ms,
+                    frac: frac(n * size + count * (size + 8), st.median_ms),
+                    plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                    correct,
+                },
             );
-            recs.push(Rec {
-                op: "segment_sum",
-                dtype: T::NAME.into(),
-                key: key("segment_sum", T::NAME, kind),
-                case: case.clone(),
-                ms: st.median_ms,
-                frac: frac(n * size + count * (size + 8), st.median_ms),
-                plan: plan.map(|p| p.to_string()).unwrap_or_default(),
-                correct,
-            });
             segment_scan_case(
                 gpu,
                 a,
@@ -564,23 +571,19 @@ mod run {
         let correct = Some(check_reduce(view, axis, op, &out.to_array().map_err(e)?));
         let bytes =
             view.len() * std::mem::size_of::<T>() + lanes * std::mem::size_of::<T::Accumulator>();
-        eprintln!(
-            "shapes: {name} {} {case}: {:.4} ms {:.3}x copy {}",
-            T::NAME,
-            st.median_ms,
-            frac(bytes, st.median_ms),
-            verdict(correct)
+        record(
+            recs,
+            Rec {
+                op: name,
+                dtype: T::NAME.into(),
+                key: key(name, T::NAME, case),
+                case: case.to_string(),
+                ms: st.median_ms,
+                frac: frac(bytes, st.median_ms),
+                plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                correct,
+            },
         );
-        recs.push(Rec {
-            op: name,
-            dtype: T::NAME.into(),
-            key: key(name, T::NAME, case),
-            case: case.to_string(),
-            ms: st.median_ms,
-            frac: frac(bytes, st.median_ms),
-            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
-            correct,
-        });
         Ok(())
     }
 
@@ -619,23 +622,19 @@ mod run {
         .map_err(e)?;
         stream.synchronize().map_err(e)?;
         let correct = Some(check_scan(view, axis, op, &out.to_array().map_err(e)?));
-        eprintln!(
-            "shapes: {name} {} {case}: {:.4} ms {:.3}x copy {}",
-            T::NAME,
-            st.median_ms,
-            frac(2 * n * size, st.median_ms),
-            verdict(correct)
+        record(
+            recs,
+            Rec {
+                op: name,
+                dtype: T::NAME.into(),
+                key: key(name, T::NAME, case),
+                case: case.to_string(),
+                ms: st.median_ms,
+                frac: frac(2 * n * size, st.median_ms),
+                plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                correct,
+            },
         );
-        recs.push(Rec {
-            op: name,
-            dtype: T::NAME.into(),
-            key: key(name, T::NAME, case),
-            case: case.to_string(),
-            ms: st.median_ms,
-            frac: frac(2 * n * size, st.median_ms),
-            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
-            correct,
-        });
         Ok(())
     }
 
@@ -669,23 +668,19 @@ mod run {
             scpu::par_segmented_scan(host, offsets, Op::Sum, ScanKind::Inclusive).map_err(e)?;
         let got = sout.to_vec().map_err(e)?;
         let correct = Some(got.len() == want.len() && got.iter().zip(&want).all(|(g, w)| g == w));
-        eprintln!(
-            "shapes: segment_cumsum {} {case}: {:.4} ms {:.3}x copy {}",
-            T::NAME,
-            st.median_ms,
-            frac(2 * n * size + count * 8, st.median_ms),
-            verdict(correct)
+        record(
+            recs,
+            Rec {
+                op: "segment_cumsum",
+                dtype: T::NAME.into(),
+                key: key("segment_cumsum", T::NAME, kind),
+                case,
+                ms: st.median_ms,
+                frac: frac(2 * n * size + count * 8, st.median_ms),
+                plan: plan.map(|p| p.to_string()).unwrap_or_default(),
+                correct,
+            },
         );
-        recs.push(Rec {
-            op: "segment_cumsum",
-            dtype: T::NAME.into(),
-            key: key("segment_cumsum", T::NAME, kind),
-            case,
-            ms: st.median_ms,
-            frac: frac(2 * n * size + count * 8, st.median_ms),
-            plan: plan.map(|p| p.to_string()).unwrap_or_default(),
-            correct,
-        });
         Ok(())
     }
 

@@ -443,8 +443,8 @@ impl Reduce<'_> {
         }
         let kernel = self.lane_kernel("columns", desc)?;
         let target = kernel.lane_target_blocks()?;
-        // Lanes many enough to fill the GPU a thread each: the thread-per-group kernel (plain
-        // values only, as enqueue_columns).
+        // Lanes many enough to fill the GPU a thread each: the thread-per-group kernel (where
+        // it exists, as enqueue_columns).
         if Self::has_columns_short(desc) {
             if let Some(planned) = LanePlan::thread_columns(lb, desc.input_size, target) {
                 return Ok(Some(planned));
@@ -453,17 +453,12 @@ impl Reduce<'_> {
         Ok(LanePlan::vector_columns(lb, desc.input_size, target, false))
     }
 
-    /// Whether `desc` reads plain values as they are stored (a built-in operator, no widening):
-    /// the thread-per-group columns kernels exist for those only.
-    fn plain(desc: &Desc) -> bool {
-        matches!(desc.operation, Operation::Op(_)) && desc.input_size == desc.value_size
-    }
-
     /// Whether the thread-per-lane-group columns kernel (`reduce_columns_short_*`) exists for
-    /// `desc`: plain values, and the 16-bit floats' operators in f32 (not indices, widening
-    /// sums or monoids).
+    /// `desc`: a built-in operator over values read as they are stored, or over 16-bit floats
+    /// in f32 (not indices, widening sums or monoids).
     fn has_columns_short(desc: &Desc) -> bool {
-        Self::plain(desc) || matches!(desc.operation, Operation::Op(_)) && desc.input_size == 2
+        matches!(desc.operation, Operation::Op(_))
+            && (desc.input_size == desc.value_size || desc.input_size == 2)
     }
 
     /// Enqueues the vector-columns kernel of `planned` (from [`columns_plan`](Self::columns_plan)).
