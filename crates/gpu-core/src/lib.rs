@@ -45,6 +45,7 @@ mod error;
 pub mod fault_injection;
 mod kernel_archive;
 mod kernel_pack;
+mod lane_boxes;
 mod lanes;
 pub mod launch;
 mod lookback;
@@ -62,6 +63,7 @@ pub use error::{Error, Result};
 pub use half::{bf16, f16};
 pub use host_alloc::host_output_vec;
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
+pub use lane_boxes::lane_boxes;
 pub use lanes::{
     axis_lanes, axis_lanes_pair, check_no_alias, segment_tile_bounds, AxisLanes, ColumnLanes,
     LaneAccess, LaneBatches, LanePlan, LaneTiling, SegmentLanes, SegmentPairLanes, SegmentTiles,

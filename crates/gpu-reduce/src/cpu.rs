@@ -38,6 +38,7 @@ use rayon::prelude::*;
 
 use crate::value::{arg_combine, Extreme, Widen};
 
+mod columns;
 mod shaped;
 pub use shaped::{
     argmax_axis, argmin_axis, par_reduce_axis, par_segmented_reduce, reduce_axis, segmented_argmax,

@@ -106,6 +106,132 @@ fn float_axis_reductions_do_not_depend_on_layout() {
     }
 }
 
+/// A float with the cases that tell summation orders apart: magnitudes from 2^-20 to 2^40,
+/// signed zeros, and (when `nan`) an occasional NaN.
+fn awkward(r: &mut SplitMix64, nan: bool) -> f32 {
+    match r.next_u64() % 64 {
+        0 => -0.0,
+        1 => 0.0,
+        2 if nan => f32::NAN,
+        k => {
+            let m = (r.next_u64() % 2001) as f32 - 1000.0;
+            m * 2f32.powi((k % 61) as i32 - 30)
+        }
+    }
+}
+
+/// Every lane of `got` (the reduction along `axis` of `view`) is, bit for bit, the 1-D
+/// reduction of that lane; the rayon form gives the same bits.
+fn lanes_bit_for_bit<T: gpu_core::Element>(
+    view: ArrayView3<'_, T>,
+    axis: usize,
+    op: Op,
+) -> Result<(), String>
+where
+    T::Accumulator: BitsOf,
+{
+    let got = cpu::reduce_axis(view, Axis(axis), op).unwrap();
+    let par = cpu::par_reduce_axis(view, Axis(axis), op).unwrap();
+    for ((lane, g), p) in view.lanes(Axis(axis)).into_iter().zip(&got).zip(&par) {
+        let want = cpu::reduce(&lane.to_vec(), op).unwrap();
+        if want.bits() != g.bits() || want.bits() != p.bits() {
+            return Err(format!("{op} axis {axis}: {want:?} / {g:?} / {p:?}"));
+        }
+    }
+    let arg = cpu::argmax_axis(view, Axis(axis));
+    if view.len_of(Axis(axis)) > 0 {
+        let arg = arg.unwrap();
+        for (lane, g) in view.lanes(Axis(axis)).into_iter().zip(&arg) {
+            if cpu::argmax(&lane.to_vec()) != Some(*g) {
+                return Err(format!("argmax axis {axis}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+trait BitsOf: std::fmt::Debug {
+    fn bits(&self) -> u64;
+}
+impl BitsOf for f32 {
+    fn bits(&self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+impl BitsOf for i32 {
+    fn bits(&self) -> u64 {
+        *self as u32 as u64
+    }
+}
+
+/// Every axis and operator over the views of `c` (C order): itself, a Fortran-order copy,
+/// every axis reversed, and every other index of the middle axis.
+fn every_view<T: gpu_core::Element>(c: &Array3<T>) -> Result<(), String>
+where
+    T::Accumulator: BitsOf,
+{
+    let f = Array3::from_shape_vec(c.dim().f(), c.t().iter().copied().collect()).unwrap();
+    let views = [
+        ("C", c.view()),
+        ("F", f.view()),
+        ("reversed", c.slice(ndarray::s![..;-1, ..;-1, ..;-1])),
+        ("stepped", c.slice(ndarray::s![.., ..;2, ..])),
+    ];
+    for (name, v) in views {
+        for axis in 0..3 {
+            for op in [Op::Sum, Op::Product, Op::Min, Op::Max] {
+                lanes_bit_for_bit(v, axis, op).map_err(|e| format!("{name} {:?}: {e}", c.dim()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// f32, f16 and i32 arrays of `dims` (the i32 ones the f32 values clamped) over every view.
+fn float_axis_dims(dims: (usize, usize, usize), seed: u64) -> Result<(), String> {
+    let mut r = SplitMix64::new(seed);
+    let nan = seed % 4 == 0;
+    let x = Array3::from_shape_simple_fn(dims, || awkward(&mut r, nan));
+    every_view(&x)?;
+    every_view(&x.mapv(gpu_core::f16::from_f32))?;
+    every_view(&x.mapv(|v| {
+        if v.is_nan() {
+            7
+        } else {
+            v.clamp(-1e6, 1e6) as i32
+        }
+    }))
+}
+
+fn float_axis_case(d0: u8, d1: u16, d2: u8, seed: u64) -> TestResult {
+    // Up to 20 x 500 x 8 values: results past one box of 4096 in some cases.
+    let dims = (d0 as usize % 21, d1 as usize % 501, d2 as usize % 9);
+    match float_axis_dims(dims, seed) {
+        Ok(()) => TestResult::passed(),
+        Err(e) => TestResult::error(e),
+    }
+}
+
+#[test]
+fn axis_reductions_are_each_lanes_reduction_bit_for_bit() {
+    QuickCheck::new()
+        .tests(20)
+        .quickcheck(float_axis_case as fn(u8, u16, u8, u64) -> TestResult);
+    // Fixed shapes whose results along some axes fill several boxes (past 4096), and lanes of 1,
+    // 15, 16, 17 and 33 rows (partials of the 16-way order left empty, full, and wrapped).
+    for dims in [
+        (17, 300, 3),
+        (1, 5000, 2),
+        (33, 2, 1100),
+        (16, 257, 3),
+        (15, 1, 4200),
+    ] {
+        for seed in [4, 11] {
+            float_axis_dims(dims, seed).unwrap();
+        }
+    }
+}
+
 #[test]
 fn arg_axis_gives_the_index_along_the_axis() {
     let x = ndarray::array![[3, 9, 9], [7, 1, 7]];

@@ -30,6 +30,7 @@ use rayon::prelude::*;
 
 use crate::{Algorithm, Real, ScanKind, ScanOptions};
 
+mod columns;
 mod shaped;
 pub use shaped::{par_scan_axis, par_segmented_scan, scan_axis, segmented_scan};
 

@@ -128,6 +128,100 @@ fn float_axis_scans_do_not_depend_on_layout() {
     }
 }
 
+/// A float with the cases that tell orders apart: magnitudes from 2^-30 to 2^30, signed
+/// zeros, and (when `nan`) an occasional NaN.
+fn awkward(r: &mut SplitMix64, nan: bool) -> f32 {
+    match r.next_u64() % 64 {
+        0 => -0.0,
+        1 => 0.0,
+        2 if nan => f32::NAN,
+        k => ((r.next_u64() % 2001) as f32 - 1000.0) * 2f32.powi((k % 61) as i32 - 30),
+    }
+}
+
+/// Every lane of the scans along each axis of each view of `c` (itself in C order, a
+/// Fortran-order copy, every axis reversed, every other index of the middle axis) is, bit for
+/// bit, the 1-D scan of that lane; the rayon form gives the same bits.
+fn every_view<T: Element + PartialEq>(
+    c: &Array3<T>,
+    bits: impl Fn(T) -> u64,
+) -> Result<(), String> {
+    let f = Array3::from_shape_vec(c.dim().f(), c.t().iter().copied().collect()).unwrap();
+    let views = [
+        ("C", c.view()),
+        ("F", f.view()),
+        ("reversed", c.slice(ndarray::s![..;-1, ..;-1, ..;-1])),
+        ("stepped", c.slice(ndarray::s![.., ..;2, ..])),
+    ];
+    for (name, v) in views {
+        for axis in 0..3 {
+            for op in [Op::Sum, Op::Product, Op::Min, Op::Max] {
+                for kind in KINDS {
+                    if cpu::scan::<T>(&[], op, kind).is_err() {
+                        // Not a scan of T (f16 products): refused along axes too.
+                        assert!(cpu::scan_axis(v, Axis(axis), op, kind).is_err());
+                        continue;
+                    }
+                    let got = cpu::scan_axis(v, Axis(axis), op, kind).unwrap();
+                    let par = cpu::par_scan_axis(v, Axis(axis), op, kind).unwrap();
+                    let lanes = v.lanes(Axis(axis)).into_iter();
+                    let outs = got.lanes(Axis(axis)).into_iter().zip(par.lanes(Axis(axis)));
+                    for (lane, (g, p)) in lanes.zip(outs) {
+                        let want = cpu::scan(&lane.to_vec(), op, kind).unwrap();
+                        let same = |y: ndarray::ArrayView1<'_, T>| {
+                            y.iter().zip(&want).all(|(&a, &b)| bits(a) == bits(b))
+                        };
+                        if !same(g) || !same(p) {
+                            return Err(format!("{name} {:?} {op} {kind:?} axis {axis}", c.dim()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// f32, f16 and i32 arrays of `dims` (the i32 ones the f32 values clamped) over every view.
+fn float_axis_dims(dims: (usize, usize, usize), seed: u64) -> Result<(), String> {
+    let mut r = SplitMix64::new(seed);
+    let nan = seed % 4 == 0;
+    let x = Array3::from_shape_simple_fn(dims, || awkward(&mut r, nan));
+    every_view(&x, |v| v.to_bits() as u64)?;
+    every_view(&x.mapv(gpu_core::f16::from_f32), |v| v.to_bits() as u64)?;
+    let i = x.mapv(|v| {
+        if v.is_nan() {
+            7
+        } else {
+            v.clamp(-1e6, 1e6) as i32
+        }
+    });
+    every_view(&i, |v| v as u32 as u64)
+}
+
+fn float_axis_case(d0: u8, d1: u16, d2: u8, seed: u64) -> TestResult {
+    // Up to 12 x 400 x 8 values: more lanes than one box of 4096 in some cases.
+    let dims = (d0 as usize % 13, d1 as usize % 401, d2 as usize % 9);
+    match float_axis_dims(dims, seed) {
+        Ok(()) => TestResult::passed(),
+        Err(e) => TestResult::error(e),
+    }
+}
+
+#[test]
+fn axis_scans_are_each_lanes_scan_bit_for_bit() {
+    QuickCheck::new()
+        .tests(15)
+        .quickcheck(float_axis_case as fn(u8, u16, u8, u64) -> TestResult);
+    // Fixed shapes with more lanes than a box along some axes, and lanes of 1, 2, 65 and 70
+    // (both sides of the lane-by-lane rule).
+    for dims in [(1, 5000, 2), (65, 2, 70), (2, 3000, 3), (70, 70, 1)] {
+        for seed in [4, 11] {
+            float_axis_dims(dims, seed).unwrap();
+        }
+    }
+}
+
 #[test]
 fn bad_shapes_and_offsets_are_errors() {
     let x = ndarray::Array2::<i32>::ones((2, 3));

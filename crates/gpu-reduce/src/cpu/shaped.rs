@@ -9,7 +9,7 @@ use gpu_core::{check_axis, check_offsets, Element, Error, Op, Result};
 use ndarray::{Array, ArrayView, ArrayView1, Axis, Dimension, RemoveAxis};
 use rayon::prelude::*;
 
-use super::{arg_fold, fold};
+use super::{arg_fold, columns, fold};
 use crate::value::Extreme;
 
 /// A lane's elements as a slice (borrowed when contiguous in order, gathered otherwise).
@@ -44,6 +44,39 @@ where
     Array::from_shape_vec(shape, values).map_err(|e| Error::invalid("x", e.to_string()))
 }
 
+/// Whether the lanes along `axis` are best folded one at a time: runs of memory long enough to
+/// stream, or (`parallel`) long lanes too few to give each thread two (the columns of one box
+/// run on one thread). Otherwise the lanes side by side are folded together, a row of the
+/// axis at a time ([`columns`]).
+fn lane_by_lane<T, D: Dimension>(x: &ArrayView<'_, T, D>, axis: Axis, parallel: bool) -> bool {
+    let long = x.len_of(axis) >= LANE_BY_LANE_FROM;
+    let lanes = x.len() / x.len_of(axis).max(1);
+    long && (x.stride_of(axis) == 1 || parallel && lanes <= 2 * rayon::current_num_threads())
+}
+
+/// Lane length from which contiguous lanes are folded one at a time (shorter ones, read as
+/// columns, stay in cache across the rows of a box).
+const LANE_BY_LANE_FROM: usize = 64;
+
+/// `op` along `axis` of `x` from `id` (checked), lane by lane or in columns.
+fn fold_axis<T, D>(
+    x: ArrayView<'_, T, D>,
+    axis: Axis,
+    op: Op,
+    id: T::Accumulator,
+    parallel: bool,
+) -> Result<Array<T::Accumulator, D::Smaller>>
+where
+    T: Element,
+    D: Dimension + RemoveAxis,
+{
+    check_axis(axis.index(), x.ndim())?;
+    if lane_by_lane(&x, axis, parallel) {
+        return map_lanes(x, axis, parallel, |lane| fold(lane, op, id));
+    }
+    Ok(columns::fold_axis(x, axis, op, id, parallel))
+}
+
 /// `op` along `axis` of `x`: an array with that axis removed, each element the
 /// [`reduce`](super::reduce) of its lane (the identity for a zero-length axis), in the
 /// accumulator type (f32 for f16 and bf16). Any layout and strides, negative ones included.
@@ -67,7 +100,7 @@ where
 {
     op.check::<T>()?;
     let id = op.identity::<T::Accumulator>()?;
-    map_lanes(x, axis, false, |lane| fold(lane, op, id))
+    fold_axis(x, axis, op, id, false)
 }
 
 /// [`reduce_axis`] with the lanes spread over the rayon pool (each lane folded serially: the
@@ -83,7 +116,7 @@ where
 {
     op.check::<T>()?;
     let id = op.identity::<T::Accumulator>()?;
-    map_lanes(x, axis, true, |lane| fold(lane, op, id))
+    fold_axis(x, axis, op, id, true)
 }
 
 /// The sums along `axis` (wrapping for integers; f32 for f16 and bf16), as ndarray's
@@ -116,9 +149,12 @@ where
             format!("axis {} has length 0: no index to return", axis.index()),
         ));
     }
-    map_lanes(x, axis, false, |lane| {
-        arg_fold(which, lane, 0).map_or(0, |(_, i)| i as usize)
-    })
+    if lane_by_lane(&x, axis, false) {
+        return map_lanes(x, axis, false, |lane| {
+            arg_fold(which, lane, 0).map_or(0, |(_, i)| i as usize)
+        });
+    }
+    Ok(columns::arg_axis(x, axis, which, false))
 }
 
 /// The index along `axis` of the first smallest element of each lane (of the first NaN if a

@@ -1,0 +1,64 @@
+//! CPU axis reductions (gpu_reduce::cpu::reduce_axis / par_reduce_axis, sum) or inclusive sum
+//! scans (gpu_scan::cpu::scan_axis / par_scan_axis) over 2-D shapes of 2^LOG2 f32 values in C
+//! and Fortran order, median of REPS runs: cpu_axis_probe LOG2 REPS [reduce|scan]
+//! (GB/s: bytes read and written).
+use gpu_core::Op;
+use ndarray::{Array2, Axis, ShapeBuilder};
+use std::time::Instant;
+fn main() {
+    let mut a = std::env::args().skip(1);
+    let log2: u32 = a.next().map(|s| s.parse().unwrap()).unwrap_or(24);
+    let reps: usize = a.next().map(|s| s.parse().unwrap()).unwrap_or(5);
+    let scan = a.next().as_deref() == Some("scan");
+    let n = 1usize << log2;
+    println!("case\tform\tms\tGB/s");
+    for &(rows, cols) in &[
+        (n / 4, 4usize),
+        (n / 64, 64),
+        (1 << (log2 / 2), 1 << (log2 - log2 / 2)),
+        (64, n / 64),
+    ] {
+        for f in [false, true] {
+            let x: Array2<f32> = if f {
+                Array2::from_shape_fn((rows, cols).f(), |(i, j)| ((i * 7 + j) % 41) as f32 - 20.0)
+            } else {
+                Array2::from_shape_fn((rows, cols), |(i, j)| ((i * 7 + j) % 41) as f32 - 20.0)
+            };
+            for axis in 0..2 {
+                for par in [false, true] {
+                    let mut t: Vec<f64> = (0..reps)
+                        .map(|_| {
+                            let t = Instant::now();
+                            let (v, ax, k) = (x.view(), Axis(axis), gpu_scan::ScanKind::Inclusive);
+                            if scan {
+                                let r = if par {
+                                    gpu_scan::cpu::par_scan_axis(v, ax, Op::Sum, k)
+                                } else {
+                                    gpu_scan::cpu::scan_axis(v, ax, Op::Sum, k)
+                                };
+                                std::hint::black_box(r.unwrap());
+                            } else {
+                                let r = if par {
+                                    gpu_reduce::cpu::par_reduce_axis(v, ax, Op::Sum)
+                                } else {
+                                    gpu_reduce::cpu::reduce_axis(v, ax, Op::Sum)
+                                };
+                                std::hint::black_box(r.unwrap());
+                            }
+                            t.elapsed().as_secs_f64()
+                        })
+                        .collect();
+                    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                    let s = t[reps / 2];
+                    println!(
+                        "{rows}x{cols} {} axis {axis}\t{}\t{:.2}\t{:.2}",
+                        if f { "F" } else { "C" },
+                        if par { "par" } else { "serial" },
+                        s * 1e3,
+                        (n * 4) as f64 / s / 1e9
+                    );
+                }
+            }
+        }
+    }
+}
