@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Builds gpu-carry3/s33.tar.xz (thirty-third session, for the first session lent a GPU): the
-# thread-per-group columns reduction's 16-byte result stores (branch s33-short-stores).
-# shapes-before (/tmp/s33bin/shapes-before, built from main 636d96d) and shapes-after; the
-# test binaries that reach the columns reductions.
+# thread-per-group columns reduction's 16-byte result stores (branch s33-short-stores, one
+# commit on top of main). shapes-before (built here from the branch's parent, main's kernels)
+# and shapes-after; the test binaries that reach the columns reductions. Run it from a clean
+# checkout of the branch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source one-off/carry-lib.sh
+git checkout -q s33-short-stores~1
+cargo build --release -p gpu-prims-benches --features cuda --bin shapes
+mkdir -p /tmp/s33bin && cp target/release/shapes /tmp/s33bin/shapes-before
+git checkout -q s33-short-stores
 carry_begin s33
 cargo build --release -p gpu-prims-benches --features cuda --bin shapes \
   --message-format=json 2>/dev/null | carry_collect s33
