@@ -1,6 +1,7 @@
-//! CPU axis reductions (gpu_reduce::cpu::reduce_axis / par_reduce_axis, sum) or inclusive sum
-//! scans (gpu_scan::cpu::scan_axis / par_scan_axis) over 2-D shapes of 2^LOG2 f32 values in C
-//! and Fortran order, median of REPS runs: cpu_axis_probe LOG2 REPS [reduce|scan]
+//! CPU axis reductions (gpu_reduce::cpu::reduce_axis / par_reduce_axis, sum), inclusive sum
+//! scans (gpu_scan::cpu::scan_axis / par_scan_axis) or `same` correlations with a 7-wide mask
+//! (gpu_conv1d::cpu::apply_axis, zero boundary) over 2-D shapes of 2^LOG2 f32 values in C and
+//! Fortran order, median of REPS runs: cpu_axis_probe LOG2 REPS [reduce|scan|conv7]
 //! (GB/s: bytes read and written).
 use gpu_core::Op;
 use ndarray::{Array2, Axis, ShapeBuilder};
@@ -9,7 +10,9 @@ fn main() {
     let mut a = std::env::args().skip(1);
     let log2: u32 = a.next().map(|s| s.parse().unwrap()).unwrap_or(24);
     let reps: usize = a.next().map(|s| s.parse().unwrap()).unwrap_or(5);
-    let scan = a.next().as_deref() == Some("scan");
+    let what = a.next().unwrap_or_else(|| "reduce".into());
+    let scan = what == "scan";
+    let conv = what == "conv7";
     let n = 1usize << log2;
     println!("case\tform\tms\tGB/s");
     for &(rows, cols) in &[
@@ -30,7 +33,20 @@ fn main() {
                         .map(|_| {
                             let t = Instant::now();
                             let (v, ax, k) = (x.view(), Axis(axis), gpu_scan::ScanKind::Inclusive);
-                            if scan {
+                            if conv {
+                                use gpu_conv1d::{Boundary, Mode, Operation};
+                                let m = [0.25f32, -0.5, 1.0, 2.0, 1.0, -0.5, 0.25];
+                                let r = gpu_conv1d::cpu::apply_axis(
+                                    Operation::Correlation,
+                                    v,
+                                    ax,
+                                    &m,
+                                    Mode::Same,
+                                    Boundary::Zero,
+                                    par,
+                                );
+                                std::hint::black_box(r.unwrap());
+                            } else if scan {
                                 let r = if par {
                                     gpu_scan::cpu::par_scan_axis(v, ax, Op::Sum, k)
                                 } else {

@@ -73,6 +73,43 @@ fn every_lane_is_the_one_dimensional_result() {
 }
 
 #[test]
+fn lanes_past_one_box_are_each_the_one_dimensional_result() {
+    // Lane boxes hold 2^16 values: 40000 lanes of 2 take two boxes, lanes of 70000 one each,
+    // and 300 lanes of 300 (Fortran order, along axis 1) two.
+    let f = {
+        let c = ndarray::Array2::from_shape_vec((300, 300), ints(90000, 9)).unwrap();
+        c.reversed_axes()
+    };
+    let cases = [
+        (
+            ndarray::Array2::from_shape_vec((2, 40000), ints(80000, 7)).unwrap(),
+            0,
+        ),
+        (
+            ndarray::Array2::from_shape_vec((70000, 2), ints(140000, 8)).unwrap(),
+            0,
+        ),
+        (f, 1),
+    ];
+    let mask = ints(7, 5);
+    for (x, axis) in &cases {
+        for boundary in [Boundary::Zero, Boundary::Reflect] {
+            for par in [false, true] {
+                let op = Operation::Correlation;
+                let got =
+                    cpu::apply_axis(op, x.view(), Axis(*axis), &mask, Mode::Same, boundary, par)
+                        .unwrap();
+                for (lane, out) in x.lanes(Axis(*axis)).into_iter().zip(got.lanes(Axis(*axis))) {
+                    let want =
+                        cpu::apply(op, &lane.to_vec(), &mask, Mode::Same, boundary, false).unwrap();
+                    assert_eq!(out.to_vec(), want, "{:?} axis {axis}", x.dim());
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn two_dimensional_arrays_agree_with_the_row_reference() {
     let x = ndarray::Array2::from_shape_vec((6, 50), ints(300, 3)).unwrap();
     let mask = ints(5, 4); // shorter than both axes, so every mode has an output
