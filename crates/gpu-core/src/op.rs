@@ -91,6 +91,39 @@ impl fmt::Display for Op {
     }
 }
 
+/// `$run!(op)` with `$op`'s value spelled as a constant (`$run!(gpu_core::Op::Sum)`, …): a
+/// match with one arm per operator, so code generic over the operator is compiled once per
+/// operator with the operator known (the CPU folds and scans take one loop per operator this
+/// way instead of a `match` per element).
+///
+/// ```
+/// use gpu_core::{with_const_op, Element, Op};
+/// fn total(x: &[u32], op: Op) -> u32 {
+///     macro_rules! fold {
+///         ($op:expr) => {
+///             x.iter().fold(u32::identity($op).unwrap(), |a, &b| u32::combine($op, a, b))
+///         };
+///     }
+///     with_const_op!(op, fold)
+/// }
+/// assert_eq!(total(&[1, 2, 3], Op::Sum), 6);
+/// assert_eq!(total(&[6, 3], Op::BitAnd), 2);
+/// ```
+#[macro_export]
+macro_rules! with_const_op {
+    ($op:expr, $run:ident) => {
+        match $op {
+            $crate::Op::Sum => $run!($crate::Op::Sum),
+            $crate::Op::Product => $run!($crate::Op::Product),
+            $crate::Op::Min => $run!($crate::Op::Min),
+            $crate::Op::Max => $run!($crate::Op::Max),
+            $crate::Op::BitAnd => $run!($crate::Op::BitAnd),
+            $crate::Op::BitOr => $run!($crate::Op::BitOr),
+            $crate::Op::BitXor => $run!($crate::Op::BitXor),
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

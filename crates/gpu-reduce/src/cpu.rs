@@ -87,19 +87,6 @@ fn fold_lanes<T: Copy, A: Copy>(
 /// itself); floats in [`LANES`] lanes.
 #[inline(always)]
 fn fold_with<T: Copy, A: Element>(x: &[T], op: Op, id: A, conv: impl Fn(T) -> A + Copy) -> A {
-    macro_rules! each_op {
-        ($run:ident) => {
-            match op {
-                Op::Sum => $run!(Op::Sum),
-                Op::Product => $run!(Op::Product),
-                Op::Min => $run!(Op::Min),
-                Op::Max => $run!(Op::Max),
-                Op::BitAnd => $run!(Op::BitAnd),
-                Op::BitOr => $run!(Op::BitOr),
-                Op::BitXor => $run!(Op::BitXor),
-            }
-        };
-    }
     macro_rules! left_to_right {
         ($op:expr) => {
             x.iter().fold(id, |a, &b| A::combine($op, a, conv(b)))
@@ -116,9 +103,9 @@ fn fold_with<T: Copy, A: Element>(x: &[T], op: Op, id: A, conv: impl Fn(T) -> A 
         };
     }
     if A::IS_FLOAT {
-        each_op!(in_lanes)
+        gpu_core::with_const_op!(op, in_lanes)
     } else {
-        each_op!(left_to_right)
+        gpu_core::with_const_op!(op, left_to_right)
     }
 }
 

@@ -104,15 +104,7 @@ where
             })
         };
     }
-    match op {
-        Op::Sum => run!(Op::Sum),
-        Op::Product => run!(Op::Product),
-        Op::Min => run!(Op::Min),
-        Op::Max => run!(Op::Max),
-        Op::BitAnd => run!(Op::BitAnd),
-        Op::BitOr => run!(Op::BitOr),
-        Op::BitXor => run!(Op::BitXor),
-    }
+    gpu_core::with_const_op!(op, run);
     out
 }
 
