@@ -43,6 +43,26 @@ pub fn uniform<T: Element>(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<T> {
         .collect()
 }
 
+/// `n` f32 values whose sums and products depend on the order they are combined in: magnitudes
+/// from 2^-30 to 2^30, both signed zeros, and (where `nan`) about one NaN in 64, for tests
+/// that a result is bit for bit that of a given order.
+///
+/// ```
+/// let x = gpu_core::data::order_sensitive(1000, 3, true);
+/// assert!(x.iter().any(|v| v.is_nan()) && x.iter().any(|v| v.to_bits() == (-0.0f32).to_bits()));
+/// ```
+pub fn order_sensitive(n: usize, seed: u64, nan: bool) -> Vec<f32> {
+    let mut r = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| match r.next_u64() % 64 {
+            0 => -0.0,
+            1 => 0.0,
+            2 if nan => f32::NAN,
+            k => ((r.next_u64() % 2001) as f32 - 1000.0) * 2f32.powi((k % 61) as i32 - 30),
+        })
+        .collect()
+}
+
 /// Values that exercise an operator without trivially saturating it: small integers (so sums
 /// and products wrap only at large n), signed where the type allows, floats in [-1, 1).
 pub fn typical<T: Element>(n: usize, seed: u64) -> Vec<T> {
