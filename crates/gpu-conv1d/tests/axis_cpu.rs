@@ -75,7 +75,8 @@ fn every_lane_is_the_one_dimensional_result() {
 #[test]
 fn lanes_past_one_box_are_each_the_one_dimensional_result() {
     // Lane boxes hold 2^16 values: 40000 lanes of 2 take two boxes, lanes of 70000 one each,
-    // and 300 lanes of 300 (Fortran order, along axis 1) two.
+    // 300 lanes of 300 (Fortran order, along axis 1: gathered by rows) two, and 40 lanes of 3000
+    // down the columns (gathered and scattered by rows, one view reversed) boxes of 21 and 19.
     let f = {
         let c = ndarray::Array2::from_shape_vec((300, 300), ints(90000, 9)).unwrap();
         c.reversed_axes()
@@ -90,8 +91,38 @@ fn lanes_past_one_box_are_each_the_one_dimensional_result() {
             0,
         ),
         (f, 1),
+        (
+            ndarray::Array2::from_shape_vec((3000, 40), ints(120000, 10)).unwrap(),
+            0,
+        ),
     ];
+    let reversed = cases[3].0.slice(ndarray::s![..;-1, ..]).to_owned();
+    let reversed_view = cases[3].0.slice(ndarray::s![..;-1, ..]);
     let mask = ints(7, 5);
+    for par in [false, true] {
+        let op = Operation::Convolution;
+        let got = cpu::apply_axis(
+            op,
+            reversed_view,
+            Axis(0),
+            &mask,
+            Mode::Full,
+            Boundary::Zero,
+            par,
+        )
+        .unwrap();
+        let want = cpu::apply_axis(
+            op,
+            reversed.view(),
+            Axis(0),
+            &mask,
+            Mode::Full,
+            Boundary::Zero,
+            par,
+        )
+        .unwrap();
+        assert_eq!(got, want, "reversed view");
+    }
     for (x, axis) in &cases {
         for boundary in [Boundary::Zero, Boundary::Reflect] {
             for par in [false, true] {

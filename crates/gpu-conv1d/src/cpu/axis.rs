@@ -2,7 +2,7 @@
 //! every lane along the axis is convolved exactly as [`apply`](super::apply) convolves a
 //! slice, so the result is, lane for lane, the 1-D result.
 
-use ndarray::{Array, ArrayView, ArrayView2, ArrayViewMut2, Axis, Dimension};
+use ndarray::{Array, ArrayView, ArrayView2, ArrayViewMut2, Axis, Dimension, Slice};
 
 use gpu_core::{check_axis, lane_boxes, Result};
 
@@ -42,8 +42,8 @@ pub fn apply_axis<T: Real, D: Dimension>(
 /// The lanes go in boxes (`gpu_core::lane_boxes`, up to [`BOX_VALUES`] values a box, on
 /// rayon's pool when `parallel`): each box's lanes are gathered into one buffer, convolved
 /// there and scattered back, while the box stays in cache. (A vector per lane, every result
-/// collected before any was written, took 0.10-1.6 GB/s for a 7-wide mask on a 2-core host,
-/// 0.21-4.8 in boxes: docs/conv1d.md, *The CPU versions*.)
+/// collected before any was written, took 0.10-1.5 GB/s for a 7-wide mask on a 2-core host,
+/// 0.24-4.9 in boxes: docs/conv1d.md, *The CPU versions*.)
 pub(super) fn lanes_with<T: Real, D: Dimension>(
     x: ArrayView<'_, T, D>,
     axis: Axis,
@@ -61,7 +61,17 @@ pub(super) fn lanes_with<T: Real, D: Dimension>(
     if out.is_empty() {
         return Ok(out);
     }
-    let per_box = (BOX_VALUES / n.max(n_out)).max(1);
+    // Long lanes (ROWS_FROM values or more) strided in `x` or in the result are gathered or
+    // scattered a row of the axis at a time in boxes of 16 lanes or more (a cache line across
+    // 16 lanes of f32), where that fits in WIDE_BOX_VALUES; a lane at a time otherwise.
+    let (x_runs, out_runs) = (x.stride_of(axis) == 1, axis.index() + 1 == x.ndim());
+    let longest = n.max(n_out);
+    let min_lanes = if (x_runs && out_runs) || longest * 16 > WIDE_BOX_VALUES {
+        1
+    } else {
+        16
+    };
+    let per_box = (BOX_VALUES / longest).max(min_lanes);
     lane_boxes(
         x,
         out.view_mut(),
@@ -71,19 +81,39 @@ pub(super) fn lanes_with<T: Real, D: Dimension>(
         parallel,
         &|xb, mut ob| {
             let lanes = ob.len() / n_out;
+            let by_rows = lanes >= 16 && longest >= ROWS_FROM;
+            // Lane k of the box at src[k n ..] and dst[k n_out ..].
             let mut src = vec![T::ZERO; lanes * n];
             let mut dst = vec![T::ZERO; lanes * n_out];
-            // Lane k of the box at src[k n ..]: rows of the axis in, rows out, in memory order.
-            let mut gather = ArrayViewMut2::from_shape((lanes, n), &mut src).expect("sized above");
-            for (mut s, lane) in gather.rows_mut().into_iter().zip(xb.lanes(axis)) {
-                s.assign(&lane);
+            if x_runs || !by_rows {
+                let mut gather =
+                    ArrayViewMut2::from_shape((lanes, n), &mut src).expect("sized above");
+                for (mut s, lane) in gather.rows_mut().into_iter().zip(xb.lanes(axis)) {
+                    s.assign(&lane);
+                }
+            } else {
+                for r in 0..n {
+                    let row = xb.slice_axis(axis, Slice::from(r..r + 1));
+                    for (k, &v) in row.iter().enumerate() {
+                        src[k * n + r] = v;
+                    }
+                }
             }
             for (s, d) in src.chunks(n).zip(dst.chunks_mut(n_out)) {
                 one(s, d);
             }
-            let results = ArrayView2::from_shape((lanes, n_out), &dst).expect("sized above");
-            for (mut o, r) in ob.lanes_mut(axis).into_iter().zip(results.rows()) {
-                o.assign(&r);
+            if out_runs || !by_rows {
+                let results = ArrayView2::from_shape((lanes, n_out), &dst).expect("sized above");
+                for (mut o, r) in ob.lanes_mut(axis).into_iter().zip(results.rows()) {
+                    o.assign(&r);
+                }
+            } else {
+                for r in 0..n_out {
+                    let mut row = ob.slice_axis_mut(axis, Slice::from(r..r + 1));
+                    for (k, o) in row.iter_mut().enumerate() {
+                        *o = dst[k * n_out + r];
+                    }
+                }
             }
         },
     );
@@ -93,6 +123,14 @@ pub(super) fn lanes_with<T: Real, D: Dimension>(
 /// Values of a lane box (the longer of a lane and its result, times the lanes): 2^16, so that a
 /// box's input and result buffers stay in cache while gathered and scattered.
 const BOX_VALUES: usize = 1 << 16;
+
+/// The most values a box of 16 long strided lanes may take (2^22: 16 MiB of f32 each way).
+const WIDE_BOX_VALUES: usize = 1 << 22;
+
+/// Lane length from which strided lanes are gathered and scattered a row at a time (shorter
+/// lanes, a lane at a time: 65536x64 f32 in Fortran order along axis 1, 0.87 against 0.69
+/// GB/s by rows).
+const ROWS_FROM: usize = 256;
 
 /// Cross-correlation along `axis` ([`apply_axis`]), serial.
 pub fn correlate_axis<T: Real, D: Dimension>(
