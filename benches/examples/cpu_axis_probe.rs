@@ -1,8 +1,10 @@
 //! CPU axis reductions (gpu_reduce::cpu::reduce_axis / par_reduce_axis, sum), inclusive sum
 //! scans (gpu_scan::cpu::scan_axis / par_scan_axis) or `same` correlations with a 7-wide mask
 //! (gpu_conv1d::cpu::apply_axis, zero boundary) over 2-D shapes of 2^LOG2 f32 values in C and
-//! Fortran order, median of REPS runs: cpu_axis_probe LOG2 REPS [reduce|scan|conv7]
-//! (GB/s: bytes read and written).
+//! Fortran order, median of REPS runs: cpu_axis_probe LOG2 REPS [reduce|scan|conv7] [C1,C2,…]
+//! (GB/s: bytes read and written). With the column counts C1,C2,… the shapes are 2^LOG2/C × C
+//! and C × 2^LOG2/C for each (lanes of C values along axis 1, then along axis 0); a fifth
+//! argument keeps only the cases whose name holds it ("64x65536 F axis 1").
 use gpu_core::Op;
 use ndarray::{Array2, Axis, ShapeBuilder};
 use std::time::Instant;
@@ -14,13 +16,22 @@ fn main() {
     let scan = what == "scan";
     let conv = what == "conv7";
     let n = 1usize << log2;
+    let shapes: Vec<(usize, usize)> = match a.next() {
+        Some(cols) => cols
+            .split(',')
+            .map(|c| c.parse::<usize>().unwrap())
+            .flat_map(|c| [(n / c, c), (c, n / c)])
+            .collect(),
+        None => vec![
+            (n / 4, 4usize),
+            (n / 64, 64),
+            (1 << (log2 / 2), 1 << (log2 - log2 / 2)),
+            (64, n / 64),
+        ],
+    };
+    let only = a.next().unwrap_or_default();
     println!("case\tform\tms\tGB/s");
-    for &(rows, cols) in &[
-        (n / 4, 4usize),
-        (n / 64, 64),
-        (1 << (log2 / 2), 1 << (log2 - log2 / 2)),
-        (64, n / 64),
-    ] {
+    for &(rows, cols) in &shapes {
         for f in [false, true] {
             let x: Array2<f32> = if f {
                 Array2::from_shape_fn((rows, cols).f(), |(i, j)| ((i * 7 + j) % 41) as f32 - 20.0)
@@ -28,6 +39,10 @@ fn main() {
                 Array2::from_shape_fn((rows, cols), |(i, j)| ((i * 7 + j) % 41) as f32 - 20.0)
             };
             for axis in 0..2 {
+                let case = format!("{rows}x{cols} {} axis {axis}", if f { "F" } else { "C" });
+                if !case.contains(&only) {
+                    continue;
+                }
                 for par in [false, true] {
                     let mut t: Vec<f64> = (0..reps)
                         .map(|_| {
@@ -67,8 +82,7 @@ fn main() {
                     t.sort_by(|a, b| a.partial_cmp(b).unwrap());
                     let s = t[reps / 2];
                     println!(
-                        "{rows}x{cols} {} axis {axis}\t{}\t{:.2}\t{:.2}",
-                        if f { "F" } else { "C" },
+                        "{case}\t{}\t{:.2}\t{:.2}",
                         if par { "par" } else { "serial" },
                         s * 1e3,
                         (n * 4) as f64 / s / 1e9

@@ -285,3 +285,140 @@ fn auto_lanes_with_non_finite_values_and_bad_arguments() {
     let empty = cpu::apply_rows_fft(op, y2.slice(ndarray::s![..0, ..]), &[1.0; 5], mode, b, true);
     assert_eq!(empty.unwrap().dim(), (0, 4));
 }
+
+/// Values whose 7-wide sums depend on the order they are added in, in `T` (f16 and bf16 from
+/// scaled f32 values: subnormals and infinities among them), NaN included where `nan`.
+fn order_sensitive<T: gpu_conv1d::Real>(n: usize, seed: u64, nan: bool) -> Vec<T> {
+    let scale = if T::NAME.contains("16") {
+        2f32.powi(-16)
+    } else {
+        1.0
+    };
+    gpu_core::data::order_sensitive(n, seed, nan)
+        .into_iter()
+        .map(|v| T::from_f64(f64::from(v * scale)))
+        .collect()
+}
+
+/// Bit for bit, but any NaN for a NaN.
+fn same_bits<T: gpu_conv1d::Real>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            let (x, y) = (x.to_f64(), y.to_f64());
+            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+        })
+}
+
+/// Many short lanes (summed side by side, 16 lanes at a time, in boxes of lanes) give each
+/// lane's 1-D result bit for bit, on values whose sums depend on the order: every type, mode,
+/// boundary and operation, masks with zeros, infinities and NaN, any layout, along an axis and
+/// as rows, serial and on rayon's pool.
+#[test]
+fn short_lanes_side_by_side_are_each_the_one_dimensional_result() {
+    fn check<T: gpu_conv1d::Real>(
+        dims: (usize, usize, usize),
+        axis: usize,
+        view: u8,
+        w: usize,
+        seed: u64,
+    ) -> Result<(), String> {
+        let a = Array3::from_shape_vec(
+            dims,
+            order_sensitive::<T>(dims.0 * dims.1 * dims.2, seed, true),
+        )
+        .unwrap();
+        let perms = [[0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]];
+        let mut x = a.view().permuted_axes(perms[view as usize % 4]);
+        if view & 4 != 0 {
+            x.invert_axis(Axis(2));
+        }
+        if view & 8 != 0 {
+            x.slice_axis_inplace(Axis(1), ndarray::Slice::new(0, None, 2));
+        }
+        let mut mask = order_sensitive::<T>(w, seed ^ 1, false);
+        match seed % 5 {
+            0 => mask[seed as usize % w] = T::from_f64(f64::INFINITY),
+            1 => mask[seed as usize % w] = T::from_f64(f64::NAN),
+            2 => mask[0] = T::from_f64(-0.0),
+            _ => {}
+        }
+        let axis = Axis(axis);
+        let mode = Mode::ALL[(seed / 5) as usize % 3];
+        let boundary = Boundary::ALL[(seed / 15) as usize % 5];
+        let op = [Operation::Correlation, Operation::Convolution][(seed / 75) as usize % 2];
+        let what = || {
+            format!(
+                "{} {:?} {axis:?} view {view} w {w} {mode:?} {boundary:?} {op:?}",
+                T::NAME,
+                x.dim()
+            )
+        };
+        for par in [false, true] {
+            let got = match cpu::apply_axis(op, x, axis, &mask, mode, boundary, par) {
+                Ok(got) => got,
+                Err(_) if mode == Mode::Valid && x.len_of(axis) < w => continue,
+                Err(e) => return Err(format!("{}: {e}", what())),
+            };
+            for (lane, out) in x.lanes(axis).into_iter().zip(got.lanes(axis)) {
+                let want = cpu::apply(op, &lane.to_vec(), &mask, mode, boundary, false).unwrap();
+                if !same_bits(&out.to_vec(), &want) {
+                    return Err(format!("axis: {}", what()));
+                }
+            }
+            // The same lanes as the rows of a 2-D view.
+            let rows = x.index_axis(Axis((axis.index() + 1) % 3), 0);
+            let rows = if axis.index() == 0 {
+                rows.reversed_axes()
+            } else {
+                rows
+            };
+            let got = cpu::apply_rows(op, rows, &mask, mode, boundary, par).unwrap();
+            for (row, out) in rows.rows().into_iter().zip(got.rows()) {
+                let want = cpu::apply(op, &row.to_vec(), &mask, mode, boundary, false).unwrap();
+                if !same_bits(&out.to_vec(), &want) {
+                    return Err(format!("rows: {}", what()));
+                }
+            }
+        }
+        Ok(())
+    }
+    fn prop(d: (u8, u8, u16), axis: u8, view: u8, w: u8, seed: u64) -> TestResult {
+        let dims = (
+            1 + d.0 as usize % 6,
+            1 + d.1 as usize % 40,
+            1 + d.2 as usize % 300,
+        );
+        let (axis, w) = (axis as usize % 3, 1 + w as usize % 12);
+        for r in [
+            check::<f32>(dims, axis, view, w, seed),
+            check::<f64>(dims, axis, view, w, seed),
+            check::<gpu_core::f16>(dims, axis, view, w, seed),
+            check::<gpu_core::bf16>(dims, axis, view, w, seed),
+        ] {
+            if let Err(e) = r {
+                return TestResult::error(e);
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(60)
+        .quickcheck(prop as fn((u8, u8, u16), u8, u8, u8, u64) -> TestResult);
+    // Fixed shapes at the edges: 15, 16 and 17 lanes; lanes of 256 and 257 values (the last
+    // taken side by side and the first not); lanes of 1; boxes of 64 lanes of 256, many boxes.
+    for (dims, axis) in [
+        ((15, 1, 9), 2),
+        ((16, 1, 9), 2),
+        ((1, 17, 9), 2),
+        ((256, 3, 7), 0),
+        ((257, 3, 7), 0),
+        ((3, 1000, 256), 2),
+        ((5, 4, 1), 2),
+        ((2, 40000, 3), 2),
+    ] {
+        for seed in [0, 1, 2, 7, 16, 33, 80] {
+            check::<f32>(dims, axis, (seed % 16) as u8, 7, seed).unwrap();
+        }
+        check::<gpu_core::bf16>(dims, axis, 9, 5, 3).unwrap();
+    }
+}

@@ -6,6 +6,7 @@ use ndarray::{Array, ArrayView, ArrayView2, ArrayViewMut2, Axis, Dimension, Slic
 
 use gpu_core::{check_axis, lane_boxes, Result};
 
+use super::side_by_side;
 use crate::plan::{offset, output_len};
 use crate::{Boundary, Mode, Operation, Real};
 
@@ -32,6 +33,15 @@ pub fn apply_axis<T: Real, D: Dimension>(
 ) -> Result<Array<T, D>> {
     let m = super::wide_mask(operation, mask)?;
     let off = offset(mode, m.len());
+    check_axis(axis.0, x.ndim())?;
+    let n = x.len_of(axis);
+    let n_out = output_len(n, m.len(), mode)?;
+    let lanes = x.len().checked_div(n).unwrap_or(0);
+    if side_by_side::takes(lanes, n, n_out) {
+        let mut out = result_for(&x, axis, n_out);
+        side_by_side::convolve_lanes(x, &mut out, axis, &m, off, boundary, parallel);
+        return Ok(out);
+    }
     lanes_with(x, axis, m.len(), mode, parallel, |lane, y| {
         super::row_into(lane, &m, off, boundary, y, false)
     })
@@ -55,9 +65,7 @@ pub(super) fn lanes_with<T: Real, D: Dimension>(
     check_axis(axis.0, x.ndim())?;
     let n = x.len_of(axis);
     let n_out = output_len(n, w, mode)?;
-    let mut shape = x.raw_dim();
-    shape[axis.0] = n_out;
-    let mut out = Array::from_elem(shape, T::ZERO);
+    let mut out = result_for(&x, axis, n_out);
     if out.is_empty() {
         return Ok(out);
     }
@@ -118,6 +126,17 @@ pub(super) fn lanes_with<T: Real, D: Dimension>(
         },
     );
     Ok(out)
+}
+
+/// Zeros of `x`'s shape with `axis` `n_out` long, in standard layout.
+fn result_for<T: Real, D: Dimension>(
+    x: &ArrayView<'_, T, D>,
+    axis: Axis,
+    n_out: usize,
+) -> Array<T, D> {
+    let mut shape = x.raw_dim();
+    shape[axis.0] = n_out;
+    Array::from_elem(shape, T::ZERO)
 }
 
 /// Values of a lane box (the longer of a lane and its result, times the lanes): 2^16, so that a

@@ -7,7 +7,9 @@
 //!
 //! Outputs are computed in blocks of 256: a block whose window lies inside the signal reads it
 //! in place, a block near an end first gathers its window through the boundary mode; groups of
-//! 16 outputs then accumulate in registers over the whole mask, which vectorises.
+//! 16 outputs then accumulate in registers over the whole mask, which vectorises. Many short
+//! rows or lanes (16 or more, of up to 256 values) are summed side by side instead, 16 lanes at
+//! a time, with the same sums in the same order.
 //!
 //! Rayon forms carry a `par_` prefix (`par_correlate`, as `gpu_reduce::cpu::par_sum`). For long
 //! masks, [`correlate_fft`] and its kin (rows: [`apply_rows_fft`]; axes: [`apply_axis_fft`]) run
@@ -29,6 +31,7 @@ mod auto;
 mod axis;
 mod fft;
 mod renamed;
+mod side_by_side;
 
 pub use auto::{
     apply_auto, apply_axis_auto, apply_rows_auto, auto_uses_fft, auto_uses_fft_rows, convolve_auto,
@@ -45,7 +48,7 @@ pub use renamed::{
     correlate_fft_par, correlate_par, correlate_rows_par,
 };
 
-use ndarray::{Array2, ArrayView2};
+use ndarray::{Array2, ArrayView2, Axis};
 use rayon::prelude::*;
 
 use gpu_core::Result;
@@ -132,6 +135,13 @@ pub fn apply_rows<T: Real>(
 ) -> Result<Array2<T>> {
     let m = wide_mask(operation, mask)?;
     let off = offset(mode, m.len());
+    let (rows, n) = signals.dim();
+    let n_out = output_len(n, m.len(), mode)?;
+    if side_by_side::takes(rows, n, n_out) {
+        let mut out = Array2::from_elem((rows, n_out), T::ZERO);
+        side_by_side::convolve_lanes(signals, &mut out, Axis(1), &m, off, boundary, parallel);
+        return Ok(out);
+    }
     rows_with(signals, m.len(), mode, parallel, |x, y| {
         row_into(x, &m, off, boundary, y, parallel)
     })
