@@ -2,7 +2,7 @@
 //! scans (gpu_scan::cpu::scan_axis / par_scan_axis) or `same` correlations with a 7-wide mask
 //! (gpu_conv1d::cpu::apply_axis, zero boundary) over 2-D shapes of 2^LOG2 f32 values in C and
 //! Fortran order, median of REPS runs: cpu_axis_probe LOG2 REPS [reduce|scan|conv7] [C1,C2,…]
-//! (GB/s: bytes read and written). With the column counts C1,C2,… the shapes are 2^LOG2/C × C
+//! (GB/s: the input's bytes over the time; scans and `same` results write as many again). With the column counts C1,C2,… the shapes are 2^LOG2/C × C
 //! and C × 2^LOG2/C for each (lanes of C values along axis 1, then along axis 0); a fifth
 //! argument keeps only the cases whose name holds it ("64x65536 F axis 1").
 use gpu_core::Op;
