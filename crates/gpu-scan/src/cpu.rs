@@ -31,7 +31,9 @@ use rayon::prelude::*;
 use crate::{Algorithm, Real, ScanKind, ScanOptions};
 
 mod columns;
+mod lanes;
 mod shaped;
+mod tiles;
 pub use shaped::{par_scan_axis, par_segmented_scan, scan_axis, segmented_scan};
 
 /// Elements per chunk of the rayon scan (fixed, so results do not depend on the thread count).

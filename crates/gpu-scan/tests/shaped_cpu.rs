@@ -202,8 +202,17 @@ fn axis_scans_are_each_lanes_scan_bit_for_bit() {
         .tests(15)
         .quickcheck(float_axis_case as fn(u8, u16, u8, u64) -> TestResult);
     // Fixed shapes with more lanes than a box along some axes, and lanes of 1, 2, 65 and 70
-    // (both sides of the lane-by-lane rule).
-    for dims in [(1, 5000, 2), (65, 2, 70), (2, 3000, 3), (70, 70, 1)] {
+    // (both sides of the lane-by-lane rule); lanes of 600 and 300 along the last axis, 20 and
+    // 51 of them (in the Fortran and reversed views: tiles of 16 lanes and fewer, rows past one
+    // tile).
+    for dims in [
+        (1, 5000, 2),
+        (65, 2, 70),
+        (2, 3000, 3),
+        (70, 70, 1),
+        (4, 5, 600),
+        (3, 17, 300),
+    ] {
         for seed in [4, 11] {
             float_axis_dims(dims, seed).unwrap();
         }

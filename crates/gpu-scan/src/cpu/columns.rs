@@ -11,7 +11,7 @@ use crate::ScanKind;
 
 /// Lanes per box: a box's running values, and the cache lines of its results where those run
 /// along the axis, stay in cache while the rows of its lanes stream past.
-pub(super) const BOX: usize = 512;
+const BOX: usize = 512;
 
 /// Row `r` of `axis`, kept as a slice one long (no `RemoveAxis` bound: every dimension type).
 fn row(r: usize) -> Slice {

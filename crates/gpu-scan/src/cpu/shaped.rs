@@ -6,7 +6,7 @@ use gpu_core::{check_axis, check_offsets, Element, Op, Result};
 use ndarray::{Array, ArrayView, Axis, Dimension};
 use rayon::prelude::*;
 
-use super::{columns, serial_in_place};
+use super::{columns, lanes, serial_in_place, tiles};
 use crate::ScanKind;
 
 /// The scan with `op` of every lane of `x` along `axis`: an array of `x`'s shape (in standard
@@ -49,27 +49,51 @@ where
     scan_lanes(x, axis, op, kind, true)
 }
 
-/// Whether the lanes along `axis` are best scanned one at a time: runs of memory long enough to
-/// stream in the (standard layout) result, or long lanes too few for rows across them (or,
-/// `parallel`, to give each thread two: the columns of one box run on one thread). Otherwise the lanes side by
-/// side are scanned together, a row of the axis at a time ([`columns`]).
-fn lane_by_lane<T, D: Dimension>(x: &ArrayView<'_, T, D>, axis: Axis, parallel: bool) -> bool {
-    let long = x.len_of(axis) >= LANE_BY_LANE_FROM;
-    let lanes = x.len() / x.len_of(axis).max(1);
-    // Runs in the result; in `x` too, or serial over more lanes than a box (there ndarray's copy
-    // into the result's layout, then a lane at a time, beat the boxes: 2^24 f32 in Fortran
-    // order along axis 1, 1.04-1.12 against 0.79-0.86 GB/s; in one box the boxes win).
-    let transposing = !parallel && lanes > columns::BOX;
-    let runs = axis.index() + 1 == x.ndim() && (x.stride_of(axis) == 1 || transposing);
+/// How the lanes along an axis are scanned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Path {
+    /// A lane at a time, where it lies ([`lanes`]: slices where the lanes follow one another).
+    Lanes,
+    /// [`tiles::LANES`] lanes at a time, a tile of rows at a time through a buffer ([`tiles`]).
+    Tiles,
+    /// Boxes of lanes side by side, a row of the axis at a time ([`columns`]).
+    Columns,
+}
+
+/// The path for the lanes of `x` along `axis` (into a result in standard layout).
+///
+/// - Lanes that follow one another in one run of memory, in `x` as in the result: slices.
+/// - Long lanes strided in `x` that are runs in the result, 16 or more of them: tiles, so
+///   both sides move whole lines (2^24 f32, 4096x4096 in Fortran order along axis 1: 0.30-0.33
+///   GB/s copied into the result's layout then a lane at a time, serial, and 0.52-0.54 in
+///   columns on rayon; tiles 0.78-0.87 and 1.53-1.57; docs/shapes.md, *The CPU references*).
+/// - Other long lanes that are runs in both, or long lanes too few for rows across them (or,
+///   `parallel`, to give each thread two: the columns of one box run on one thread): a lane at
+///   a time.
+/// - Otherwise columns.
+fn path<T, D: Dimension>(x: &ArrayView<'_, T, D>, axis: Axis, parallel: bool) -> Path {
+    let n = x.len_of(axis);
+    let long = n >= LANE_BY_LANE_FROM;
+    let lanes = x.len() / n.max(1);
+    let out_runs = axis.index() + 1 == x.ndim();
+    let x_runs = x.stride_of(axis) == 1;
     let few = lanes <= FEW_LANES || parallel && lanes <= 2 * rayon::current_num_threads();
-    long && (runs || few)
+    if out_runs && x.is_standard_layout() {
+        Path::Lanes
+    } else if long && out_runs && !x_runs && lanes >= tiles::LANES && !few {
+        Path::Tiles
+    } else if long && (out_runs && x_runs || few) {
+        Path::Lanes
+    } else {
+        Path::Columns
+    }
 }
 
 /// Lanes so few that a row across them is too short to pay for its step (four long lanes of
 /// f32 scanned at 0.34 GB/s in columns, 0.66 one at a time on this repository's host).
 const FEW_LANES: usize = 8;
 
-/// Lane length from which contiguous lanes are scanned one at a time (shorter ones, read as
+/// Lane length from which lanes are scanned one at a time or in tiles (shorter ones, read as
 /// columns, stay in cache across the rows of a box).
 const LANE_BY_LANE_FROM: usize = 64;
 
@@ -86,22 +110,11 @@ where
 {
     check_axis(axis.index(), x.ndim())?;
     crate::check_op::<T>(op)?;
-    if !lane_by_lane(&x, axis, parallel) {
-        return Ok(columns::scan_axis(x, axis, op, kind, parallel));
-    }
-    let mut out = x.as_standard_layout().into_owned();
-    let scan_lane = |mut lane: ndarray::ArrayViewMut1<'_, T>| {
-        let mut v = lane.to_vec();
-        serial_in_place(&mut v, op, kind).expect("operator checked above");
-        lane.iter_mut().zip(v).for_each(|(d, s)| *d = s);
-    };
-    if parallel {
-        let lanes: Vec<_> = out.lanes_mut(axis).into_iter().collect();
-        lanes.into_par_iter().for_each(scan_lane);
-    } else {
-        out.lanes_mut(axis).into_iter().for_each(scan_lane);
-    }
-    Ok(out)
+    Ok(match path(&x, axis, parallel) {
+        Path::Lanes => lanes::scan_axis(x, axis, op, kind, parallel),
+        Path::Tiles => tiles::scan_axis(x, axis, op, kind, parallel),
+        Path::Columns => columns::scan_axis(x, axis, op, kind, parallel),
+    })
 }
 
 /// The scan with `op` within each segment of `values` (`offsets[i]..offsets[i + 1]` is segment
