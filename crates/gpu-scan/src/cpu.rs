@@ -33,6 +33,7 @@ use crate::{Algorithm, Real, ScanKind, ScanOptions};
 mod columns;
 mod lanes;
 mod shaped;
+mod step;
 mod tiles;
 pub use shaped::{par_scan_axis, par_segmented_scan, scan_axis, segmented_scan};
 

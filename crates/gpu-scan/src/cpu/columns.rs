@@ -4,10 +4,10 @@
 //! results are still, bit for bit, the 1-D scan of that lane (`run_in_place`'s order, in the
 //! accumulator type for f16 and bf16, each result rounded once).
 
-use gpu_core::{lane_boxes, Element, Op};
-use ndarray::{Array, ArrayView, ArrayViewMut, Axis, Dimension, Slice, Zip};
+use gpu_core::{lane_boxes, Element};
+use ndarray::{ArrayView, ArrayViewMut, Axis, Dimension, Slice, Zip};
 
-use crate::ScanKind;
+use super::step::{Step, Walk};
 
 /// Lanes per box: a box's running values, and the cache lines of its results where those run
 /// along the axis, stay in cache while the rows of its lanes stream past.
@@ -18,74 +18,54 @@ fn row(r: usize) -> Slice {
     Slice::from(r..r + 1)
 }
 
-/// One box: each lane of `x` along `axis` scanned into the same lane of `out`, in `A` (the
-/// first row taken as it is, each later row combined onto the running value).
-fn scan_box<T, A, D>(
+/// Boxes of lanes side by side, a row of the axis at a time ([`Walk`]).
+pub(super) struct Columns;
+
+impl Walk for Columns {
+    fn walk<T, D>(
+        &self,
+        x: ArrayView<'_, T, D>,
+        out: ArrayViewMut<'_, T, D>,
+        axis: Axis,
+        parallel: bool,
+        step: &Step<
+            T::Accumulator,
+            impl Fn(T::Accumulator, T::Accumulator) -> T::Accumulator + Sync,
+        >,
+    ) where
+        T: Element,
+        D: Dimension,
+    {
+        lane_boxes(x, out, axis, true, BOX, parallel, &|xb, ob| {
+            scan_box(xb, ob, axis, step)
+        });
+    }
+}
+
+/// One box: each lane of `x` along `axis` scanned into the same lane of `out` (the box's
+/// running values in the accumulator type, a row of the axis at a time).
+fn scan_box<T: Element, D: Dimension>(
     x: ArrayView<'_, T, D>,
     mut out: ArrayViewMut<'_, T, D>,
     axis: Axis,
-    kind: ScanKind,
-    id: A,
-    combine: impl Fn(A, A) -> A,
-) where
-    T: Element<Accumulator = A>,
-    A: Element,
-    D: Dimension,
-{
-    if x.len_of(axis) == 0 {
-        return;
-    }
+    step: &Step<T::Accumulator, impl Fn(T::Accumulator, T::Accumulator) -> T::Accumulator>,
+) {
     let mut acc = x.slice_axis(axis, row(0)).mapv(T::to_accumulator);
     Zip::from(out.slice_axis_mut(axis, row(0)))
-        .and(&acc)
-        .for_each(|o, &a| {
-            *o = T::from_accumulator(match kind {
-                ScanKind::Inclusive => a,
-                ScanKind::Exclusive => id,
-            })
+        .and(&mut acc)
+        .for_each(|o, a| {
+            let (y, next) = step.first(*a);
+            *o = T::from_accumulator(y);
+            *a = next;
         });
     for r in 1..x.len_of(axis) {
         Zip::from(&mut acc)
             .and(out.slice_axis_mut(axis, row(r)))
             .and(&x.slice_axis(axis, row(r)))
             .for_each(|a, o, &v| {
-                let next = combine(*a, v.to_accumulator());
-                *o = T::from_accumulator(match kind {
-                    ScanKind::Inclusive => next,
-                    ScanKind::Exclusive => *a,
-                });
+                let (y, next) = step.next(*a, v.to_accumulator());
+                *o = T::from_accumulator(y);
                 *a = next;
             });
     }
-}
-
-/// The scan with `op` (checked) of every lane of `x` along `axis` into an array of `x`'s shape
-/// (standard layout), serial or the boxes on rayon's pool.
-pub(super) fn scan_axis<T, D>(
-    x: ArrayView<'_, T, D>,
-    axis: Axis,
-    op: Op,
-    kind: ScanKind,
-    parallel: bool,
-) -> Array<T, D>
-where
-    T: Element,
-    D: Dimension,
-{
-    let id = op
-        .identity::<T::Accumulator>()
-        .expect("operator checked by the caller");
-    let mut out = Array::from_elem(x.raw_dim(), T::from_accumulator(id));
-    // One monomorphic loop per operator.
-    macro_rules! run {
-        ($op:expr) => {
-            lane_boxes(x, out.view_mut(), axis, true, BOX, parallel, &|xb, ob| {
-                scan_box(xb, ob, axis, kind, id, |a, b| {
-                    T::Accumulator::combine($op, a, b)
-                })
-            })
-        };
-    }
-    gpu_core::with_const_op!(op, run);
-    out
 }

@@ -6,7 +6,7 @@ use gpu_core::{check_axis, check_offsets, Element, Op, Result};
 use ndarray::{Array, ArrayView, Axis, Dimension};
 use rayon::prelude::*;
 
-use super::{columns, lanes, serial_in_place, tiles};
+use super::{columns, lanes, serial_in_place, step, tiles};
 use crate::ScanKind;
 
 /// The scan with `op` of every lane of `x` along `axis`: an array of `x`'s shape (in standard
@@ -111,9 +111,9 @@ where
     check_axis(axis.index(), x.ndim())?;
     crate::check_op::<T>(op)?;
     Ok(match path(&x, axis, parallel) {
-        Path::Lanes => lanes::scan_axis(x, axis, op, kind, parallel),
-        Path::Tiles => tiles::scan_axis(x, axis, op, kind, parallel),
-        Path::Columns => columns::scan_axis(x, axis, op, kind, parallel),
+        Path::Lanes => step::scan_axis(lanes::Lanes, x, axis, op, kind, parallel),
+        Path::Tiles => step::scan_axis(tiles::Tiles, x, axis, op, kind, parallel),
+        Path::Columns => step::scan_axis(columns::Columns, x, axis, op, kind, parallel),
     })
 }
 

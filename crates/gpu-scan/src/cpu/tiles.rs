@@ -3,13 +3,12 @@
 //! is read the way `x` runs (a lane's stretch at a time, or a row across the lanes), scanned
 //! lane by lane in the buffer, and written the way the result runs, so both sides move whole
 //! cache lines. Each lane's results are bit for bit
-//! [`serial_in_place`](super::serial_in_place)'s on that lane (its order, in the
-//! accumulator type for f16 and bf16, each result rounded once).
+//! [`serial_in_place`](super::serial_in_place)'s on that lane ([`Step`]).
 
-use gpu_core::{lane_boxes, Element, Op};
-use ndarray::{s, Array, ArrayView, ArrayView1, ArrayViewMut1, Axis, Dimension};
+use gpu_core::{lane_boxes, Element};
+use ndarray::{s, ArrayView, ArrayView1, ArrayViewMut, ArrayViewMut1, Axis, Dimension};
 
-use crate::ScanKind;
+use super::step::{Step, Walk};
 
 /// Lanes of a tile (a 64-byte line of f32 across them where they lie side by side).
 pub(super) const LANES: usize = 16;
@@ -17,25 +16,48 @@ pub(super) const LANES: usize = 16;
 /// Rows of a tile.
 const ROWS: usize = 256;
 
-/// One box of at most [`LANES`] lanes: each lane of `x` along `axis` scanned into the same
-/// lane of `out`, [`ROWS`] rows at a time.
-#[allow(clippy::too_many_arguments)]
-fn scan_box<T, A>(
+/// [`LANES`] lanes at a time in tiles of [`ROWS`] rows ([`Walk`]): for long lanes strided in `x`
+/// that are runs in the result, or the other way round.
+pub(super) struct Tiles;
+
+impl Walk for Tiles {
+    fn walk<T, D>(
+        &self,
+        x: ArrayView<'_, T, D>,
+        out: ArrayViewMut<'_, T, D>,
+        axis: Axis,
+        parallel: bool,
+        step: &Step<
+            T::Accumulator,
+            impl Fn(T::Accumulator, T::Accumulator) -> T::Accumulator + Sync,
+        >,
+    ) where
+        T: Element,
+        D: Dimension,
+    {
+        let (x_runs, out_runs) = (x.stride_of(axis) == 1, out.stride_of(axis) == 1);
+        lane_boxes(x, out, axis, true, LANES, parallel, &|xb, mut ob| {
+            let xl: Vec<_> = xb.lanes(axis).into_iter().collect();
+            let mut ol: Vec<_> = ob.lanes_mut(axis).into_iter().collect();
+            scan_box(&xl, &mut ol, x_runs, out_runs, step);
+        });
+    }
+}
+
+/// One box of at most [`LANES`] lanes: each lane of `xl` scanned into the same lane of `ol`,
+/// [`ROWS`] rows at a time.
+fn scan_box<T: Element>(
     xl: &[ArrayView1<'_, T>],
     ol: &mut [ArrayViewMut1<'_, T>],
     x_runs: bool,
     out_runs: bool,
-    kind: ScanKind,
-    id: A,
-    combine: impl Fn(A, A) -> A,
-) where
-    T: Element<Accumulator = A>,
-    A: Element,
-{
+    step: &Step<T::Accumulator, impl Fn(T::Accumulator, T::Accumulator) -> T::Accumulator>,
+) {
     let (g, n) = (xl.len(), xl.first().map_or(0, |l| l.len()));
-    // Lane k of the tile at buf[k ROWS ..]: its inputs, then (in place) its results.
-    let mut buf = vec![T::from_accumulator(id); g * ROWS];
-    let mut acc = vec![id; g];
+    // Lane k of the tile at buf[k ROWS ..]: its inputs, then (in place) its results. (Boxes
+    // are never empty; the first value only fills slots written before they are read.)
+    let mut buf = vec![xl[0][0]; g * ROWS];
+    let mut acc = vec![xl[0][0].to_accumulator(); g];
     for c in (0..n).step_by(ROWS) {
         let len = ROWS.min(n - c);
         if x_runs {
@@ -45,6 +67,7 @@ fn scan_box<T, A>(
                 }
             }
         } else {
+            // A row across the lanes at a time: each read lands beside the last.
             for r in 0..len {
                 for (k, l) in xl.iter().enumerate() {
                     buf[k * ROWS + r] = l[c + r];
@@ -54,20 +77,14 @@ fn scan_box<T, A>(
         for (b, a) in buf.chunks_exact_mut(ROWS).zip(&mut acc) {
             let mut from = 0;
             if c == 0 {
-                // The first value taken as it is.
-                *a = b[0].to_accumulator();
-                b[0] = T::from_accumulator(match kind {
-                    ScanKind::Inclusive => *a,
-                    ScanKind::Exclusive => id,
-                });
+                let (y, next) = step.first(b[0].to_accumulator());
+                b[0] = T::from_accumulator(y);
+                *a = next;
                 from = 1;
             }
             for v in &mut b[from..len] {
-                let next = combine(*a, v.to_accumulator());
-                *v = T::from_accumulator(match kind {
-                    ScanKind::Inclusive => next,
-                    ScanKind::Exclusive => *a,
-                });
+                let (y, next) = step.next(*a, v.to_accumulator());
+                *v = T::from_accumulator(y);
                 *a = next;
             }
         }
@@ -85,47 +102,4 @@ fn scan_box<T, A>(
             }
         }
     }
-}
-
-/// The scan with `op` (checked) of every lane of `x` along `axis` into an array of `x`'s shape
-/// (standard layout), [`LANES`] lanes at a time in tiles, the boxes of lanes serial or on
-/// rayon's pool.
-pub(super) fn scan_axis<T, D>(
-    x: ArrayView<'_, T, D>,
-    axis: Axis,
-    op: Op,
-    kind: ScanKind,
-    parallel: bool,
-) -> Array<T, D>
-where
-    T: Element,
-    D: Dimension,
-{
-    let id = op
-        .identity::<T::Accumulator>()
-        .expect("operator checked by the caller");
-    let mut out = Array::from_elem(x.raw_dim(), T::from_accumulator(id));
-    let (x_runs, out_runs) = (x.stride_of(axis) == 1, out.stride_of(axis) == 1);
-    // One monomorphic loop per operator.
-    macro_rules! run {
-        ($op:expr) => {
-            lane_boxes(
-                x,
-                out.view_mut(),
-                axis,
-                true,
-                LANES,
-                parallel,
-                &|xb, mut ob| {
-                    let xl: Vec<_> = xb.lanes(axis).into_iter().collect();
-                    let mut ol: Vec<_> = ob.lanes_mut(axis).into_iter().collect();
-                    scan_box(&xl, &mut ol, x_runs, out_runs, kind, id, |a, b| {
-                        T::Accumulator::combine($op, a, b)
-                    })
-                },
-            )
-        };
-    }
-    gpu_core::with_const_op!(op, run);
-    out
 }
