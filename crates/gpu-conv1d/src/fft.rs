@@ -153,7 +153,7 @@ const SIZE_BY_WIDTH_F32: [(usize, usize); 6] = [
 ];
 /// f16: the 16384-point spans from 1050 (1000 level with the 4096-point pairs, 1100 2 % ahead)
 /// to 5400 (5300 and 5450 level with the 32768-point spans, 5600 2 % behind; twenty-seventh
-/// session, H200). `Auto` sends f16 masks below [`warpgroup_fft_min_width`] to the warp-group
+/// session, H200). `Auto` sends f16 masks below [`crate::warpgroup_fft_min_width`] to the warp-group
 /// kernel on compute capability 9.0, so the smaller sizes serve explicit FFT requests and other
 /// GPUs; they are f32's, not measured apart.
 const SIZE_BY_WIDTH_F16: [(usize, usize); 6] = [

@@ -238,7 +238,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
         self.options
     }
 
-    /// Outputs for a signal (row) of `n` elements (see [`output_len`](crate::output_len)).
+    /// Outputs for a signal (row) of `n` elements (see [`output_len`]).
     pub fn output_len(&self, n: usize) -> Result<usize> {
         output_len(n, self.mask.len(), self.options.mode)
     }

@@ -367,7 +367,7 @@ impl<T: Pod> DeviceArray<T> {
     /// over NVLink or PCIe directly where the devices can reach each other (enabled on first
     /// use, [`Gpu::enable_peer_access`]), staged by the driver otherwise. The copy does not
     /// wait for work on `src`'s device: make `stream` wait for it (an
-    /// [`Event`](crate::Event)) or synchronise that device first.
+    /// [`Event`]) or synchronise that device first.
     ///
     /// ```no_run
     /// # fn main() -> gpu_core::Result<()> {

@@ -234,7 +234,7 @@ pub fn persistent_config_capped(
 ///
 /// [`enqueue`](Demo::enqueue) is the part to time: for the queue it resets the cursor (an
 /// 8-byte memset) and launches; otherwise it only launches. Results are compared with
-/// [`demo_reference`](crate::demo_reference).
+/// [`demo_reference`].
 ///
 /// ```no_run
 /// # fn main() -> gpu_core::Result<()> {
@@ -427,7 +427,7 @@ pub struct DemoRun {
     pub kernel_time: Duration,
     /// One result per item.
     pub results: Vec<u32>,
-    /// Results that differ from [`demo_reference`](crate::demo_reference) (0 when correct).
+    /// Results that differ from [`demo_reference`] (0 when correct).
     pub mismatches: usize,
     /// For [`Schedule::Queue`]: items the queue handed out (the item count when correct).
     pub taken: Option<u64>,
@@ -446,7 +446,7 @@ impl DemoRun {
 
 /// Runs the demonstration once: uploads `items`, times one [`Demo::enqueue`] under `schedule`
 /// on `stream` with CUDA events, downloads the results and compares them with
-/// [`demo_reference`](crate::demo_reference).
+/// [`demo_reference`].
 ///
 /// One launch right after the upload includes first-launch effects; for steady figures keep a
 /// [`Demo`] and time repeated [`Demo::enqueue`] calls.

@@ -39,7 +39,7 @@ pub fn intercepted(name: &'static str, call: impl FnOnce() -> sys::CUresult) -> 
 }
 
 /// Calls entry point `f` of [`gpu_core::driver::sys`](crate::driver::sys) and returns its
-/// [`DriverCode`](crate::DriverCode). The expansion calls an `unsafe fn`: write it inside an
+/// [`DriverCode`]. The expansion calls an `unsafe fn`: write it inside an
 /// `unsafe` block whose SAFETY comment covers the arguments.
 #[macro_export]
 macro_rules! driver_code {

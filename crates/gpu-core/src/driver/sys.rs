@@ -10,7 +10,7 @@
 //! of them back except the handles.
 //!
 //! Call them through [`driver_call!`](crate::driver_call) or
-//! [`driver_code!`](crate::driver_code) (which the `fault-injection` feature can fail on
+//! [`driver_code!`](macro@crate::driver_code) (which the `fault-injection` feature can fail on
 //! purpose); releases (free, destroy, unload) are called directly.
 #![allow(non_snake_case, missing_docs)]
 

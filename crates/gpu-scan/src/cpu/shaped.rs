@@ -1,6 +1,6 @@
 //! CPU references for shaped data: scans along an axis of an N-D array (any layout and
 //! strides; every lane scanned independently) and within segments given by offsets. Each lane
-//! or segment is scanned exactly as [`serial_in_place`](super::serial_in_place) scans a slice.
+//! or segment is scanned exactly as [`serial_in_place`] scans a slice.
 
 use gpu_core::{check_axis, check_offsets, Element, Op, Result};
 use ndarray::{Array, ArrayView, Axis, Dimension};
