@@ -61,7 +61,7 @@ pub use element::{Element, Pod};
 pub use error::{Error, Result};
 /// The 16-bit float element types (the `half` crate's).
 pub use half::{bf16, f16};
-pub use host_alloc::host_output_vec;
+pub use host_alloc::{host_output_array, host_output_vec};
 pub use kernel_pack::{Cubins, EmbeddedBytes, KernelImage, Ptx};
 pub use lane_boxes::lane_boxes;
 pub use lanes::{

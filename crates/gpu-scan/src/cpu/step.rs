@@ -106,7 +106,7 @@ where
     let id = op
         .identity::<T::Accumulator>()
         .expect("operator checked by the caller");
-    let mut out = Array::from_elem(x.raw_dim(), T::from_accumulator(id));
+    let mut out = gpu_core::host_output_array(x.raw_dim(), T::from_accumulator(id), parallel);
     if out.is_empty() {
         return out;
     }
