@@ -25,8 +25,9 @@ pub fn host_output_vec<T>(len: usize) -> Vec<T> {
 
 /// An array of shape `dim` (standard layout) filled with `value` (by rayon's pool where
 /// `parallel`), in memory from [`host_output_vec`]: a large result's pages are first touched as
-/// huge pages where the kernel allows. (The CPU scans along an axis: 2^24 f32 in C order along
-/// the last axis, 1.41-1.42 → 2.66-2.67 GB/s serial; docs/shapes.md, *The CPU references*.)
+/// huge pages where the kernel allows. (The CPU scans along an axis: 2^24 f32, lanes of 4 along
+/// the last axis in C order, 1.41-1.42 → 2.66-2.67 GB/s serial; docs/shapes.md, *The CPU
+/// references*.)
 ///
 /// ```
 /// let a = gpu_core::host_output_array(ndarray::Ix2(2, 3), 7u8, true);
