@@ -140,8 +140,14 @@ trait BitsOf: std::fmt::Debug {
     fn bits(&self) -> u64;
 }
 impl BitsOf for f32 {
+    /// Any NaN as one value: Rust leaves the sign and payload of a NaN result unspecified (the
+    /// compiler may swap an addition's operands), so two equal computations can differ there.
     fn bits(&self) -> u64 {
-        self.to_bits() as u64
+        if self.is_nan() {
+            u64::MAX
+        } else {
+            self.to_bits() as u64
+        }
     }
 }
 impl BitsOf for i32 {
@@ -214,6 +220,14 @@ fn axis_reductions_are_each_lanes_reduction_bit_for_bit() {
         for seed in [4, 11] {
             float_axis_dims(dims, seed).unwrap();
         }
+    }
+    // Cases whose NaN results differ in sign between the lane and the axis forms (quickcheck
+    // drew them on a GPU machine's runs): any NaN stands for a NaN.
+    for (dims, seed) in [
+        ((1, 12, 3), 1550278550088783980),
+        ((1, 12, 4), 11356970605266230768),
+    ] {
+        float_axis_dims(dims, seed).unwrap();
     }
 }
 
