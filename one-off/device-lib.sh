@@ -8,6 +8,8 @@
 #                           one benchmark alone on the GPU, stdout to $R/LABEL.tsv
 #   bench_summary           the copy, fft and auto rows of every $R/*.tsv, sorted by width
 #   t NAME BIN SECS ARGS... a test binary of the carry, log $R/NAME.log, its summary line
+#   left / cap SECS         seconds left before DEADLINE (default 570) since T0; SECS, or less
+#                           where the deadline is nearer (a step's timeout)
 #   san NAME TOOL SECS BIN TEST
 #                           compute-sanitizer TOOL over one test of BIN, log $R/san-NAME.log
 # Timings must run alone on the GPU: call bench only while nothing else runs there.
@@ -59,3 +61,6 @@ san() {
   local rc=$?
   echo "$1 ($2 $5) rc=$rc $(($(date +%s) - s))s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test result' "$R/san-$1.log" | tr '\n' ' ')"
 }
+
+left() { echo $(( ${DEADLINE:-570} - ($(date +%s) - T0) )); }
+cap() { local t=$1 l; l=$(left); [ "$t" -lt "$l" ] && echo "$t" || echo $(( l > 5 ? l - 5 : 1 )); }

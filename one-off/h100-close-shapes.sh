@@ -10,9 +10,6 @@ set -u
 cd "$(dirname "$0")/.."
 source one-off/device-lib.sh
 dev_begin close close-shapes
-DEADLINE=${DEADLINE:-570}
-left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
-cap() { local t=$1 l; l=$(left); [ "$t" -lt "$l" ] && echo "$t" || echo $(( l > 5 ? l - 5 : 1 )); }
 NC=--no-conv; [ "${CONV:-0}" = 1 ] && NC=
 if [ -x "$C/shapes-before" ]; then # the carry holds main's shapes: the branch's rows before/after
   FR="134217728x2 C axis 0,134217728x2 F axis 1,16384x16384 C axis 0"
