@@ -716,6 +716,10 @@ const COLUMN_VECTOR_BYTES: u64 = 16;
 /// // Its scan takes spans of 32 vector rows per thread: 8192 spans of one tile.
 /// let (plan, _) = LanePlan::vector_columns(&l, 4, 1056, true).unwrap();
 /// assert_eq!(plan.splits, 8192);
+/// // Two lanes of f16: four rows a vector, for a reduction only.
+/// let (_, c) = LanePlan::vector_columns(&l, 2, 1056, false).unwrap();
+/// assert_eq!((c.groups, c.vrows, c.rv, c.lanes_per_vector(2)), (1, 33554432, 4, 2));
+/// assert!(LanePlan::vector_columns(&l, 2, 1056, true).is_none());
 /// // Three columns of f32 do not split into aligned vectors.
 /// assert!(LanePlan::vector_columns(&axis_lanes(&[99, 3], &[3, 1], 0).unwrap(), 4, 1056, false).is_none());
 /// ```
@@ -734,8 +738,9 @@ pub struct ColumnLanes {
     pub vrow_stride: i64,
     /// Lane groups side by side in a block (a power of two ≤ 256).
     pub tx: u32,
-    /// Rows per vector: 1, or 2 when a vector holds two rows of half a vector's lanes (two
-    /// 4-byte lanes, four 2-byte ones).
+    /// Rows per vector: 1; 2 when a vector holds two rows of half a vector's lanes (two
+    /// 4-byte lanes, four 2-byte ones); 4 for four rows of two 2-byte lanes (reductions only:
+    /// [`of_reduction`](Self::of_reduction)).
     pub rv: u32,
 }
 
@@ -750,7 +755,7 @@ impl ColumnLanes {
     /// ```
     /// use gpu_core::{axis_lanes, ColumnLanes};
     /// // 16-bit values: eight lanes a vector, or four over two rows; two lanes would need
-    /// // vectors of four rows, which the kernels do not take.
+    /// // vectors of four rows, which only the reductions take (`of_reduction`).
     /// let c = ColumnLanes::of(&axis_lanes(&[1000, 16], &[16, 1], 0).unwrap(), 2, 1).unwrap();
     /// assert_eq!((c.groups, c.rv, c.lanes_per_vector(2)), (2, 1, 8));
     /// let c = ColumnLanes::of(&axis_lanes(&[1000, 4], &[4, 1], 0).unwrap(), 2, 1).unwrap();
@@ -758,6 +763,34 @@ impl ColumnLanes {
     /// assert!(ColumnLanes::of(&axis_lanes(&[1000, 2], &[2, 1], 0).unwrap(), 2, 1).is_none());
     /// ```
     pub fn of(lb: &LaneBatches, elem_size: usize, tx: u32) -> Option<ColumnLanes> {
+        Self::with_rows(lb, elem_size, tx, false)
+    }
+
+    /// [`of`](Self::of) for a reduction, whose kernels also take vectors of four rows of two
+    /// 2-byte lanes (`rv` 4: each lane's four parts merged after the walk); a scan's do not.
+    ///
+    /// ```
+    /// use gpu_core::{axis_lanes, ColumnLanes};
+    /// let two = axis_lanes(&[1000, 2], &[2, 1], 0).unwrap();
+    /// let c = ColumnLanes::of_reduction(&two, 2, 1).unwrap();
+    /// assert_eq!((c.groups, c.vrows, c.vrow_stride, c.rv), (1, 250, 8, 4));
+    /// assert_eq!(c.lanes_per_vector(2), 2);
+    /// // A number of rows not a multiple of four: no whole vectors.
+    /// let odd = axis_lanes(&[1002, 2], &[2, 1], 0).unwrap();
+    /// assert!(ColumnLanes::of_reduction(&odd, 2, 1).is_none());
+    /// // Two 4-byte lanes stay two rows a vector.
+    /// assert_eq!(ColumnLanes::of_reduction(&two, 4, 1).unwrap().rv, 2);
+    /// ```
+    pub fn of_reduction(lb: &LaneBatches, elem_size: usize, tx: u32) -> Option<ColumnLanes> {
+        Self::with_rows(lb, elem_size, tx, true)
+    }
+
+    fn with_rows(
+        lb: &LaneBatches,
+        elem_size: usize,
+        tx: u32,
+        four_rows: bool,
+    ) -> Option<ColumnLanes> {
         let l = &lb.lanes;
         if !matches!(elem_size, 2 | 4 | 8) || l.count == 0 || l.len == 0 || l.inner < 2 {
             return None;
@@ -771,6 +804,9 @@ impl ColumnLanes {
             (w, 1)
         } else if w == 2 * l.inner && l.axis_stride == l.inner as i64 && l.len % 2 == 0 {
             (l.inner, 2)
+        } else if four_rows && w == 4 * l.inner && l.axis_stride == l.inner as i64 && l.len % 4 == 0
+        {
+            (l.inner, 4)
         } else {
             return None;
         };
@@ -984,7 +1020,11 @@ impl LanePlan {
         target_blocks: u64,
         scan: Option<bool>,
     ) -> Option<(LanePlan, ColumnLanes)> {
-        let mut c = ColumnLanes::of(lb, elem_size, 1)?;
+        let mut c = if scan.is_some() {
+            ColumnLanes::of(lb, elem_size, 1)?
+        } else {
+            ColumnLanes::of_reduction(lb, elem_size, 1)?
+        };
         let want_ty = c
             .vrows
             .div_ceil(COLUMN_ROWS)

@@ -621,6 +621,11 @@ fn lanes_sanitize_every_mapping() {
         (2, 4096),
         (7, 2048),
         (5, 100_000),
+        // Two 16-bit lanes side by side: four rows a vector, a thread down (the general
+        // kernel, never the short one), in one split and in many.
+        (4, 2),
+        (24, 2),
+        (400_000, 2),
     ] {
         let v = exact::<f32>(rows * cols, Op::Sum, 5);
         let x = Array2::from_shape_vec((rows, cols), v).unwrap();
@@ -667,6 +672,10 @@ fn lanes_sanitize_every_mapping() {
                 cpu::reduce_axis(h.view(), Axis(axis), Op::Sum)
                     .unwrap()
                     .into_dyn()
+            );
+            assert_eq!(
+                r.argmax_axis(&h, Axis(axis)).unwrap(),
+                cpu::argmax_axis(h.view(), Axis(axis)).unwrap().into_dyn()
             );
         }
     }

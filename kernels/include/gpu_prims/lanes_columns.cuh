@@ -46,7 +46,8 @@ struct ColumnLanes {
     i64 outer_stride;  // elements between outer indices
     i64 vrow_stride;   // elements between consecutive vector rows
     u32 tx;            // lane groups (threads) across a block: a power of two <= 256
-    u32 rv;            // rows per vector (RV): 1, or 2 (two rows of W / 2 lanes)
+    u32 rv;            // rows per vector (RV): 1, 2 (two rows of W / 2 lanes) or, reductions of
+                       // 2-byte values only, 4 (four rows of two lanes)
 };
 
 // A thread's place in a block of a columns launch.
@@ -102,11 +103,11 @@ __device__ __forceinline__ void columns_block_fold(typename Op::value_type (&acc
 // number of splits S of the vector rows; with S > 1 the splits write partials[s * count +
 // lane] and the last split of each tile to arrive (one zeroed counter per block of gridDim.x)
 // merges them in split order. Commutative operators only.
-// PAIRS: LW = W, and where c.rv == 2 each vector holds two rows of LW / 2 lanes: they are
-// folded as LW lanes and each lane's two halves merged after the walk (values whose index is
-// not needed only). One loop for both shapes: two loops in one kernel took registers for
+// MERGED: LW = W, and each vector holds c.rv rows of LW / c.rv lanes (c.rv = 1, 2 or 4): they
+// are folded as LW lanes and each lane's c.rv parts merged after the walk (values whose index
+// is not needed only). One loop for every shape: two loops in one kernel took registers for
 // their union and spilled under the five-block bound (ptxas: i32 sums 56 bytes, 0 alone).
-template <class Op, class In, class Store, int LW, bool PAIRS = false>
+template <class Op, class In, class Store, int LW, bool MERGED = false>
 __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ in, ColumnLanes c,
                                                         typename Store::out_type* out,
                                                         typename Op::value_type* partials,
@@ -115,7 +116,7 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
     typedef ReduceConvert<In, V> Cv;
     constexpr int W = VecWidth<In>::value;
     constexpr int RV = W / LW;
-    static_assert(!PAIRS || (RV == 1 && LW % 2 == 0), "PAIRS folds whole vectors of lanes");
+    static_assert(!MERGED || (RV == 1 && LW % 4 == 0), "MERGED folds whole vectors of lanes");
     typedef Vec<In, W> Vw;
     __shared__ V scratch[LANES_BLOCK * LW];
     Op op;
@@ -159,15 +160,16 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
             }
         }
         columns_block_fold<Op, LW>(acc, op, t, scratch);
-        // Lanes a lane group holds: LW, or LW / 2 for two rows a vector (PAIRS only), whose two
-        // halves merge here. Read from the parameters after the walk and the fold: kept live
-        // through them, they cost spills.
-        const bool halves = PAIRS && c.rv == 2;
-        const int lanes = halves ? LW / 2 : LW;
-        if constexpr (PAIRS) {
-            if (halves)
+        // Lanes a lane group holds: LW, or LW / c.rv for c.rv rows a vector (MERGED only), whose
+        // parts merge here (halves, then halves of those). Read from the parameters after the
+        // walk and the fold: kept live through them, they cost spills.
+        const int lanes = MERGED ? LW / (int)c.rv : LW;
+        if constexpr (MERGED) {
 #pragma unroll
-                for (int k = 0; k < LW / 2; ++k) acc[k] = op(acc[k], acc[k + LW / 2]);
+            for (int h = LW / 2; h >= 1; h /= 2)
+                if (h >= lanes)
+#pragma unroll
+                    for (int k = 0; k < h; ++k) acc[k] = op(acc[k], acc[k + h]);
         }
         const u64 count = c.outer * c.groups * lanes;
         const u64 lane0 = (o * c.groups + g) * lanes;
@@ -175,13 +177,13 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
             if (valid && t.y == 0)
 #pragma unroll
                 for (int k = 0; k < LW; ++k)
-                    if (k < LW / 2 || !halves) Store::apply(out, lane0 + k, acc[k]);
+                    if (k < lanes) Store::apply(out, lane0 + k, acc[k]);
             continue;
         }
         if (valid && t.y == 0)
 #pragma unroll
             for (int k = 0; k < LW; ++k)
-                if (k < LW / 2 || !halves) partials[s * count + lane0 + k] = acc[k];
+                if (k < lanes) partials[s * count + lane0 + k] = acc[k];
         if (!is_last_arrival(counters + blockIdx.x, (unsigned)S)) continue;
         // The merge: split s2 by thread y = s2 % TY, then the fixed tree over y.
 #pragma unroll
@@ -191,14 +193,14 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
             for (u64 s2 = t.y; s2 < S; s2 += t.ty)
 #pragma unroll
                 for (int k = 0; k < LW; ++k)
-                    if (k < LW / 2 || !halves)
+                    if (k < lanes)
                         acc[k] = op(acc[k], load_coherent(partials + s2 * count + lane0 + k));
         }
         columns_block_fold<Op, LW>(acc, op, t, scratch);
         if (valid && t.y == 0)
 #pragma unroll
             for (int k = 0; k < LW; ++k)
-                if (k < LW / 2 || !halves) Store::apply(out, lane0 + k, acc[k]);
+                if (k < lanes) Store::apply(out, lane0 + k, acc[k]);
     }
 }
 
@@ -209,10 +211,11 @@ __device__ __forceinline__ void lanes_reduce_columns(const In* __restrict__ in, 
                                                      unsigned* counters) {
     constexpr int W = VecWidth<In>::value;
     if constexpr (W >= 4) {
-        // 4-byte values alone (the only ones in rows of two lanes, gpu_core::ColumnLanes): one
-        // loop for both shapes. Values with their index (argmin, argmax) need each element's
-        // row: a loop for each (those kernels have room: one block an SM).
-        if constexpr (sizeof(In) == 4 && !IsArgVal<typename Op::value_type>::value) {
+        // 4- and 2-byte values (the only ones in rows of two or four lanes: ColumnLanes in
+        // gpu_core): one loop for every shape. Values with their index (argmin, argmax) need
+        // each element's row: a loop for each (those kernels have room: one block an SM, but
+        // not the shared memory of a third: no four rows a vector for them).
+        if constexpr (sizeof(In) <= 4 && !IsArgVal<typename Op::value_type>::value) {
             lanes_reduce_columns_lw<Op, In, Store, W, true>(in, c, out, partials, counters);
             return;
         } else if (c.rv == 2) {

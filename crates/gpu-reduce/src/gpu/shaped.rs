@@ -207,7 +207,7 @@ impl AxisChoice {
                 (q.access == p.access).then_some(AxisChoice::Packed(q))
             }
             AxisChoice::Columns(p, c) => {
-                let d = ColumnLanes::of(lb, size, c.tx).filter(|_| input % 16 == 0)?;
+                let d = ColumnLanes::of_reduction(lb, size, c.tx).filter(|_| input % 16 == 0)?;
                 let alike = (d.groups, d.vrows, d.vrow_stride, d.rv)
                     == (c.groups, c.vrows, c.vrow_stride, c.rv);
                 alike.then_some(AxisChoice::Columns(
@@ -427,17 +427,21 @@ impl Reduce<'_> {
     }
 
     /// The vector-columns plan for lanes `lb` of the input at `input`, where it applies:
-    /// lanes side by side in 16-byte aligned vectors (`ColumnLanes::of`), any operator but the
-    /// monoids.
+    /// lanes side by side in 16-byte aligned vectors (`ColumnLanes::of_reduction`), any
+    /// operator but the monoids.
     fn columns_plan(
         &self,
         lb: &LaneBatches,
         desc: &Desc,
         input: u64,
     ) -> Result<Option<(LanePlan, ColumnLanes)>> {
+        // Vectors of four rows (two 16-bit lanes) for values alone: the index kernels do not
+        // take them (a third loop would need more shared memory than a block has).
+        let four_rows = !matches!(desc.operation, Operation::ArgMin | Operation::ArgMax);
+        let fits = |c: &ColumnLanes| c.rv <= 2 || four_rows;
         if desc.operation == Operation::Monoid
             || input % 16 != 0
-            || ColumnLanes::of(lb, desc.input_size, 1).is_none()
+            || !ColumnLanes::of_reduction(lb, desc.input_size, 1).is_some_and(|c| fits(&c))
         {
             return Ok(None);
         }
@@ -450,7 +454,7 @@ impl Reduce<'_> {
                 return Ok(Some(planned));
             }
         }
-        Ok(LanePlan::vector_columns(lb, desc.input_size, target, false))
+        Ok(LanePlan::vector_columns(lb, desc.input_size, target, false).filter(|(_, c)| fits(c)))
     }
 
     /// Whether the thread-per-lane-group columns kernel (`reduce_columns_short_*`) exists for
@@ -475,8 +479,10 @@ impl Reduce<'_> {
     ) -> Result<LanePlan> {
         let (plan, columns) = planned;
         // Lanes of a thread each (a few vector rows, or many lanes: thread_columns): the
-        // short kernel, which keeps a step's rows in flight and has no block work.
-        if Self::has_columns_short(desc) && plan.splits == 1 && columns.ty() == 1 {
+        // short kernel, which keeps a step's rows in flight and has no block work (vectors of
+        // four rows, two 16-bit lanes, only the general kernel takes).
+        if Self::has_columns_short(desc) && plan.splits == 1 && columns.ty() == 1 && columns.rv <= 2
+        {
             let kernel = self.lane_kernel("columns_short", desc)?;
             let config = LaunchConfig::new(columns.short_reduce_blocks() as u32, LANES_BLOCK);
             for (b, &base) in lb.batches.iter().enumerate() {
@@ -502,7 +508,7 @@ impl Reduce<'_> {
                 let out_ptr = out.ptr + (b as u64 * lb.lanes.count) * out.size as u64;
                 // SAFETY: reduce_columns_<kind>(const In* in, gp::ColumnLanes c, Out* out, V*
                 // partials, unsigned* counters) matches (u64, ColumnLanes, u64, u64, u64), the
-                // struct a #[repr(C)] copy of the CUDA one. ColumnLanes::of checked that every
+                // struct a #[repr(C)] copy of the CUDA one. ColumnLanes::of_reduction checked that every
                 // vector it addresses is a 16-byte aligned run of the lanes' elements given the
                 // aligned base (input checked, batch offsets multiples of the vector width),
                 // all inside the staged input (checked shape and strides); `out` holds `count`
