@@ -162,28 +162,42 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
         columns_block_fold<Op, LW>(acc, op, t, scratch);
         // Lanes a lane group holds: LW, or LW / c.rv for c.rv rows a vector (MERGED only), whose
         // parts merge here (halves, then halves of those). Read from the parameters after the
-        // walk and the fold: kept live through them, they cost spills.
-        const int lanes = MERGED ? LW / (int)c.rv : LW;
-        if constexpr (MERGED) {
+        // walk and the fold: kept live through them, they cost spills. c.rv is 1, 2 or 4 for
+        // 2-byte values, 1 or 2 for 4-byte ones, and each size has the form ptxas fits in 48
+        // registers without spills (sm_90 both; sm_80 the 4-byte one): 2-byte values a
+        // comparison per lane slot, 4-byte ones a flag (a comparison per slot spilled them on
+        // sm_80, the flags spilled 2-byte values on sm_90).
+        constexpr bool BYTES2 = sizeof(In) == 2;
+        const bool halves = MERGED && c.rv >= 2;
+        const int lanes = BYTES2 ? (MERGED ? LW / (int)c.rv : LW) : (halves ? LW / 2 : LW);
+        if constexpr (MERGED && BYTES2) {
 #pragma unroll
             for (int h = LW / 2; h >= 1; h /= 2)
                 if (h >= lanes)
 #pragma unroll
                     for (int k = 0; k < h; ++k) acc[k] = op(acc[k], acc[k + h]);
+        } else if (halves) {
+#pragma unroll
+            for (int k = 0; k < LW / 2; ++k) acc[k] = op(acc[k], acc[k + LW / 2]);
         }
+        // Whether lane slot k (a constant once unrolled) holds a lane of this group.
+        auto holds = [&](int k) {
+            if constexpr (BYTES2) return k < lanes;
+            else return k < LW / 2 || !halves;
+        };
         const u64 count = c.outer * c.groups * lanes;
         const u64 lane0 = (o * c.groups + g) * lanes;
         if (S == 1) {
             if (valid && t.y == 0)
 #pragma unroll
                 for (int k = 0; k < LW; ++k)
-                    if (k < lanes) Store::apply(out, lane0 + k, acc[k]);
+                    if (holds(k)) Store::apply(out, lane0 + k, acc[k]);
             continue;
         }
         if (valid && t.y == 0)
 #pragma unroll
             for (int k = 0; k < LW; ++k)
-                if (k < lanes) partials[s * count + lane0 + k] = acc[k];
+                if (holds(k)) partials[s * count + lane0 + k] = acc[k];
         if (!is_last_arrival(counters + blockIdx.x, (unsigned)S)) continue;
         // The merge: split s2 by thread y = s2 % TY, then the fixed tree over y.
 #pragma unroll
@@ -193,14 +207,14 @@ __device__ __forceinline__ void lanes_reduce_columns_lw(const In* __restrict__ i
             for (u64 s2 = t.y; s2 < S; s2 += t.ty)
 #pragma unroll
                 for (int k = 0; k < LW; ++k)
-                    if (k < lanes)
+                    if (holds(k))
                         acc[k] = op(acc[k], load_coherent(partials + s2 * count + lane0 + k));
         }
         columns_block_fold<Op, LW>(acc, op, t, scratch);
         if (valid && t.y == 0)
 #pragma unroll
             for (int k = 0; k < LW; ++k)
-                if (k < lanes) Store::apply(out, lane0 + k, acc[k]);
+                if (holds(k)) Store::apply(out, lane0 + k, acc[k]);
     }
 }
 
