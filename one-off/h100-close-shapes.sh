@@ -12,10 +12,11 @@ source one-off/device-lib.sh
 dev_begin close close-shapes
 NC=--no-conv; [ "${CONV:-0}" = 1 ] && NC=
 if [ -x "$C/shapes-before" ]; then # the carry holds main's shapes: the branch's rows before/after
-  FR="134217728x2 C axis 0,134217728x2 F axis 1,16384x16384 C axis 0"
+  # s35-four-rows: two 16-bit lanes side by side; s36-half-chains: 16-bit rows; and a control.
+  FR=${FR_CASES:-"134217728x2 C axis 0,134217728x2 F axis 1,16384x16384 C axis 1,262144x1024 C axis 1,16384x16384 F axis 0,16384x16384 C axis 0"}
   for v in before after before after; do
     b=$C/benches__shapes; [ $v = before ] && b=$C/shapes-before
-    s=$(date +%s); timeout $(cap 60) "$b" --log2 28 --quick --reductions-only --no-conv --segment-kinds 1-8 \
+    s=$(date +%s); timeout $(cap 100) "$b" --log2 28 --quick --reductions-only --no-conv --segment-kinds 1-8 \
       --types f16,bf16 --cases "$FR" --out "$R/fr-$v-$s" > "$R/fr-$v-$s.out" 2> "$R/fr-$v-$s.log"
     echo "rows $v rc=$? $(( $(date +%s) - s ))s"
     grep -E "^shapes: (sum|max|copy)" "$R/fr-$v-$s.log" | sed "s|^shapes: |$v |"

@@ -199,6 +199,18 @@ lanes_fold_vectors(const In* __restrict__ base, u64 b, u64 e, u64 p, u64 P,
     const V* vb = reinterpret_cast<const V*>(base + b);
     const u64 nv = (e - b) / VW;
     u64 v = p;
+    // 2-byte values fold each of the four vectors in flight into an accumulator of its own,
+    // merged in vector order after the walk: with one, a step was a chain of 32 dependent
+    // operations (a max two instructions each), twice the 4-byte values' chain per byte, and
+    // the next step's loads wait behind it. Other sizes, and values with their index (four of
+    // those spilled the segment kernels under their bound), keep one accumulator (ACCS = 1:
+    // the same code and results as before).
+    constexpr int ACCS =
+        sizeof(In) == 2 && !IsArgVal<typename Op::value_type>::value ? 4 : 1;
+    typename Op::value_type a[ACCS];
+    a[0] = acc;
+#pragma unroll
+    for (int k = 1; k < ACCS; ++k) a[k] = Op::identity();
     for (; v + 3 * P < nv; v += 4 * P) {
         V x[4];
 #pragma unroll
@@ -206,8 +218,12 @@ lanes_fold_vectors(const In* __restrict__ base, u64 b, u64 e, u64 p, u64 P,
 #pragma unroll
         for (int k = 0; k < 4; ++k)
 #pragma unroll
-            for (int i = 0; i < VW; ++i) acc = op(acc, Cv::apply(x[k].v[i], b + (v + k * P) * VW + i));
+            for (int i = 0; i < VW; ++i)
+                a[k % ACCS] = op(a[k % ACCS], Cv::apply(x[k].v[i], b + (v + k * P) * VW + i));
     }
+#pragma unroll
+    for (int k = 1; k < ACCS; ++k) a[0] = op(a[0], a[k]);
+    acc = a[0];
     if constexpr (BATCH_TAIL) {
         if (v < nv) {
             // Vectors past the end load vector v again (in bounds) and are not folded.
