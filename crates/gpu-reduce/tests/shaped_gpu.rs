@@ -1097,8 +1097,9 @@ fn vector_columns_every_geometry_type_and_operator() {
     );
     let (yes, plan) = columns(&[4100, 64], &[64, 1], 0, false);
     assert!(yes && plan.splits > 1, "long columns are split: {plan}");
-    // 16-bit values: eight lanes a vector, or four over two rows; two lanes would need four
-    // rows a vector (the generic columns). The cases above ran every one of these shapes.
+    // 16-bit values: eight lanes a vector, four over two rows, or two over four rows (a
+    // reduction's vectors only; rows not a multiple of four take the generic columns). The
+    // cases above ran every one of these shapes.
     let half_lanes = |shape: &[usize], strides: &[isize]| match r
         .axis_plan::<gpu_core::f16>(shape, strides, Axis(0), Op::Sum)
         .unwrap()
@@ -1117,7 +1118,12 @@ fn vector_columns_every_geometry_type_and_operator() {
         None,
         "odd rows of four f16 lanes"
     );
-    assert_eq!(half_lanes(&[1000, 2], &[2, 1]), None);
+    assert_eq!(half_lanes(&[1000, 2], &[2, 1]), Some(2));
+    assert_eq!(
+        half_lanes(&[1002, 2], &[2, 1]),
+        None,
+        "rows of two f16 lanes not a multiple of four"
+    );
     assert_eq!(half_lanes(&[257, 6], &[6, 1]), None);
     // Widening sums near the top of i32 (the sum overflows i32) along columns.
     let x = Array2::from_shape_fn((4100, 64), |(i, j)| i32::MAX - ((i + j) % 7) as i32);
