@@ -23,11 +23,11 @@ if [ -x "$C/shapes-before" ]; then # the carry holds main's shapes: the branch's
   done
 fi
 s=$(date +%s)
-timeout $(cap 300) python3 scripts/peers_shapes.py --types i32,f32 --quick $NC \
+timeout $(cap 300) python3 scripts/peers_shapes.py --types "${TYPES:-i32,f32}" --quick $NC \
   --out "$R/peers-shapes.json" > "$R/peers.log" 2>&1; echo "peers rc=$? $(( $(date +%s) - s ))s"
 tail -3 "$R/peers.log"
 s=$(date +%s)
-timeout $(cap 240) "$C/benches__shapes" --log2 28 --quick $NC --types i32,f32 \
+timeout $(cap 240) "$C/benches__shapes" --log2 28 --quick $NC --types "${TYPES:-i32,f32}" \
   --peers "$R/peers-shapes.json" --out "$R/ours" > "$R/ours.out" 2> "$R/ours.log"
 echo "ours rc=$? $(( $(date +%s) - s ))s; rows ok: $(grep -c ' ok$' "$R/ours.log"), not ok: $(grep -E '^shapes: ' "$R/ours.log" | grep -v 'copy of' | grep -v -c ' ok$')"
 if [ "$(left)" -gt 150 ]; then

@@ -243,9 +243,9 @@ mod gpu {
             None
         };
         let segment_offsets = match sweep {
-            // Segments of 1-2000 values (a fixed seed: the same in every run).
-            None => gpu_core::data::offsets_over(n, 1..2001, 2000),
-            Some(_) => Vec::new(),
+            // Segments of 1-2000 values (a fixed seed: the same in every run); host-link rows.
+            None if !env.cfg.device_only => gpu_core::data::offsets_over(n, 1..2001, 2000),
+            _ => Vec::new(),
         };
         let mut cases = Vec::new();
         let algorithms: Vec<Algorithm> = if d.is_half() {
@@ -366,8 +366,9 @@ mod gpu {
                 }
                 // Segments of 1-2000 values (`Scan::segmented_scan`), from a pageable host
                 // vector into a new one: chunks of whole tiles through the pipeline against the
-                // one-shot path. Checked against the CPU's segmented scan.
-                if !d.is_half() && n >= 2 * ROW {
+                // one-shot path. Checked against the CPU's segmented scan. Host-link rows:
+                // `--device-only` leaves them out, as the other host rows.
+                if !env.cfg.device_only && !d.is_half() && n >= 2 * ROW {
                     let offsets = &segment_offsets[..];
                     for (name, p) in PATHS {
                         let (scan, scan2) =

@@ -486,7 +486,7 @@ pub enum Strategy {
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
     /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
-    /// [`fft_max_width`] (from 64 elements for f32, 80 for f64), and from [`cufft_min_width`]
+    /// [`fft_max_width`] (from 33 elements for f32, 64 for f64), and from [`cufft_min_width`]
     /// (28650 for f32, f16 and bf16; 13080 for f64) through cuFFT where libcufft loads (the
     /// block FFT, then the direct kernels, where it does not). Those crossovers are the built-in
     /// values of GPUs of ordinary memory bandwidth per SM (the H100); each device takes its own

@@ -427,10 +427,13 @@ pub fn warpgroup_min_width<T: Real>(n_out: usize) -> Option<usize> {
 }
 
 /// The shortest mask [`Strategy::Auto`] runs through FFTs for `T` (`tensor_cores`: with the
-/// tensor-core kernel available). Measured on the H100 at 2^26 outputs (docs/conv1d.md, the FFT
-/// width sweep, run G): f32 from 64, where the direct kernels leave the fixed-width ones
-/// (w = 63: direct 0.77× a copy, FFT 0.77×; w = 95: 0.46× and 0.74×); f64 from 80 (w = 63: 0.99×
-/// direct, 0.82× FFT; w = 95: 0.54× and 0.82×); f16 and bf16 with tensor cores from 384 (run F:
+/// tensor-core kernel available). f32 from 33, where the direct kernels leave the fixed-width
+/// ones below 32, and f64 from 64: the H100's tuning tool at 2^24 outputs (docs/tuning.md: f32
+/// w = 33 … 62 direct 0.535-0.617× a copy, FFT 0.643-0.677×; w = 63, a fixed-width kernel,
+/// 0.677 against 0.653; f64 w = 64 … 96 direct 0.539-0.692, FFT 0.716-0.741), and the
+/// thirty-seventh session's sweep at 2^26 (docs/conv1d.md: f32 w = 63 direct 0.762, FFT 0.829;
+/// w = 31 0.942 against 0.838). Run G (2^26, before the FFT kernels' later gains) had put them at
+/// 64 and 80 (w = 63: 0.77 both). f16 and bf16 with tensor cores from 384 (run F:
 /// w = 511 tensor cores 0.274×, FFT 0.290×; run B, before the last FFT speed-up, w = 255 0.42× and
 /// 0.28×; 384 lies between).
 pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
@@ -439,8 +442,8 @@ pub fn fft_min_width<T: Real>(tensor_cores: bool) -> usize {
         std::mem::size_of::<T::Wide>(),
     ) {
         (true, _) => 384,
-        (false, 8) => 80,
-        (false, _) => 64,
+        (false, 8) => 64,
+        (false, _) => 33,
     }
 }
 
@@ -850,16 +853,29 @@ mod tests {
             Path::Fft { .. }
         ));
         assert!(!matches!(
-            resolve::<f32>(Strategy::Auto, n, 49, false, false, false, &built_in),
+            resolve::<f32>(Strategy::Auto, n, 40, false, false, false, &at),
+            Path::Fft { .. }
+        ));
+        // The built-in f32 crossing is 33: 32 keeps its fixed-width kernel, 40 takes the FFT.
+        assert!(matches!(
+            resolve::<f32>(Strategy::Auto, n, 40, false, false, false, &built_in),
+            Path::Fft { .. }
+        ));
+        assert!(!matches!(
+            resolve::<f32>(Strategy::Auto, n, 32, false, false, false, &built_in),
             Path::Fft { .. }
         ));
         assert!(matches!(
             resolve::<f32>(Strategy::Auto, n, 9000, false, false, true, &at),
             Path::CuFft { .. }
         ));
-        // f64 keeps its own key.
+        // f64 keeps its own key (64 built in).
         assert!(!matches!(
             resolve::<f64>(Strategy::Auto, n, 49, false, false, false, &at),
+            Path::Fft { .. }
+        ));
+        assert!(matches!(
+            resolve::<f64>(Strategy::Auto, n, 64, false, false, false, &at),
             Path::Fft { .. }
         ));
     }
@@ -1261,18 +1277,24 @@ mod tests {
             Path::Fft { size: 4096 }.kernel_name::<f64>(),
             "conv1d_fft4096_f64"
         );
+        // f32 masks from 33 take the FFT (w = 63: 0.829× a copy against the fixed-width
+        // kernel's 0.762 at 2^26 on the H100).
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 63, true, false),
-            Path::RegisterTiledFixed { width: 63 }
+            Path::Fft { size: 512 }
         );
         assert_eq!(
             resolve_h100::<f64>(Strategy::Auto, n, 200, true, false),
             Path::Fft { size: 2048 }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 79, true, false),
-            Path::RegisterTiled
+            resolve_h100::<f64>(Strategy::Auto, n, 63, true, false),
+            Path::RegisterTiledFixed { width: 63 }
         );
+        assert!(matches!(
+            resolve_h100::<f64>(Strategy::Auto, n, 64, true, false),
+            Path::Fft { .. }
+        ));
         assert_eq!(
             resolve_h100::<f16>(Strategy::Auto, 100, 200, true, false),
             Path::Basic
@@ -1287,9 +1309,13 @@ mod tests {
 
     #[test]
     fn auto_resolves_short_rows_to_basic() {
-        assert_eq!(
+        assert!(matches!(
             resolve_fma::<f32>(Strategy::Auto, 1 << 20, 33),
-            Path::RegisterTiled
+            Path::Fft { .. }
+        ));
+        assert_eq!(
+            resolve_fma::<f32>(Strategy::Auto, 1 << 20, 32),
+            Path::RegisterTiledFixed { width: 32 }
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1024, 200),
@@ -1297,12 +1323,20 @@ mod tests {
         );
         assert_eq!(
             resolve_fma::<f32>(Strategy::Auto, 1024, 63),
+            Path::Fft { size: 512 }
+        );
+        assert_eq!(
+            resolve_fma::<f32>(Strategy::RegisterTiled, 1024, 63),
             Path::RegisterTiledFixed { width: 63 }
         );
         assert_eq!(resolve_fma::<f32>(Strategy::Auto, 1023, 33), Path::Basic);
         assert_eq!(resolve_fma::<f32>(Strategy::Auto, 1023, 3), Path::Basic);
         assert_eq!(
             resolve_fma::<f64>(Strategy::Auto, 512, 64),
+            Path::Fft { size: 1024 }
+        );
+        assert_eq!(
+            resolve_fma::<f64>(Strategy::RegisterTiled, 512, 64),
             Path::RegisterTiled
         );
         assert_eq!(

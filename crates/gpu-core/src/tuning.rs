@@ -301,7 +301,7 @@ pub const KEYS: &[Key] = &[
         "shortest f32 mask Strategy::Auto runs through the block FFT",
         2,
         1 << 20,
-        64,
+        33,
         33,
     ),
     count_key(
@@ -309,7 +309,7 @@ pub const KEYS: &[Key] = &[
         "shortest f64 mask Strategy::Auto runs through the block FFT",
         2,
         1 << 20,
-        80,
+        64,
         64,
     ),
     count_key(
