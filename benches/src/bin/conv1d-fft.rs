@@ -122,7 +122,7 @@ fn sweep<T: gpu_conv1d::Real>(
     widths: &[usize],
     args: &SweepArgs,
 ) -> gpu_core::Result<()> {
-    use gpu_conv1d::{fft_max_size, fft_size, Conv1d, Options, Strategy, FFT_SIZES};
+    use gpu_conv1d::{fft_max_size, Conv1d, Options, Path, Strategy, FFT_SIZES};
 
     let n = 1usize << args.log2;
     let listed = |s: usize| args.sizes.as_ref().map_or(true, |l| l.contains(&s));
@@ -208,9 +208,10 @@ fn sweep<T: gpu_conv1d::Real>(
             let Ok(fft) = conv(strategy) else { continue };
             let us = time(gpu, || fft.run_into(&x, &mut y))?;
             let label = match size {
-                None => match fft_size::<T>(w) {
-                    Some(s) => format!("fft:auto={s}"),
-                    None => format!("fft:auto={:?}", fft.path(n)?),
+                // The size this device chose (its `conv1d.fft_span_from` may move the table's).
+                None => match fft.path(n)? {
+                    Path::Fft { size } | Path::FftEvenOdd { size } => format!("fft:auto={size}"),
+                    p => format!("fft:auto={p:?}"),
                 },
                 Some(s) => format!("fft:{s}"),
             };

@@ -284,14 +284,6 @@ pub fn cufft_size(w: usize, n_out: usize) -> usize {
         .max(w.next_power_of_two())
 }
 
-pub(crate) fn resolve_size<T: Real>(size: u32, w: usize) -> Option<usize> {
-    if size == 0 {
-        fft_size::<T>(w)
-    } else {
-        Some(size as usize)
-    }
-}
-
 /// The spectrum `conj(DFT_n(mask))` of the effective `mask` (already in the order the kernels
 /// apply it) zero-padded to `n` points, in f64.
 fn mask_spectrum(mask: &[f64], n: usize) -> Vec<Complex<f64>> {

@@ -531,8 +531,11 @@ pub enum Strategy {
     /// imaginary part of a transform of `size / 2` points ([`Path::FftEvenOdd`]). Work per
     /// output grows with `log2(size)`, not with the mask: the path for long masks. `size` is a
     /// power of two from 512 to [`fft_max_size`] (32768; 16384 for f64), or 0
-    /// ([`Strategy::FFT`]) for [`fft_size`]`(w)`; masks up to [`fft_max_width`] elements with the
-    /// automatic size.
+    /// ([`Strategy::FFT`]) for [`fft_size`]`(w)`, or the 16384-point spans from the device's
+    /// `conv1d.fft_span_from` (f64: `conv1d.fft_span_from_f64`) on, where the table gives smaller
+    /// ones (751 and 1500 on GPUs of ordinary memory such as the H100, whose slower memory makes
+    /// the shorter spans' halo reads cost more; the table's 1151 and 2048 on the H200); masks up
+    /// to [`fft_max_width`] elements with the automatic size.
     ///
     /// Longer masks, up to the signal's own length (the full correlation of two long signals),
     /// run through cuFFT (cudarc's `cufft` module, libcufft loaded at run time): segments of
@@ -553,7 +556,7 @@ pub enum Strategy {
     /// [`Strategy::Basic`] arithmetic), so NaN and infinities land exactly where the direct
     /// paths put them.
     Fft {
-        /// Points per transform (0: chosen for the mask, [`fft_size`]). Each transform gives
+        /// Points per transform (0: chosen for the mask and the device, [`fft_size`]). Each transform gives
         /// `size − w + 1` outputs, so a size barely above the mask spends nearly all its work on
         /// the overlap: on an H200, 2^26 values, 1024 points for a 1023-wide mask took 94 ms
         /// against 0.4 ms with [`fft_size`]'s 4096.
@@ -566,7 +569,7 @@ impl Strategy {
     pub const TILED_HALO: Strategy = Strategy::TiledHalo { tile: DEFAULT_TILE };
     /// [`Strategy::TiledCached`] with [`DEFAULT_TILE`].
     pub const TILED_CACHED: Strategy = Strategy::TiledCached { tile: DEFAULT_TILE };
-    /// [`Strategy::Fft`] with the transform size chosen for the mask ([`fft_size`]).
+    /// [`Strategy::Fft`] with the transform size chosen for the mask and the device ([`fft_size`]).
     pub const FFT: Strategy = Strategy::Fft { size: 0 };
     /// Every strategy that takes every element type, tiled ones with the default tile (for tests
     /// and benchmarks); [`Strategy::TensorCore`] takes 16-bit signals only.

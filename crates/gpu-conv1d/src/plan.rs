@@ -504,6 +504,24 @@ pub fn cufft_min_width<T: Real>() -> usize {
 /// The kernels are bound by arithmetic: the H100 takes the same value.
 pub const FFT_EVEN_ODD_FROM: usize = 16384;
 
+/// The block FFT's spans that `conv1d.fft_span_from` and `conv1d.fft_span_from_f64` move masks to.
+const LONG_SPAN: usize = 16384;
+
+/// `conv1d.fft_span_from` on GPUs of ordinary memory bandwidth per SM: the H100 (thirty-eighth
+/// session, 2^26 outputs, two rounds, docs/conv1d.md "The span size on the H100") ran f32 masks
+/// of 767 on the 2048-point pairs in 272.7 µs and the 16384-point spans in 274.0-276.8, the
+/// table's 4096 in 281.9-282.4; 1023: 273.9-278.2 against the 4096-point pairs' 286.0-292.7.
+/// The spans read `N / (N − w + 1)` of the signal, which costs more where memory is slower, so
+/// they take over from the 2048-point pairs' last width (750) where the H200 keeps the table's
+/// 1151.
+pub const FFT_SPAN_FROM: usize = 751;
+
+/// `conv1d.fft_span_from_f64` on GPUs of ordinary memory bandwidth per SM: f64 masks of 1700 and
+/// 2047 ran 859.3-859.6 and 868.7-872.5 µs on the 16384-point spans against 891.8-897.1 and
+/// 918.1-919.3 on the table's 8192-point pairs; at 1450 the 4096-point pairs kept a 1.5 % lead
+/// (H100, thirty-eighth session). The H200 keeps the table's 2048.
+pub const FFT_SPAN_FROM_F64: usize = 1500;
+
 /// `conv1d.wide_tile_from` on GPUs of ordinary memory bandwidth per SM: never (the H100's
 /// 16-output tiles already run w ≤ 31 at 0.97-0.99× a copy; the wide tiles were measured on the
 /// H200 only, docs/tuning.md).
@@ -518,6 +536,11 @@ pub struct Crossovers {
     pub fft_min_width: usize,
     /// Shortest f64 mask through the block FFT (`conv1d.fft_min_width_f64`).
     pub fft_min_width_f64: usize,
+    /// Shortest f32 mask through the block FFT's 16384-point spans where the width table gives
+    /// smaller ones (`conv1d.fft_span_from`).
+    pub fft_span_from: usize,
+    /// The same for f64 (`conv1d.fft_span_from_f64`).
+    pub fft_span_from_f64: usize,
     /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`).
     pub cufft_min_width: usize,
     /// Smallest FFT size that packs a tile's even and odd points into one transform rather
@@ -536,6 +559,8 @@ impl Default for Crossovers {
         Crossovers {
             fft_min_width: fft_min_width::<f32>(false),
             fft_min_width_f64: fft_min_width::<f64>(false),
+            fft_span_from: FFT_SPAN_FROM,
+            fft_span_from_f64: FFT_SPAN_FROM_F64,
             cufft_min_width: cufft_min_width::<f32>(),
             fft_even_odd_from: FFT_EVEN_ODD_FROM,
             wide_tile_from: WIDE_TILE_FROM_ORDINARY,
@@ -552,6 +577,8 @@ impl Crossovers {
         Crossovers {
             fft_min_width: count("conv1d.fft_min_width"),
             fft_min_width_f64: count("conv1d.fft_min_width_f64"),
+            fft_span_from: count("conv1d.fft_span_from"),
+            fft_span_from_f64: count("conv1d.fft_span_from_f64"),
             cufft_min_width: count("conv1d.cufft_min_width"),
             fft_even_odd_from: count("conv1d.fft_even_odd_from"),
             wide_tile_from: count("conv1d.wide_tile_from"),
@@ -570,6 +597,16 @@ impl Crossovers {
             (true, _) => fft_min_width::<T>(true),
             (false, 8) => self.fft_min_width_f64,
             (false, _) => self.fft_min_width,
+        }
+    }
+
+    /// The shortest f32 or f64 mask that takes the 16384-point spans where the width table
+    /// ([`crate::fft_size`]) gives smaller ones; f16 and bf16 keep their tables.
+    fn span_from<T: Real>(&self) -> usize {
+        match (T::NAME, std::mem::size_of::<T::Wide>()) {
+            (_, 8) => self.fft_span_from_f64,
+            ("f32", _) => self.fft_span_from,
+            _ => usize::MAX,
         }
     }
 
@@ -604,7 +641,21 @@ fn auto_fft_size<T: Real>(
     if w < at.fft_min::<T>(tensor_cores, warpgroup) {
         return None;
     }
-    crate::fft::fft_size::<T>(w)
+    device_fft_size::<T>(w, at)
+}
+
+/// The block FFT's size for a mask of `w` on this device (`Auto`, and `Strategy::Fft` with
+/// size 0): the width table's ([`crate::fft_size`]), or the 16384-point spans from the device's
+/// `conv1d.fft_span_from` on; `None` past [`crate::fft_max_width`].
+fn device_fft_size<T: Real>(w: usize, at: &Crossovers) -> Option<usize> {
+    let size = crate::fft::fft_size::<T>(w)?;
+    // A device's own crossing to the long spans: they read less halo per output, which counts
+    // for more where memory is slower (`conv1d.fft_span_from`).
+    Some(if size < LONG_SPAN && w >= at.span_from::<T>() {
+        LONG_SPAN
+    } else {
+        size
+    })
 }
 
 /// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
@@ -638,7 +689,11 @@ pub(crate) fn resolve<T: Real>(
         Strategy::Warpgroup => Path::Warpgroup,
         // validate() has checked that a size exists (0 if not: the launch refuses it)
         Strategy::Fft { size } => {
-            fft_path::<T>(crate::fft::resolve_size::<T>(size, w).unwrap_or(0), at)
+            let size = match size {
+                0 => device_fft_size::<T>(w, at).unwrap_or(0),
+                s => s as usize,
+            };
+            fft_path::<T>(size, at)
         }
         Strategy::RegisterTiled => fma_path::<T>(n_out, w, at),
         Strategy::Auto => {
@@ -834,6 +889,73 @@ mod tests {
         assert!(e.to_string().contains("power of two"), "{e}");
         assert!(validate_strategy::<f32>(Strategy::TiledHalo { tile: 2048 }, 3).is_err());
         assert!(validate_strategy::<f32>(Strategy::Auto, 0).is_err());
+    }
+
+    #[test]
+    fn long_spans_follow_the_tuning() {
+        let h100 = gpu_core::DeviceProfile::new("H100", (9, 0), 132, 3.35e12);
+        let mut t = gpu_core::Tuning::new();
+        t.set("conv1d.fft_span_from", 700).unwrap();
+        t.set("conv1d.fft_span_from_f64", 1500).unwrap();
+        let at = Crossovers::from_keys(|k| t.value(k, &h100));
+        let n = 1 << 24;
+        let long = Path::FftEvenOdd { size: 16384 };
+        for s in [Strategy::Auto, Strategy::Fft { size: 0 }] {
+            // The table's 2048 below the key, the long spans from it on; an explicit size stays.
+            assert_eq!(
+                resolve::<f32>(s, n, 699, false, false, false, &at),
+                Path::Fft { size: 2048 }
+            );
+            assert_eq!(resolve::<f32>(s, n, 700, false, false, false, &at), long);
+            assert_eq!(
+                resolve::<f64>(s, n, 1499, false, false, false, &at),
+                Path::Fft { size: 8192 }
+            );
+            assert_eq!(resolve::<f64>(s, n, 1500, false, false, false, &at), long);
+            // Past the long spans the table's 32768 stays.
+            assert_eq!(
+                resolve::<f32>(s, n, 7000, false, false, false, &at),
+                Path::FftEvenOdd { size: 32768 }
+            );
+        }
+        assert_eq!(
+            resolve::<f32>(
+                Strategy::Fft { size: 4096 },
+                n,
+                900,
+                false,
+                false,
+                false,
+                &at
+            ),
+            Path::Fft { size: 4096 }
+        );
+        // f16 keeps its own table (the key is f32's).
+        assert_eq!(
+            resolve::<gpu_core::f16>(Strategy::Fft { size: 0 }, n, 800, false, false, false, &at),
+            Path::Fft { size: 4096 }
+        );
+        // The H100's built-in values (ordinary memory) move the spans down; the H200's are the
+        // tables' own crossings.
+        let built_in = Crossovers::default();
+        let h200 = gpu_core::DeviceProfile::new("H200", (9, 0), 132, 4.8e12);
+        let t = gpu_core::Tuning::new();
+        let fast = Crossovers::from_keys(|k| t.value(k, &h200));
+        assert_eq!(built_in, Crossovers::from_keys(|k| t.value(k, &h100)));
+        let auto = |w: usize, at: &Crossovers| {
+            resolve::<f32>(Strategy::Auto, n, w, false, false, false, at)
+        };
+        let auto64 = |w: usize, at: &Crossovers| {
+            resolve::<f64>(Strategy::Auto, n, w, false, false, false, at)
+        };
+        assert_eq!(auto(750, &built_in), Path::Fft { size: 2048 });
+        assert_eq!(auto(751, &built_in), long);
+        assert_eq!(auto(1150, &fast), Path::Fft { size: 4096 });
+        assert_eq!(auto(1151, &fast), long);
+        assert_eq!(auto64(1499, &built_in), Path::Fft { size: 8192 });
+        assert_eq!(auto64(1500, &built_in), long);
+        assert_eq!(auto64(2047, &fast), Path::Fft { size: 8192 });
+        assert_eq!(auto64(2048, &fast), long);
     }
 
     #[test]

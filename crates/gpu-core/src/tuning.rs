@@ -293,7 +293,7 @@ pub const KEYS: &[Key] = &[
          shared memory, spans twice as long (compute capability 9.0+; 2^40: never)",
         1,
         1 << 40,
-        1 << 40,
+        1 << 24,
         1 << 24,
     ),
     count_key(
@@ -311,6 +311,24 @@ pub const KEYS: &[Key] = &[
         1 << 20,
         64,
         64,
+    ),
+    count_key(
+        "conv1d.fft_span_from",
+        "shortest f32 mask Strategy::Auto runs through the block FFT's 16384-point spans where \
+         its width table gives smaller ones (lowers the table's crossing, never raises it)",
+        2,
+        1 << 20,
+        751,
+        1151,
+    ),
+    count_key(
+        "conv1d.fft_span_from_f64",
+        "shortest f64 mask Strategy::Auto runs through the block FFT's 16384-point spans where \
+         its width table gives smaller ones",
+        2,
+        1 << 20,
+        1500,
+        2048,
     ),
     count_key(
         "conv1d.cufft_min_width",
