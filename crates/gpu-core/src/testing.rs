@@ -539,9 +539,46 @@ pub fn ran_pipeline<R>(f: impl FnOnce() -> R) -> (R, Option<bool>) {
 /// Holds the process's test-wide lock of the host pipeline tests: the tests of one binary share
 /// one `Gpu`, whose host pipeline declines (and the calls go one-shot) while another test holds
 /// it, which would make a test of the pipeline test nothing. Take it first in each such test.
+///
+/// A test that waits for it a minute or more says so on the raw stderr (past the harness's
+/// capture) each minute, naming the test that holds it and for how long, so that a run cut by
+/// a timeout shows which test held the pipeline (an H100 run of gpu-scan's suite was cut at
+/// 250 s with none of its tests finished, thirty-eighth session).
 pub fn one_pipeline_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    use std::sync::TryLockError;
+    use std::time::{Duration, Instant};
     static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+    // The last test to take the lock and when: while the lock is held, its holder.
+    static HOLDER: Mutex<Option<(String, Instant)>> = Mutex::new(None);
+    let me = std::thread::current()
+        .name()
+        .unwrap_or("<unnamed test>")
+        .to_string();
+    let start = Instant::now();
+    let mut next_note = Duration::from_secs(60);
+    let guard = loop {
+        match LOCK.try_lock() {
+            Ok(g) => break g,
+            Err(TryLockError::Poisoned(p)) => break p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                if start.elapsed() >= next_note {
+                    next_note += Duration::from_secs(60);
+                    let holder = HOLDER.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                    let (name, held) = holder
+                        .map(|(n, t)| (n, t.elapsed().as_secs()))
+                        .unwrap_or_else(|| ("<unknown>".into(), 0));
+                    let line = format!(
+                        "{me}: waited {} s for the host pipeline lock, held by {name} for {held} s\n",
+                        start.elapsed().as_secs()
+                    );
+                    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    };
+    *HOLDER.lock().unwrap_or_else(|p| p.into_inner()) = Some((me, Instant::now()));
+    guard
 }
 
 /// Allocations of halving sizes (from 1 GiB down to 256 bytes) until not even 256 bytes are
