@@ -19,7 +19,9 @@
 //!   at the widths around it, f32 and f64 `same` correlations of 2^24 outputs; the crossover is
 //!   the start that makes the widths from there on fastest together (the largest sum of log
 //!   gains), interpolated between it and the width before where the gains cross. Every run is
-//!   checked against f64 sums at 4096 sampled outputs. `conv1d.wide_tile_from`: wide against
+//!   checked against f64 sums at 4096 sampled outputs. `conv1d.fft_span_from` (f32 w 640 …
+//!   1150) and `conv1d.fft_span_from_f64` (f64 w 1220 … 2047) the same way: the block FFT's
+//!   16384-point spans against the size table's shorter ones. `conv1d.wide_tile_from`: wide against
 //!   16-output tiles, f32 w 7, 15 and 31 at 2^20 … 2^28; the shortest length from which the
 //!   wide tiles win (geometric mean) there and at every longer one. `conv1d.half_wide_tile_from`:
 //!   the same for f16 w 3, 7 and 10 (the widths `Auto` runs on FMAs in long 16-bit rows).
@@ -657,11 +659,18 @@ mod run {
             const DIRECT_F32: [usize; 10] = [33, 40, 48, 56, 63, 64, 72, 80, 96, 127];
             const DIRECT_F64: [usize; 7] = [48, 63, 64, 72, 80, 96, 127];
             const CUFFT: [usize; 6] = [16383, 20479, 24575, 26623, 28671, 30719];
+            // The widths where the FFT size table gives spans shorter than 16384 points, up to
+            // its own crossing (f32 1150, f64 2047): the long spans (the key at 2) against the
+            // table (the key at its largest).
+            const SPAN_F32: [usize; 9] = [640, 700, 750, 767, 850, 900, 1023, 1100, 1150];
+            const SPAN_F64: [usize; 8] = [1220, 1300, 1450, 1500, 1600, 1700, 1850, 2047];
             type Key = (&'static str, &'static [usize], u64, u64, bool);
-            let plan: [Key; 3] = [
+            let plan: [Key; 5] = [
                 ("conv1d.fft_min_width", &DIRECT_F32, 2, 1 << 20, false),
                 ("conv1d.fft_min_width_f64", &DIRECT_F64, 2, 1 << 20, true),
                 ("conv1d.cufft_min_width", &CUFFT, 2, 1 << 40, false),
+                ("conv1d.fft_span_from", &SPAN_F32, 2, 1 << 20, false),
+                ("conv1d.fft_span_from_f64", &SPAN_F64, 2, 1 << 20, true),
             ];
             for (key, widths, low, high, f64_) in plan {
                 let found = if f64_ {
