@@ -508,7 +508,7 @@ pub const FFT_EVEN_ODD_FROM: usize = 16384;
 const LONG_SPAN: usize = 16384;
 
 /// `conv1d.fft_span_from` on GPUs of ordinary memory bandwidth per SM: the H100 (thirty-eighth
-/// session, 2^26 outputs, two rounds, docs/conv1d.md "The span size on the H100") ran f32 masks
+/// session, 2^26 outputs, two rounds, docs/tuning.md "The H100 once more") ran f32 masks
 /// of 767 on the 2048-point pairs in 272.7 µs and the 16384-point spans in 274.0-276.8, the
 /// table's 4096 in 281.9-282.4; 1023: 273.9-278.2 against the 4096-point pairs' 286.0-292.7.
 /// The spans read `N / (N − w + 1)` of the signal, which costs more where memory is slower, so
