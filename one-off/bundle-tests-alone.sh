@@ -18,7 +18,9 @@ T0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
 source one-off/bundle-tests-lib.sh
 for b in $ALONE; do
-  OUT="$R/alone" TEST_TIMEOUT=150 TEST_BINS="$b" gpu-bundle/run-tests.sh >> "$R/alone.txt" 2>&1
+  # 150 s, or half again the binary's side-by-side estimate (gpu-conv1d's host pipeline suite).
+  to=$(( $(est "$b") * 3 / 2 )); [ "$to" -lt 150 ] && to=150
+  OUT="$R/alone" TEST_TIMEOUT=$to TEST_BINS="$b" gpu-bundle/run-tests.sh >> "$R/alone.txt" 2>&1
 done
 echo "alone done at $(($(date +%s) - T0))s"
 { cat /tmp/bundle-not-run.txt 2>/dev/null; echo "${LEFT:-}" | tr ' ' '\n'; } | grep -v '^$' | sort -u > "$R/left.lst"

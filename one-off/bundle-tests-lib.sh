@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Shared by one-off/bundle-tests-{shared,alone}.sh (source it on the GPU machine).
-#   ALONE                   the bundle's binaries that need the GPU to themselves
+#   ALONE                   the bundle's binaries that need the GPU to themselves (ALONE_EXTRA
+#                           adds more: a binary to be seen alone)
 #   est BIN                 seconds BIN took side by side on an H200 (thirty-fifth session)
 #   bundle_summary R LOGS…  R/tests-summary.txt (one line per binary) and the passed/failed total
-ALONE="gpu-conv1d__oom_gpu gpu-scan__columns_staged_limits_gpu gpu-sync__fault_injection gpu-scan__fault_injection gpu-reduce__fault_injection gpu-conv1d__fault_injection gpu-core__driver_faults gpu-sync__context_lost"
+ALONE="gpu-conv1d__oom_gpu gpu-scan__columns_staged_limits_gpu gpu-sync__fault_injection gpu-scan__fault_injection gpu-reduce__fault_injection gpu-conv1d__fault_injection gpu-core__driver_faults gpu-sync__context_lost ${ALONE_EXTRA:-}"
 est() {
   case "$1" in
     gpu-conv1d__fft_gpu) echo 270;; gpu-scan__kernels) echo 250;; gpu-conv1d__host_pipeline) echo 230;;

@@ -31,7 +31,9 @@
 //! - `scan.column_staged_from` (`--only columns`; compute capability 9.0+): cumsum along axis 0 of C-order
 //!   matrices of 64 and 1024 columns, f32 and i32, at 2^22 … 2^28 (2^18 … 2^24 with `--quick`),
 //!   the staged long column spans off and on; the shortest length from which they win
-//!   (geometric mean) there and at every longer one.
+//!   (geometric mean) there and at every longer one. Then `scan.shaped_prefetch_from` the same
+//!   way: the L2 prefetch of the column spans off and on (it also governs the segment tiles,
+//!   which the tool does not time).
 
 use std::process::ExitCode;
 
@@ -622,17 +624,22 @@ mod run {
             Ok((if ok { f } else { 0.0 }, plan.to_string()))
         }
 
-        /// `scan.column_staged_from` (compute capability 9.0+): the inclusive sum along axis 0
-        /// of C-order matrices of 64 and 1024 columns (one tile and eight of long column
-        /// spans), f32 and i32, at `logs` lengths, the staged spans off and on; the shortest
-        /// length from which they win (geometric mean of the four) there and at every longer
-        /// one.
-        fn tune_column_staged(&mut self, logs: &[u32]) -> gpu_core::Result<()> {
-            let key = "scan.column_staged_from";
+        /// A `scan.*` key of the long-span columns scans (compute capability 9.0+): the
+        /// inclusive sum along axis 0 of C-order matrices of 64 and 1024 columns (one tile and
+        /// eight of long column spans), f32 and i32, at `logs` lengths, the key off (2^40) and
+        /// on (1); the shortest length from which on wins (geometric mean of the four) there and
+        /// at every longer one. `in_plan`: what the plan of a run with it on says (noted where
+        /// it does not).
+        fn tune_columns_key(
+            &mut self,
+            key: &'static str,
+            logs: &[u32],
+            what: &str,
+            in_plan: &str,
+        ) -> gpu_core::Result<()> {
             if self.gpu.properties().compute_capability < (9, 0) {
-                self.notes.push(format!(
-                    "{key}: no staged column spans below compute capability 9.0"
-                ));
+                self.notes
+                    .push(format!("{key}: not used below compute capability 9.0"));
                 return Ok(());
             }
             let mut wins = Vec::new();
@@ -641,7 +648,7 @@ mod run {
                 for cols in [64usize, 1024] {
                     let (off, _) = self.column_scan::<f32>(lg, cols, key, 1 << 40)?;
                     let (on, plan) = self.column_scan::<f32>(lg, cols, key, 1)?;
-                    if !plan.contains("in shared memory") {
+                    if !plan.contains(in_plan) {
                         self.notes
                             .push(format!("{key}: 2^{lg} x {cols} ran {plan}"));
                     }
@@ -652,7 +659,7 @@ mod run {
                 }
                 wins.push(geo_mean(&gain) > 1.0);
             }
-            self.set_wins_from(key, logs, &wins, "the staged column spans")
+            self.set_wins_from(key, logs, &wins, what)
         }
 
         fn tune_conv1d(&mut self, n: usize) -> gpu_core::Result<()> {
@@ -770,7 +777,19 @@ mod run {
             }
             if a.only.iter().any(|o| o == "columns") {
                 let staged_logs: Vec<u32> = (big - 6..=big).step_by(2).collect();
-                t.tune_column_staged(&staged_logs)?;
+                t.tune_columns_key(
+                    "scan.column_staged_from",
+                    &staged_logs,
+                    "the staged column spans",
+                    "in shared memory",
+                )?;
+                // With the staged spans as built in (the keys are set one at a time).
+                t.tune_columns_key(
+                    "scan.shaped_prefetch_from",
+                    &staged_logs,
+                    "the L2 prefetch of the column spans",
+                    "L2 prefetch",
+                )?;
             }
             if a.only.iter().any(|o| o == "conv1d") {
                 t.tune_conv1d(1 << if a.quick { 22 } else { 24 })?;

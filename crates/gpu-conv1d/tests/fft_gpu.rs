@@ -8,8 +8,8 @@
 mod common;
 
 use gpu_conv1d::{
-    fft_max_size, fft_max_width, fft_pair_max, fft_size, fft_tile, Boundary, Conv1d, Mode,
-    Operation, Options, Path, Real, Strategy, FFT_SIZES,
+    fft_max_size, fft_max_width, fft_pair_max, fft_tile, Boundary, Conv1d, Mode, Operation,
+    Options, Path, Real, Strategy, FFT_SIZES,
 };
 use gpu_core::testing::gpu_or_skip;
 use gpu_core::{bf16, f16, Gpu};
@@ -268,7 +268,8 @@ fn sanitizer_cases<T: Real>(gpu: &Gpu, sizes: &[usize], short: &[usize], seed: u
     }
 }
 
-/// `Auto` runs long masks through FFTs (the size `fft_size` picks) and matches the reference.
+/// `Auto` runs long masks through FFTs (the size the device picks: the width table's, or the
+/// long spans from `conv1d.fft_span_from` on) and matches the reference.
 #[test]
 fn gpu_fft_auto_long_masks() {
     let Some(gpu) = gpu_or_skip() else { return };
@@ -278,7 +279,7 @@ fn gpu_fft_auto_long_masks() {
         for &w in widths {
             let mask = common::data::<T>(w, 6 + w as u64);
             let conv = Conv1d::convolution(gpu, &mask, Options::new()).unwrap();
-            let size = fft_size::<T>(w).unwrap();
+            let size = common::device_fft_size::<T>(gpu, w).unwrap();
             let even_odd =
                 size > fft_pair_max::<T>() || size as u64 >= gpu.tuned("conv1d.fft_even_odd_from");
             let want = if even_odd {
@@ -321,7 +322,7 @@ fn gpu_fft_non_finite_inputs_and_overflow() {
             let basic = Conv1d::correlation(gpu, &mask, options.strategy(Strategy::Basic)).unwrap();
             let got = fft.run(x).unwrap();
             let want = basic.run(x).unwrap();
-            let size = fft_size::<T>(w).unwrap();
+            let size = common::device_fft_size::<T>(gpu, w).unwrap();
             let m2 = mask.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
             let off = Mode::Same.offset(w);
             let mut non_finite = 0;
@@ -433,7 +434,7 @@ fn gpu_fft_accuracy() {
             let mask = common::spread::<T>(w, seed + w as u64, mlo, mhi);
             let (fft, y) = measure(gpu, x, &mask, Strategy::FFT);
             let (direct, _) = measure(gpu, x, &mask, Strategy::RegisterTiled);
-            let size = fft_size::<T>(w).unwrap();
+            let size = common::device_fft_size::<T>(gpu, w).unwrap();
             println!(
                 "fft accuracy {} {name} w={w} size={size}: max |y − y64| / (‖x window‖·‖m‖) fft \
                  {fft:.2e}, direct {direct:.2e}",
@@ -484,7 +485,7 @@ fn gpu_fft_length_beyond_2_pow_31() {
     let conv = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::FFT)).unwrap();
     let y = conv.run(&x).unwrap();
     assert_eq!(y.len(), n);
-    let size = fft_size::<f16>(w).unwrap();
+    let size = common::device_fft_size::<f16>(&gpu, w).unwrap();
     let m2 = mask.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
     let off = Mode::Same.offset(w);
     let outputs = (n - 3000..n).chain((0..n).step_by(n / 997));

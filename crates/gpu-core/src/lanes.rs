@@ -259,7 +259,7 @@ pub enum LaneAccess {
         /// blocks then share an SM (a block is `groups_across × threads_down` threads).
         threads_down: u32,
         /// Spans ahead (in the order they are handed out) whose input each block of a
-        /// long-span scan asks into L2 (0: none; `scan.prefetch_from`).
+        /// long-span scan asks into L2 (0: none; `scan.shaped_prefetch_from`).
         prefetch: u32,
     },
     /// Long contiguous rows, each scanned as the flat single-pass scan scans an array: tiles
@@ -288,7 +288,7 @@ pub enum LaneAccess {
         /// Values per tile (block).
         tile: u32,
         /// Tiles ahead of its own whose input each block asks into L2 (0: none; scans of long
-        /// inputs on GPUs whose tuning says so: `scan.prefetch_from`).
+        /// inputs on GPUs whose tuning says so: `scan.shaped_prefetch_from`).
         prefetch: u32,
     },
     /// Short segments, a thread per segment: each block takes up to `segments_per_block`

@@ -271,12 +271,21 @@ pub const KEYS: &[Key] = &[
     ),
     count_key(
         "scan.prefetch_from",
-        "values from which the staged look-back scans of 4- and 8-byte values (flat, and over \
-         segments) and the long-span columns scans prefetch a later tile's input into L2 \
-         (compute capability 9.0+; 2^40: never)",
+        "values from which the staged flat look-back scans prefetch a later tile's input into \
+         L2 (compute capability 9.0+; 2^40: never)",
         1,
         1 << 40,
         1 << 40,
+        1 << 27,
+    ),
+    count_key(
+        "scan.shaped_prefetch_from",
+        "values from which the long-span columns scans and the staged segment tiles of \
+         device-resident data prefetch a later span or tile into L2, the columns scans' column \
+         tiles sharing scan.prefetch_kib (compute capability 9.0+; 2^40: never)",
+        1,
+        1 << 40,
+        1 << 27,
         1 << 27,
     ),
     count_key(

@@ -26,7 +26,7 @@ pub(crate) static SCAN_SM80_PTX: Ptx = Ptx::archive(
 
 /// The staged look-back kernels that prefetch a later tile's input into L2, compiled from
 /// `kernels/scan_sm90.cu` for compute_90: loaded only on GPUs of compute capability 9.0 and
-/// later whose tuning asks for the prefetch (`scan.prefetch_from`).
+/// later whose tuning asks for the prefetch (`scan.prefetch_from`, `scan.shaped_prefetch_from`).
 pub(crate) static SCAN_SM90_PTX: Ptx = Ptx::archive(
     "gpu-scan/scan_sm90",
     include_bytes!("ptx/scan_sm90.ptx.kpack"),

@@ -40,8 +40,11 @@ fn check<T: Element>(
 fn tune(gpu: &Gpu, staged_from: u64, prefetch: bool) {
     let mut t = Tuning::new();
     t.set("scan.column_staged_from", staged_from).unwrap();
-    t.set("scan.prefetch_from", if prefetch { 1 } else { 1 << 40 })
-        .unwrap();
+    t.set(
+        "scan.shaped_prefetch_from",
+        if prefetch { 1 } else { 1 << 40 },
+    )
+    .unwrap();
     gpu.set_tuning(t).unwrap();
 }
 

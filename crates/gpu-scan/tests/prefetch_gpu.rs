@@ -1,5 +1,5 @@
 //! The staged look-back scans that prefetch a later tile's input into L2 (`kernels/scan_sm90.cu`,
-//! compute capability 9.0+, `scan.prefetch_from`): forced on at every length through the tuning
+//! compute capability 9.0+, `scan.prefetch_from` and `scan.shaped_prefetch_from`): forced on at every length through the tuning
 //! keys, one tile ahead and the built-in distance, they give the CPU scan's results bit for bit
 //! (data on which every grouping is exact) for every operator family and value size (f16 and
 //! bf16 too, with results in their own type and in f32), at the edge
@@ -108,7 +108,10 @@ fn check_shaped(gpu: &Gpu, kib: u64, max_len: usize) -> usize {
     let cols_8 = AxisCase::new(9000 * 32, &[9000, 32], &[32, 1], 0);
     let cols_3d = AxisCase::new(3 * 5000 * 64, &[3, 5000, 64], &[320_000, 64, 1], 1);
     let cols_long = AxisCase::new(40_000 * 64, &[40_000, 64], &[64, 1], 0);
-    let prefetching = |p: &gpu_core::LanePlan| p.access.prefetch() > 0;
+    // Column tiles share the distance (`scan.prefetch_kib`): with 1 KiB, less than a span
+    // each where several run side by side, so those prefetch nothing.
+    let prefetching =
+        |p: &gpu_core::LanePlan| (p.access.prefetch() > 0) != (kib == 1 && p.tiles > 1);
     let mut cases = 0;
     for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
         let scan = Scan::new(gpu).kind(kind);
@@ -139,6 +142,7 @@ fn check_shaped(gpu: &Gpu, kib: u64, max_len: usize) -> usize {
 fn tune(gpu: &Gpu, from: u64, kib: u64) {
     let mut t = Tuning::new();
     t.set("scan.prefetch_from", from).unwrap();
+    t.set("scan.shaped_prefetch_from", from).unwrap();
     t.set("scan.prefetch_kib", kib).unwrap();
     gpu.set_tuning(t).unwrap();
 }

@@ -317,3 +317,22 @@ pub fn cufft_or_skip(test: &str) -> Option<()> {
     eprintln!("SKIPPED {test}: libcufft not found");
     None
 }
+
+/// The block FFT's size that `Auto` and `Strategy::FFT` take for a mask of `w` on `gpu`: the
+/// width table's ([`gpu_conv1d::fft_size`]), or the 16384-point spans from the device's
+/// `conv1d.fft_span_from` (f32) or `conv1d.fft_span_from_f64` (f64) on, where the table gives
+/// fewer points (f16 and bf16 keep their tables).
+#[cfg(feature = "cuda")]
+pub fn device_fft_size<T: Real>(gpu: &gpu_core::Gpu, w: usize) -> Option<usize> {
+    let size = gpu_conv1d::fft_size::<T>(w)?;
+    let key = match (T::NAME, std::mem::size_of::<T::Wide>()) {
+        (_, 8) => "conv1d.fft_span_from_f64",
+        ("f32", _) => "conv1d.fft_span_from",
+        _ => return Some(size),
+    };
+    Some(if size < 16384 && w as u64 >= gpu.tuned(key) {
+        16384
+    } else {
+        size
+    })
+}

@@ -220,14 +220,15 @@ impl Scanner {
         Ok(kernel)
     }
 
-    /// How many tiles of `tile_bytes` bytes of input ahead of its own a look-back tile of a
-    /// device-resident scan of `n` values prefetches into L2 (0: none), as the device's
-    /// tuning says (`scan.prefetch_from`, `scan.prefetch_kib`); at most `u32::MAX`.
-    fn prefetch_ahead(&self, n: u64, tile_bytes: u64) -> u32 {
+    /// How many spans (tiles) of `span_bytes` bytes of input ahead of its own a span of a
+    /// device-resident scan of `n` values prefetches into L2 (0: none), `chains` chains of
+    /// spans running side by side, as the device's tuning says (`scan.shaped_prefetch_from`,
+    /// `scan.prefetch_kib`); at most `u32::MAX`.
+    fn prefetch_ahead(&self, n: u64, span_bytes: u64, chains: u64) -> u32 {
         let tuning = LookbackTuning::from_keys(|k| self.gpu.tuned(k));
         let compute = self.gpu.properties().compute_capability;
         tuning
-            .prefetch_ahead(n, tile_bytes, compute)
+            .shaped_prefetch_ahead(n, span_bytes, chains, compute)
             .min(u32::MAX as u64) as u32
     }
 
@@ -328,7 +329,7 @@ impl Scanner {
                 let span_bytes = (rows_per_thread * threads_down * groups_across) as u64 * 16;
                 plan.access = plan
                     .access
-                    .with_prefetch(self.prefetch_ahead(values, span_bytes));
+                    .with_prefetch(self.prefetch_ahead(values, span_bytes, plan.tiles));
             }
         }
         let co = ColumnLanes { tx: ci.tx, ..b };
@@ -1114,7 +1115,7 @@ impl Scanner {
         let (block, tile, shared_bytes) = self.segment_tiles_shape(kind, staging)?;
         let mut plan = LanePlan::segment_tiles(len, tile);
         if resident && shared_bytes > 0 {
-            let ahead = self.prefetch_ahead(len, tile as u64 * kind.value_size as u64);
+            let ahead = self.prefetch_ahead(len, tile as u64 * kind.value_size as u64, 1);
             plan.access = plan.access.with_prefetch(ahead);
         }
         // The bounds stay cached in `segments` (and alive with it) for later calls.

@@ -286,6 +286,11 @@ impl Scanner {
         // slot, addressed from a base that stands for element 0 (the kernels read and write
         // only the tiles the counter hands them, this chunk's).
         let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        // The pipeline's streams are made for this call: without this, whether the first
+        // launch waits for the scratch's last user depends on how their handles compare with
+        // the last stream's (the call sequence varied from run to run; H100, thirty-ninth
+        // session's fault-injection test).
+        self.release_scratch()?;
         let mut run: Option<LookbackRun> = None;
         gpu.host_pipeline_ring(input, output, &mut ring, chunk, |range, data, stream| {
             let tiles = (range.len() as u64).div_ceil(plan.tile);
