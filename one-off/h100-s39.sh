@@ -11,12 +11,14 @@
 #           shapes' column spans of 1, 8 and 128 tiles and the segments (16 x 2^24, 1-8,
 #           1-2000; scan.shaped_prefetch_from); then Auto with the span keys (f32 767 … 1150,
 #           f64 1450 … 2047; the thirty-ninth session ran these already)
+#   parts   branch s39-fft-parts: Strategy::FftParts against cuFFT (f64 w 8191 … 30000, f32
+#           16383 … 65535, 2^26) and its sanitizer-sized test under the three sanitizers
 #   shapes  the f32 shapes table with PyTorch and CuPy in the same call (TUNING=file: with that
 #           table), then the f32 segments
 # Every timing step runs alone on the GPU. Results: $OUT/s39-PART.tgz.
 set -u
 cd "$(dirname "$0")/.."
-PART=${PART:?tests, tests-shared, tests-alone, prefetch or shapes}
+PART=${PART:?tests, tests-shared, tests-alone, prefetch, parts or shapes}
 T0=$(date +%s)
 left() { echo $(( ${DEADLINE:-570} - ($(date +%s) - T0) )); }
 cap() { local t=$1 l; l=$(left); [ "$t" -lt "$l" ] && echo "$t" || echo $(( l > 5 ? l - 5 : 1 )); }
@@ -60,6 +62,20 @@ case $PART in
     step span-f64 60 "$B/conv1d-fft" --log2 26 --types f64 --no-direct-above 64 \
       --widths 1450,1500,1700,2047 --sizes 4096,8192,16384
     grep -h "auto" "$R"/span-*.out ;;
+  parts)
+    # Branch s39-fft-parts: the mask in parts (Strategy::FftParts) against cuFFT and the block
+    # FFT's widest spans; then its sanitizer-sized test under memcheck, racecheck, synccheck.
+    step parts-f64 150 "$B/conv1d-fft" --log2 26 --types f64 --no-direct-above 64 \
+      --widths 8191,15361,15362,16383,20000,30000 --sizes 16384,1048576 --parts 0,2,3
+    step parts-f32 150 "$B/conv1d-fft" --log2 26 --types f32 --no-direct-above 64 \
+      --widths 16383,31745,31746,40000,65535 --sizes 32768,1048576 --parts 0,2,4
+    cat "$R"/parts-*.out
+    for tool in memcheck racecheck synccheck; do
+      extra=; [ $tool = memcheck ] && extra="--report-api-errors no"
+      step "san-parts-$tool" 120 compute-sanitizer --tool $tool $extra --error-exitcode 9 \
+        gpu-bundle/tests/gpu-conv1d__fft_parts_gpu gpu_fft_parts_for_the_sanitizers
+      grep -hE "SUMMARY|test result" "$R/san-parts-$tool.out" "$R/san-parts-$tool.log" 2>/dev/null
+    done ;;
   shapes)
     [ -n "${TUNING:-}" ] && export GPU_PRIMS_TUNING=$TUNING
     step peers-f32 230 python3 scripts/peers_shapes.py --types f32 --quick --no-conv --out "$R/peers-f32.json"

@@ -6,7 +6,9 @@
 //! FFT path at its automatic size and at every size that takes the mask (only those of
 //! `--sizes` where given; and cuFFT segments of 2^20 from w = 2047 on, unless `--sizes` leaves
 //! out 1048576). Each FFT result is
-//! compared with the direct one (largest difference over the largest |direct output|).
+//! compared with the direct one (largest difference over the largest |direct output|). From a
+//! quarter of the largest span's width on, `Strategy::FftParts` too (`--parts`: the counts, 0
+//! the automatic one, the default).
 //! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference. Masks past
 //! the block FFT's widest (65535 in the default list; 16383 for f64) run through cuFFT.
 //!
@@ -17,7 +19,7 @@
 //! ```text
 //! cargo run --release -p gpu-prims-benches --features cuda --bin conv1d-fft -- [--log2 26]
 //!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W] [--sizes 4096,8192]
-//!     [--full 24]
+//!     [--parts 0,2,3] [--full 24]
 //! ```
 
 #[cfg(feature = "cuda")]
@@ -61,10 +63,14 @@ fn run() -> gpu_core::Result<()> {
     let direct_max: usize = arg(&args, "--no-direct-above").unwrap_or(16383);
     let sizes: Option<Vec<usize>> = arg::<String>(&args, "--sizes")
         .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect());
+    let parts: Vec<u32> = arg::<String>(&args, "--parts")
+        .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect())
+        .unwrap_or_else(|| vec![0]);
     let sweep_args = SweepArgs {
         log2,
         direct_max,
         sizes,
+        parts,
     };
     let gpu = gpu_core::Gpu::default_device()?;
     if let Some(k) = arg::<u32>(&args, "--full") {
@@ -114,6 +120,9 @@ struct SweepArgs {
     log2: u32,
     direct_max: usize,
     sizes: Option<Vec<usize>>,
+    /// Parts counts of `Strategy::FftParts` timed from a quarter of the largest span's width
+    /// on (0: the automatic count; empty: none).
+    parts: Vec<u32>,
 }
 
 #[cfg(feature = "cuda")]
@@ -216,6 +225,20 @@ fn sweep<T: gpu_conv1d::Real>(
                 Some(s) => format!("fft:{s}"),
             };
             row(label, us, diff(&y)?);
+        }
+        // The block FFT with the mask in parts, from a quarter of the largest span on.
+        if w >= fft_max_size::<T>() / 4 {
+            for &parts in &args.parts {
+                let Ok(fft) = conv(Strategy::FftParts { parts }) else {
+                    continue;
+                };
+                let us = time(gpu, || fft.run_into(&x, &mut y))?;
+                let label = match fft.path(n)? {
+                    Path::FftEvenOddParts { size, parts } => format!("fft_parts:{size}x{parts}"),
+                    p => format!("fft_parts:{p:?}"),
+                };
+                row(label, us, diff(&y)?);
+            }
         }
     }
     Ok(())

@@ -122,8 +122,8 @@ mod rows_host;
 mod slices_host;
 
 pub use fft::{
-    cufft_size, fft_max_size, fft_max_width, fft_pad, fft_pair_max, fft_size, fft_tile,
-    CUFFT_MIN_SIZE, FFT_EVEN_ODD_MIN, FFT_SIZES,
+    cufft_size, fft_max_size, fft_max_width, fft_pad, fft_pair_max, fft_part_width, fft_parts,
+    fft_size, fft_tile, CUFFT_MIN_SIZE, FFT_EVEN_ODD_MIN, FFT_MAX_PARTS, FFT_SIZES,
 };
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,
@@ -562,6 +562,32 @@ pub enum Strategy {
         /// against 0.4 ms with [`fft_size`]'s 4096.
         size: u32,
     },
+    /// The block FFT past one span: the mask cut into `parts` parts of [`fft_part_width`] taps
+    /// (0: [`fft_parts`]'s count), for masks longer than [`fft_max_width`], on spans of
+    /// [`fft_max_size`] points (32768; 16384 for f64) packed as [`Path::FftEvenOdd`] packs them.
+    /// An output is the sum over the parts of each part's correlation with the signal from its
+    /// own offset, so each block transforms its tile's span for every part, adds the products
+    /// with the parts' spectra and transforms the sum back once: `parts + 1` transforms a tile
+    /// of [`fft_tile`]`(size, part width)` outputs, in one pass over the signal (cuFFT's
+    /// segments take five). f32 and f64 signals. Accuracy and non-finite values as
+    /// [`Strategy::Fft`] (a NaN spreads through its tile's transforms; such tiles take the
+    /// direct sums). Not taken by [`Strategy::Auto`] (its crossings with cuFFT are not yet
+    /// measured).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_conv1d::{Conv1d, Options, Path, Strategy};
+    /// let gpu = gpu_core::Gpu::default_device()?;
+    /// let mask = vec![1.0f64 / 16383.0; 16383];
+    /// let conv = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::FftParts { parts: 0 }))?;
+    /// assert_eq!(conv.path(1 << 20)?, Path::FftEvenOddParts { size: 16384, parts: 2 });
+    /// let y = conv.run(&vec![1.0f64; 1 << 20])?;
+    /// # Ok(()) }
+    /// ```
+    FftParts {
+        /// Parts of the mask (0: [`fft_parts`]; at most [`FFT_MAX_PARTS`]).
+        parts: u32,
+    },
 }
 
 impl Strategy {
@@ -583,7 +609,7 @@ impl Strategy {
     ];
 
     /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`, `register_tiled`,
-    /// `tensor_core`, `warpgroup`, `fft`.
+    /// `tensor_core`, `warpgroup`, `fft`, `fft_parts`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Basic => "basic",
@@ -595,6 +621,7 @@ impl Strategy {
             Strategy::TensorCore => "tensor_core",
             Strategy::Warpgroup => "warpgroup",
             Strategy::Fft { .. } => "fft",
+            Strategy::FftParts { .. } => "fft_parts",
         }
     }
 

@@ -230,6 +230,9 @@ pub(crate) fn validate_strategy<T: Real>(strategy: Strategy, w: usize) -> Result
     if let Strategy::Fft { size } = strategy {
         crate::fft::validate::<T>(size, w)?;
     }
+    if let Strategy::FftParts { parts } = strategy {
+        crate::fft::validate_parts::<T>(parts, w)?;
+    }
     if let Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } = strategy {
         check_block_size("tile", tile, 32, 1024)?;
     }
@@ -307,6 +310,14 @@ pub enum Path {
         /// Points per span (twice the transform's).
         size: u32,
     },
+    /// `conv1d_fft_eo<size>_parts_T`: [`Path::FftEvenOdd`]'s spans with the mask in `parts`
+    /// parts ([`Strategy::FftParts`]).
+    FftEvenOddParts {
+        /// Points per span (twice the transform's).
+        size: u32,
+        /// Parts of the mask.
+        parts: u32,
+    },
     /// Overlap-save through cuFFT on segments of `size` points (masks longer than
     /// [`fft_max_width`](crate::fft_max_width)): `conv1d_cufft_gather_T`, batched real-to-complex
     /// transforms, `conv1d_cufft_multiply_A`, the transforms back, `conv1d_cufft_scatter_T`.
@@ -355,6 +366,7 @@ impl Path {
             Path::Warpgroup => "wgmma".to_string(),
             Path::Fft { size } => format!("fft{size}"),
             Path::FftEvenOdd { size } => format!("fft_eo{size}"),
+            Path::FftEvenOddParts { size, .. } => format!("fft_eo{size}_parts"),
             Path::CuFft { .. } => "cufft_gather".to_string(),
         };
         format!("conv1d_{algo}_{}", T::NAME)
@@ -696,6 +708,14 @@ pub(crate) fn resolve<T: Real>(
             fft_path::<T>(size, at)
         }
         Strategy::RegisterTiled => fma_path::<T>(n_out, w, at),
+        // validate() has checked that the parts fit (0 if not: the launch refuses it)
+        Strategy::FftParts { parts } => Path::FftEvenOddParts {
+            size: crate::fft_max_size::<T>() as u32,
+            parts: match parts {
+                0 => crate::fft_parts::<T>(w).unwrap_or(0) as u32,
+                p => p,
+            },
+        },
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
@@ -1491,5 +1511,62 @@ mod tests {
             Path::TiledHalo { tile: 64 }.kernel_name::<f32>(),
             "conv1d_tiled_halo_f32"
         );
+    }
+
+    #[test]
+    fn fft_parts_resolve_to_the_largest_spans() {
+        let at = Crossovers::default();
+        let n = 1 << 20;
+        let parts = |p: u32, w: usize| {
+            resolve::<f64>(
+                Strategy::FftParts { parts: p },
+                n,
+                w,
+                false,
+                false,
+                true,
+                &at,
+            )
+        };
+        assert_eq!(
+            parts(0, 16383),
+            Path::FftEvenOddParts {
+                size: 16384,
+                parts: 2
+            }
+        );
+        assert_eq!(
+            parts(3, 16383),
+            Path::FftEvenOddParts {
+                size: 16384,
+                parts: 3
+            }
+        );
+        assert_eq!(
+            resolve::<f32>(
+                Strategy::FftParts { parts: 0 },
+                n,
+                65535,
+                false,
+                false,
+                true,
+                &at
+            ),
+            Path::FftEvenOddParts {
+                size: 32768,
+                parts: 4
+            }
+        );
+        assert_eq!(
+            Path::FftEvenOddParts {
+                size: 32768,
+                parts: 4
+            }
+            .kernel_name::<f32>(),
+            "conv1d_fft_eo32768_parts_f32"
+        );
+        assert!(validate_strategy::<f64>(Strategy::FftParts { parts: 0 }, 16383).is_ok());
+        assert!(validate_strategy::<gpu_core::bf16>(Strategy::FftParts { parts: 0 }, 99).is_err());
+        assert_eq!(Strategy::FftParts { parts: 0 }.name(), "fft_parts");
     }
 }

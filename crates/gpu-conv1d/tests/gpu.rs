@@ -50,6 +50,7 @@ fn tile_of<T: Real>(strategy: Strategy) -> usize {
         Strategy::RegisterTiled => auto_fixed_tile::<T>(),
         Strategy::Basic | Strategy::ConstantMask => DEFAULT_TILE as usize,
         Strategy::Fft { .. } => 4096,
+        Strategy::FftParts { .. } => 16384,
     }
 }
 

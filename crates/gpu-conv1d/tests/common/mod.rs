@@ -203,6 +203,43 @@ pub fn check_fft<T: Real>(
     })
 }
 
+/// [`check_fft`] for the mask in `parts` parts (`Strategy::FftParts`, spans of `size` points):
+/// a tile's scale is the largest |X| over its parts' spans, and the parts' products add up, so
+/// the mask's norm counts √parts times (Σ‖part‖ ≤ √parts·‖mask‖).
+#[allow(clippy::too_many_arguments)]
+pub fn check_fft_parts<T: Real>(
+    got: &[T],
+    x: &[T],
+    m: &[T],
+    mode: Mode,
+    boundary: Boundary,
+    size: usize,
+    parts: usize,
+    limit: usize,
+) -> Result<(), String> {
+    let off = mode.offset(m.len());
+    let part_w = gpu_conv1d::fft_part_width(m.len(), parts);
+    let pad = gpu_conv1d::fft_pad(size, part_w, off);
+    let tile = gpu_conv1d::fft_tile(size, part_w + pad);
+    let reach = (got.len() / tile + 2) * tile + (parts - 1) * part_w + size;
+    let table = RangeMax::new(x, off - pad as i64, reach, boundary);
+    let spread = (parts as f64).sqrt();
+    check_transform(
+        got,
+        x,
+        m,
+        mode,
+        boundary,
+        size,
+        limit,
+        |o| o / tile,
+        |o, off| {
+            let p0 = (o / tile * tile) as i64 + off - pad as i64;
+            spread * table.max(p0, p0 + ((parts - 1) * part_w + size) as i64)
+        },
+    )
+}
+
 /// Checks `got` against the f64 reference at the sampled outputs with [`fft_tolerance`] for
 /// transforms of `size` points: `group(o)` is the output's transform (its scale computed once
 /// per group), `scale(o, off)` the largest |X| over the spans that transform read.
