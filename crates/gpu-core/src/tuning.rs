@@ -275,7 +275,7 @@ pub const KEYS: &[Key] = &[
          L2 (compute capability 9.0+; 2^40: never)",
         1,
         1 << 40,
-        1 << 40,
+        1 << 27,
         1 << 27,
     ),
     count_key(
