@@ -171,7 +171,7 @@ impl Default for LookbackTuning {
             staged_from: STAGED_MIN_LEN,
             staged_block_medium: DEFAULT_STAGED_BLOCK,
             staged_block: DEFAULT_STAGED_BLOCK,
-            prefetch_from: 1 << 40,
+            prefetch_from: 1 << 27,
             shaped_prefetch_from: 1 << 27,
             prefetch_bytes: 7 << 20,
             column_staged_from: 1 << 24,
