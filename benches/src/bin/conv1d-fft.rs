@@ -6,7 +6,8 @@
 //! FFT path at its automatic size and at every size that takes the mask (only those of
 //! `--sizes` where given; and cuFFT segments of 2^20 from w = 2047 on, unless `--sizes` leaves
 //! out 1048576). Each FFT result is
-//! compared with the direct one (largest difference over the largest |direct output|). From a
+//! compared with the direct one (largest difference over the largest |direct output|), or past
+//! `--no-direct-above` with cuFFT's segments of 2^20 where libcufft loads. From a
 //! quarter of the largest span's width on, `Strategy::FftParts` too (`--parts`: the counts, 0
 //! the automatic one, the default).
 //! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference. Masks past
@@ -163,7 +164,17 @@ fn sweep<T: gpu_conv1d::Real>(
             let us = time(gpu, || direct.run_into(&x, &mut reference))?;
             row("direct".into(), us, "-".into());
         }
-        let reference_host: Vec<f64> = if have_direct {
+        // Past the direct rows, cuFFT's segments of 2^20 (where libcufft loads) are the
+        // reference: the parts' and the block FFT's rows are still checked, against a result
+        // with errors of its own (FFT-sized, not the direct sums' exactness).
+        let have_cufft = !have_direct
+            && w <= n
+            && gpu_conv1d::cufft_available()
+            && match conv(Strategy::Fft { size: 1 << 20 }) {
+                Ok(c) => c.run_into(&x, &mut reference).is_ok(),
+                Err(_) => false,
+            };
+        let reference_host: Vec<f64> = if have_direct || have_cufft {
             stream.synchronize()?;
             reference.to_vec()?.iter().map(|v| v.to_f64()).collect()
         } else {

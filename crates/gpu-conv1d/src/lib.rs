@@ -486,9 +486,11 @@ pub enum Strategy {
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
     /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
-    /// [`fft_max_width`] (from 33 elements for f32, 64 for f64), and from [`cufft_min_width`]
-    /// (28650 for f32, f16 and bf16; 13080 for f64) through cuFFT where libcufft loads (the
-    /// block FFT, then the direct kernels, where it does not). Those crossovers are the built-in
+    /// [`fft_max_width`] (from 33 elements for f32, 64 for f64); f32 masks of 28650 to 65535
+    /// and f64 masks of 13080 to 30000 with the mask in parts ([`Strategy::FftParts`]), and
+    /// those past them (f16 and bf16 from 28650) through cuFFT where libcufft loads (where it
+    /// does not: the parts as far as they take the mask, the one-span block FFT for f16 and
+    /// bf16, then the direct kernels). Those crossovers are the built-in
     /// values of GPUs of ordinary memory bandwidth per SM (the H100); each device takes its own
     /// from `gpu_core::tuning`'s `conv1d.*` keys (the H200: FFT from 33 for f32, 64 for f64).
     #[default]
@@ -571,18 +573,22 @@ pub enum Strategy {
     /// of [`fft_tile`]`(size, part width)` outputs, in one pass over the signal (cuFFT's
     /// segments take five). f32 and f64 signals. Accuracy and non-finite values as
     /// [`Strategy::Fft`] (a NaN spreads through its tile's transforms; such tiles take the
-    /// direct sums). Not taken by [`Strategy::Auto`] (its crossings with cuFFT are not yet
-    /// measured).
+    /// direct sums). [`Strategy::Auto`] takes it between the device's `conv1d.fft_parts_from`
+    /// and `conv1d.fft_parts_to` keys (f32 28650 to 65535, f64 13080 to 30000 on the H100).
     ///
     /// ```no_run
+    /// # #[cfg(feature = "cuda")]
     /// # fn main() -> gpu_core::Result<()> {
     /// use gpu_conv1d::{Conv1d, Options, Path, Strategy};
     /// let gpu = gpu_core::Gpu::default_device()?;
     /// let mask = vec![1.0f64 / 16383.0; 16383];
-    /// let conv = Conv1d::correlation(&gpu, &mask, Options::new().strategy(Strategy::FftParts { parts: 0 }))?;
+    /// let parts = Options::new().strategy(Strategy::FftParts { parts: 0 });
+    /// let conv = Conv1d::correlation(&gpu, &mask, parts)?;
     /// assert_eq!(conv.path(1 << 20)?, Path::FftEvenOddParts { size: 16384, parts: 2 });
     /// let y = conv.run(&vec![1.0f64; 1 << 20])?;
+    /// assert_eq!(y.len(), 1 << 20);
     /// # Ok(()) }
+    /// # #[cfg(not(feature = "cuda"))] fn main() {}
     /// ```
     FftParts {
         /// Parts of the mask (0: [`fft_parts`]; at most [`FFT_MAX_PARTS`]).

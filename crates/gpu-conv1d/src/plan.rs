@@ -539,6 +539,33 @@ pub const FFT_SPAN_FROM_F64: usize = 1500;
 /// H200 only, docs/tuning.md).
 pub const WIDE_TILE_FROM_ORDINARY: usize = 1 << 40;
 
+/// `conv1d.fft_parts_from`: the shortest f32 mask [`Strategy::Auto`] runs with the mask in parts
+/// ([`Path::FftEvenOddParts`]): the one-span block FFT's crossing with cuFFT
+/// ([`cufft_min_width`]), where the parts, which transform a tile's span once a part and read it
+/// once, beat both by far (H100, fortieth session, 2^26 `same`: w = 31745 two parts 0.193× a
+/// copy, cuFFT 0.069, one span 0.022). Between one span and the parts the crossing lies lower
+/// (at w = 16383 one span still led, 0.331 against 0.270): not measured yet.
+pub const FFT_PARTS_FROM: usize = 28_650;
+
+/// `conv1d.fft_parts_to`: the widest f32 mask `Auto` runs in parts where libcufft loads, the
+/// widest measured ahead of cuFFT (H100, fortieth session: w = 65535 four parts 0.110× a copy,
+/// cuFFT 0.066; 40000 three parts 0.159 against 0.066). Past it cuFFT, not measured against the
+/// parts. The H200 takes the same value (its cuFFT, bound by memory, runs at about the same
+/// fraction of its copy; the parts, bound by arithmetic, lose a third of theirs: 0.110 × 506 /
+/// 718 ≈ 0.078 at 65535, still ahead).
+pub const FFT_PARTS_TO: usize = 65_535;
+
+/// `conv1d.fft_parts_from_f64`: the same for f64, at the one span's crossing with cuFFT (13080):
+/// w = 15361 two parts 0.167× a copy, cuFFT 0.079, one span 0.035 (H100, fortieth session).
+pub const FFT_PARTS_FROM_F64: usize = 13_080;
+
+/// `conv1d.fft_parts_to_f64` on GPUs of ordinary memory bandwidth per SM: the widest f64 mask
+/// measured ahead of cuFFT (H100, fortieth session: w = 30000 four parts 0.096× a copy, cuFFT
+/// 0.077; 20000 three parts 0.133 against 0.077). The H200 takes 24000, an estimate: its
+/// cuFFT keeps its fraction of the copy (0.077) where the parts lose a third of theirs (30000:
+/// 0.096 × 506 / 718 ≈ 0.068), crossing near 24000 by the parts' cost per tile.
+pub const FFT_PARTS_TO_F64: usize = 30_000;
+
 /// Where [`Strategy::Auto`] changes path on one device: gpu_core::tuning's `conv1d.*` keys.
 /// [`Default`] holds the built-in values of a GPU of ordinary memory bandwidth (the H100's,
 /// as [`fft_min_width`] and [`cufft_min_width`] give them).
@@ -553,8 +580,17 @@ pub struct Crossovers {
     pub fft_span_from: usize,
     /// The same for f64 (`conv1d.fft_span_from_f64`).
     pub fft_span_from_f64: usize,
-    /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`).
+    /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`), but for f32
+    /// masks that `fft_parts_from ..= fft_parts_to` send to the parts.
     pub cufft_min_width: usize,
+    /// Shortest f32 mask through the block FFT with the mask in parts (`conv1d.fft_parts_from`).
+    pub fft_parts_from: usize,
+    /// Widest f32 mask through the parts where libcufft loads (`conv1d.fft_parts_to`).
+    pub fft_parts_to: usize,
+    /// The same two for f64 (`conv1d.fft_parts_from_f64`, `conv1d.fft_parts_to_f64`).
+    pub fft_parts_from_f64: usize,
+    /// See `fft_parts_from_f64`.
+    pub fft_parts_to_f64: usize,
     /// Smallest FFT size that packs a tile's even and odd points into one transform rather
     /// than two tiles (`conv1d.fft_even_odd_from`).
     pub fft_even_odd_from: usize,
@@ -574,6 +610,10 @@ impl Default for Crossovers {
             fft_span_from: FFT_SPAN_FROM,
             fft_span_from_f64: FFT_SPAN_FROM_F64,
             cufft_min_width: cufft_min_width::<f32>(),
+            fft_parts_from: FFT_PARTS_FROM,
+            fft_parts_to: FFT_PARTS_TO,
+            fft_parts_from_f64: FFT_PARTS_FROM_F64,
+            fft_parts_to_f64: FFT_PARTS_TO_F64,
             fft_even_odd_from: FFT_EVEN_ODD_FROM,
             wide_tile_from: WIDE_TILE_FROM_ORDINARY,
             half_wide_tile_from: WIDE_TILE_FROM_ORDINARY,
@@ -592,6 +632,10 @@ impl Crossovers {
             fft_span_from: count("conv1d.fft_span_from"),
             fft_span_from_f64: count("conv1d.fft_span_from_f64"),
             cufft_min_width: count("conv1d.cufft_min_width"),
+            fft_parts_from: count("conv1d.fft_parts_from"),
+            fft_parts_to: count("conv1d.fft_parts_to"),
+            fft_parts_from_f64: count("conv1d.fft_parts_from_f64"),
+            fft_parts_to_f64: count("conv1d.fft_parts_to_f64"),
             fft_even_odd_from: count("conv1d.fft_even_odd_from"),
             wide_tile_from: count("conv1d.wide_tile_from"),
             half_wide_tile_from: count("conv1d.half_wide_tile_from"),
@@ -619,6 +663,16 @@ impl Crossovers {
             (_, 8) => self.fft_span_from_f64,
             ("f32", _) => self.fft_span_from,
             _ => usize::MAX,
+        }
+    }
+
+    /// The widths of `T` that `Auto` runs with the mask in parts where libcufft loads (f32 and
+    /// f64; none for f16 and bf16, which have no parts kernels).
+    fn parts_range<T: Real>(&self) -> Option<(usize, usize)> {
+        match (T::NAME, std::mem::size_of::<T::Wide>()) {
+            ("f64", 8) => Some((self.fft_parts_from_f64, self.fft_parts_to_f64)),
+            ("f32", _) => Some((self.fft_parts_from, self.fft_parts_to)),
+            _ => None,
         }
     }
 
@@ -670,6 +724,18 @@ fn device_fft_size<T: Real>(w: usize, at: &Crossovers) -> Option<usize> {
     })
 }
 
+/// The parts [`Strategy::Auto`] splits a mask of `w` into, if it takes that path: from the
+/// device's `conv1d.fft_parts_from*` on, up to its `conv1d.fft_parts_to*` where libcufft loads
+/// (cuFFT past it) and as far as the parts take the mask where it does not (they beat the
+/// direct sums there by far: f64 w = 16383 two parts 2.3 ms, the direct sums 85.8 ms, 2^26).
+fn auto_parts<T: Real>(w: usize, cufft: bool, at: &Crossovers) -> Option<usize> {
+    let (from, to) = at.parts_range::<T>()?;
+    if w < from || (cufft && w > to) {
+        return None;
+    }
+    crate::fft_parts::<T>(w)
+}
+
 /// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
 /// 8.0 or later, and for f32 a mask the TF32 split takes); `warpgroup`: whether the warpgroup
 /// kernel can (compute capability 9.0); `cufft`: whether libcufft loads; `at`: the device's
@@ -719,6 +785,11 @@ pub(crate) fn resolve<T: Real>(
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
+            } else if let Some(parts) = auto_parts::<T>(w, cufft, at) {
+                Path::FftEvenOddParts {
+                    size: crate::fft_max_size::<T>() as u32,
+                    parts: parts as u32,
+                }
             } else if cufft && w >= at.cufft_min::<T>() {
                 Path::CuFft {
                     size: crate::cufft_size(w, n_out) as u64,
@@ -1010,6 +1081,28 @@ mod tests {
         assert!(matches!(
             resolve::<f32>(Strategy::Auto, n, 9000, false, false, true, &at),
             Path::CuFft { .. }
+        ));
+        // The parts from conv1d.fft_parts_from (f32) and _f64, and cuFFT past _to.
+        let mut t = gpu_core::Tuning::new();
+        t.set("conv1d.fft_parts_from", 2000).unwrap();
+        t.set("conv1d.fft_parts_to", 3000).unwrap();
+        t.set("conv1d.fft_parts_from_f64", 5000).unwrap();
+        let parts = Crossovers::from_keys(|k| t.value(k, &h100));
+        let auto = |w| resolve::<f32>(Strategy::Auto, n, w, false, false, true, &parts);
+        assert!(
+            matches!(auto(1999), Path::FftEvenOdd { .. }),
+            "{:?}",
+            auto(1999)
+        );
+        assert!(matches!(auto(2000), Path::FftEvenOddParts { .. }));
+        assert!(matches!(auto(3000), Path::FftEvenOddParts { .. }));
+        assert!(
+            matches!(auto(3001), Path::FftEvenOdd { .. }),
+            "below cufft_min_width"
+        );
+        assert!(matches!(
+            resolve::<f64>(Strategy::Auto, n, 5000, false, false, true, &parts),
+            Path::FftEvenOddParts { .. }
         ));
         // f64 keeps its own key (64 built in).
         assert!(!matches!(
@@ -1348,16 +1441,21 @@ mod tests {
             resolve_h100::<f32>(Strategy::Auto, n, 200, false, false),
             Path::Fft { size: 2048 }
         );
+        // Past one block's transform: the mask in parts (three of 13334 for 40000), with
+        // libcufft or without; an explicit FFT request goes to cuFFT.
+        let parts = |w: usize| Path::FftEvenOddParts {
+            size: 32768,
+            parts: crate::fft_parts::<f32>(w).unwrap() as u32,
+        };
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 40_000, false, false),
-            Path::RegisterTiled
+            parts(40_000)
         );
-        // Past one block's transform: cuFFT where it loads, explicit or automatic.
-        let segment = crate::cufft_size(40_000, n) as u64;
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 40_000, false, true),
-            Path::CuFft { size: segment }
+            parts(40_000)
         );
+        let segment = crate::cufft_size(40_000, n) as u64;
         assert_eq!(
             resolve_h100::<f32>(Strategy::FFT, n, 40_000, false, false),
             Path::CuFft { size: segment }
@@ -1370,22 +1468,71 @@ mod tests {
             resolve_h100::<f32>(Strategy::Auto, n, 28_649, false, true),
             Path::FftEvenOdd { size: 32768 }
         );
+        // From the one span's crossing with cuFFT the parts, up to conv1d.fft_parts_to where
+        // libcufft loads (cuFFT past it), and on as far as they take the mask where it does not.
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 28_650, false, true),
+            parts(28_650)
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Auto, n, 65_535, false, true),
+            parts(65_535)
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Auto, n, 65_536, false, true),
             Path::CuFft {
-                size: crate::cufft_size(28_650, n) as u64
+                size: crate::cufft_size(65_536, n) as u64
             }
         );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Auto, n, 65_536, false, false),
+            parts(65_536)
+        );
+        let f64_parts = |w: usize| Path::FftEvenOddParts {
+            size: 16384,
+            parts: crate::fft_parts::<f64>(w).unwrap() as u32,
+        };
         assert_eq!(
             resolve_h100::<f64>(Strategy::Auto, n, 13_079, false, true),
             Path::FftEvenOdd { size: 16384 }
         );
         assert_eq!(
             resolve_h100::<f64>(Strategy::Auto, n, 13_080, false, true),
+            f64_parts(13_080)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 16_383, false, true),
+            f64_parts(16_383)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 30_000, false, true),
+            f64_parts(30_000)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 30_001, false, true),
             Path::CuFft {
-                size: crate::cufft_size(13_080, n) as u64
+                size: crate::cufft_size(30_001, n) as u64
             }
         );
+        // Past what 64 parts take: cuFFT, or the direct sums without libcufft.
+        let widest = (1..=64 * 16384)
+            .rev()
+            .step_by(997)
+            .find(|&w| crate::fft_parts::<f64>(w).is_some())
+            .unwrap();
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, widest, false, false),
+            f64_parts(widest)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 64 * 16384, false, false),
+            Path::RegisterTiled
+        );
+        // f16 and bf16 have no parts kernels: cuFFT from conv1d.cufft_min_width.
+        assert!(matches!(
+            resolve_h100::<gpu_core::f16>(Strategy::Auto, n, 28_650, false, true),
+            Path::CuFft { .. }
+        ));
         // The even-and-odd packing: from 16384 points on, past the pairs always.
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 15_361, false, false),

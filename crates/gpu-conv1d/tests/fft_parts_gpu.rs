@@ -180,6 +180,66 @@ fn gpu_fft_parts_non_finite_inputs() {
     case::<f64>(&gpu, 16_383);
 }
 
+/// `Auto` takes the parts between the device's `conv1d.fft_parts_from*` and `_to*` (and past
+/// `_to` where libcufft does not load), and its results are the parts' own.
+#[test]
+fn gpu_fft_parts_auto() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn case<T: Real>(gpu: &Gpu, from: &str, to: &str) {
+        let (from, to) = (gpu.tuned(from) as usize, gpu.tuned(to) as usize);
+        let n = 300_001;
+        for w in [from, (from + to) / 2, to] {
+            let Some(parts) = fft_parts::<T>(w) else {
+                continue;
+            };
+            let mask = common::data::<T>(w, 70 + w as u64);
+            let x = common::data::<T>(n, 71);
+            let auto = Conv1d::correlation(gpu, &mask, Options::new()).unwrap();
+            let want = Path::FftEvenOddParts {
+                size: fft_max_size::<T>() as u32,
+                parts: parts as u32,
+            };
+            assert_eq!(auto.path(n).unwrap(), want, "{} w {w}", T::NAME);
+            let explicit = Options::new().strategy(Strategy::FftParts { parts: 0 });
+            let explicit = Conv1d::correlation(gpu, &mask, explicit).unwrap();
+            let got = run_rows(gpu, &auto, &x, 1);
+            let again = run_rows(gpu, &explicit, &x, 1);
+            assert!(
+                got.iter()
+                    .zip(&again)
+                    .all(|(a, b)| a.to_f64().to_bits() == b.to_f64().to_bits()),
+                "{} w {w}: Auto's bits differ from Strategy::FftParts'",
+                T::NAME
+            );
+            common::check_fft_parts(
+                &got,
+                &x,
+                &mask,
+                Mode::Same,
+                Boundary::Zero,
+                fft_max_size::<T>(),
+                parts,
+                2000,
+            )
+            .unwrap_or_else(|e| panic!("{} w {w}: {e}", T::NAME));
+        }
+        // Past `_to`: cuFFT where libcufft loads, the parts where it does not.
+        let past = to + 1;
+        let mask = common::data::<T>(past, 72);
+        let path = Conv1d::correlation(gpu, &mask, Options::new())
+            .unwrap()
+            .path(n)
+            .unwrap();
+        match (gpu_conv1d::cufft_available(), fft_parts::<T>(past)) {
+            (true, _) => assert!(matches!(path, Path::CuFft { .. }), "{path:?}"),
+            (false, Some(_)) => assert!(matches!(path, Path::FftEvenOddParts { .. }), "{path:?}"),
+            (false, None) => {}
+        }
+    }
+    case::<f32>(&gpu, "conv1d.fft_parts_from", "conv1d.fft_parts_to");
+    case::<f64>(&gpu, "conv1d.fft_parts_from_f64", "conv1d.fft_parts_to_f64");
+}
+
 /// The error of a `Conv1d::new` that must fail.
 fn refused<T: Real>(r: gpu_core::Result<Conv1d<'static, T>>, what: &str) -> gpu_core::Error {
     match r {
