@@ -240,6 +240,93 @@ fn gpu_fft_parts_auto() {
     case::<f64>(&gpu, "conv1d.fft_parts_from_f64", "conv1d.fft_parts_to_f64");
 }
 
+/// The parts' accuracy beside the direct sums' and cuFFT's (where libcufft loads): the largest
+/// `|y − y64| / (‖x window‖₂·‖m‖₂)` over 3000 outputs of a 2^18 signal, on random data, a wide
+/// dynamic range and spikes (as `gpu_fft_accuracy` for the one span), printed; the parts'
+/// results also within their bound.
+#[test]
+fn gpu_fft_parts_accuracy() {
+    use rayon::prelude::*;
+    let Some(gpu) = gpu_or_skip() else { return };
+    fn measure<T: Real>(gpu: &Gpu, x: &[T], mask: &[T], strategy: Strategy) -> (f64, Vec<T>) {
+        let conv = Conv1d::correlation(gpu, mask, Options::new().strategy(strategy)).unwrap();
+        let y = conv.run(x).unwrap();
+        let w = mask.len();
+        let off = Mode::Same.offset(w);
+        let m2 = mask.iter().map(|v| v.to_f64().powi(2)).sum::<f64>().sqrt();
+        let worst = common::sample(y.len(), 3000)
+            .par_iter()
+            .map(|&o| {
+                let (r, _) = gpu_conv1d::cpu::reference_at(x, mask, o as i64 + off, Boundary::Zero);
+                let win = (0..w as i64)
+                    .filter_map(|j| Boundary::Zero.index(o as i64 + off + j, x.len()))
+                    .map(|i| x[i].to_f64().powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                if win > 0.0 {
+                    (y[o].to_f64() - r).abs() / (win * m2)
+                } else {
+                    0.0
+                }
+            })
+            .reduce(|| 0.0, f64::max);
+        (worst, y)
+    }
+    fn all<T: Real>(gpu: &Gpu, widths: &[usize]) {
+        let n = 1 << 18;
+        let spikes: Vec<T> = common::data::<T>(n, 79)
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                T::from_f64(if i % 5000 == 0 {
+                    1e3
+                } else {
+                    v.to_f64() * 1e-3
+                })
+            })
+            .collect();
+        let data = [
+            ("random", common::data::<T>(n, 77), (0, 0)),
+            ("wide range", common::spread::<T>(n, 78, -40, 40), (-8, 8)),
+            ("spikes", spikes, (0, 0)),
+        ];
+        for (name, x, (mlo, mhi)) in &data {
+            for &w in widths {
+                let mask = common::spread::<T>(w, 90 + w as u64, *mlo, *mhi);
+                let parts = fft_parts::<T>(w).unwrap();
+                let (err, y) = measure(gpu, x, &mask, Strategy::FftParts { parts: 0 });
+                let (direct, _) = measure(gpu, x, &mask, Strategy::RegisterTiled);
+                let cufft = if gpu_conv1d::cufft_available() {
+                    format!(
+                        "{:.2e}",
+                        measure(gpu, x, &mask, Strategy::Fft { size: 1 << 20 }).0
+                    )
+                } else {
+                    "– (no libcufft)".into()
+                };
+                println!(
+                    "parts accuracy {} {name} w={w} parts={parts}: max |y − y64| / (‖x window‖·‖m‖) \
+                     parts {err:.2e}, direct {direct:.2e}, cuFFT {cufft}",
+                    T::NAME
+                );
+                common::check_fft_parts(
+                    &y,
+                    x,
+                    &mask,
+                    Mode::Same,
+                    Boundary::Zero,
+                    fft_max_size::<T>(),
+                    parts,
+                    20_000,
+                )
+                .unwrap_or_else(|e| panic!("{} {name} w {w}: {e}", T::NAME));
+            }
+        }
+    }
+    all::<f32>(&gpu, &[fft_max_width::<f32>() + 1, 40_000, 65_535]);
+    all::<f64>(&gpu, &[fft_max_width::<f64>() + 1, 16_383, 30_000]);
+}
+
 /// The error of a `Conv1d::new` that must fail.
 fn refused<T: Real>(r: gpu_core::Result<Conv1d<'static, T>>, what: &str) -> gpu_core::Error {
     match r {
