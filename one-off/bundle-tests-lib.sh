@@ -11,7 +11,7 @@ est() {
     gpu-reduce__kernels) echo 160;; gpu-conv1d__kernels) echo 100;; gpu-scan__shaped_gpu) echo 115;;
     gpu-conv1d__axis_gpu) echo 78;; gpu-scan__host_pipeline) echo 72;; gpu-conv1d__gpu) echo 62;;
     gpu-reduce__host_pipeline) echo 58;; gpu-reduce__shaped_gpu) echo 47;; gpu-scan__columns_staged_gpu) echo 60;;
-    gpu-conv1d__tuning_gpu) echo 20;; gpu-dist__gpu) echo 18;; gpu-scan__gpu) echo 14;;
+    gpu-conv1d__tuning_gpu) echo 20;; gpu-conv1d__fft_parts_gpu) echo 120;; gpu-dist__gpu) echo 18;; gpu-scan__gpu) echo 14;;
     *) echo 8;;
   esac
 }

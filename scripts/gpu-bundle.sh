@@ -129,6 +129,10 @@ while IFS=$'\t' read -r src dst; do
   esac
 done <"$WORK/copy.tsv"
 
+# What was built: the commit, and whether the tree had changes beside it.
+{ git -C "$ROOT" rev-parse HEAD; git -C "$ROOT" status --porcelain --untracked-files=no | head -20; } \
+  >"$BUNDLE/COMMIT" 2>/dev/null || true
+
 # ------------------------------------------------------------------------------------------------
 cat >"$BUNDLE/run-tests.sh" <<'RUNNER'
 #!/usr/bin/env bash
