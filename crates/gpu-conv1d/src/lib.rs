@@ -486,8 +486,8 @@ pub enum Strategy {
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
     /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
-    /// [`fft_max_width`] (from 33 elements for f32, 64 for f64); f32 masks of 28650 to 65535
-    /// and f64 masks of 13080 to 30000 with the mask in parts ([`Strategy::FftParts`]), and
+    /// [`fft_max_width`] (from 33 elements for f32, 64 for f64); f32 masks of 21385 to 126336
+    /// and f64 masks of 10144 to 39074 with the mask in parts ([`Strategy::FftParts`]), and
     /// those past them (f16 and bf16 from 28650) through cuFFT where libcufft loads (where it
     /// does not: the parts as far as they take the mask, the one-span block FFT for f16 and
     /// bf16, then the direct kernels). Those crossovers are the built-in
@@ -574,7 +574,7 @@ pub enum Strategy {
     /// segments take five). f32 and f64 signals. Accuracy and non-finite values as
     /// [`Strategy::Fft`] (a NaN spreads through its tile's transforms; such tiles take the
     /// direct sums). [`Strategy::Auto`] takes it between the device's `conv1d.fft_parts_from`
-    /// and `conv1d.fft_parts_to` keys (f32 28650 to 65535, f64 13080 to 30000 on the H100).
+    /// and `conv1d.fft_parts_to` keys (f32 21385 to 126336, f64 10144 to 39074 on the H100).
     ///
     /// ```no_run
     /// # #[cfg(feature = "cuda")]

@@ -540,31 +540,30 @@ pub const FFT_SPAN_FROM_F64: usize = 1500;
 pub const WIDE_TILE_FROM_ORDINARY: usize = 1 << 40;
 
 /// `conv1d.fft_parts_from`: the shortest f32 mask [`Strategy::Auto`] runs with the mask in parts
-/// ([`Path::FftEvenOddParts`]): the one-span block FFT's crossing with cuFFT
-/// ([`cufft_min_width`]), where the parts, which transform a tile's span once a part and read it
-/// once, beat both by far (H100, fortieth session, 2^26 `same`: w = 31745 two parts 0.193× a
-/// copy, cuFFT 0.069, one span 0.022). Between one span and the parts the crossing lies lower
-/// (at w = 16383 one span still led, 0.331 against 0.270): not measured yet.
-pub const FFT_PARTS_FROM: usize = 28_650;
+/// ([`Path::FftEvenOddParts`]) instead of one span: the tuning tool's crossing on the H100
+/// (forty-first session; 2^26 `same`: w = 20479 one span 0.254× a copy, two parts 0.244; 24575
+/// one span 0.176, two parts 0.233). Both are block FFTs bound by arithmetic, so the crossing
+/// holds on the H200 too.
+pub const FFT_PARTS_FROM: usize = 21_385;
 
-/// `conv1d.fft_parts_to`: the widest f32 mask `Auto` runs in parts where libcufft loads, the
-/// widest measured ahead of cuFFT (H100, fortieth session: w = 65535 four parts 0.110× a copy,
-/// cuFFT 0.066; 40000 three parts 0.159 against 0.066). Past it cuFFT, not measured against the
-/// parts. The H200 takes the same value (its cuFFT, bound by memory, runs at about the same
-/// fraction of its copy; the parts, bound by arithmetic, lose a third of theirs: 0.110 × 506 /
-/// 718 ≈ 0.078 at 65535, still ahead).
-pub const FFT_PARTS_TO: usize = 65_535;
+/// `conv1d.fft_parts_to` on GPUs of ordinary memory bandwidth per SM: the widest f32 mask `Auto`
+/// runs in parts where libcufft loads, the tuning tool's crossing with cuFFT on the H100
+/// (forty-first session; 2^26: w = 98303 six parts 0.078× a copy, cuFFT 0.065; 131071 eight
+/// parts 0.059, cuFFT 0.062). The H200 takes 80000, an estimate: its cuFFT, bound by memory,
+/// keeps its fraction of the copy while the parts, bound by arithmetic, lose 30 % of theirs
+/// (506 / 718 µs): w = 81919 five parts 0.090 × 0.705 ≈ 0.063 against cuFFT's 0.064.
+pub const FFT_PARTS_TO: usize = 126_336;
 
-/// `conv1d.fft_parts_from_f64`: the same for f64, at the one span's crossing with cuFFT (13080):
-/// w = 15361 two parts 0.167× a copy, cuFFT 0.079, one span 0.035 (H100, fortieth session).
-pub const FFT_PARTS_FROM_F64: usize = 13_080;
+/// `conv1d.fft_parts_from_f64`: the same crossing for f64 (H100, forty-first session; 2^26:
+/// w = 10239 one span 0.203, two parts 0.205; 11263 0.170 against 0.199).
+pub const FFT_PARTS_FROM_F64: usize = 10_144;
 
-/// `conv1d.fft_parts_to_f64` on GPUs of ordinary memory bandwidth per SM: the widest f64 mask
-/// measured ahead of cuFFT (H100, fortieth session: w = 30000 four parts 0.096× a copy, cuFFT
-/// 0.077; 20000 three parts 0.133 against 0.077). The H200 takes 24000, an estimate: its
-/// cuFFT keeps its fraction of the copy (0.077) where the parts lose a third of theirs (30000:
-/// 0.096 × 506 / 718 ≈ 0.068), crossing near 24000 by the parts' cost per tile.
-pub const FFT_PARTS_TO_F64: usize = 30_000;
+/// `conv1d.fft_parts_to_f64` on GPUs of ordinary memory bandwidth per SM: the tuning tool's f64
+/// crossing with cuFFT on the H100 (forty-first session; 2^26: w = 30000 four parts 0.096× a
+/// copy, cuFFT 0.077; 40000 five parts 0.075, cuFFT 0.077). The H200 takes 24000, an estimate
+/// by the same rule as [`FFT_PARTS_TO`] (w = 24575 three parts 0.113 × 0.705 ≈ 0.080 against
+/// 0.078; 28671 four parts 0.100 × 0.705 ≈ 0.071).
+pub const FFT_PARTS_TO_F64: usize = 39_074;
 
 /// Where [`Strategy::Auto`] changes path on one device: gpu_core::tuning's `conv1d.*` keys.
 /// [`Default`] holds the built-in values of a GPU of ordinary memory bandwidth (the H100's,
@@ -1465,53 +1464,53 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 28_649, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 21_384, false, true),
             Path::FftEvenOdd { size: 32768 }
         );
-        // From the one span's crossing with cuFFT the parts, up to conv1d.fft_parts_to where
+        // From the parts' crossing with the one span the parts, up to conv1d.fft_parts_to where
         // libcufft loads (cuFFT past it), and on as far as they take the mask where it does not.
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 28_650, false, true),
-            parts(28_650)
+            resolve_h100::<f32>(Strategy::Auto, n, 21_385, false, true),
+            parts(21_385)
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 65_535, false, true),
-            parts(65_535)
+            resolve_h100::<f32>(Strategy::Auto, n, 126_336, false, true),
+            parts(126_336)
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 65_536, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 126_337, false, true),
             Path::CuFft {
-                size: crate::cufft_size(65_536, n) as u64
+                size: crate::cufft_size(126_337, n) as u64
             }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 65_536, false, false),
-            parts(65_536)
+            resolve_h100::<f32>(Strategy::Auto, n, 126_337, false, false),
+            parts(126_337)
         );
         let f64_parts = |w: usize| Path::FftEvenOddParts {
             size: 16384,
             parts: crate::fft_parts::<f64>(w).unwrap() as u32,
         };
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 13_079, false, true),
+            resolve_h100::<f64>(Strategy::Auto, n, 10_143, false, true),
             Path::FftEvenOdd { size: 16384 }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 13_080, false, true),
-            f64_parts(13_080)
+            resolve_h100::<f64>(Strategy::Auto, n, 10_144, false, true),
+            f64_parts(10_144)
         );
         assert_eq!(
             resolve_h100::<f64>(Strategy::Auto, n, 16_383, false, true),
             f64_parts(16_383)
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 30_000, false, true),
-            f64_parts(30_000)
+            resolve_h100::<f64>(Strategy::Auto, n, 39_074, false, true),
+            f64_parts(39_074)
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 30_001, false, true),
+            resolve_h100::<f64>(Strategy::Auto, n, 39_075, false, true),
             Path::CuFft {
-                size: crate::cufft_size(30_001, n) as u64
+                size: crate::cufft_size(39_075, n) as u64
             }
         );
         // Past what 64 parts take: cuFFT, or the direct sums without libcufft.

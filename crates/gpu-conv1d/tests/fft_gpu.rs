@@ -705,8 +705,9 @@ fn gpu_cufft_segments_rows_and_full_correlation() {
 }
 
 /// Without libcufft (`GPU_PRIMS_NO_CUFFT` set, in a child process): an explicit FFT request
-/// for a mask past one block's transform is a clear error naming what to install, and `Auto`
-/// runs the direct path instead.
+/// for a mask past one block's transform is a clear error naming what to install; `Auto` runs
+/// such a mask in parts while they take it (f32: up to 64 parts of a 32768-point span), and the
+/// direct path past that.
 #[test]
 fn gpu_cufft_missing_library() {
     if std::env::var_os("GPU_PRIMS_NO_CUFFT").is_some() {
@@ -718,8 +719,32 @@ fn gpu_cufft_missing_library() {
             .to_string();
         assert!(e.contains("libcufft") && e.contains("strategy"), "{e}");
         let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
-        assert_eq!(conv.path(100_000).unwrap(), Path::RegisterTiled);
+        let path = conv.path(100_000).unwrap();
+        assert!(matches!(path, Path::FftEvenOddParts { .. }), "{path:?}");
         let x = common::data::<f32>(100_000, 2);
+        let got = conv.run(&x).unwrap();
+        common::check_path(
+            &got,
+            Operation::Correlation,
+            &x,
+            &mask,
+            Mode::Same,
+            Boundary::Zero,
+            200,
+            path,
+        )
+        .unwrap();
+        // Past what 64 parts take: the direct path.
+        let w = (1..=64 * 32768)
+            .rev()
+            .find(|&w| gpu_conv1d::fft_parts::<f32>(w).is_some())
+            .unwrap()
+            + 1;
+        let mask = common::data::<f32>(w, 3);
+        let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
+        let path = conv.path(4099).unwrap();
+        assert_eq!(path, Path::RegisterTiled, "w {w}");
+        let x = common::data::<f32>(4099, 4);
         let got = conv.run(&x).unwrap();
         common::check(
             &got,
@@ -730,7 +755,7 @@ fn gpu_cufft_missing_library() {
             Boundary::Zero,
             200,
         )
-        .unwrap();
+        .unwrap_or_else(|e| panic!("w {w} ({path:?}): {e}"));
         return;
     }
     let Some(_gpu) = gpu_or_skip() else { return };
