@@ -24,9 +24,9 @@ grep -hE "test result|FAILED|panicked" "$R/fft-gpu.out" "$R/fft-gpu.log" | head 
 step fft-parts-gpu 150 $C/gpu-conv1d__fft_parts_gpu
 grep -hE "test result|FAILED|panicked" "$R/fft-parts-gpu.out" "$R/fft-parts-gpu.log" | head -8
 unset GPU_PRIMS_REQUIRE_GPU
-step rows-f32 120 $C/gpu-prims-benches__conv1d-fft --log2 26 --types f32 --no-direct-above 64 \
+step rows-f32 120 $C/benches__conv1d-fft --log2 26 --types f32 --no-direct-above 64 \
   --widths 20479,21384,21385,24575,98303,126336,126337,131071 --sizes 32768,1048576 --parts 0
-step rows-f64 120 $C/gpu-prims-benches__conv1d-fft --log2 26 --types f64 --no-direct-above 64 \
+step rows-f64 120 $C/benches__conv1d-fft --log2 26 --types f64 --no-direct-above 64 \
   --widths 9215,10143,10144,12287,16383,30000,39074,39075 --sizes 16384,1048576 --parts 0
 cat "$R"/rows-*.out
 echo "all done at $(( $(date +%s) - T0 ))s"
