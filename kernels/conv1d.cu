@@ -501,6 +501,9 @@ CONV1D_FFT_EVEN_ODD(13, 16384)
 CONV1D_FFT_EVEN_ODD(14, 32768)
 GP_CONV1D_FFT_EVEN_ODD_ENTRY(13, 16384, f64, f64, f64)
 GP_CONV1D_FFT_EVEN_ODD_PAIRS_ENTRY(13, 16384, f32, f32, f32)
+// Masks past one span, in parts: the largest spans of f32 and f64.
+GP_CONV1D_FFT_EVEN_ODD_PARTS_ENTRY(14, 32768, f32, f32, f32)
+GP_CONV1D_FFT_EVEN_ODD_PARTS_ENTRY(13, 16384, f64, f64, f64)
 
 // ---------------------------------------------------------------------------------------------
 // The cuFFT path for masks too long for one block's transform (gpu_prims/conv1d_cufft.cuh): the

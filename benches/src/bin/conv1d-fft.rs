@@ -6,7 +6,10 @@
 //! FFT path at its automatic size and at every size that takes the mask (only those of
 //! `--sizes` where given; and cuFFT segments of 2^20 from w = 2047 on, unless `--sizes` leaves
 //! out 1048576). Each FFT result is
-//! compared with the direct one (largest difference over the largest |direct output|).
+//! compared with the direct one (largest difference over the largest |direct output|), or past
+//! `--no-direct-above` with cuFFT's segments of 2^20 where libcufft loads. From a
+//! quarter of the largest span's width on, `Strategy::FftParts` too (`--parts`: the counts, 0
+//! the automatic one, the default).
 //! Prints one tab-separated line per row: type, width, path, µs, ×copy, difference. Masks past
 //! the block FFT's widest (65535 in the default list; 16383 for f64) run through cuFFT.
 //!
@@ -17,7 +20,7 @@
 //! ```text
 //! cargo run --release -p gpu-prims-benches --features cuda --bin conv1d-fft -- [--log2 26]
 //!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W] [--sizes 4096,8192]
-//!     [--full 24]
+//!     [--parts 0,2,3] [--full 24]
 //! ```
 
 #[cfg(feature = "cuda")]
@@ -61,10 +64,14 @@ fn run() -> gpu_core::Result<()> {
     let direct_max: usize = arg(&args, "--no-direct-above").unwrap_or(16383);
     let sizes: Option<Vec<usize>> = arg::<String>(&args, "--sizes")
         .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect());
+    let parts: Vec<u32> = arg::<String>(&args, "--parts")
+        .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect())
+        .unwrap_or_else(|| vec![0]);
     let sweep_args = SweepArgs {
         log2,
         direct_max,
         sizes,
+        parts,
     };
     let gpu = gpu_core::Gpu::default_device()?;
     if let Some(k) = arg::<u32>(&args, "--full") {
@@ -114,6 +121,9 @@ struct SweepArgs {
     log2: u32,
     direct_max: usize,
     sizes: Option<Vec<usize>>,
+    /// Parts counts of `Strategy::FftParts` timed from a quarter of the largest span's width
+    /// on (0: the automatic count; empty: none).
+    parts: Vec<u32>,
 }
 
 #[cfg(feature = "cuda")]
@@ -154,7 +164,17 @@ fn sweep<T: gpu_conv1d::Real>(
             let us = time(gpu, || direct.run_into(&x, &mut reference))?;
             row("direct".into(), us, "-".into());
         }
-        let reference_host: Vec<f64> = if have_direct {
+        // Past the direct rows, cuFFT's segments of 2^20 (where libcufft loads) are the
+        // reference: the parts' and the block FFT's rows are still checked, against a result
+        // with errors of its own (FFT-sized, not the direct sums' exactness).
+        let have_cufft = !have_direct
+            && w <= n
+            && gpu_conv1d::cufft_available()
+            && match conv(Strategy::Fft { size: 1 << 20 }) {
+                Ok(c) => c.run_into(&x, &mut reference).is_ok(),
+                Err(_) => false,
+            };
+        let reference_host: Vec<f64> = if have_direct || have_cufft {
             stream.synchronize()?;
             reference.to_vec()?.iter().map(|v| v.to_f64()).collect()
         } else {
@@ -216,6 +236,20 @@ fn sweep<T: gpu_conv1d::Real>(
                 Some(s) => format!("fft:{s}"),
             };
             row(label, us, diff(&y)?);
+        }
+        // The block FFT with the mask in parts, from a quarter of the largest span on.
+        if w >= fft_max_size::<T>() / 4 {
+            for &parts in &args.parts {
+                let Ok(fft) = conv(Strategy::FftParts { parts }) else {
+                    continue;
+                };
+                let us = time(gpu, || fft.run_into(&x, &mut y))?;
+                let label = match fft.path(n)? {
+                    Path::FftEvenOddParts { size, parts } => format!("fft_parts:{size}x{parts}"),
+                    p => format!("fft_parts:{p:?}"),
+                };
+                row(label, us, diff(&y)?);
+            }
         }
     }
     Ok(())

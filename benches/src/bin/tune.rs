@@ -21,7 +21,11 @@
 //!   gains), interpolated between it and the width before where the gains cross. Every run is
 //!   checked against f64 sums at 4096 sampled outputs. `conv1d.fft_span_from` (f32 w 640 …
 //!   1150) and `conv1d.fft_span_from_f64` (f64 w 1220 … 2047) the same way: the block FFT's
-//!   16384-point spans against the size table's shorter ones. `conv1d.wide_tile_from`: wide against
+//!   16384-point spans against the size table's shorter ones. `conv1d.fft_parts_from` (f32 w
+//!   16383 … 28671) and `_f64` (8191 … 13311): the mask in parts against one span;
+//!   `conv1d.fft_parts_to` (f32 49151 … 131071) and `_f64` (20000 … 49151): cuFFT against the
+//!   parts, the key the last width before cuFFT wins (`conv1d.cufft_min_width`'s sweep runs
+//!   without the parts). `conv1d.wide_tile_from`: wide against
 //!   16-output tiles, f32 w 7, 15 and 31 at 2^20 … 2^28; the shortest length from which the
 //!   wide tiles win (geometric mean) there and at every longer one. `conv1d.half_wide_tile_from`:
 //!   the same for f16 w 3, 7 and 10 (the widths `Auto` runs on FMAs in long 16-bit rows).
@@ -129,12 +133,18 @@ mod run {
         samples: Vec<Sample>,
         table: Tuning,
         notes: Vec<String>,
+        /// Keys held apart from the built-in values while one crossing is swept.
+        base: Vec<(&'static str, u64)>,
     }
 
     impl Tuner {
-        /// The built-in values with `key = value` over them (`Tuning::new()` plus one key).
+        /// The built-in values with `key = value` over them (`Tuning::new()` plus `base` and
+        /// one key).
         fn with_key(&self, key: &str, value: u64) -> gpu_core::Result<()> {
             let mut t = Tuning::new();
+            for &(k, v) in &self.base {
+                t.set(k, v)?;
+            }
             t.set(key, value)?;
             self.gpu.set_tuning(t)
         }
@@ -671,21 +681,97 @@ mod run {
             // table (the key at its largest).
             const SPAN_F32: [usize; 9] = [640, 700, 750, 767, 850, 900, 1023, 1100, 1150];
             const SPAN_F64: [usize; 8] = [1220, 1300, 1450, 1500, 1600, 1700, 1850, 2047];
-            type Key = (&'static str, &'static [usize], u64, u64, bool);
-            let plan: [Key; 5] = [
-                ("conv1d.fft_min_width", &DIRECT_F32, 2, 1 << 20, false),
-                ("conv1d.fft_min_width_f64", &DIRECT_F64, 2, 1 << 20, true),
-                ("conv1d.cufft_min_width", &CUFFT, 2, 1 << 40, false),
-                ("conv1d.fft_span_from", &SPAN_F32, 2, 1 << 20, false),
-                ("conv1d.fft_span_from_f64", &SPAN_F64, 2, 1 << 20, true),
+            // The mask in parts (Strategy::FftParts) against one span (or cuFFT, from
+            // conv1d.cufft_min_width) below the built-in crossing, and cuFFT against the parts
+            // past it: `_to` keys are the last width before cuFFT wins (the key at 2: cuFFT).
+            const PARTS_F32: [usize; 6] = [16383, 20479, 22527, 24575, 26623, 28671];
+            const PARTS_F64: [usize; 6] = [8191, 9215, 10239, 11263, 12287, 13311];
+            const PARTS_TO_F32: [usize; 5] = [49151, 65535, 81919, 98303, 131071];
+            const PARTS_TO_F64: [usize; 6] = [20000, 24575, 28671, 32767, 40959, 49151];
+            // key, widths, low, high, f64, `_to` key
+            type Key = (&'static str, &'static [usize], u64, u64, bool, bool);
+            let plan: [Key; 9] = [
+                (
+                    "conv1d.fft_min_width",
+                    &DIRECT_F32,
+                    2,
+                    1 << 20,
+                    false,
+                    false,
+                ),
+                (
+                    "conv1d.fft_min_width_f64",
+                    &DIRECT_F64,
+                    2,
+                    1 << 20,
+                    true,
+                    false,
+                ),
+                ("conv1d.cufft_min_width", &CUFFT, 2, 1 << 40, false, false),
+                ("conv1d.fft_span_from", &SPAN_F32, 2, 1 << 20, false, false),
+                (
+                    "conv1d.fft_span_from_f64",
+                    &SPAN_F64,
+                    2,
+                    1 << 20,
+                    true,
+                    false,
+                ),
+                (
+                    "conv1d.fft_parts_from",
+                    &PARTS_F32,
+                    2,
+                    1 << 40,
+                    false,
+                    false,
+                ),
+                (
+                    "conv1d.fft_parts_from_f64",
+                    &PARTS_F64,
+                    2,
+                    1 << 40,
+                    true,
+                    false,
+                ),
+                (
+                    "conv1d.fft_parts_to",
+                    &PARTS_TO_F32,
+                    2,
+                    1 << 40,
+                    false,
+                    true,
+                ),
+                (
+                    "conv1d.fft_parts_to_f64",
+                    &PARTS_TO_F64,
+                    2,
+                    1 << 40,
+                    true,
+                    true,
+                ),
             ];
-            for (key, widths, low, high, f64_) in plan {
+            for (key, widths, low, high, f64_, to) in plan {
+                // The parts would take that sweep's widths: cuFFT against one span only.
+                self.base = if key == "conv1d.cufft_min_width" {
+                    vec![("conv1d.fft_parts_from", 1 << 40)]
+                } else {
+                    Vec::new()
+                };
                 let found = if f64_ {
                     self.crossover::<f64>(n, key, widths, low, high)?
                 } else {
                     self.crossover::<f32>(n, key, widths, low, high)?
                 };
+                self.base.clear();
                 match found {
+                    Some(w) if to => {
+                        self.table.set(key, w as u64 - 1)?;
+                        self.notes.push(format!(
+                            "{key} = {}: cuFFT wins from w = {w} to {}",
+                            w - 1,
+                            widths[widths.len() - 1]
+                        ));
+                    }
                     Some(w) => {
                         self.table.set(key, w as u64)?;
                         self.notes.push(format!(
@@ -762,6 +848,7 @@ mod run {
             },
             samples: Vec::new(),
             table: Tuning::new().for_device(p.name.clone()),
+            base: Vec::new(),
             notes: Vec::new(),
         };
         let big = if a.quick { 24 } else { 28 };

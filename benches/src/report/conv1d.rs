@@ -388,6 +388,7 @@ mod gpu {
             Some(
                 gpu_conv1d::Path::Fft { .. }
                     | gpu_conv1d::Path::FftEvenOdd { .. }
+                    | gpu_conv1d::Path::FftEvenOddParts { .. }
                     | gpu_conv1d::Path::CuFft { .. }
             )
         ) {

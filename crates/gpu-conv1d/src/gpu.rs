@@ -308,27 +308,29 @@ impl<'s, T: Real> Conv1d<'s, T> {
     }
 
     /// The FFT tables for a size of `size` points (`even_odd`: packed as a tile's even and odd
-    /// points) of the mask behind `pad` zeros ([`fft_pad`](crate::fft::fft_pad)) on the device:
-    /// built and uploaded on first use, then shared by every clone.
+    /// points) of the mask behind `pad` zeros ([`fft_pad`](crate::fft::fft_pad)), or (where
+    /// `parts` is not 0, even and odd points) of its parts each behind `pad` zeros, on the
+    /// device: built and uploaded on first use, then shared by every clone.
     fn fft_tables(
         &self,
         size: usize,
         even_odd: bool,
         pad: usize,
+        parts: usize,
     ) -> Result<Arc<DeviceArray<T::Wide>>> {
         let mut cache = self
             .fft_tables
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let key = (size, even_odd, pad);
+        let key = (size, even_odd, pad, parts);
         if let Some((_, t)) = cache.iter().find(|(k, _)| *k == key) {
             return Ok(Arc::clone(t));
         }
-        let mask: Vec<f64> = std::iter::repeat(0.0)
-            .take(pad)
-            .chain(self.mask_host.iter().map(|&v| gpu_core::Element::to_f64(v)))
-            .collect();
-        let tables = if even_odd {
+        let taps = || self.mask_host.iter().map(|&v| gpu_core::Element::to_f64(v));
+        let mask: Vec<f64> = std::iter::repeat(0.0).take(pad).chain(taps()).collect();
+        let tables = if parts > 0 {
+            crate::fft::parts_tables::<T::Wide>(&taps().collect::<Vec<_>>(), size, parts, pad)
+        } else if even_odd {
             crate::fft::even_odd_tables::<T::Wide>(&mask, size)
         } else {
             crate::fft::tables::<T::Wide>(&mask, size)
@@ -875,7 +877,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                 // moves it): every part of a row keeps the row's tiles.
                 let pad =
                     crate::fft::fft_pad(size, w as usize, offset(self.options.mode, w as usize));
-                let tables = self.fft_tables(size, even_odd, pad)?;
+                let tables = self.fft_tables(size, even_odd, pad, 0)?;
                 let spectrum = tables.device_ptr();
                 let twiddles = spectrum + (2 * size * std::mem::size_of::<T::Wide>()) as u64;
                 let tile = crate::fft::fft_tile(size, w as usize + pad) as u64;
@@ -953,6 +955,78 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 }
             }
+            Path::FftEvenOddParts { size, parts } => {
+                let (size, parts) = (size as usize, parts as usize);
+                crate::fft::validate_parts::<T>(parts as u32, w as usize)?;
+                let part_w = crate::fft::fft_part_width(w as usize, parts);
+                // The parts' spans start where the whole mask's would, one part's width apart:
+                // the pad (from the whole row's offset) aligns them all alike (part_w is even).
+                let pad = crate::fft::fft_pad(size, part_w, offset(self.options.mode, w as usize));
+                let tables = self.fft_tables(size, true, pad, parts)?;
+                let spectrum = tables.device_ptr();
+                let twiddles =
+                    spectrum + (parts * 2 * size * std::mem::size_of::<T::Wide>()) as u64;
+                let tile = crate::fft::fft_tile(size, part_w + pad) as u64;
+                // One tile a block, tiled from the whole row's origin (as Path::FftEvenOdd).
+                let lead = span_start % (2 * tile);
+                let tiles_per_row = (n_out + lead).div_ceil(tile);
+                let transforms = rows * tiles_per_row;
+                let origin = -(lead as i64);
+                let points = size / 2;
+                let shared = crate::fft::shared_bytes::<T>(points);
+                admit_dynamic_shared(&self.gpu, &kernel, shared, "strategy", |max| {
+                    format!(
+                        "an FFT of {size} span points needs {shared} bytes of shared memory, the \
+                         device allows {max} per block; use Strategy::Auto"
+                    )
+                })?;
+                let threads = (points / crate::fft::fft_points_per_thread::<T>(points)) as u32;
+                if kernel.max_threads_per_block()? != threads {
+                    return Err(Error::invalid(
+                        "strategy",
+                        format!(
+                            "`{}` is built for blocks of {} threads, the plan has {threads}: \
+                             the kernels and this crate do not match",
+                            kernel.name(),
+                            kernel.max_threads_per_block()?
+                        ),
+                    ));
+                }
+                let config = LaunchConfig::new(grid(transforms, &self.gpu), threads)
+                    .with_shared_bytes(shared as u32);
+                // SAFETY: conv1d_fft_eo<size>_parts_T(the arguments of conv1d_fft_eo<size>_T,
+                // then int parts, u64 part_w): as that launch above, with `tables` holding the
+                // `parts` parts' pairs (2·size A values each) then the twiddles of the
+                // `points`-point transform (16-byte aligned); validate_parts has checked
+                // 1 ≤ parts ≤ FFT_MAX_PARTS and part_w + 1 < size, so part_w + pad < size and
+                // tiles have fft_tile(size, part_w + pad) ≥ 1 outputs; a tile's parts read the
+                // windows of its outputs (`w` wide: part q from q·part_w on), every point through
+                // the boundary rule.
+                unsafe {
+                    kernel.launch(
+                        config,
+                        stream,
+                        &kernel_args![
+                            x,
+                            spectrum,
+                            twiddles,
+                            m,
+                            y,
+                            rows,
+                            n,
+                            n_out,
+                            off,
+                            w,
+                            boundary,
+                            tiles_per_row,
+                            origin,
+                            pad as i32,
+                            parts as i32,
+                            part_w as u64
+                        ],
+                    )
+                }
+            }
             Path::CuFft { .. } => unreachable!("run by crate::cufft above"),
             Path::RegisterTiledFixed { width } | Path::RegisterTiledFixedWide { width } => {
                 debug_assert_eq!(width as u64, w);
@@ -990,7 +1064,8 @@ impl<'s, T: Real> Conv1d<'s, T> {
 }
 
 /// The FFT tables of a `Conv1d`, per size and packing (a few at most).
-type FftTables<W> = Arc<Mutex<Vec<((usize, bool, usize), Arc<DeviceArray<W>>)>>>;
+/// Device tables by (size, even and odd points, pad, parts: 0 for a whole mask).
+type FftTables<W> = Arc<Mutex<Vec<((usize, bool, usize, usize), Arc<DeviceArray<W>>)>>>;
 
 pub(crate) struct Shape {
     pub(crate) rows: u64,

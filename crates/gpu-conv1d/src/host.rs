@@ -194,6 +194,13 @@ pub(crate) fn span_rule<T: Real>(path: Path, w: usize) -> Option<SpanRule> {
                 + usize::from(size as usize >= crate::fft::FFT_EVEN_ODD_MIN),
             ..direct
         }),
+        Path::FftEvenOddParts { size, parts } => Some(SpanRule {
+            reach: 2 * crate::fft::fft_tile(
+                size as usize,
+                crate::fft::fft_part_width(w, parts as usize),
+            ) + 1,
+            ..direct
+        }),
         Path::TensorCore => Some(SpanRule {
             quantum: TENSOR_TILE,
             align: 16 / std::mem::size_of::<T>(),

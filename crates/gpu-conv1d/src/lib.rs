@@ -122,8 +122,8 @@ mod rows_host;
 mod slices_host;
 
 pub use fft::{
-    cufft_size, fft_max_size, fft_max_width, fft_pad, fft_pair_max, fft_size, fft_tile,
-    CUFFT_MIN_SIZE, FFT_EVEN_ODD_MIN, FFT_SIZES,
+    cufft_size, fft_max_size, fft_max_width, fft_pad, fft_pair_max, fft_part_width, fft_parts,
+    fft_size, fft_tile, CUFFT_MIN_SIZE, FFT_EVEN_ODD_MIN, FFT_MAX_PARTS, FFT_SIZES,
 };
 pub use plan::{
     auto_fixed_tile, auto_tile, constant_capacity, cufft_min_width, fft_min_width, output_len,
@@ -486,9 +486,11 @@ pub enum Strategy {
     /// The fastest path for the shape: register tiling (compiled for the mask width when it is
     /// one of [`AUTO_FIXED_WIDTHS`]), vector loads, segmented long masks; tensor cores for long
     /// f16 and bf16 masks; the FFT path ([`Strategy::Fft`]) from [`fft_min_width`] to
-    /// [`fft_max_width`] (from 33 elements for f32, 64 for f64), and from [`cufft_min_width`]
-    /// (28650 for f32, f16 and bf16; 13080 for f64) through cuFFT where libcufft loads (the
-    /// block FFT, then the direct kernels, where it does not). Those crossovers are the built-in
+    /// [`fft_max_width`] (from 33 elements for f32, 64 for f64); f32 masks of 21385 to 126336
+    /// and f64 masks of 10144 to 39074 with the mask in parts ([`Strategy::FftParts`]), and
+    /// those past them (f16 and bf16 from 28650) through cuFFT where libcufft loads (where it
+    /// does not: the parts as far as they take the mask, the one-span block FFT for f16 and
+    /// bf16, then the direct kernels). Those crossovers are the built-in
     /// values of GPUs of ordinary memory bandwidth per SM (the H100); each device takes its own
     /// from `gpu_core::tuning`'s `conv1d.*` keys (the H200: FFT from 33 for f32, 64 for f64).
     #[default]
@@ -562,6 +564,36 @@ pub enum Strategy {
         /// against 0.4 ms with [`fft_size`]'s 4096.
         size: u32,
     },
+    /// The block FFT past one span: the mask cut into `parts` parts of [`fft_part_width`] taps
+    /// (0: [`fft_parts`]'s count), for masks longer than [`fft_max_width`], on spans of
+    /// [`fft_max_size`] points (32768; 16384 for f64) packed as [`Path::FftEvenOdd`] packs them.
+    /// An output is the sum over the parts of each part's correlation with the signal from its
+    /// own offset, so each block transforms its tile's span for every part, adds the products
+    /// with the parts' spectra and transforms the sum back once: `parts + 1` transforms a tile
+    /// of [`fft_tile`]`(size, part width)` outputs, in one pass over the signal (cuFFT's
+    /// segments take five). f32 and f64 signals. Accuracy and non-finite values as
+    /// [`Strategy::Fft`] (a NaN spreads through its tile's transforms; such tiles take the
+    /// direct sums). [`Strategy::Auto`] takes it between the device's `conv1d.fft_parts_from`
+    /// and `conv1d.fft_parts_to` keys (f32 21385 to 126336, f64 10144 to 39074 on the H100).
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "cuda")]
+    /// # fn main() -> gpu_core::Result<()> {
+    /// use gpu_conv1d::{Conv1d, Options, Path, Strategy};
+    /// let gpu = gpu_core::Gpu::default_device()?;
+    /// let mask = vec![1.0f64 / 16383.0; 16383];
+    /// let parts = Options::new().strategy(Strategy::FftParts { parts: 0 });
+    /// let conv = Conv1d::correlation(&gpu, &mask, parts)?;
+    /// assert_eq!(conv.path(1 << 20)?, Path::FftEvenOddParts { size: 16384, parts: 2 });
+    /// let y = conv.run(&vec![1.0f64; 1 << 20])?;
+    /// assert_eq!(y.len(), 1 << 20);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "cuda"))] fn main() {}
+    /// ```
+    FftParts {
+        /// Parts of the mask (0: [`fft_parts`]; at most [`FFT_MAX_PARTS`]).
+        parts: u32,
+    },
 }
 
 impl Strategy {
@@ -583,7 +615,7 @@ impl Strategy {
     ];
 
     /// Short name: `basic`, `constant`, `tiled_halo`, `tiled_cached`, `auto`, `register_tiled`,
-    /// `tensor_core`, `warpgroup`, `fft`.
+    /// `tensor_core`, `warpgroup`, `fft`, `fft_parts`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Basic => "basic",
@@ -595,6 +627,7 @@ impl Strategy {
             Strategy::TensorCore => "tensor_core",
             Strategy::Warpgroup => "warpgroup",
             Strategy::Fft { .. } => "fft",
+            Strategy::FftParts { .. } => "fft_parts",
         }
     }
 

@@ -230,6 +230,9 @@ pub(crate) fn validate_strategy<T: Real>(strategy: Strategy, w: usize) -> Result
     if let Strategy::Fft { size } = strategy {
         crate::fft::validate::<T>(size, w)?;
     }
+    if let Strategy::FftParts { parts } = strategy {
+        crate::fft::validate_parts::<T>(parts, w)?;
+    }
     if let Strategy::TiledHalo { tile } | Strategy::TiledCached { tile } = strategy {
         check_block_size("tile", tile, 32, 1024)?;
     }
@@ -307,6 +310,14 @@ pub enum Path {
         /// Points per span (twice the transform's).
         size: u32,
     },
+    /// `conv1d_fft_eo<size>_parts_T`: [`Path::FftEvenOdd`]'s spans with the mask in `parts`
+    /// parts ([`Strategy::FftParts`]).
+    FftEvenOddParts {
+        /// Points per span (twice the transform's).
+        size: u32,
+        /// Parts of the mask.
+        parts: u32,
+    },
     /// Overlap-save through cuFFT on segments of `size` points (masks longer than
     /// [`fft_max_width`](crate::fft_max_width)): `conv1d_cufft_gather_T`, batched real-to-complex
     /// transforms, `conv1d_cufft_multiply_A`, the transforms back, `conv1d_cufft_scatter_T`.
@@ -355,6 +366,7 @@ impl Path {
             Path::Warpgroup => "wgmma".to_string(),
             Path::Fft { size } => format!("fft{size}"),
             Path::FftEvenOdd { size } => format!("fft_eo{size}"),
+            Path::FftEvenOddParts { size, .. } => format!("fft_eo{size}_parts"),
             Path::CuFft { .. } => "cufft_gather".to_string(),
         };
         format!("conv1d_{algo}_{}", T::NAME)
@@ -527,6 +539,32 @@ pub const FFT_SPAN_FROM_F64: usize = 1500;
 /// H200 only, docs/tuning.md).
 pub const WIDE_TILE_FROM_ORDINARY: usize = 1 << 40;
 
+/// `conv1d.fft_parts_from`: the shortest f32 mask [`Strategy::Auto`] runs with the mask in parts
+/// ([`Path::FftEvenOddParts`]) instead of one span: the tuning tool's crossing on the H100
+/// (forty-first session; 2^26 `same`: w = 20479 one span 0.254× a copy, two parts 0.244; 24575
+/// one span 0.176, two parts 0.233). Both are block FFTs bound by arithmetic, so the crossing
+/// holds on the H200 too.
+pub const FFT_PARTS_FROM: usize = 21_385;
+
+/// `conv1d.fft_parts_to` on GPUs of ordinary memory bandwidth per SM: the widest f32 mask `Auto`
+/// runs in parts where libcufft loads, the tuning tool's crossing with cuFFT on the H100
+/// (forty-first session; 2^26: w = 98303 six parts 0.078× a copy, cuFFT 0.065; 131071 eight
+/// parts 0.059, cuFFT 0.062). The H200 takes 80000, an estimate: its cuFFT, bound by memory,
+/// keeps its fraction of the copy while the parts, bound by arithmetic, lose 30 % of theirs
+/// (506 / 718 µs): w = 81919 five parts 0.090 × 0.705 ≈ 0.063 against cuFFT's 0.064.
+pub const FFT_PARTS_TO: usize = 126_336;
+
+/// `conv1d.fft_parts_from_f64`: the same crossing for f64 (H100, forty-first session; 2^26:
+/// w = 10239 one span 0.203, two parts 0.205; 11263 0.170 against 0.199).
+pub const FFT_PARTS_FROM_F64: usize = 10_144;
+
+/// `conv1d.fft_parts_to_f64` on GPUs of ordinary memory bandwidth per SM: the tuning tool's f64
+/// crossing with cuFFT on the H100 (forty-first session; 2^26: w = 30000 four parts 0.096× a
+/// copy, cuFFT 0.077; 40000 five parts 0.075, cuFFT 0.077). The H200 takes 24000, an estimate
+/// by the same rule as [`FFT_PARTS_TO`] (w = 24575 three parts 0.113 × 0.705 ≈ 0.080 against
+/// 0.078; 28671 four parts 0.100 × 0.705 ≈ 0.071).
+pub const FFT_PARTS_TO_F64: usize = 39_074;
+
 /// Where [`Strategy::Auto`] changes path on one device: gpu_core::tuning's `conv1d.*` keys.
 /// [`Default`] holds the built-in values of a GPU of ordinary memory bandwidth (the H100's,
 /// as [`fft_min_width`] and [`cufft_min_width`] give them).
@@ -541,8 +579,17 @@ pub struct Crossovers {
     pub fft_span_from: usize,
     /// The same for f64 (`conv1d.fft_span_from_f64`).
     pub fft_span_from_f64: usize,
-    /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`).
+    /// Shortest f32, f16 or bf16 mask through cuFFT (`conv1d.cufft_min_width`), but for f32
+    /// masks that `fft_parts_from ..= fft_parts_to` send to the parts.
     pub cufft_min_width: usize,
+    /// Shortest f32 mask through the block FFT with the mask in parts (`conv1d.fft_parts_from`).
+    pub fft_parts_from: usize,
+    /// Widest f32 mask through the parts where libcufft loads (`conv1d.fft_parts_to`).
+    pub fft_parts_to: usize,
+    /// The same two for f64 (`conv1d.fft_parts_from_f64`, `conv1d.fft_parts_to_f64`).
+    pub fft_parts_from_f64: usize,
+    /// See `fft_parts_from_f64`.
+    pub fft_parts_to_f64: usize,
     /// Smallest FFT size that packs a tile's even and odd points into one transform rather
     /// than two tiles (`conv1d.fft_even_odd_from`).
     pub fft_even_odd_from: usize,
@@ -562,6 +609,10 @@ impl Default for Crossovers {
             fft_span_from: FFT_SPAN_FROM,
             fft_span_from_f64: FFT_SPAN_FROM_F64,
             cufft_min_width: cufft_min_width::<f32>(),
+            fft_parts_from: FFT_PARTS_FROM,
+            fft_parts_to: FFT_PARTS_TO,
+            fft_parts_from_f64: FFT_PARTS_FROM_F64,
+            fft_parts_to_f64: FFT_PARTS_TO_F64,
             fft_even_odd_from: FFT_EVEN_ODD_FROM,
             wide_tile_from: WIDE_TILE_FROM_ORDINARY,
             half_wide_tile_from: WIDE_TILE_FROM_ORDINARY,
@@ -580,6 +631,10 @@ impl Crossovers {
             fft_span_from: count("conv1d.fft_span_from"),
             fft_span_from_f64: count("conv1d.fft_span_from_f64"),
             cufft_min_width: count("conv1d.cufft_min_width"),
+            fft_parts_from: count("conv1d.fft_parts_from"),
+            fft_parts_to: count("conv1d.fft_parts_to"),
+            fft_parts_from_f64: count("conv1d.fft_parts_from_f64"),
+            fft_parts_to_f64: count("conv1d.fft_parts_to_f64"),
             fft_even_odd_from: count("conv1d.fft_even_odd_from"),
             wide_tile_from: count("conv1d.wide_tile_from"),
             half_wide_tile_from: count("conv1d.half_wide_tile_from"),
@@ -607,6 +662,16 @@ impl Crossovers {
             (_, 8) => self.fft_span_from_f64,
             ("f32", _) => self.fft_span_from,
             _ => usize::MAX,
+        }
+    }
+
+    /// The widths of `T` that `Auto` runs with the mask in parts where libcufft loads (f32 and
+    /// f64; none for f16 and bf16, which have no parts kernels).
+    fn parts_range<T: Real>(&self) -> Option<(usize, usize)> {
+        match (T::NAME, std::mem::size_of::<T::Wide>()) {
+            ("f64", 8) => Some((self.fft_parts_from_f64, self.fft_parts_to_f64)),
+            ("f32", _) => Some((self.fft_parts_from, self.fft_parts_to)),
+            _ => None,
         }
     }
 
@@ -658,6 +723,18 @@ fn device_fft_size<T: Real>(w: usize, at: &Crossovers) -> Option<usize> {
     })
 }
 
+/// The parts [`Strategy::Auto`] splits a mask of `w` into, if it takes that path: from the
+/// device's `conv1d.fft_parts_from*` on, up to its `conv1d.fft_parts_to*` where libcufft loads
+/// (cuFFT past it) and as far as the parts take the mask where it does not (they beat the
+/// direct sums there by far: f64 w = 16383 two parts 2.3 ms, the direct sums 85.8 ms, 2^26).
+fn auto_parts<T: Real>(w: usize, cufft: bool, at: &Crossovers) -> Option<usize> {
+    let (from, to) = at.parts_range::<T>()?;
+    if w < from || (cufft && w > to) {
+        return None;
+    }
+    crate::fft_parts::<T>(w)
+}
+
 /// `tensor_cores`: whether the tensor-core kernel can run this mask here (compute capability
 /// 8.0 or later, and for f32 a mask the TF32 split takes); `warpgroup`: whether the warpgroup
 /// kernel can (compute capability 9.0); `cufft`: whether libcufft loads; `at`: the device's
@@ -696,9 +773,22 @@ pub(crate) fn resolve<T: Real>(
             fft_path::<T>(size, at)
         }
         Strategy::RegisterTiled => fma_path::<T>(n_out, w, at),
+        // validate() has checked that the parts fit (0 if not: the launch refuses it)
+        Strategy::FftParts { parts } => Path::FftEvenOddParts {
+            size: crate::fft_max_size::<T>() as u32,
+            parts: match parts {
+                0 => crate::fft_parts::<T>(w).unwrap_or(0) as u32,
+                p => p,
+            },
+        },
         Strategy::Auto => {
             if n_out < auto_tile::<T>() / AUTO_SHORT_ROW_DIVISOR {
                 Path::Basic
+            } else if let Some(parts) = auto_parts::<T>(w, cufft, at) {
+                Path::FftEvenOddParts {
+                    size: crate::fft_max_size::<T>() as u32,
+                    parts: parts as u32,
+                }
             } else if cufft && w >= at.cufft_min::<T>() {
                 Path::CuFft {
                     size: crate::cufft_size(w, n_out) as u64,
@@ -990,6 +1080,28 @@ mod tests {
         assert!(matches!(
             resolve::<f32>(Strategy::Auto, n, 9000, false, false, true, &at),
             Path::CuFft { .. }
+        ));
+        // The parts from conv1d.fft_parts_from (f32) and _f64, and cuFFT past _to.
+        let mut t = gpu_core::Tuning::new();
+        t.set("conv1d.fft_parts_from", 2000).unwrap();
+        t.set("conv1d.fft_parts_to", 3000).unwrap();
+        t.set("conv1d.fft_parts_from_f64", 5000).unwrap();
+        let parts = Crossovers::from_keys(|k| t.value(k, &h100));
+        let auto = |w| resolve::<f32>(Strategy::Auto, n, w, false, false, true, &parts);
+        assert!(
+            matches!(auto(1999), Path::FftEvenOdd { .. }),
+            "{:?}",
+            auto(1999)
+        );
+        assert!(matches!(auto(2000), Path::FftEvenOddParts { .. }));
+        assert!(matches!(auto(3000), Path::FftEvenOddParts { .. }));
+        assert!(
+            matches!(auto(3001), Path::FftEvenOdd { .. }),
+            "below cufft_min_width"
+        );
+        assert!(matches!(
+            resolve::<f64>(Strategy::Auto, n, 5000, false, false, true, &parts),
+            Path::FftEvenOddParts { .. }
         ));
         // f64 keeps its own key (64 built in).
         assert!(!matches!(
@@ -1328,16 +1440,21 @@ mod tests {
             resolve_h100::<f32>(Strategy::Auto, n, 200, false, false),
             Path::Fft { size: 2048 }
         );
+        // Past one block's transform: the mask in parts (three of 13334 for 40000), with
+        // libcufft or without; an explicit FFT request goes to cuFFT.
+        let parts = |w: usize| Path::FftEvenOddParts {
+            size: 32768,
+            parts: crate::fft_parts::<f32>(w).unwrap() as u32,
+        };
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 40_000, false, false),
-            Path::RegisterTiled
+            parts(40_000)
         );
-        // Past one block's transform: cuFFT where it loads, explicit or automatic.
-        let segment = crate::cufft_size(40_000, n) as u64;
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 40_000, false, true),
-            Path::CuFft { size: segment }
+            parts(40_000)
         );
+        let segment = crate::cufft_size(40_000, n) as u64;
         assert_eq!(
             resolve_h100::<f32>(Strategy::FFT, n, 40_000, false, false),
             Path::CuFft { size: segment }
@@ -1347,25 +1464,74 @@ mod tests {
             Path::CuFft { size: 1 << 16 }
         );
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 28_649, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 21_384, false, true),
             Path::FftEvenOdd { size: 32768 }
         );
+        // From the parts' crossing with the one span the parts, up to conv1d.fft_parts_to where
+        // libcufft loads (cuFFT past it), and on as far as they take the mask where it does not.
         assert_eq!(
-            resolve_h100::<f32>(Strategy::Auto, n, 28_650, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 21_385, false, true),
+            parts(21_385)
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Auto, n, 126_336, false, true),
+            parts(126_336)
+        );
+        assert_eq!(
+            resolve_h100::<f32>(Strategy::Auto, n, 126_337, false, true),
             Path::CuFft {
-                size: crate::cufft_size(28_650, n) as u64
+                size: crate::cufft_size(126_337, n) as u64
             }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 13_079, false, true),
+            resolve_h100::<f32>(Strategy::Auto, n, 126_337, false, false),
+            parts(126_337)
+        );
+        let f64_parts = |w: usize| Path::FftEvenOddParts {
+            size: 16384,
+            parts: crate::fft_parts::<f64>(w).unwrap() as u32,
+        };
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 10_143, false, true),
             Path::FftEvenOdd { size: 16384 }
         );
         assert_eq!(
-            resolve_h100::<f64>(Strategy::Auto, n, 13_080, false, true),
+            resolve_h100::<f64>(Strategy::Auto, n, 10_144, false, true),
+            f64_parts(10_144)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 16_383, false, true),
+            f64_parts(16_383)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 39_074, false, true),
+            f64_parts(39_074)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 39_075, false, true),
             Path::CuFft {
-                size: crate::cufft_size(13_080, n) as u64
+                size: crate::cufft_size(39_075, n) as u64
             }
         );
+        // Past what 64 parts take: cuFFT, or the direct sums without libcufft.
+        let widest = (1..=64 * 16384)
+            .rev()
+            .step_by(997)
+            .find(|&w| crate::fft_parts::<f64>(w).is_some())
+            .unwrap();
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, widest, false, false),
+            f64_parts(widest)
+        );
+        assert_eq!(
+            resolve_h100::<f64>(Strategy::Auto, n, 64 * 16384, false, false),
+            Path::RegisterTiled
+        );
+        // f16 and bf16 have no parts kernels: cuFFT from conv1d.cufft_min_width.
+        assert!(matches!(
+            resolve_h100::<gpu_core::f16>(Strategy::Auto, n, 28_650, false, true),
+            Path::CuFft { .. }
+        ));
         // The even-and-odd packing: from 16384 points on, past the pairs always.
         assert_eq!(
             resolve_h100::<f32>(Strategy::Auto, n, 15_361, false, false),
@@ -1491,5 +1657,62 @@ mod tests {
             Path::TiledHalo { tile: 64 }.kernel_name::<f32>(),
             "conv1d_tiled_halo_f32"
         );
+    }
+
+    #[test]
+    fn fft_parts_resolve_to_the_largest_spans() {
+        let at = Crossovers::default();
+        let n = 1 << 20;
+        let parts = |p: u32, w: usize| {
+            resolve::<f64>(
+                Strategy::FftParts { parts: p },
+                n,
+                w,
+                false,
+                false,
+                true,
+                &at,
+            )
+        };
+        assert_eq!(
+            parts(0, 16383),
+            Path::FftEvenOddParts {
+                size: 16384,
+                parts: 2
+            }
+        );
+        assert_eq!(
+            parts(3, 16383),
+            Path::FftEvenOddParts {
+                size: 16384,
+                parts: 3
+            }
+        );
+        assert_eq!(
+            resolve::<f32>(
+                Strategy::FftParts { parts: 0 },
+                n,
+                65535,
+                false,
+                false,
+                true,
+                &at
+            ),
+            Path::FftEvenOddParts {
+                size: 32768,
+                parts: 4
+            }
+        );
+        assert_eq!(
+            Path::FftEvenOddParts {
+                size: 32768,
+                parts: 4
+            }
+            .kernel_name::<f32>(),
+            "conv1d_fft_eo32768_parts_f32"
+        );
+        assert!(validate_strategy::<f64>(Strategy::FftParts { parts: 0 }, 16383).is_ok());
+        assert!(validate_strategy::<gpu_core::bf16>(Strategy::FftParts { parts: 0 }, 99).is_err());
+        assert_eq!(Strategy::FftParts { parts: 0 }.name(), "fft_parts");
     }
 }

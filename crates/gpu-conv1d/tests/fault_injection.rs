@@ -6,7 +6,7 @@
 
 mod common;
 
-use gpu_conv1d::{cpu, Boundary, Conv1d, Mode, Operation, Options, Strategy};
+use gpu_conv1d::{cpu, fft_max_width, Boundary, Conv1d, Mode, Operation, Options, Strategy};
 use gpu_core::testing::{fail_each_call_into, fail_every_call, gpu_or_skip};
 use ndarray::{Array2, Axis};
 
@@ -77,20 +77,21 @@ fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
             }
         }
     }
-    // The wider blocks and cuFFT (past the direct strategies above, whose driver calls do not
-    // depend on the width): the radix-32 8192-point pairs, the even-and-odd spans of 16384 and
-    // 32768 points, and cuFFT's segments (its own allocations and plans; the library's calls
-    // inside libcufft are not ours to fail). Within f32 rounding of sums of `w` products
-    // below 1, scaled by the width.
-    let mut widths = vec![2047, 4095, 8191];
+    // The wider blocks, the parts and cuFFT (past the direct strategies above, whose driver
+    // calls do not depend on the width): the radix-32 8192-point pairs, the even-and-odd spans
+    // of 16384 and 32768 points, the mask in parts (its tables) and cuFFT's segments (its own
+    // allocations and plans; the library's calls inside libcufft are not ours to fail). Within
+    // f32 rounding of sums of `w` products below 1, scaled by the width.
+    let cufft_width = fft_max_width::<f32>() + 639;
+    let mut widths = vec![2047, 4095, 8191, 30_000];
     if common::cufft_or_skip("the cuFFT points").is_some() {
-        widths.push(30_000);
+        widths.push(cufft_width);
     }
     for width in widths {
         let mask = dyadic(width, 5);
-        // `Auto` sends the widest mask to cuFFT; `Strategy::FFT` keeps a mask to the blocks
-        // while one fits.
-        let cufft = width == 30_000;
+        // `Auto` runs 30000 in parts; `Strategy::FFT` keeps a mask to the blocks while one fits,
+        // and sends a wider one to cuFFT.
+        let cufft = width == cufft_width;
         // (f32 takes the 16384-point spans from w = 1151 by itself: the 8192-point pairs by size.)
         let strategy = match width {
             30_000 => Strategy::Auto,
@@ -111,6 +112,11 @@ fn every_driver_call_of_every_conv1d_strategy_fails_cleanly() {
             assert_eq!(
                 matches!(path, gpu_conv1d::Path::CuFft { .. }),
                 cufft,
+                "{path:?}"
+            );
+            assert_eq!(
+                matches!(path, gpu_conv1d::Path::FftEvenOddParts { .. }),
+                width == 30_000,
                 "{path:?}"
             );
             let what = format!("{path:?} {operation:?} {mode:?} {boundary:?} width {width}");

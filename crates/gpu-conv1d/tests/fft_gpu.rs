@@ -294,11 +294,14 @@ fn gpu_fft_auto_long_masks() {
                 .unwrap_or_else(|e| panic!("{} w {w}: {e}", T::NAME));
         }
     }
-    // Below this device's cuFFT crossover (`conv1d.cufft_min_width`, where libcufft loads; a
-    // fixed one for f64).
+    // Below this device's crossings past one span: to the parts (`conv1d.fft_parts_from`,
+    // `_f64`) and to cuFFT (`conv1d.cufft_min_width`, where libcufft loads; a fixed one for f64).
     let cufft_min = gpu.tuned("conv1d.cufft_min_width") as usize;
-    let top = |max: usize| max.min(cufft_min - 1);
-    let top64 = fft_max_width::<f64>().min(gpu_conv1d::cufft_min_width::<f64>() - 1);
+    let parts_from = gpu.tuned("conv1d.fft_parts_from") as usize;
+    let top = |max: usize| max.min(cufft_min - 1).min(parts_from - 1);
+    let top64 = fft_max_width::<f64>()
+        .min(gpu_conv1d::cufft_min_width::<f64>() - 1)
+        .min(gpu.tuned("conv1d.fft_parts_from_f64") as usize - 1);
     case::<f32>(
         &gpu,
         &[1023, top(4095), top(8191), top(fft_max_width::<f32>())],
@@ -613,10 +616,16 @@ fn gpu_cufft_every_mode_and_boundary() {
     );
     case::<f16>(&gpu, w, &[100_003], &[Mode::Same], &[Boundary::Reflect]);
     case::<bf16>(&gpu, w, &[100_003], &[Mode::Full], &[Boundary::Wrap]);
-    // Auto takes cuFFT past the block FFT.
+    // Auto takes the parts past the block FFT, and cuFFT past the parts' crossing with it.
     let mask = common::data::<f32>(w, 3);
     let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
-    assert!(matches!(conv.path(1 << 20).unwrap(), Path::CuFft { .. }));
+    let path = conv.path(1 << 20).unwrap();
+    assert!(matches!(path, Path::FftEvenOddParts { .. }), "{path:?}");
+    let past = gpu.tuned("conv1d.fft_parts_to") as usize + 1;
+    let mask = common::data::<f32>(past, 3);
+    let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
+    let path = conv.path(1 << 20).unwrap();
+    assert!(matches!(path, Path::CuFft { .. }), "w {past}: {path:?}");
 }
 
 /// Many segments in several batches (segments of 2^16 named, at most 4095 per batch: 4699 in
@@ -696,8 +705,9 @@ fn gpu_cufft_segments_rows_and_full_correlation() {
 }
 
 /// Without libcufft (`GPU_PRIMS_NO_CUFFT` set, in a child process): an explicit FFT request
-/// for a mask past one block's transform is a clear error naming what to install, and `Auto`
-/// runs the direct path instead.
+/// for a mask past one block's transform is a clear error naming what to install; `Auto` runs
+/// such a mask in parts while they take it (f32: up to 64 parts of a 32768-point span), and the
+/// direct path past that.
 #[test]
 fn gpu_cufft_missing_library() {
     if std::env::var_os("GPU_PRIMS_NO_CUFFT").is_some() {
@@ -709,8 +719,32 @@ fn gpu_cufft_missing_library() {
             .to_string();
         assert!(e.contains("libcufft") && e.contains("strategy"), "{e}");
         let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
-        assert_eq!(conv.path(100_000).unwrap(), Path::RegisterTiled);
+        let path = conv.path(100_000).unwrap();
+        assert!(matches!(path, Path::FftEvenOddParts { .. }), "{path:?}");
         let x = common::data::<f32>(100_000, 2);
+        let got = conv.run(&x).unwrap();
+        common::check_path(
+            &got,
+            Operation::Correlation,
+            &x,
+            &mask,
+            Mode::Same,
+            Boundary::Zero,
+            200,
+            path,
+        )
+        .unwrap();
+        // Past what 64 parts take: the direct path.
+        let w = (1..=64 * 32768)
+            .rev()
+            .find(|&w| gpu_conv1d::fft_parts::<f32>(w).is_some())
+            .unwrap()
+            + 1;
+        let mask = common::data::<f32>(w, 3);
+        let conv = Conv1d::correlation(&gpu, &mask, Options::new()).unwrap();
+        let path = conv.path(4099).unwrap();
+        assert_eq!(path, Path::RegisterTiled, "w {w}");
+        let x = common::data::<f32>(4099, 4);
         let got = conv.run(&x).unwrap();
         common::check(
             &got,
@@ -721,7 +755,7 @@ fn gpu_cufft_missing_library() {
             Boundary::Zero,
             200,
         )
-        .unwrap();
+        .unwrap_or_else(|e| panic!("w {w} ({path:?}): {e}"));
         return;
     }
     let Some(_gpu) = gpu_or_skip() else { return };

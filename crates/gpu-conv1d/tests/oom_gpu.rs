@@ -132,8 +132,14 @@ fn gpu_out_of_memory_then_right() {
         let wg = |p: &Path| *p == Path::Warpgroup;
         case(300, Strategy::Warpgroup, 100_003).run::<f16>(true, wg);
     }
+    // The mask in parts (Auto's path for f32 w = 30000, f64 16383: their tables), and cuFFT
+    // (asked for past the block's widest mask).
+    let parts = |p: &Path| matches!(p, Path::FftEvenOddParts { .. });
+    case(30_000, Strategy::Auto, 200_003).run::<f32>(true, parts);
+    case(16_383, Strategy::Auto, 200_003).run::<f64>(true, parts);
     if common::cufft_or_skip("the cuFFT case").is_some() {
         let cufft = |p: &Path| matches!(p, Path::CuFft { .. });
-        case(30_000, Strategy::Auto, 200_003).run::<f32>(true, cufft);
+        let w = gpu_conv1d::fft_max_width::<f32>() + 639;
+        case(w, Strategy::FFT, 200_003).run::<f32>(true, cufft);
     }
 }

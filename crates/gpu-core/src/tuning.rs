@@ -348,6 +348,41 @@ pub const KEYS: &[Key] = &[
         28_650,
     ),
     count_key(
+        "conv1d.fft_parts_from",
+        "shortest f32 mask Strategy::Auto runs through the block FFT with the mask in parts \
+         (Strategy::FftParts) instead of one span or cuFFT",
+        2,
+        1 << 40,
+        21_385,
+        21_385,
+    ),
+    count_key(
+        "conv1d.fft_parts_to",
+        "widest f32 mask Strategy::Auto runs with the mask in parts where libcufft loads \
+         (cuFFT past it; the parts at any width where the mask fits them and libcufft does not \
+         load)",
+        2,
+        1 << 40,
+        126_336,
+        80_000,
+    ),
+    count_key(
+        "conv1d.fft_parts_from_f64",
+        "shortest f64 mask Strategy::Auto runs with the mask in parts",
+        2,
+        1 << 40,
+        10_144,
+        10_144,
+    ),
+    count_key(
+        "conv1d.fft_parts_to_f64",
+        "widest f64 mask Strategy::Auto runs with the mask in parts where libcufft loads",
+        2,
+        1 << 40,
+        39_074,
+        24_000,
+    ),
+    count_key(
         "conv1d.fft_even_odd_from",
         "smallest FFT size (span points, 16384 or more) Strategy::Auto and Strategy::Fft run \
          one tile's even and odd points per transform instead of two tiles (past 16384 points \

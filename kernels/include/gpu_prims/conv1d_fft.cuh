@@ -312,21 +312,58 @@ __device__ __forceinline__ void conv1d_fft_direct_tile(const T* __restrict__ x,
 // tile's length alone. PAIRS (S = 2 only): a point's two values load and store as one pair
 // where aligned (Conv1dFftPairIo). pad: the spans start that many positions before the
 // windows (conv1d_fft); the direct sums read the windows themselves.
-template <class T, class F, int S, bool LEAN, bool PAIRS>
+//
+// PARTS (S = 2 only; conv1d_fft_eo<SPAN>_parts_T): the mask in `parts` parts of part_w taps
+// (the last may be shorter), part q's spectrum (N pairs, as conv1d_fft_even_odd_product reads
+// them) at spectrum + 2N·q. Output o of a tile is the sum over q of the correlation of part q
+// with the span from o0 + off + q·part_w, so the block transforms the tile's `parts` spans one
+// after another, adds their products and transforms the sum back once: parts + 1 transforms a
+// tile of S·N − part_w − pad + 1 outputs, for masks up to parts·part_w wide (past what one
+// span holds).
+template <class T, class F, int S, bool LEAN, bool PAIRS, bool PARTS = false>
 __device__ __forceinline__ void conv1d_fft_transform(
     Complex<typename F::Value>* v, Complex<typename F::Value>* s, const T* __restrict__ x,
     const Complex<typename F::Value>* __restrict__ spectrum,
     const Complex<typename F::Value>* __restrict__ tw, const typename F::Value* __restrict__ mask,
     T* __restrict__ y, const Conv1dFftTile& ta, const Conv1dFftTile& tb, u64 n, u64 n_out,
-    i64 off, u64 w, int bmode, i64 L, int pad) {
+    i64 off, u64 w, int bmode, i64 L, int pad, int parts = 1, i64 part_w = 0) {
     typedef typename F::Value A;
     constexpr int E = F::E;
     static_assert(!PAIRS || S == 2, "pairs exist in the even-and-odd packing only");
+    static_assert(!PARTS || S == 2, "parts exist in the even-and-odd packing only");
     const bool finite_in =
         conv1d_fft_load<F, S, LEAN, PAIRS>(v, s, x, ta, tb, n, off - pad, bmode);
     // Also the barrier before the first store into s (the previous transform, or the load, read
     // it last).
     if (!__syncthreads_or(!finite_in)) {
+        if constexpr (PARTS) {
+            // The sum of the parts' products, conjugated (as each product leaves v): held
+            // across the next part's transform (in registers or local memory, as the compiler
+            // finds room).
+            Complex<A> acc[E];
+#pragma unroll 1
+            for (int q = 0;;) {
+                F::transform(v, s, tw);
+                conv1d_fft_even_odd_product<F>(v, s, spectrum + (u64)q * 2 * F::N);
+#pragma unroll
+                for (int e = 0; e < E; ++e) {
+                    if (q == 0) {
+                        acc[e] = v[e];
+                    } else {
+                        acc[e].re += v[e].re;
+                        acc[e].im += v[e].im;
+                    }
+                }
+                __syncthreads();  // the last reads of s are done before the next stores
+                if (++q >= parts) break;  // parts ≥ 1 (the host checks it)
+                conv1d_fft_load<F, S, LEAN, PAIRS>(v, s, x, ta, tb, n, off - pad + q * part_w,
+                                                   bmode);
+                __syncthreads();  // a gather's reads of s are done before the transform's stores
+            }
+#pragma unroll
+            for (int e = 0; e < E; ++e) v[e] = acc[e];
+            F::transform(v, s, tw);
+        } else {
         // The forward transform, the product, the inverse transform: one copy of the
         // transform's code in a loop, not two inlined one after the other (between which the
         // compiler keeps some 90 more values in registers).
@@ -345,6 +382,7 @@ __device__ __forceinline__ void conv1d_fft_transform(
                 }
             }
             __syncthreads();  // the last reads of s are done before the inverse stores
+        }
         }
         // c = conj(v): the real parts are tile a's outputs, the negated imaginary parts tile
         // b's. Every output of the transform, written here or not (the decision is the
@@ -438,22 +476,27 @@ __device__ __forceinline__ void conv1d_fft_transform(
 // positions before the windows, the same correlation; the host takes 1 where the windows'
 // offset is odd from 16384 span points (fft_pad in crates/gpu-conv1d/src/fft.rs), so that the
 // spans of the pair I/O start aligned where the outputs do.
-template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false, bool PAIRS = false>
+//
+// PARTS (conv1d_fft_transform): the mask in `parts` parts of part_w taps, tiles of
+// S·N − (part_w + pad) + 1 outputs.
+template <class T, int LOG_N, int E = FFT_E, int S = 1, bool LEAN = false, bool PAIRS = false,
+          bool PARTS = false>
 __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ spectrum,
                                            const Complex<typename Accumulator<T>::type>* __restrict__ tw,
                                            const typename Accumulator<T>::type* __restrict__ mask,
                                            T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off,
                                            u64 w, int bmode, u64 tiles_per_row, i64 origin,
-                                           int pad, Complex<typename Accumulator<T>::type>* s) {
+                                           int pad, Complex<typename Accumulator<T>::type>* s,
+                                           int parts = 1, u64 part_w = 0) {
     typedef typename Accumulator<T>::type A;
     typedef BlockFft<A, LOG_N, E> F;
     constexpr int N = F::N;
-    // Outputs per tile: S·N − (w + pad) + 1 (the host keeps w + pad ≤ S·N), one less where
-    // that is odd from 16384 span points on, so every tile of a row starts with the same
-    // alignment and the pair I/O holds for all of them (fft_tile in
+    // Outputs per tile: S·N − (w + pad) + 1 (the host keeps w + pad ≤ S·N; PARTS: part_w for
+    // w), one less where that is odd from 16384 span points on, so every tile of a row starts
+    // with the same alignment and the pair I/O holds for all of them (fft_tile in
     // crates/gpu-conv1d/src/fft.rs mirrors it).
-    i64 L = (i64)S * N - (i64)(w + pad) + 1;
+    i64 L = (i64)S * N - (i64)((PARTS ? part_w : w) + pad) + 1;
     if (S * N >= 16384 && L > 1) L &= ~(i64)1;
     // Transforms per row: pairs of tiles 2p and 2p + 1 of one row (never across rows: a row's
     // results do not depend on the rows launched with it), or single tiles.
@@ -470,8 +513,9 @@ __device__ __forceinline__ void conv1d_fft(const T* __restrict__ x,
                                                        n, n_out, off, w, bmode, L, pad);
         } else {
             const Conv1dFftTile t(row, p, origin, L, n_out);
-            conv1d_fft_transform<T, F, 2, LEAN, PAIRS>(v, s, x, spectrum, tw, mask, y, t, t, n,
-                                                       n_out, off, w, bmode, L, pad);
+            conv1d_fft_transform<T, F, 2, LEAN, PAIRS, PARTS>(v, s, x, spectrum, tw, mask, y, t,
+                                                              t, n, n_out, off, w, bmode, L, pad,
+                                                              parts, (i64)part_w);
         }
     }
 }
@@ -551,6 +595,27 @@ template <class A, int N> struct Conv1dFftPolicy {
 #define GP_CONV1D_FFT_EVEN_ODD_ENTRY(LOG_N, SPAN, tname, T, A)                                    \
     GP_CONV1D_FFT_EVEN_ODD_KERNEL(LOG_N, SPAN, , tname, T, A,                                    \
                                   (gp::Conv1dFftPairIo<T, SPAN>::value))
+
+// conv1d_fft_eo<SPAN>_parts_<tname>: the mask in parts (conv1d_fft_transform's PARTS), the
+// arguments of conv1d_fft_eo<SPAN>_<tname> and then `parts` and `part_w`; `spectrum` holds each
+// part's N pairs, one part after another (2N complex A values each), then the twiddles.
+#define GP_CONV1D_FFT_EVEN_ODD_PARTS_ENTRY(LOG_N, SPAN, tname, T, A)                              \
+    extern "C" __global__ void __launch_bounds__(gp::Conv1dFftPolicy<A, SPAN / 2>::THREADS,      \
+                                                 gp::Conv1dFftPolicy<A, SPAN / 2>::MIN_BLOCKS)   \
+        conv1d_fft_eo##SPAN##_parts_##tname(                                                     \
+            const T* __restrict__ x, const gp::Complex<A>* __restrict__ spectrum,                \
+            const gp::Complex<A>* __restrict__ twiddles, const A* __restrict__ mask,             \
+            T* __restrict__ y, gp::u64 rows, gp::u64 n, gp::u64 n_out, gp::i64 off, gp::u64 w,  \
+            int boundary, gp::u64 tiles_per_row, gp::i64 origin, int pad, int parts,             \
+            gp::u64 part_w) {                                                                     \
+        static_assert(SPAN == 2 << LOG_N, "a span of 2N points");                                \
+        extern __shared__ __align__(16) unsigned char conv1d_fft_smem[];                         \
+        gp::conv1d_fft<T, LOG_N, gp::Conv1dFftPolicy<A, SPAN / 2>::E, 2,                        \
+                       gp::Conv1dFftPolicy<A, SPAN / 2>::LEAN_EVEN_ODD,                          \
+                       (gp::Conv1dFftPairIo<T, SPAN>::value), true>(                             \
+            x, spectrum, twiddles, mask, y, rows, n, n_out, off, w, boundary, tiles_per_row,     \
+            origin, pad, reinterpret_cast<gp::Complex<A>*>(conv1d_fft_smem), parts, part_w);     \
+    }
 
 // conv1d_fft_eo<SPAN>_pairs_<tname>: always the pair I/O.
 #define GP_CONV1D_FFT_EVEN_ODD_PAIRS_ENTRY(LOG_N, SPAN, tname, T, A)                              \

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Forty-first session, second H100 call (carry gpu-carry2 from one-off/carry-s41b.sh): the fixed
+# missing-libcufft test with the rest of fft_gpu, then fft_parts_gpu (GPU_PRIMS_REQUIRE_GPU=1),
+# then, alone on the GPU, conv1d-fft rows at 2^26 around the parts' new crossings: is `Auto`
+# the fastest path on either side of each? Results: $OUT/s41b.tgz.
+set -u
+cd "$(dirname "$0")/.."
+T0=$(date +%s)
+left() { echo $(( ${DEADLINE:-570} - ($(date +%s) - T0) )); }
+cap() { local t=$1 l; l=$(left); [ "$t" -lt "$l" ] && echo "$t" || echo $(( l > 5 ? l - 5 : 1 )); }
+tar -C gpu-carry2 -xJf gpu-carry2/s41b.tar.xz; C=gpu-carry2/s41b
+R="$OUT/s41b"; mkdir -p "$R"
+trap '(cd "$OUT" && tar czf s41b.tgz s41b && rm -rf s41b)' EXIT
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
+step() { # LABEL SECS CMD...
+  local label=$1 to=$2 s; shift 2
+  [ "$(left)" -gt 20 ] || { echo "$label skipped: deadline"; return; }
+  s=$(date +%s); timeout "$(cap "$to")" "$@" > "$R/$label.out" 2> "$R/$label.log"
+  echo "$label rc=$? $(( $(date +%s) - s ))s"
+}
+export GPU_PRIMS_REQUIRE_GPU=1
+step fft-gpu 240 $C/gpu-conv1d__fft_gpu
+grep -hE "test result|FAILED|panicked" "$R/fft-gpu.out" "$R/fft-gpu.log" | head -8
+step fft-parts-gpu 150 $C/gpu-conv1d__fft_parts_gpu
+grep -hE "test result|FAILED|panicked" "$R/fft-parts-gpu.out" "$R/fft-parts-gpu.log" | head -8
+unset GPU_PRIMS_REQUIRE_GPU
+step rows-f32 120 $C/benches__conv1d-fft --log2 26 --types f32 --no-direct-above 64 \
+  --widths 20479,21384,21385,24575,98303,126336,126337,131071 --sizes 32768,1048576 --parts 0
+step rows-f64 120 $C/benches__conv1d-fft --log2 26 --types f64 --no-direct-above 64 \
+  --widths 9215,10143,10144,12287,16383,30000,39074,39075 --sizes 16384,1048576 --parts 0
+cat "$R"/rows-*.out
+echo "all done at $(( $(date +%s) - T0 ))s"
