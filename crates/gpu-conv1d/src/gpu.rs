@@ -902,19 +902,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 })?;
                 let threads = (points / crate::fft::fft_points_per_thread::<T>(points)) as u32;
-                // The kernel's launch bound is its block (Conv1dFftPolicy): a block of any other
-                // size would leave points out of the transform.
-                if kernel.max_threads_per_block()? != threads {
-                    return Err(Error::invalid(
-                        "strategy",
-                        format!(
-                            "`{}` is built for blocks of {} threads, the plan has {threads}: \
-                             the kernels and this crate do not match",
-                            kernel.name(),
-                            kernel.max_threads_per_block()?
-                        ),
-                    ));
-                }
+                check_fft_block(&kernel, threads)?;
                 let config = LaunchConfig::new(grid(transforms, &self.gpu), threads)
                     .with_shared_bytes(shared as u32);
                 // SAFETY: conv1d_fft<N>_T and conv1d_fft_eo<N>_T(const T* x, const Complex<A>*
@@ -981,17 +969,7 @@ impl<'s, T: Real> Conv1d<'s, T> {
                     )
                 })?;
                 let threads = (points / crate::fft::fft_points_per_thread::<T>(points)) as u32;
-                if kernel.max_threads_per_block()? != threads {
-                    return Err(Error::invalid(
-                        "strategy",
-                        format!(
-                            "`{}` is built for blocks of {} threads, the plan has {threads}: \
-                             the kernels and this crate do not match",
-                            kernel.name(),
-                            kernel.max_threads_per_block()?
-                        ),
-                    ));
-                }
+                check_fft_block(&kernel, threads)?;
                 let config = LaunchConfig::new(grid(transforms, &self.gpu), threads)
                     .with_shared_bytes(shared as u32);
                 // SAFETY: conv1d_fft_eo<size>_parts_T(the arguments of conv1d_fft_eo<size>_T,
@@ -1099,6 +1077,23 @@ fn admit_dynamic_shared(
     }
     if shared > props.shared_memory_per_block {
         kernel.set_max_dynamic_shared(props.shared_memory_per_block_optin)?;
+    }
+    Ok(())
+}
+
+/// An FFT kernel's launch bound is its block (Conv1dFftPolicy): a block of any other size would
+/// leave points out of the transform, so a plan whose block differs is refused.
+fn check_fft_block(kernel: &gpu_core::Kernel, threads: u32) -> Result<()> {
+    let built = kernel.max_threads_per_block()?;
+    if built != threads {
+        return Err(Error::invalid(
+            "strategy",
+            format!(
+                "`{}` is built for blocks of {built} threads, the plan has {threads}: the \
+                 kernels and this crate do not match",
+                kernel.name()
+            ),
+        ));
     }
     Ok(())
 }
