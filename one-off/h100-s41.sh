@@ -10,21 +10,13 @@
 # Every timing step runs alone on the GPU. Results: $OUT/s41-PART.tgz.
 set -u
 cd "$(dirname "$0")/.."
+source one-off/step-lib.sh
 PART=${PART:?tests-shared, tests-alone or parts}
-T0=$(date +%s)
-left() { echo $(( ${DEADLINE:-570} - ($(date +%s) - T0) )); }
-cap() { local t=$1 l; l=$(left); [ "$t" -lt "$l" ] && echo "$t" || echo $(( l > 5 ? l - 5 : 1 )); }
 [ -d gpu-bundle ] || tar xJf gpu-carry/bundle.tar.xz
 B=$PWD/gpu-bundle/bin
 R="$OUT/s41-$PART"; mkdir -p "$R"
 trap '(cd "$OUT" && tar czf "s41-$PART.tgz" "s41-$PART" && rm -rf "s41-$PART")' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
-step() { # LABEL SECS CMD...
-  local label=$1 to=$2 s; shift 2
-  [ "$(left)" -gt 20 ] || { echo "$label skipped: deadline"; return; }
-  s=$(date +%s); timeout "$(cap "$to")" "$@" > "$R/$label.out" 2> "$R/$label.log"
-  echo "$label rc=$? $(( $(date +%s) - s ))s"
-}
 case $PART in
   tests-shared|tests-alone)
     export ALONE_EXTRA=${ALONE_EXTRA-gpu-scan__host_pipeline gpu-conv1d__host_pipeline}

@@ -5,19 +5,11 @@
 # the fastest path on either side of each? Results: $OUT/s41b.tgz.
 set -u
 cd "$(dirname "$0")/.."
-T0=$(date +%s)
-left() { echo $(( ${DEADLINE:-570} - ($(date +%s) - T0) )); }
-cap() { local t=$1 l; l=$(left); [ "$t" -lt "$l" ] && echo "$t" || echo $(( l > 5 ? l - 5 : 1 )); }
+source one-off/step-lib.sh
 tar -C gpu-carry2 -xJf gpu-carry2/s41b.tar.xz; C=gpu-carry2/s41b
 R="$OUT/s41b"; mkdir -p "$R"
 trap '(cd "$OUT" && tar czf s41b.tgz s41b && rm -rf s41b)' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
-step() { # LABEL SECS CMD...
-  local label=$1 to=$2 s; shift 2
-  [ "$(left)" -gt 20 ] || { echo "$label skipped: deadline"; return; }
-  s=$(date +%s); timeout "$(cap "$to")" "$@" > "$R/$label.out" 2> "$R/$label.log"
-  echo "$label rc=$? $(( $(date +%s) - s ))s"
-}
 export GPU_PRIMS_REQUIRE_GPU=1
 step fft-missing 60 $C/gpu-conv1d__fft_gpu gpu_cufft_missing_library
 grep -hE "test result|FAILED|panicked" "$R/fft-missing.out" "$R/fft-missing.log" | head -8
