@@ -33,7 +33,6 @@
 #include <gpu_prims/conv1d_boundary.cuh>
 #include <gpu_prims/conv1d_fixed.cuh>
 #include <gpu_prims/conv1d_tensor.cuh>
-#include <gpu_prims/l2_prefetch.cuh>
 #include <gpu_prims/wgmma.cuh>
 
 using gp::f32;
@@ -41,8 +40,7 @@ using gp::i64;
 using gp::u32;
 using gp::u64;
 
-// Segments of 64 outputs per warpgroup; a warpgroup's share of a tile is 4096 outputs, and a
-// block of G warpgroups takes a tile of G * 4096 (crates/gpu-conv1d/src/tensor.rs:
+// Segments of 64 outputs per tile; a tile is 4096 outputs (crates/gpu-conv1d/src/tensor.rs:
 // WARPGROUP_TILE).
 constexpr int WG_SEGMENTS = 64;
 constexpr int WG_TILE = 64 * WG_SEGMENTS;
@@ -52,11 +50,11 @@ constexpr int WG_BLOCK = 128;
 // which the output staging (WarpgroupOutputs) reuses once the products have read them (the
 // larger of the two). Mirrored by tensor.rs (warpgroup_shared_bytes).
 struct WarpgroupLayout {
-    int span;      // staged inputs: tile + 16 kt, rounded up to 64
+    int span;      // staged inputs: TILE + 16 kt, rounded up to 64
     u32 a_bytes;   // 128 (2 kt + 7): A's rows
     u32 region;    // bytes per region of B: 16 slots_pad, slots_pad = 1 mod 8
-    __device__ __forceinline__ WarpgroupLayout(int tile, int kt) {
-        span = (tile + 16 * kt + 63) / 64 * 64;
+    __device__ __forceinline__ explicit WarpgroupLayout(int kt) {
+        span = (WG_TILE + 16 * kt + 63) / 64 * 64;
         const int slots = span / 64;
         const int pad = ((1 - slots) % 8 + 8) % 8;
         a_bytes = 128u * (2u * kt + 7u);
@@ -70,67 +68,53 @@ struct WarpgroupLayout {
 
 // The outputs as gp::conv1d_store_tile reads them: slot q at q + 8 (q / 64), which spreads the
 // four segments a warp's store instruction touches over distinct banks.
-template <int G> struct WarpgroupOutputs {
-    static constexpr int TILE = G * WG_TILE;
+struct WarpgroupOutputs {
+    static constexpr int TILE = WG_TILE;
     static constexpr int V = 8;
     static __device__ __forceinline__ int phys(int q) { return q + 8 * (q >> 6); }
 };
 
 extern __shared__ __align__(128) unsigned char conv1d_wgmma_smem[];
 
-// G warpgroups per block (G * 128 threads) share the mask's rows and one staged span: warpgroup
-// k multiplies segments 64 k .. 64 k + 63 of the tile.
-template <class T, int G>
+template <class T>
 __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* __restrict__ mask,
                                            const uint4* __restrict__ arows, T* __restrict__ y,
                                            u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode,
-                                           u64 tiles_per_row, int kt, u64 prefetch_tiles) {
+                                           u64 tiles_per_row, int kt) {
     typedef gp::TensorPolicy<T> P;
     static_assert(P::EPG == 8, "16-bit types");
-    constexpr int TILE = G * WG_TILE, BLOCK = G * WG_BLOCK;
-    const WarpgroupLayout L(TILE, kt);
+    const WarpgroupLayout L(kt);
     const u32 base = gp::shared_address(conv1d_wgmma_smem);
     const u32 a_base = base, b_base = base + L.a_bytes;
     T* xs = reinterpret_cast<T*>(conv1d_wgmma_smem + L.a_bytes);
     T* ys = xs;  // the outputs, staged where the span was (after the products and a barrier)
     // A's rows, once per block (published by the first tile's fence and barrier).
-    for (u32 g = threadIdx.x; g < L.a_bytes / 16; g += BLOCK)
+    for (u32 g = threadIdx.x; g < L.a_bytes / 16; g += WG_BLOCK)
         gp::async_copy_16_shared(a_base + 16u * g, arows + g);
-    // (G == 1 spelled out: threadIdx.x < 128 is the launch's promise, not the compiler's.)
-    const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) & 3;
-    const int wg = G == 1 ? 0 : (int)(threadIdx.x >> 7);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const u64 tiles = rows * tiles_per_row;
     for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
         const u64 row = rows == 1 ? 0 : b / tiles_per_row;  // one row: no 64-bit division
         const u64 tile = b - row * tiles_per_row;
         const T* xr = x + row * n;
         const i64 d = gp::floor_mod((i64)(row * n) + off, P::EPG);
-        const i64 o_tile = (i64)(tile * TILE) - d;  // output of slot 0 (may be negative)
+        const i64 o_tile = (i64)(tile * WG_TILE) - d;  // output of slot 0 (may be negative)
         const i64 p_tile = o_tile + off;               // its first input, 16-byte aligned
-        // With prefetch_tiles: the span of the tile that many on, into L2 (a hint; one thread).
-        if (prefetch_tiles != 0 && threadIdx.x == 0 && b + prefetch_tiles < tiles) {
-            const u64 pb = b + prefetch_tiles;
-            const u64 prow = rows == 1 ? 0 : pb / tiles_per_row;
-            const i64 pd = gp::floor_mod((i64)(prow * n) + off, P::EPG);
-            const i64 pp = (i64)((pb - prow * tiles_per_row) * TILE) - pd + off;
-            const i64 lo = pp < 0 ? 0 : pp, hi = pp + L.span < (i64)n ? pp + L.span : (i64)n;
-            if (lo < hi) gp::l2_prefetch(x + prow * n + lo, x + prow * n + hi);
-        }
         __syncthreads();  // the previous tile's products and stores are done with xs and ys
         bool bad = false;
         if (p_tile >= 0 && p_tile + L.span <= (i64)n) {
             const u32 granules = (u32)L.span / 8;
             const uint4* src = reinterpret_cast<const uint4*>(xr + p_tile);
-            for (u32 g = threadIdx.x; g < granules; g += BLOCK)
+            for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
                 gp::async_copy_16_shared(b_base + L.region * (g & 7) + 16u * (g >> 3), src + g);
             gp::async_copy_wait_all();
             u32 acc = P::CHECK_START;
-            for (u32 g = threadIdx.x; g < granules; g += BLOCK)
+            for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
                 P::collect(*reinterpret_cast<const uint4*>(xs + L.b_element(8 * g)), acc);
             bad = P::any_direct(acc);
         } else {
             gp::async_copy_wait_all();
-            for (int q = threadIdx.x; q < L.span; q += BLOCK) {
+            for (int q = threadIdx.x; q < L.span; q += WG_BLOCK) {
                 const T v = gp::boundary_load(xr, p_tile + q, (i64)n, bmode);
                 bad |= P::needs_direct(v);
                 xs[L.b_element(q)] = v;
@@ -142,12 +126,11 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
         if (!any_bad) {
             f32 acc[WG_SEGMENTS / 2];
             gp::wgmma_fence();
-            // Chunk c: A's rows from 2c, B from region 2c % 8, slot 64 wg + c / 4 (this
-            // warpgroup's first segment). Only the descriptors' address fields (bytes / 16) move:
-            // A's by 16 per chunk, B's by two regions per chunk, back to region 0 and one slot
-            // on every fourth.
+            // Chunk c: A's rows from 2c, B from region 2c % 8, slot c / 4. Only the descriptors'
+            // address fields (bytes / 16) move: A's by 16 per chunk, B's by two regions per
+            // chunk, back to region 0 and one slot on every fourth.
             u64 da = gp::wgmma_descriptor(a_base, 128, 128);
-            const u64 db0 = gp::wgmma_descriptor(b_base + 1024u * (u32)wg, L.region, 128);
+            const u64 db0 = gp::wgmma_descriptor(b_base, L.region, 128);
             const u32 region_16 = L.region / 16;
             gp::Wgmma<T, WG_SEGMENTS>::start(acc, da, db0);
 #pragma unroll 1
@@ -162,10 +145,10 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
             // Every warp's products have read the span (their groups completed): the outputs go
             // there. (A separate staging area: the same speed with 9 KiB more per block.)
             __syncthreads();
-            // D[m][s] (m = 16 warp + g (+ 8), s = 8 j + 2 q (+ 1)) is slot 4096 wg + 64 s + 63 - m,
-            // put at ys[phys(slot + sh)]: sh, the misalignment of slot 0 in y, puts every 16-byte
+            // D[m][s] (m = 16 warp + g (+ 8), s = 8 j + 2 q (+ 1)) is slot 64 s + 63 - m, put at
+            // ys[phys(slot + sh)]: sh, the misalignment of slot 0 in y, puts every 16-byte
             // granule of y on one of ys.
-            const int sh = (int)gp::floor_mod(yt, P::EPG) + WG_TILE * wg;
+            const int sh = (int)gp::floor_mod(yt, P::EPG);
             const int m0 = 16 * warp + (lane >> 2);
 #pragma unroll
             for (int j = 0; j < WG_SEGMENTS / 8; ++j)
@@ -173,15 +156,15 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
                 for (int e = 0; e < 4; ++e) {
                     const int m = m0 + 8 * (e >> 1);
                     const int s = 8 * j + 2 * (lane & 3) + (e & 1);
-                    ys[WarpgroupOutputs<G>::phys(sh + 64 * s + 63 - m)] =
+                    ys[WarpgroupOutputs::phys(sh + 64 * s + 63 - m)] =
                         gp::narrow<T>(gp::wgmma_result(acc[4 * j + e]));
                 }
             __syncthreads();
-            gp::conv1d_store_tile<T, WarpgroupOutputs<G>, BLOCK>(y, ys, yt, o_tile, n_out);
+            gp::conv1d_store_tile<T, WarpgroupOutputs, WG_BLOCK>(y, ys, yt, o_tile, n_out);
         } else {
             // The cold path: every output of the tile directly, j upwards with f32 FMAs.
             T* yr = y + row * n_out;
-            for (int k = threadIdx.x; k < TILE; k += BLOCK) {
+            for (int k = threadIdx.x; k < WG_TILE; k += WG_BLOCK) {
                 const i64 o = o_tile + k;
                 if (o < 0 || o >= (i64)n_out) continue;
                 f32 a = 0.0f;
@@ -194,17 +177,16 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
 }
 
 // conv1d_wgmma_<T>(x, mask (f32, for the cold path), arows ((2 kt + 7) * 64 values of T), y,
-// rows, n, n_out, off, w, boundary, tiles_per_row, kt), kt = ceil((w + 63) / 16): G * 128 threads
-// (G warpgroups), dynamic shared memory as WarpgroupLayout: a_bytes + max(8 region, 2 (TILE +
-// 8 + 8 (TILE / 64 + 1))), TILE = G * 4096 (64 registers: 8 / G blocks per SM).
-#define CONV1D_WGMMA_ENTRY(name, T, G)                                                            \
-    extern "C" __global__ void __launch_bounds__(G * WG_BLOCK, 8 / G) name(                      \
+// rows, n, n_out, off, w, boundary, tiles_per_row, kt), kt = ceil((w + 63) / 16): 128 threads
+// (one warpgroup), dynamic shared memory as WarpgroupLayout: a_bytes + max(8 region, 2 (TILE +
+// 8 + 8 (TILE / 64 + 1))) (64 registers: 8 blocks per SM).
+#define CONV1D_WGMMA_ENTRY(tname, T)                                                              \
+    extern "C" __global__ void __launch_bounds__(WG_BLOCK, 8) conv1d_wgmma_##tname(              \
         const T* __restrict__ x, const f32* __restrict__ mask, const uint4* __restrict__ arows,   \
         T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary,             \
         u64 tiles_per_row, int kt) {                                                              \
-        conv_wgmma<T, G>(x, mask, arows, y, rows, n, n_out, off, w, boundary, tiles_per_row, kt,  \
-                         0);                                                                      \
+        conv_wgmma<T>(x, mask, arows, y, rows, n, n_out, off, w, boundary, tiles_per_row, kt);    \
     }
 
-CONV1D_WGMMA_ENTRY(conv1d_wgmma_f16, gp::f16, 1)
-CONV1D_WGMMA_ENTRY(conv1d_wgmma_bf16, gp::bf16, 1)
+CONV1D_WGMMA_ENTRY(f16, gp::f16)
+CONV1D_WGMMA_ENTRY(bf16, gp::bf16)

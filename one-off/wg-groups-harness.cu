@@ -9,6 +9,9 @@
 //   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I kernels/include \
 //        -o /tmp/wgg one-off/wg-groups-harness.cu
 // Usage: [VARIANTS=wg2,pf528] wgg LOG2N REPS WIDTHS (comma-separated). Not shipped.
+// It builds against kernels/conv1d_sm90a.cu as of commit 9c5968b (conv_wgmma<T, G> with a
+// prefetch_tiles argument); both leads lost (docs/conv1d.md, "Warpgroup products") and main
+// keeps the kernel without them: `git show 9c5968b:kernels/conv1d_sm90a.cu` to run it again.
 #include "../kernels/conv1d_sm90a.cu"
 
 CONV1D_WGMMA_ENTRY(wg2_f16, gp::f16, 2)

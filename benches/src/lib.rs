@@ -9,6 +9,8 @@
 //!   skipping GPU groups without a device).
 //! - [`report`]: the report's cases, runner, table, Markdown, JSON, peers and plots.
 //! - [`svg`]: hand-written SVG line charts.
+//! - [`fft_sweep`]: the FFT path's width sweep (`bin conv1d-fft`, `scripts/peers_fft.py`) as a
+//!   chart.
 //! - [`tune_choice`]: how `bin tune` turns its measurements into tuning values.
 //! - [`first_call`]: first-call latency in fresh processes, and the kernel bytes each crate
 //!   embeds.
@@ -22,6 +24,7 @@
 
 pub mod crit;
 pub mod data;
+pub mod fft_sweep;
 pub mod first_call;
 #[cfg(feature = "cuda")]
 pub mod gpu;

@@ -17,15 +17,26 @@
 //! as long as the signal, scipy's `fftconvolve` case), timed the same way, beside a copy of
 //! the output's length.
 //!
+//! `--plot OURS[,OURS…] --svg OUT [--peers PEERS] [--title T]` instead (no GPU, any build):
+//! draws saved sweeps (this tool's output, and `scripts/peers_fft.py`'s) as one chart of ×copy
+//! against the width ([`gpu_prims_benches::fft_sweep`]).
+//!
 //! ```text
 //! cargo run --release -p gpu-prims-benches --features cuda --bin conv1d-fft -- [--log2 26]
 //!     [--widths 3,31,127,1023] [--types f32,f64] [--no-direct-above W] [--sizes 4096,8192]
 //!     [--parts 0,2,3] [--full 24]
+//! cargo run -p gpu-prims-benches --bin conv1d-fft -- --plot f32.out,f64.out --peers peers.out
+//!     --svg sweep.svg
 //! ```
 
-#[cfg(feature = "cuda")]
 fn main() -> std::process::ExitCode {
-    match run() {
+    let args: Vec<String> = std::env::args().collect();
+    let result = if args.iter().any(|a| a == "--plot") {
+        plot(&args)
+    } else {
+        run().map_err(|e| e.to_string())
+    };
+    match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("conv1d-fft: {e}");
@@ -34,12 +45,41 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-#[cfg(not(feature = "cuda"))]
-fn main() {
-    eprintln!("conv1d-fft: built without the `cuda` feature");
+/// `--plot`: the saved sweeps and peers as one SVG chart.
+fn plot(args: &[String]) -> Result<(), String> {
+    use gpu_prims_benches::fft_sweep::{chart, parse_ours, parse_peers};
+    let read = |p: &str| std::fs::read_to_string(p).map_err(|e| format!("--plot/--peers {p}: {e}"));
+    let ours_arg: String =
+        arg(args, "--plot").ok_or("--plot needs a comma-separated list of files")?;
+    let svg: String = arg(args, "--svg").ok_or("--plot needs --svg OUT")?;
+    let mut ours = Vec::new();
+    for p in ours_arg.split(',') {
+        ours.extend(parse_ours(&read(p)?));
+    }
+    let peers = match arg::<String>(args, "--peers") {
+        Some(p) => parse_peers(&read(&p)?),
+        None => Vec::new(),
+    };
+    if ours.is_empty() && peers.is_empty() {
+        return Err("--plot: no rows in the files given".into());
+    }
+    let title: String = arg(args, "--title")
+        .unwrap_or_else(|| "conv1d same, zero boundary: ×copy against mask width".into());
+    std::fs::write(&svg, chart(&title, &ours, &peers).to_svg())
+        .map_err(|e| format!("--svg {svg}: {e}"))?;
+    println!(
+        "wrote {svg} ({} rows, {} peer rows)",
+        ours.len(),
+        peers.len()
+    );
+    Ok(())
 }
 
-#[cfg(feature = "cuda")]
+#[cfg(not(feature = "cuda"))]
+fn run() -> Result<(), String> {
+    Err("built without the `cuda` feature (only --plot works)".into())
+}
+
 fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
     args.iter()
         .position(|a| a == name)
