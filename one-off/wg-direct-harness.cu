@@ -1,0 +1,356 @@
+// Standalone harness (issue 13, forty-second session, third lead): the committed warpgroup conv1d
+// kernel (kernels/conv1d_sm90a.cu as of main 8db8a9d, included as is) against copies of it whose
+// outputs leave straight from the accumulators (MODE 1: 2-byte stores; MODE 2: neighbouring pairs
+// as 4-byte stores, partners by shuffle), without the shared-memory staging and its two barriers
+// a tile. One GPU, one process, the same copy; f16, `same`, zero boundary. Built on the device:
+//   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I kernels/include \
+//        -o /tmp/wgd one-off/wg-direct-harness.cu
+// Usage: [VARIANTS=d1,d2] wgd LOG2N REPS WIDTHS (comma-separated). Not shipped.
+#include "../kernels/conv1d_sm90a.cu"
+
+template <class T, int MODE>
+__device__ __forceinline__ void conv_wgmma_direct(const T* __restrict__ x, const f32* __restrict__ mask,
+                                           const uint4* __restrict__ arows, T* __restrict__ y,
+                                           u64 rows, u64 n, u64 n_out, i64 off, u64 w, int bmode,
+                                           u64 tiles_per_row, int kt) {
+    typedef gp::TensorPolicy<T> P;
+    static_assert(P::EPG == 8, "16-bit types");
+    const WarpgroupLayout L(kt);
+    const u32 base = gp::shared_address(conv1d_wgmma_smem);
+    const u32 a_base = base, b_base = base + L.a_bytes;
+    T* xs = reinterpret_cast<T*>(conv1d_wgmma_smem + L.a_bytes);
+    // A's rows, once per block (published by the first tile's fence and barrier).
+    for (u32 g = threadIdx.x; g < L.a_bytes / 16; g += WG_BLOCK)
+        gp::async_copy_16_shared(a_base + 16u * g, arows + g);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const u64 tiles = rows * tiles_per_row;
+    for (u64 b = blockIdx.x; b < tiles; b += gridDim.x) {
+        const u64 row = rows == 1 ? 0 : b / tiles_per_row;  // one row: no 64-bit division
+        const u64 tile = b - row * tiles_per_row;
+        const T* xr = x + row * n;
+        const i64 d = gp::floor_mod((i64)(row * n) + off, P::EPG);
+        const i64 o_tile = (i64)(tile * WG_TILE) - d;  // output of slot 0 (may be negative)
+        const i64 p_tile = o_tile + off;               // its first input, 16-byte aligned
+        __syncthreads();  // the previous tile's products and stores are done with xs and ys
+        bool bad = false;
+        if (p_tile >= 0 && p_tile + L.span <= (i64)n) {
+            const u32 granules = (u32)L.span / 8;
+            const uint4* src = reinterpret_cast<const uint4*>(xr + p_tile);
+            for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
+                gp::async_copy_16_shared(b_base + L.region * (g & 7) + 16u * (g >> 3), src + g);
+            gp::async_copy_wait_all();
+            u32 acc = P::CHECK_START;
+            for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
+                P::collect(*reinterpret_cast<const uint4*>(xs + L.b_element(8 * g)), acc);
+            bad = P::any_direct(acc);
+        } else {
+            gp::async_copy_wait_all();
+            for (int q = threadIdx.x; q < L.span; q += WG_BLOCK) {
+                const T v = gp::boundary_load(xr, p_tile + q, (i64)n, bmode);
+                bad |= P::needs_direct(v);
+                xs[L.b_element(q)] = v;
+            }
+        }
+        gp::fence_proxy_async_shared();  // this thread's staging, visible to wgmma's reads
+        const bool any_bad = __syncthreads_or(bad);
+        const i64 yt = (i64)(row * n_out) + o_tile;
+        if (!any_bad) {
+            f32 acc[WG_SEGMENTS / 2];
+            gp::wgmma_fence();
+            // Chunk c: A's rows from 2c, B from region 2c % 8, slot c / 4. Only the descriptors'
+            // address fields (bytes / 16) move: A's by 16 per chunk, B's by two regions per
+            // chunk, back to region 0 and one slot on every fourth.
+            u64 da = gp::wgmma_descriptor(a_base, 128, 128);
+            const u64 db0 = gp::wgmma_descriptor(b_base, L.region, 128);
+            const u32 region_16 = L.region / 16;
+            gp::Wgmma<T, WG_SEGMENTS>::start(acc, da, db0);
+#pragma unroll 1
+            for (int c = 1; c < kt; ++c) {
+                da += 16;
+                const u64 db = db0 + (u64)(2u * region_16 * ((u32)c & 3u) + ((u32)c >> 2));
+                gp::Wgmma<T, WG_SEGMENTS>::accumulate(acc, da, db);
+            }
+            gp::wgmma_commit();
+            gp::wgmma_wait_all();
+            gp::wgmma_fence_operands(acc);
+            // MODE 1: each output straight from its accumulator to y (2-byte stores). MODE 2:
+            // pairs of neighbouring outputs (m, m - 1) as 4-byte stores, the partner by shuffle
+            // (yt even: odd m with m - 1; yt odd: even m with m - 1, singles at warp edges).
+            const int g = lane >> 2;
+            const int m0 = 16 * warp + g;
+            const bool odd_yt = (yt & 1) != 0;
+#pragma unroll
+            for (int j = 0; j < WG_SEGMENTS / 8; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int m = m0 + 8 * (e >> 1);
+                    const int s = 8 * j + 2 * (lane & 3) + (e & 1);
+                    const int k = 64 * s + 63 - m;
+                    const i64 o = o_tile + k;
+                    const f32 v = gp::wgmma_result(acc[4 * j + e]);
+                    if (MODE == 1) {
+                        if (o >= 0 && o < (i64)n_out) y[yt + k] = gp::narrow<T>(v);
+                        continue;
+                    }
+                    const f32 up = __shfl_up_sync(0xffffffffu, v, 4);
+                    const f32 w7 = __shfl_sync(0xffffffffu, gp::wgmma_result(acc[4 * j + (e & 1)]),
+                                               (lane & 3) + 28);
+                    bool pair, single;
+                    f32 p;
+                    if (!odd_yt) {
+                        pair = (g & 1) != 0; single = false; p = up;
+                    } else {
+                        const bool edge_lo = g == 0 && e < 2, edge_hi = g == 7 && e >= 2;
+                        pair = (g & 1) == 0 && !edge_lo;
+                        single = edge_lo || edge_hi;
+                        p = g == 0 ? w7 : up;
+                    }
+                    if (pair) {
+                        const T a = gp::narrow<T>(v), c = gp::narrow<T>(p);
+                        if (o >= 0 && o + 1 < (i64)n_out) {
+                            *reinterpret_cast<u32*>(y + yt + k) = (u32)a.bits | ((u32)c.bits << 16);
+                        } else {
+                            if (o >= 0 && o < (i64)n_out) y[yt + k] = a;
+                            if (o + 1 >= 0 && o + 1 < (i64)n_out) y[yt + k + 1] = c;
+                        }
+                    } else if (single && o >= 0 && o < (i64)n_out) {
+                        y[yt + k] = gp::narrow<T>(v);
+                    }
+                }
+        } else {
+            // The cold path: every output of the tile directly, j upwards with f32 FMAs.
+            T* yr = y + row * n_out;
+            for (int k = threadIdx.x; k < WG_TILE; k += WG_BLOCK) {
+                const i64 o = o_tile + k;
+                if (o < 0 || o >= (i64)n_out) continue;
+                f32 a = 0.0f;
+                for (u64 j = 0; j < w; ++j)
+                    a = __fmaf_rn(gp::widen(xs[L.b_element((u32)(k + (int)j))]), mask[j], a);
+                yr[o] = gp::narrow<T>(a);
+            }
+        }
+    }
+}
+
+#define WGD_ENTRY(name, T, MODE)                                                                  \
+    extern "C" __global__ void __launch_bounds__(WG_BLOCK, 8) name(                              \
+        const T* __restrict__ x, const f32* __restrict__ mask, const uint4* __restrict__ arows,   \
+        T* __restrict__ y, u64 rows, u64 n, u64 n_out, i64 off, u64 w, int boundary,             \
+        u64 tiles_per_row, int kt) {                                                              \
+        conv_wgmma_direct<T, MODE>(x, mask, arows, y, rows, n, n_out, off, w, boundary,          \
+                                   tiles_per_row, kt);                                            \
+    }
+WGD_ENTRY(wgd1_f16, gp::f16, 1)
+WGD_ENTRY(wgd2_f16, gp::f16, 2)
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                                    \
+    do {                                                                                         \
+        cudaError_t e_ = (x);                                                                    \
+        if (e_ != cudaSuccess) {                                                                 \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
+            exit(1);                                                                             \
+        }                                                                                        \
+    } while (0)
+
+typedef void (*KernelFn)(const gp::f16*, const f32*, const uint4*, gp::f16*, u64, u64, u64, i64,
+                         u64, int, u64, int);
+
+__global__ void fill_signal(gp::f16* x, u64 n, u32 seed) {
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+        u32 h = (u32)i * 2654435761u ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        x[i] = gp::from_f32<gp::f16>((f32)(h & 0xffff) / 32768.0f - 1.0f);
+    }
+}
+
+// The mask's rows as crates/gpu-conv1d/src/tensor.rs (warpgroup_rows) lays them out: element
+// 64 g + 8 r + k = M[8 g + r + k - 63], g < 2 kt + 7.
+__global__ void build_rows(gp::f16* out, const f32* m, int w, int kt) {
+    const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (2 * kt + 7) * 64) return;
+    const int g = idx / 64, r = (idx / 8) % 8, k = idx % 8;
+    const int j = 8 * g + r + k - 63;
+    out[idx] = gp::from_f32<gp::f16>((j >= 0 && j < w) ? m[j] : 0.0f);
+}
+
+__global__ void reference(const gp::f16* x, const f32* m, gp::f16* y, u64 rows, u64 n, i64 off, int w) {
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < rows * n; i += (u64)gridDim.x * blockDim.x) {
+        const u64 r = i / n, o = i % n;
+        f32 a = 0.0f;
+        for (int j = 0; j < w; ++j) {
+            const i64 p = (i64)o + off + j;
+            const f32 v = (p >= 0 && p < (i64)n) ? gp::widen(x[r * n + p]) : 0.0f;
+            a = __fmaf_rn(v, m[j], a);
+        }
+        y[i] = gp::narrow<gp::f16>(a);
+    }
+}
+
+typedef void (*KernelPf)(const gp::f16*, const f32*, const uint4*, gp::f16*, u64, u64, u64, i64,
+                         u64, int, u64, int, u64);
+
+struct Variant {
+    const char* name;
+    KernelFn fn;
+    int g;  // warpgroups per block
+    KernelPf pf_fn = nullptr;  // instead of fn: the prefetching entry, pf tiles ahead
+    u64 pf = 0;
+};
+
+static float median(std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Dynamic shared memory for G warpgroups (tensor.rs's warpgroup_shared_bytes with the tile
+// G * 4096).
+static size_t shared_bytes(int g, int kt) {
+    const size_t tile = 4096 * (size_t)g;
+    const size_t span = (tile + 16 * kt + 63) / 64 * 64, slots = span / 64;
+    const size_t slots_pad = slots + (9 - slots % 8) % 8;
+    const size_t outputs = tile + 8 + 8 * (tile / 64 + 1);
+    return 128 * (2 * kt + 7) + std::max(8 * 16 * slots_pad, 2 * outputs);
+}
+
+static void launch(const Variant& v, const gp::f16* x, const f32* m, const gp::f16* rowsbuf, gp::f16* y,
+                   u64 rows, u64 n, i64 off, int w) {
+    const int kt = (w + 63 + 15) / 16;
+    const u64 tpr = (n + 7 + 4096ull * v.g - 1) / (4096ull * v.g);
+    if (v.pf_fn)
+        v.pf_fn<<<(unsigned)(rows * tpr), 128 * v.g, shared_bytes(v.g, kt)>>>(
+            x, m, (const uint4*)rowsbuf, y, rows, n, n, off, (u64)w, 0, tpr, kt, v.pf);
+    else
+        v.fn<<<(unsigned)(rows * tpr), 128 * v.g, shared_bytes(v.g, kt)>>>(
+            x, m, (const uint4*)rowsbuf, y, rows, n, n, off, (u64)w, 0, tpr, kt);
+}
+
+int main(int argc, char** argv) {
+    const int log2n = argc > 1 ? atoi(argv[1]) : 28;
+    const int reps = argc > 2 ? atoi(argv[2]) : 20;
+    const u64 n = 1ull << log2n;
+    setvbuf(stdout, nullptr, _IOLBF, 0);
+    std::vector<int> widths = {31, 63, 127, 255};
+    if (argc > 3) {
+        widths.clear();
+        for (char* t = strtok(argv[3], ","); t; t = strtok(nullptr, ",")) widths.push_back(atoi(t));
+    }
+    const bool quick = getenv("QUICK") != nullptr;  // the sanitizers: checks only, small
+    // VARIANTS: which to run (comma-separated names; default all).
+    Variant all[] = {{"wg1", conv1d_wgmma_f16, 1}, {"d1", wgd1_f16, 1}, {"d2", wgd2_f16, 1}};
+    std::vector<Variant> vars;
+    {
+        const std::string keep = std::string(",") + (getenv("VARIANTS") ? getenv("VARIANTS") : "") + ",";
+        for (auto& v : all)
+            if (v.g == 1 && !v.pf_fn ? true : keep == ",," || keep.find(std::string(",") + v.name + ",") != std::string::npos)
+                vars.push_back(v);
+    }
+    gp::f16 *x, *y, *yb, *yc, *rb;
+    f32* m;
+    CK(cudaMalloc(&x, n * 2));
+    CK(cudaMalloc(&y, n * 2));
+    CK(cudaMalloc(&yb, n * 2));
+    CK(cudaMalloc(&yc, n * 2));
+    CK(cudaMalloc(&m, 4096 * 4));
+    CK(cudaMalloc(&rb, 1 << 20));
+    fill_signal<<<1024, 256>>>(x, n, 12345u);
+    for (auto& v : vars) {
+        const void* f = v.pf_fn ? (const void*)v.pf_fn : (const void*)v.fn;
+        CK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, 200000));
+        cudaFuncAttributes fa;
+        CK(cudaFuncGetAttributes(&fa, f));
+        int per_sm = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, 128 * v.g, shared_bytes(v.g, 12)));
+        printf("kernel %s regs %d local %zu blocks/SM at w=127: %d\n", v.name, fa.numRegs, fa.localSizeBytes, per_sm);
+    }
+    auto set_mask = [&](int w) {
+        std::vector<float> hm(w);
+        for (int j = 0; j < w; ++j) hm[j] = (float)(((j * 37 + 11) % 41) - 20) / 64.0f;
+        CK(cudaMemcpy(m, hm.data(), w * 4, cudaMemcpyHostToDevice));
+        const int kt = (w + 63 + 15) / 16;
+        build_rows<<<((2 * kt + 7) * 64 + 127) / 128, 128>>>(rb, m, w, kt);
+        CK(cudaDeviceSynchronize());
+    };
+    std::vector<uint16_t> h1(n), hy(n), hr(n);
+    // Checks: every variant bit for bit against G = 1 (the same products per segment), and the
+    // count of outputs differing from the direct f32 kernel; rows of odd lengths (row ends, tiles
+    // across rows), a NaN and an infinity (the cold path).
+    auto check = [&](const char* what, u64 rows, u64 rn, int w) {
+        const i64 off = -(i64)(w / 2);
+        reference<<<4096, 256>>>(x, m, yb, rows, rn, off, w);
+        CK(cudaMemset(y, 0xff, rows * rn * 2));
+        launch(vars[0], x, m, rb, y, rows, rn, off, w);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(h1.data(), y, rows * rn * 2, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hr.data(), yb, rows * rn * 2, cudaMemcpyDeviceToHost));
+        u64 vs_direct = 0;
+        for (u64 i = 0; i < rows * rn; ++i) vs_direct += h1[i] != hr[i];
+        for (auto& v : vars) {
+            if (&v == &vars[0]) continue;
+            CK(cudaMemset(y, 0xff, rows * rn * 2));
+            launch(v, x, m, rb, y, rows, rn, off, w);
+            CK(cudaDeviceSynchronize());
+            CK(cudaMemcpy(hy.data(), y, rows * rn * 2, cudaMemcpyDeviceToHost));
+            u64 diff = 0;
+            for (u64 i = 0; i < rows * rn; ++i) diff += hy[i] != h1[i];
+            printf("check %s rows=%llu n=%llu w=%-4d %s: %llu outputs differ from wg1 (wg1: %llu differ from direct)\n",
+                   what, (unsigned long long)rows, (unsigned long long)rn, w, v.name, (unsigned long long)diff,
+                   (unsigned long long)vs_direct);
+        }
+    };
+    const u64 small = std::min<u64>(1000003, n / 4 + 3);
+    for (int w : {1, 3, 31, 64, 127, 255, 1000, 2048}) {
+        set_mask(w);
+        check("odd", 3, small, w);
+        check("short", 5, 4099, w);
+    }
+    {
+        const uint16_t specials[3] = {0x7c00, 0x7e00, 0xfc00};
+        const u64 at[3] = {12345, small + 77, 2 * small + 9000};
+        for (int i = 0; i < 3; ++i) CK(cudaMemcpy(x + at[i], &specials[i], 2, cudaMemcpyHostToDevice));
+        set_mask(127);
+        check("nonfinite", 3, small, 127);
+        fill_signal<<<1024, 256>>>(x, n, 12345u);
+    }
+    if (quick) return 0;
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    auto timed = [&](auto&& f) {
+        std::vector<float> ts;
+        for (int r = 0; r < reps + 3; ++r) {
+            CK(cudaEventRecord(e0));
+            f();
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            CK(cudaGetLastError());
+            float ms;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 3) ts.push_back(ms);
+        }
+        return median(ts);
+    };
+    auto copy = [&]() { CK(cudaMemcpyAsync(yc, x, n * 2, cudaMemcpyDeviceToDevice)); };
+    const float copy_ms = timed(copy);
+    printf("n=2^%d copy %.2f us\n", log2n, copy_ms * 1e3);
+    // Twice round, alternating, so drift shows.
+    for (int round = 0; round < 2; ++round)
+        for (int w : widths) {
+            set_mask(w);
+            for (auto& v : vars) {
+                const float t = timed([&] { launch(v, x, m, rb, y, 1, n, -(i64)(w / 2), w); });
+                printf("round %d w=%-4d %s %8.2f us  x%.3f copy\n", round, w, v.name, t * 1e3, copy_ms / t);
+            }
+        }
+    printf("copy after %.2f us\n", timed(copy) * 1e3);
+    return 0;
+}
