@@ -63,7 +63,7 @@ __device__ __forceinline__ void conv_wgmma_sw(const T* __restrict__ x, const f32
             gp::async_copy_wait_all();
             u32 acc = P::CHECK_START;
             for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
-                P::collect(*reinterpret_cast<const uint4*>(xs + 8 * g), acc);
+                P::collect(*reinterpret_cast<const uint4*>(xs + sw_element(8 * g)), acc);
             bad = P::any_direct(acc);
         } else {
             gp::async_copy_wait_all();
