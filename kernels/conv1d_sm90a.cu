@@ -12,13 +12,15 @@
 // (t < w + 63, M zero outside the mask), so that D[m][s] is output 64 s + 63 - m of the tile:
 // A is the mask's Toeplitz matrix with its rows reversed (a Hankel matrix: each row starts one
 // element further on), B a Hankel matrix of the staged signal. wgmma.m64n64k16 reads both from
-// shared memory through descriptors (gpu_prims/wgmma.cuh), no swizzle:
-//  - B: 16-byte granule g of the staged span goes to region g % 8, slot g / 8. The granules
-//    64 s + 16 c (+ 8) of 8 consecutive segments s are then 8 consecutive slots of one region: a
-//    core matrix. Chunk c starts at region 2c % 8, slot c / 4; LBO = one region (the next 8
-//    values of t), SBO = 128 bytes (8 segments on). Regions are 1 mod 8 slots long, so the
-//    staging copies of 8 consecutive granules hit 8 different bank groups.
-//  - A: 128-byte rows g of the mask, holding at byte 16 r + 2 k the value M[8 g + r + k - 63]
+// shared memory through descriptors (gpu_prims/wgmma.cuh):
+//  - B, in the 128-byte swizzle: the span is staged in order, 64 values (128 bytes) a row, its
+//    16-byte granule g at chunk (g % 8) ^ (g / 8 % 8) of row g / 8. Row s holds B[t][s] for
+//    t < 64, and B[t][s] = B[t - 64][s + 1]: chunk c of t (16 values, 32 bytes) is the layout
+//    starting 32 c bytes on (row c / 4, 32 (c % 4) bytes in); SBO = 1024 bytes (8 segments on).
+//    Eight neighbouring threads fill one row, so the span's copies are contiguous on both sides.
+//    (The no-swizzle layout before it scattered them over 8 regions: 32 L2 sectors and 32 shared
+//    wavefronts a warp's copy instead of 16 and 4, Nsight Compute, docs/conv1d.md.)
+//  - A, no swizzle: 128-byte rows g of the mask, holding at byte 16 r + 2 k the value M[8 g + r + k - 63]
 //    (laid out by the host once per mask, crates/gpu-conv1d/src/tensor.rs, copied into shared
 //    memory once per block): the core matrix of rows m0..m0+7 and t0..t0+7 is row (m0 + t0) / 8.
 //    Chunk c starts at row 2c; LBO = SBO = 128 bytes.
@@ -46,23 +48,23 @@ constexpr int WG_SEGMENTS = 64;
 constexpr int WG_TILE = 64 * WG_SEGMENTS;
 constexpr int WG_BLOCK = 128;
 
-// A block's shared memory for `kt` chunks of t: the mask's rows, then the span's 8 regions,
-// which the output staging (WarpgroupOutputs) reuses once the products have read them (the
-// larger of the two). Mirrored by tensor.rs (warpgroup_shared_bytes).
+// A block's shared memory for `kt` chunks of t: the mask's rows, then (from the next 1024-byte
+// boundary, which the swizzle needs) the span, which the output staging (WarpgroupOutputs)
+// reuses once the products have read it (the larger of the two). Mirrored by tensor.rs
+// (warpgroup_shared_bytes: 1024 bytes of slack for the alignment).
 struct WarpgroupLayout {
-    int span;      // staged inputs: TILE + 16 kt, rounded up to 64
+    int span;      // staged inputs: TILE + 16 kt, rounded up to 64 (whole rows)
     u32 a_bytes;   // 128 (2 kt + 7): A's rows
-    u32 region;    // bytes per region of B: 16 slots_pad, slots_pad = 1 mod 8
     __device__ __forceinline__ explicit WarpgroupLayout(int kt) {
         span = (WG_TILE + 16 * kt + 63) / 64 * 64;
-        const int slots = span / 64;
-        const int pad = ((1 - slots) % 8 + 8) % 8;
         a_bytes = 128u * (2u * kt + 7u);
-        region = 16u * (u32)(slots + pad);
     }
-    // Element offset of staged input q within B's regions.
-    __device__ __forceinline__ u32 b_element(u32 q) const {
-        return (region / 2) * ((q >> 3) & 7) + 8 * (q >> 6) + (q & 7);
+    // Shared address of the span: the first 1024-byte boundary past A's rows.
+    __device__ __forceinline__ u32 b_base(u32 base) const { return (base + a_bytes + 1023u) & ~1023u; }
+    // Element offset of staged input q within the span: row q / 64, its 16-byte chunk swizzled.
+    static __device__ __forceinline__ u32 b_element(u32 q) {
+        const u32 row = q >> 6;
+        return 64u * row + 8u * (((q >> 3) & 7u) ^ (row & 7u)) + (q & 7u);
     }
 };
 
@@ -85,8 +87,8 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
     static_assert(P::EPG == 8, "16-bit types");
     const WarpgroupLayout L(kt);
     const u32 base = gp::shared_address(conv1d_wgmma_smem);
-    const u32 a_base = base, b_base = base + L.a_bytes;
-    T* xs = reinterpret_cast<T*>(conv1d_wgmma_smem + L.a_bytes);
+    const u32 a_base = base, b_base = L.b_base(base);
+    T* xs = reinterpret_cast<T*>(conv1d_wgmma_smem + (b_base - base));
     T* ys = xs;  // the outputs, staged where the span was (after the products and a barrier)
     // A's rows, once per block (published by the first tile's fence and barrier).
     for (u32 g = threadIdx.x; g < L.a_bytes / 16; g += WG_BLOCK)
@@ -106,8 +108,10 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
             const u32 granules = (u32)L.span / 8;
             const uint4* src = reinterpret_cast<const uint4*>(xr + p_tile);
             for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
-                gp::async_copy_16_shared(b_base + L.region * (g & 7) + 16u * (g >> 3), src + g);
+                gp::async_copy_16_shared(b_base + 128u * (g >> 3) + 16u * ((g & 7u) ^ ((g >> 3) & 7u)),
+                                         src + g);
             gp::async_copy_wait_all();
+            // Each thread checks the granules it copied (its own copies are the ones it waited for).
             u32 acc = P::CHECK_START;
             for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
                 P::collect(*reinterpret_cast<const uint4*>(xs + L.b_element(8 * g)), acc);
@@ -126,18 +130,14 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
         if (!any_bad) {
             f32 acc[WG_SEGMENTS / 2];
             gp::wgmma_fence();
-            // Chunk c: A's rows from 2c, B from region 2c % 8, slot c / 4. Only the descriptors'
-            // address fields (bytes / 16) move: A's by 16 per chunk, B's by two regions per
-            // chunk, back to region 0 and one slot on every fourth.
+            // Chunk c: A's rows from 2c (the descriptor's address field, bytes / 16, on by 16),
+            // B from 32 c bytes into the span.
             u64 da = gp::wgmma_descriptor(a_base, 128, 128);
-            const u64 db0 = gp::wgmma_descriptor(b_base, L.region, 128);
-            const u32 region_16 = L.region / 16;
-            gp::Wgmma<T, WG_SEGMENTS>::start(acc, da, db0);
+            gp::Wgmma<T, WG_SEGMENTS>::start(acc, da, gp::wgmma_descriptor_sw128(b_base));
 #pragma unroll 1
             for (int c = 1; c < kt; ++c) {
                 da += 16;
-                const u64 db = db0 + (u64)(2u * region_16 * ((u32)c & 3u) + ((u32)c >> 2));
-                gp::Wgmma<T, WG_SEGMENTS>::accumulate(acc, da, db);
+                gp::Wgmma<T, WG_SEGMENTS>::accumulate(acc, da, gp::wgmma_descriptor_sw128(b_base + 32u * (u32)c));
             }
             gp::wgmma_commit();
             gp::wgmma_wait_all();
@@ -178,8 +178,8 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
 
 // conv1d_wgmma_<T>(x, mask (f32, for the cold path), arows ((2 kt + 7) * 64 values of T), y,
 // rows, n, n_out, off, w, boundary, tiles_per_row, kt), kt = ceil((w + 63) / 16): 128 threads
-// (one warpgroup), dynamic shared memory as WarpgroupLayout: a_bytes + max(8 region, 2 (TILE +
-// 8 + 8 (TILE / 64 + 1))) (64 registers: 8 blocks per SM).
+// (one warpgroup), dynamic shared memory as WarpgroupLayout: a_bytes + 1024 + max(2 span,
+// 2 (TILE + 8 + 8 (TILE / 64 + 1))) (64 registers: 8 blocks per SM).
 #define CONV1D_WGMMA_ENTRY(tname, T)                                                              \
     extern "C" __global__ void __launch_bounds__(WG_BLOCK, 8) conv1d_wgmma_##tname(              \
         const T* __restrict__ x, const f32* __restrict__ mask, const uint4* __restrict__ arows,   \

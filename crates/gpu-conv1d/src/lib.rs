@@ -460,8 +460,8 @@ impl Boundary {
 /// f16 and bf16 masks of [`tensor_min_width`] (11 in rows of 2^24 outputs or more, else 25) to
 /// [`TENSOR_MAX_WIDTH`] elements on tensor cores
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there), and on GPUs of
-/// compute capability 9.0 those of [`warpgroup_min_width`] (96 in rows of 2^26 outputs or more,
-/// 127 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16 1080, bf16
+/// compute capability 9.0 those of [`warpgroup_min_width`] (16 in rows of 2^28 outputs or more,
+/// 48 from 2^26, 80 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16 1080, bf16
 /// 1260) through warpgroup products ([`Strategy::Warpgroup`]; the FFT
 /// path from there). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
@@ -515,10 +515,9 @@ pub enum Strategy {
     /// compute capability 9.0 only: the H100 and H200): one 128-thread warpgroup multiplies
     /// 64 × 64 outputs per chunk of 16 taps, both operands read from shared memory, f32
     /// accumulation. f16 and bf16 signals, masks of at most [`WARPGROUP_MAX_WIDTH`] elements.
-    /// Faster than the `mma.sync` kernel from about w = 96, 1.4× at 255 and 2× at 1023 (2^28 f16
-    /// on the H100: 0.71× a copy at w = 255 against 0.52×; 0.35× against 0.18× at 1023), slower
-    /// below
-    /// (docs/conv1d.md, "Warpgroup products"); [`Strategy::Auto`] takes it from
+    /// In rows of 2^28 outputs on the H100 faster than the `mma.sync` kernel from about w = 15
+    /// (0.86× a copy at w = 127 against 0.74×), 1.4× at 255 and 2× at 1023; in shorter rows from
+    /// wider masks, and slower below them (docs/conv1d.md, "Warpgroup products"); [`Strategy::Auto`] takes it from
     /// [`warpgroup_min_width`] where the GPU has it. The 16-bit results are those of
     /// [`Strategy::TensorCore`] in accuracy (sums in f32, one rounding), not bit for bit (the
     /// tensor cores group the taps of an output differently).

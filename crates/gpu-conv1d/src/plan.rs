@@ -409,28 +409,32 @@ pub fn tensor_min_width<T: Real>(n_out: usize) -> Option<usize> {
 pub const WARPGROUP_LONG_ROW: usize = 1 << 26;
 
 /// The shortest 16-bit mask [`Strategy::Auto`] runs on the warpgroup kernel
-/// ([`Path::Warpgroup`]) in rows of at least [`WARPGROUP_LONG_ROW`] outputs.
-pub const WARPGROUP_MIN_WIDTH_LONG_ROWS: usize = 96;
+/// ([`Path::Warpgroup`]) in rows of at least [`WARPGROUP_LONG_ROW`] outputs (and below 2^28:
+/// from 16 there).
+pub const WARPGROUP_MIN_WIDTH_LONG_ROWS: usize = 48;
 
 /// The shortest mask [`Strategy::Auto`] runs on the warpgroup kernel (compute capability 9.0)
 /// rather than the `mma.sync` one, for `T` in rows of `n_out` outputs (`None`: never, f32 and
-/// f64). Measured on the H100 (docs/conv1d.md, "Warpgroup products"): in the report at 2^28
-/// (f16 / bf16, ×copy, two calls) `wgmma` wins at w = 127 (0.78–0.79 against 0.73–0.74) and 255
-/// (0.70–0.71 against 0.52–0.53), ties at 95 (within 1.5 % either way) and loses at 63 (0.78
-/// against 0.82–0.83), so [`WARPGROUP_MIN_WIDTH_LONG_ROWS`] (the harness at 2^26 agrees at
-/// 127: 0.707 against 0.682). Shorter rows, measured on an H200 with the unserialized chain
-/// (seventh session, call D, f16 and bf16, two reports): at 2^25 `wgmma` wins from 127 (70.2–71.1
-/// against 73.4–74.9 µs) to 255 (77.8–78.3 against 98.4–100.0), so 127 from 2^25; at 2^24 it
-/// loses at 127 (45.3–45.7 against 42.4–43.4), ties at 160 and wins from 192 (46.7–47.1 against
-/// 48.0–48.6; 255: 49.2–50.0 against 55.4–55.9), so 176 from 2^24; below, 256 (the H100's
-/// harness: at 2^24 it lost at 127 and won by 1.7× at 1023, before the chain was unserialized).
+/// f64). Measured on the H100 with the kernel's span in the 128-byte swizzle (forty-third
+/// session, `docs/results/h100-session43/s43c-cross`: the report, f16 and bf16, `warpgroup`
+/// against `tensor_core`, µs): at 2^28 `wgmma` wins from w = 15 (f16 398.5 against 402.5, bf16
+/// 400.0 against 400.2; w = 23 397.9 / 398.2 against 406.4 / 408.7), so 16 there; at 2^26 it
+/// loses at 15 (114.0 against 109.8) and 31 (112.2-112.5 against 111.4-111.7) and wins from 63
+/// (115.5 against 117.8-118.1), so [`WARPGROUP_MIN_WIDTH_LONG_ROWS`]; at 2^25 it loses at 63
+/// (66.1-66.6 against 64.2-64.8) and wins from 95 (68.0-68.1 against 68.7), so 80; at 2^24 it
+/// loses or ties at 127 (43.2-43.6 against 42.5-43.1) and wins at 191 (45.7-46.0 against
+/// 49.5-49.7), so 176 stays (the H200's crossing with the kernel before, seventh session);
+/// below, 256 (the H100's harness at 2^24 before the chain was unserialized: it lost at 127 and
+/// won by 1.7× at 1023). Before the swizzle the kernel took 2^28 from w = 96 and 2^25 from 127.
 pub fn warpgroup_min_width<T: Real>(n_out: usize) -> Option<usize> {
     if !T::computes_wider() {
         None
+    } else if n_out >= 1 << 28 {
+        Some(16)
     } else if n_out >= WARPGROUP_LONG_ROW {
         Some(WARPGROUP_MIN_WIDTH_LONG_ROWS)
     } else if n_out >= 1 << 25 {
-        Some(127)
+        Some(80)
     } else if n_out >= 1 << 24 {
         Some(176)
     } else {
@@ -1267,16 +1271,22 @@ mod tests {
             )
         };
         let long = WARPGROUP_LONG_ROW;
-        assert_eq!(on_h100(long, 63), Path::TensorCore);
+        assert_eq!(
+            on_h100(long, WARPGROUP_MIN_WIDTH_LONG_ROWS - 1),
+            Path::TensorCore
+        );
         assert_eq!(
             on_h100(long, WARPGROUP_MIN_WIDTH_LONG_ROWS),
             Path::Warpgroup
         );
+        assert_eq!(on_h100(long * 2, 47), Path::TensorCore);
+        assert_eq!(on_h100(long * 4, 15), Path::TensorCore);
+        assert_eq!(on_h100(long * 4, 16), Path::Warpgroup);
         assert_eq!(on_h100(long / 4, 127), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 160), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 192), Path::Warpgroup);
-        assert_eq!(on_h100(long / 2, 126), Path::TensorCore);
-        assert_eq!(on_h100(long / 2, 127), Path::Warpgroup);
+        assert_eq!(on_h100(long / 2, 79), Path::TensorCore);
+        assert_eq!(on_h100(long / 2, 80), Path::Warpgroup);
         assert_eq!(on_h100(long / 8, 255), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 256), Path::Warpgroup);
         assert_eq!(on_h100(long, 1259), Path::Warpgroup);

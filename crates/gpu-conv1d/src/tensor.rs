@@ -28,7 +28,7 @@ pub(crate) const WARPGROUP_TILE: usize = 4096;
 
 /// The longest mask the warpgroup kernels take ([`Strategy::Warpgroup`](crate::Strategy)): the
 /// mask's rows (`128·(2·kt + 7)` bytes, `kt = ⌈(w + 63)/16⌉`) and the staged span then need
-/// 46 KiB of shared memory per block.
+/// 47 KiB of shared memory per block.
 pub const WARPGROUP_MAX_WIDTH: usize = 2048;
 
 /// Threads per block of the warpgroup kernels (one warpgroup).
@@ -40,16 +40,14 @@ pub(crate) fn warpgroup_chunks(w: usize) -> usize {
 }
 
 /// Dynamic shared memory of one warpgroup block for a mask of `w` (the kernel's
-/// `WarpgroupLayout`): the mask's rows, then the span's 8 regions of `1 mod 8` 16-byte slots
-/// each or the output staging that reuses them (the tile, a spare granule, 8 elements per 64 of
-/// padding), whichever is larger.
+/// `WarpgroupLayout`): the mask's rows, 1024 bytes of slack (the span starts on a 1024-byte
+/// boundary, as wgmma's 128-byte swizzle needs), then the span or the output staging that reuses
+/// it (the tile, a spare granule, 8 elements per 64 of padding), whichever is larger.
 pub(crate) fn warpgroup_shared_bytes(w: usize) -> usize {
     let kt = warpgroup_chunks(w);
     let span = (WARPGROUP_TILE + 16 * kt).next_multiple_of(64);
-    let slots = span / 64;
-    let slots_pad = slots + (9 - slots % 8) % 8;
     let outputs = WARPGROUP_TILE + 8 + 8 * (WARPGROUP_TILE / 64 + 1);
-    128 * (2 * kt + 7) + (8 * 16 * slots_pad).max(2 * outputs)
+    128 * (2 * kt + 7) + 1024 + (2 * span).max(2 * outputs)
 }
 
 /// Warpgroup tiles per row (tile `t` covers outputs `[t·4096 − d, (t + 1)·4096 − d)`, `d < 8`).
@@ -240,7 +238,7 @@ mod tests {
         // Short masks: the output staging is the larger part.
         assert_eq!(
             warpgroup_shared_bytes(1),
-            128 * 15 + 2 * (4096 + 8 + 8 * 65)
+            128 * 15 + 1024 + 2 * (4096 + 8 + 8 * 65)
         );
         assert_eq!(warpgroup_tiles_per_row(4089), 1);
         assert_eq!(warpgroup_tiles_per_row(4090), 2);

@@ -906,6 +906,9 @@ fn gpu_half_accuracy_by_path() {
             if gpu.properties().compute_capability >= (8, 0) {
                 strategies.push(Strategy::TensorCore);
             }
+            if T::NAME != "f32" && warpgroup(gpu) {
+                strategies.push(Strategy::Warpgroup);
+            }
             for strategy in strategies {
                 let conv =
                     Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy)).unwrap();
@@ -958,6 +961,9 @@ fn gpu_accuracy_wide_dynamic_range() {
             let mut strategies = vec![Strategy::Basic, Strategy::RegisterTiled];
             if gpu.properties().compute_capability >= (8, 0) {
                 strategies.push(Strategy::TensorCore);
+            }
+            if T::NAME != "f32" && warpgroup(gpu) {
+                strategies.push(Strategy::Warpgroup);
             }
             for strategy in strategies {
                 let y = Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy))
@@ -1169,7 +1175,8 @@ fn gpu_warpgroup_longest_mask_rows_and_auto_choice() {
     let auto =
         |w: usize| Conv1d::correlation(&gpu, &common::data::<bf16>(w, 1), Options::new()).unwrap();
     assert_eq!(auto(127).path(1 << 26).unwrap(), Path::Warpgroup);
-    assert_eq!(auto(63).path(1 << 26).unwrap(), Path::TensorCore);
+    assert_eq!(auto(63).path(1 << 26).unwrap(), Path::Warpgroup);
+    assert_eq!(auto(31).path(1 << 26).unwrap(), Path::TensorCore);
     assert_eq!(auto(255).path(1 << 20).unwrap(), Path::TensorCore);
     assert_eq!(auto(300).path(1 << 20).unwrap(), Path::Warpgroup);
 }

@@ -18,6 +18,15 @@ __device__ __forceinline__ u64 wgmma_descriptor(u32 addr, u32 lbo, u32 sbo) {
     return (u64)((addr & 0x3ffffu) >> 4) | ((u64)(lbo >> 4) << 16) | ((u64)(sbo >> 4) << 32);
 }
 
+// The matrix descriptor of a K-major operand in the 128-byte swizzle at shared address `addr`:
+// rows of 128 bytes (64 16-bit values of K), 16-byte chunk j of row r stored at chunk j ^ (r % 8)
+// of its row, the XOR taken from the address bits (so the layout's rows start 1024-byte
+// aligned); SBO 1024 bytes (8 rows on), LBO unused (16). `addr` may start anywhere on a 32-byte
+// boundary inside that layout: a row or a K offset further on.
+__device__ __forceinline__ u64 wgmma_descriptor_sw128(u32 addr) {
+    return (u64)((addr & 0x3ffffu) >> 4) | ((u64)1 << 16) | ((u64)(1024 >> 4) << 32) | ((u64)1 << 62);
+}
+
 // Orders this thread's earlier register accesses before the warpgroup's next wgmma.
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 // Closes the group of wgmma issued since the last commit.
