@@ -10,6 +10,9 @@
 #            fault_injection alone after them)
 #   table    issue 13's table alone on the GPU: PyTorch and CuPy (scripts/peers.py) then the
 #            report at 2^28, f16 and bf16 (sum, max, cumsum, conv1d w 3/7/31/127), f32 w 127
+#   accuracy the accuracy tests with Strategy::Warpgroup (gpu_half_accuracy_by_path,
+#            gpu_accuracy_wide_dynamic_range, --nocapture: their printed max |y - y64| / sum|x m|),
+#            then the gpu binary whole and tuning_gpu (the new crossings' assertions)
 #   cross    Auto's crossings (warpgroup against tensor_core): the report, conv1d only, f16 and
 #            bf16, w 15/23/47/63/95 at 2^28 and 15/31/63/95/127/191 at 2^24, 2^25 and 2^26
 # Results: $OUT/s43c.tgz.
@@ -41,6 +44,15 @@ for part in ${PART:-harness tests}; do
       step report-f32-w127 60 "$C/benches__report" --device-only --only core,conv1d \
         --sizes 28 --types f32 --widths 127 --cpu-reps 1 --out "$R/report-f32-w127"
       rows "$R/report-f32-w127/report.md" ;;
+    accuracy)
+      export GPU_PRIMS_REQUIRE_GPU=1
+      for t in gpu_half_accuracy_by_path gpu_accuracy_wide_dynamic_range; do
+        step "acc-$t" 120 "$C/gpu-conv1d__gpu" "$t" --exact --nocapture
+        grep -hE "accuracy|test result" "$R/acc-$t.out" | grep -iE "Warpgroup|wgmma|test result"
+      done
+      step gpu-all 200 "$C/gpu-conv1d__gpu"
+      step tuning 60 "$C/gpu-conv1d__tuning_gpu"
+      grep -h "^test result" "$R/gpu-all.out" "$R/tuning.out" ;;
     cross)
       step cross-28 150 "$C/benches__report" --device-only --only core,conv1d \
         --sizes 28 --types f16,bf16 --widths 15,23,47,63,95 --cpu-reps 1 --out "$R/cross-28"
