@@ -13,6 +13,8 @@
 #   accuracy the accuracy tests with Strategy::Warpgroup (gpu_half_accuracy_by_path,
 #            gpu_accuracy_wide_dynamic_range, --nocapture: their printed max |y - y64| / sum|x m|),
 #            then the gpu binary whole and tuning_gpu (the new crossings' assertions)
+#   small    the fixed-width FMA kernels against warpgroup at w 3-11 (2^28, f16 and bf16;
+#            Auto keeps the FMA kernels below tensor_min_width = 11)
 #   cross    Auto's crossings (warpgroup against tensor_core): the report, conv1d only, f16 and
 #            bf16, w 15/23/47/63/95 at 2^28 and 15/31/63/95/127/191 at 2^24, 2^25 and 2^26
 # Results: $OUT/s43c.tgz.
@@ -53,6 +55,10 @@ for part in ${PART:-harness tests}; do
       step gpu-all 200 "$C/gpu-conv1d__gpu"
       step tuning 60 "$C/gpu-conv1d__tuning_gpu"
       grep -h "^test result" "$R/gpu-all.out" "$R/tuning.out" ;;
+    small)
+      step small-28 150 "$C/benches__report" --device-only --only core,conv1d \
+        --sizes 28 --types f16,bf16 --widths 3,5,7,9,11 --cpu-reps 1 --out "$R/small-28"
+      grep -E "\| (copy|auto|warpgroup|register_tiled) \|" "$R/small-28/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f3-10 ;;
     cross)
       step cross-28 150 "$C/benches__report" --device-only --only core,conv1d \
         --sizes 28 --types f16,bf16 --widths 15,23,47,63,95 --cpu-reps 1 --out "$R/cross-28"
