@@ -13,6 +13,7 @@
 #   accuracy the accuracy tests with Strategy::Warpgroup (gpu_half_accuracy_by_path,
 #            gpu_accuracy_wide_dynamic_range, --nocapture: their printed max |y - y64| / sum|x m|),
 #            then the gpu binary whole and tuning_gpu (the new crossings' assertions)
+#   acc2     the gpu binary whole with --nocapture (its accuracy lines), then tuning_gpu
 #   small    the fixed-width FMA kernels against warpgroup at w 3-11 (2^28, f16 and bf16;
 #            Auto keeps the FMA kernels below tensor_min_width = 11)
 #   cross    Auto's crossings (warpgroup against tensor_core): the report, conv1d only, f16 and
@@ -54,6 +55,13 @@ for part in ${PART:-harness tests}; do
       done
       step gpu-all 200 "$C/gpu-conv1d__gpu"
       step tuning 60 "$C/gpu-conv1d__tuning_gpu"
+      grep -h "^test result" "$R/gpu-all.out" "$R/tuning.out" ;;
+    acc2)
+      # The gpu binary whole, once, with its printed accuracy lines (a shorter accuracy).
+      export GPU_PRIMS_REQUIRE_GPU=1
+      step gpu-all 200 "$C/gpu-conv1d__gpu" --nocapture
+      step tuning 60 "$C/gpu-conv1d__tuning_gpu"
+      grep -hE "accuracy" "$R/gpu-all.out" | grep -E "Warpgroup|warpgroup" 
       grep -h "^test result" "$R/gpu-all.out" "$R/tuning.out" ;;
     small)
       step small-28 150 "$C/benches__report" --device-only --only core,conv1d \
