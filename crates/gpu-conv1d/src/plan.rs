@@ -409,16 +409,22 @@ pub fn tensor_min_width<T: Real>(n_out: usize) -> Option<usize> {
 pub const WARPGROUP_LONG_ROW: usize = 1 << 26;
 
 /// The shortest 16-bit mask [`Strategy::Auto`] runs on the warpgroup kernel
-/// ([`Path::Warpgroup`]) in rows of at least [`WARPGROUP_LONG_ROW`] outputs (and below 2^28:
-/// from 16 there).
+/// ([`Path::Warpgroup`]) in rows of at least [`WARPGROUP_LONG_ROW`] outputs and below 2^28 (from
+/// 5 from 2^28).
 pub const WARPGROUP_MIN_WIDTH_LONG_ROWS: usize = 48;
 
 /// The shortest mask [`Strategy::Auto`] runs on the warpgroup kernel (compute capability 9.0)
 /// rather than the `mma.sync` one, for `T` in rows of `n_out` outputs (`None`: never, f32 and
-/// f64). Measured on the H100 with the kernel's span in the 128-byte swizzle (forty-third
-/// session, `docs/results/h100-session43/s43c-cross`: the report, f16 and bf16, `warpgroup`
-/// against `tensor_core`, µs): at 2^28 `wgmma` wins from w = 15 (f16 398.5 against 402.5, bf16
-/// 400.0 against 400.2; w = 23 397.9 / 398.2 against 406.4 / 408.7), so 16 there; at 2^26 it
+/// f64), and rather than the fixed-width FMA kernels where this is below
+/// [`tensor_min_width`]. Measured on the H100 with the kernel's span in the 128-byte swizzle
+/// (forty-third session, `docs/results/h100-session43/s43c-cross`: the report, f16 and bf16,
+/// `warpgroup` against `tensor_core`, µs): at 2^28 `wgmma` wins from w = 15 (f16 398.5 against
+/// 402.5, bf16 400.0 against 400.2; w = 23 397.9 / 398.2 against 406.4 / 408.7); against the
+/// FMA kernels (forty-fourth session, `docs/results/h100-session44/s44a/small-28`) it ties at
+/// w = 3 (f16 398.8 against 397.2, bf16 399.6 against 399.1) and wins from 5 (f16 398.6 against
+/// 402.3; w = 7 398.9 / 398.5 against 407.2 / 411.5; w = 9 398.9 / 398.7 against 414.9 /
+/// 421.1), so 5 there. At 2^27 it loses to both at w = 3-15 (`s44c`: 209.4-210.9 against
+/// 201.7-208.5), at 2^26 and 2^24 too (`s44b`), so 2^27 takes the 2^26 rule. At 2^26 it
 /// loses at 15 (114.0 against 109.8) and 31 (112.2-112.5 against 111.4-111.7) and wins from 63
 /// (115.5 against 117.8-118.1), so [`WARPGROUP_MIN_WIDTH_LONG_ROWS`]; at 2^25 it loses at 63
 /// (66.1-66.6 against 64.2-64.8) and wins from 95 (68.0-68.1 against 68.7), so 80; at 2^24 it
@@ -430,7 +436,7 @@ pub fn warpgroup_min_width<T: Real>(n_out: usize) -> Option<usize> {
     if !T::computes_wider() {
         None
     } else if n_out >= 1 << 28 {
-        Some(16)
+        Some(5)
     } else if n_out >= WARPGROUP_LONG_ROW {
         Some(WARPGROUP_MIN_WIDTH_LONG_ROWS)
     } else if n_out >= 1 << 25 {
@@ -1280,8 +1286,10 @@ mod tests {
             Path::Warpgroup
         );
         assert_eq!(on_h100(long * 2, 47), Path::TensorCore);
-        assert_eq!(on_h100(long * 4, 15), Path::TensorCore);
-        assert_eq!(on_h100(long * 4, 16), Path::Warpgroup);
+        assert_eq!(on_h100(long * 4, 3), Path::RegisterTiledFixed { width: 3 });
+        assert_eq!(on_h100(long * 4, 5), Path::Warpgroup);
+        assert_eq!(on_h100(long * 4, 15), Path::Warpgroup);
+        assert_eq!(on_h100(long * 2, 9), Path::RegisterTiledFixed { width: 9 });
         assert_eq!(on_h100(long / 4, 127), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 160), Path::TensorCore);
         assert_eq!(on_h100(long / 4, 192), Path::Warpgroup);

@@ -1088,13 +1088,21 @@ fn gpu_shared_by_16_threads() {
     }
 }
 
-/// 2^31 + 33 16-bit values (4 GiB in, 4 GiB out): the FMA and tensor-core kernels' tile and
-/// row indices past 32 bits, checked at a spread of outputs and at every output around 2^31.
+/// 2^31 + 33 16-bit values (4 GiB in, 4 GiB out): the FMA, `mma.sync` and warpgroup kernels'
+/// tile and row indices past 32 bits, checked at a spread of outputs and at every output around
+/// 2^31.
 #[test]
 fn gpu_length_beyond_2_pow_31_half() {
     use rayon::prelude::*;
     let Some(gpu) = gpu_or_skip() else { return };
-    fn case<T: Real>(gpu: &Gpu, widths: &[usize]) {
+    // Auto takes the warpgroup kernel at this length from w = 5 where the GPU has it, so the
+    // `mma.sync` kernel is asked for by name (where it exists).
+    let mma = if gpu.properties().compute_capability >= (8, 0) {
+        Strategy::TensorCore
+    } else {
+        Strategy::Auto
+    };
+    fn case<T: Real>(gpu: &Gpu, widths: &[(usize, Strategy)]) {
         let n = (1usize << 31) + 33;
         let x: Vec<T> = (0..n as u64)
             .into_par_iter()
@@ -1104,9 +1112,9 @@ fn gpu_length_beyond_2_pow_31_half() {
             })
             .collect();
         let xs = gpu.upload(&x).unwrap();
-        for &w in widths {
+        for &(w, strategy) in widths {
             let mask = common::data::<T>(w, 5);
-            let conv = Conv1d::correlation(gpu, &mask, Options::new()).unwrap();
+            let conv = Conv1d::correlation(gpu, &mask, Options::new().strategy(strategy)).unwrap();
             let mut y = poisoned::<T>(gpu, n, gpu.stream());
             conv.run_into(&xs, &mut y).unwrap();
             let got = y.to_vec().unwrap();
@@ -1135,8 +1143,8 @@ fn gpu_length_beyond_2_pow_31_half() {
             }
         }
     }
-    case::<f16>(&gpu, &[3, 31]);
-    case::<bf16>(&gpu, &[7, 127]);
+    case::<f16>(&gpu, &[(3, Strategy::Auto), (31, mma)]);
+    case::<bf16>(&gpu, &[(7, Strategy::Auto), (127, Strategy::Auto)]);
 }
 
 #[test]
@@ -1177,6 +1185,12 @@ fn gpu_warpgroup_longest_mask_rows_and_auto_choice() {
     assert_eq!(auto(127).path(1 << 26).unwrap(), Path::Warpgroup);
     assert_eq!(auto(63).path(1 << 26).unwrap(), Path::Warpgroup);
     assert_eq!(auto(31).path(1 << 26).unwrap(), Path::TensorCore);
+    // From 2^28 outputs even narrow masks, where it beat the fixed-width FMA kernels.
+    assert_eq!(auto(7).path(1 << 28).unwrap(), Path::Warpgroup);
+    assert!(matches!(
+        auto(7).path(1 << 27).unwrap(),
+        Path::RegisterTiledFixed { width: 7 } | Path::RegisterTiledFixedWide { width: 7 }
+    ));
     assert_eq!(auto(255).path(1 << 20).unwrap(), Path::TensorCore);
     assert_eq!(auto(300).path(1 << 20).unwrap(), Path::Warpgroup);
 }
