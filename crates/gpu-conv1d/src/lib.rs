@@ -460,7 +460,7 @@ impl Boundary {
 /// f16 and bf16 masks of [`tensor_min_width`] (11 in rows of 2^24 outputs or more, else 25) to
 /// [`TENSOR_MAX_WIDTH`] elements on tensor cores
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there), and on GPUs of
-/// compute capability 9.0 those of [`warpgroup_min_width`] (16 in rows of 2^28 outputs or more,
+/// compute capability 9.0 those of [`warpgroup_min_width`] (5 in rows of 2^28 outputs or more,
 /// 48 from 2^26, 80 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16 1080, bf16
 /// 1260) through warpgroup products ([`Strategy::Warpgroup`]; the FFT
 /// path from there). Masks of
