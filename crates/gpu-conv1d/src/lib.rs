@@ -461,9 +461,9 @@ impl Boundary {
 /// [`TENSOR_MAX_WIDTH`] elements on tensor cores
 /// ([`Strategy::TensorCore`]; for f32 only on request, being slower there), and on GPUs of
 /// compute capability 9.0 those of [`warpgroup_min_width`] (5 in rows of 2^28 outputs or more,
-/// 48 from 2^26, 80 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16 1080, bf16
-/// 1260) through warpgroup products ([`Strategy::Warpgroup`]; the FFT
-/// path from there). Masks of
+/// 48 from 2^26, 80 from 2^25, 176 from 2^24, else 256) up to [`warpgroup_fft_min_width`] (f16
+/// 1080, bf16 1260) through warpgroup products ([`Strategy::Warpgroup`]; the FFT path from
+/// there). Masks of
 /// [`fft_min_width`] to [`fft_max_width`] elements go through FFTs ([`Strategy::Fft`]), whose
 /// rounding differs from the direct sums' (see there); longer masks through cuFFT where
 /// libcufft loads (`cufft_available`, feature `cuda`), else through the direct kernels.
@@ -517,8 +517,8 @@ pub enum Strategy {
     /// accumulation. f16 and bf16 signals, masks of at most [`WARPGROUP_MAX_WIDTH`] elements.
     /// In rows of 2^28 outputs on the H100 faster than the `mma.sync` kernel from about w = 15
     /// (0.86× a copy at w = 127 against 0.74×), 1.4× at 255 and 2× at 1023; in shorter rows from
-    /// wider masks, and slower below them (docs/conv1d.md, "Warpgroup products"); [`Strategy::Auto`] takes it from
-    /// [`warpgroup_min_width`] where the GPU has it. The 16-bit results are those of
+    /// wider masks, and slower below them (docs/conv1d.md, "Warpgroup products");
+    /// [`Strategy::Auto`] takes it from [`warpgroup_min_width`] where the GPU has it. The 16-bit results are those of
     /// [`Strategy::TensorCore`] in accuracy (sums in f32, one rounding), not bit for bit (the
     /// tensor cores group the taps of an output differently).
     Warpgroup,

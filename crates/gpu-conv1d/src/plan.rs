@@ -409,8 +409,8 @@ pub fn tensor_min_width<T: Real>(n_out: usize) -> Option<usize> {
 pub const WARPGROUP_LONG_ROW: usize = 1 << 26;
 
 /// The shortest 16-bit mask [`Strategy::Auto`] runs on the warpgroup kernel
-/// ([`Path::Warpgroup`]) in rows of at least [`WARPGROUP_LONG_ROW`] outputs and below 2^28 (from
-/// 5 from 2^28).
+/// ([`Path::Warpgroup`]) in rows of [`WARPGROUP_LONG_ROW`] outputs up to 2^28 (from 2^28 on:
+/// 5).
 pub const WARPGROUP_MIN_WIDTH_LONG_ROWS: usize = 48;
 
 /// The shortest mask [`Strategy::Auto`] runs on the warpgroup kernel (compute capability 9.0)
