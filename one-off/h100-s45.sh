@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (branch s44-narrow-auto's gpu binary
+# and report, of 5129258, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
+# (default "land before" on an H100, "land ws half" on an H200):
+#   land    the gpu binary whole (GPU_PRIMS_REQUIRE_GPU=1), then the report at 2^28, f16 and
+#           bf16, w 3/5/7/9: auto against warpgroup and the FMA kernels
+#   half    issue 24's 16-bit rows (for the H200): PyTorch then the report at 2^28, f16 and bf16,
+#           sum, max, cumsum, conv1d w 3/5/7/9/31/127 (the narrow-mask crossing included)
+#   ws      issue 24's scan lead: one-off/ws-scan-harness.cu (warp-specialised look-back scan)
+#           beside the shipped tile (scan-epoch-harness.cu -DBASE_ONLY), 2^24/2^26/2^28
+#   before  issue 24's H100 before/after: peers (PyTorch, CuPy, CUB), then this build's report
+#           and fd370b1's alternating (ROUNDS, default "new old new old"), each alone on the GPU
+# Steps past DEADLINE (570 s) are skipped with a line; results in $OUT/s45.tgz.
+set -u
+cd "$(dirname "$0")/.."
+source one-off/step-lib.sh
+mkdir -p /tmp/c && { [ -d /tmp/c/s45 ] || tar -C /tmp/c -xJf gpu-carry2/s45.tar.xz; }; C=/tmp/c/s45
+R="$OUT/s45"; mkdir -p "$R"
+trap '(cd "$OUT" && tar czf s45.tgz s45 && rm -rf s45)' EXIT
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
+rows() { grep -E "\| (copy|auto|warpgroup|register_tiled|cub|pytorch|cupy) \|" "$1" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10; }
+# Default: what the GPU found needs (an H200 gets the 16-bit rows, an H100 the before/after).
+grep -q H200 "$R/gpu.txt" && dflt="land ws half" || dflt="land before"
+for p in ${PART:-$dflt}; do
+  case $p in
+    land)
+      export GPU_PRIMS_REQUIRE_GPU=1
+      step gpu 150 "$C/gpu-conv1d__gpu"
+      grep -h "^test result\|panicked\|FAILED" "$R/gpu.out" "$R/gpu.log" | head
+      step small-28 120 "$C/benches__report" --device-only --only core,conv1d \
+        --sizes 28 --types f16,bf16 --widths 3,5,7,9 --cpu-reps 1 --out "$R/small-28"
+      rows "$R/small-28/report.md" ;;
+    half)
+      step peers-half 120 python3 scripts/peers.py --sizes 28 --types f16,bf16 --ops sum,max,cumsum,conv1d \
+        --widths 3,7,31,127 --out "$R/peers-half.json"
+      H="--device-only --only core,reduce,scan,conv1d --sizes 28 --types f16,bf16 --widths 3,5,7,9,31,127 --cpu-reps 1"
+      [ -s "$R/peers-half.json" ] && H="$H --peers $R/peers-half.json"
+      # shellcheck disable=SC2086
+      step report-half 200 "$C/benches__report" $H --out "$R/report-half"
+      rows "$R/report-half/report.md" ;;
+    before)
+      step peers 150 python3 scripts/peers.py --sizes 20,24,28 --types i32,f32 --ops sum,max,cumsum,conv1d \
+        --widths 3,7,31,127 --out "$R/peers.json"
+      nvcc -O3 -std=c++17 -arch=native -o /tmp/peers_cub scripts/peers_cub.cu > "$R/nvcc.log" 2>&1 &&
+        step peers-cub 60 /tmp/peers_cub 20 24 28
+      A="--device-only --only core,reduce,scan,conv1d --sizes 20,24,28 --types i32,f32 --widths 3,7,31,127 --cpu-reps 1"
+      [ -s "$R/peers.json" ] && A="$A --peers $R/peers.json"
+      i=0
+      for v in ${ROUNDS:-new old new old}; do
+        i=$((i + 1)); B=$C/benches__report; to=200; [ $v = old ] && { B=$C/report-fd370b1; to=110; }
+        [ "$(left)" -gt $((to + 10)) ] || { echo "report $i $v skipped: deadline"; continue; }
+        # shellcheck disable=SC2086
+        step "report-$i-$v" $to "$B" $A --out "$R/report-$i-$v"
+        grep -E "\| (copy|auto) \|" "$R/report-$i-$v/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10 | head -60
+      done ;;
+    ws)
+      nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ws-scan one-off/ws-scan-harness.cu > "$R/nvcc-ws.log" 2>&1 &&
+        nvcc -O3 -std=c++17 -arch=sm_90a -DBASE_ONLY -I kernels/include -o /tmp/scan-base one-off/scan-epoch-harness.cu >> "$R/nvcc-ws.log" 2>&1 ||
+        { echo "nvcc failed"; tail -20 "$R/nvcc-ws.log"; continue; }
+      step ws 150 /tmp/ws-scan 20 24,26,28
+      cat "$R/ws.out"; tail -5 "$R/ws.log"
+      step scan-base 90 /tmp/scan-base 20 24,26,28
+      grep -E "copy|epoch" "$R/scan-base.out" ;;
+    *) echo "unknown part $p" ;;
+  esac
+done
+find "$R" -name "*.svg" -delete
+echo "all done at $(( $(date +%s) - T0 ))s"
