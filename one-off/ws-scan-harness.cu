@@ -124,6 +124,7 @@ struct Ws {
     struct Shared {
         u64 full[NBUF], reduced[NBUF], prefixed[NBUF], empty[NBUF];
         u32 tile[NBUF];
+        u32 end_round;  // the round whose tile index ran past the end (set by the reducers)
         T seg_total[NBUF][CONS];
         T tile_prefix[NBUF];
     };
@@ -141,7 +142,9 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
     T* data = reinterpret_cast<T*>(smem + P::DATA_OFFSET);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const Status<T> status{aggs, incs, epoch};
+    static_assert(LB <= NBUF, "the end reaches every look-back warp");
     if (threadIdx.x == 0) {
+        sh.end_round = END;
         for (int b = 0; b < NBUF; ++b) {
             mbar_init(&sh.full[b], 1);
             mbar_init(&sh.reduced[b], 1);
@@ -173,11 +176,14 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
         for (u32 r = warp - 1;; r += LB) {
             const int b = r % NBUF;
             mbar_wait(&sh.reduced[b], (r / NBUF) & 1);
-            const u32 t = sh.tile[b];
-            if (t == END) {
-                if (lane == 0) mbar_arrive(&sh.prefixed[b]);
+            // Past the end: the warp holding the end round passes it on to the consumers; the
+            // other look-back warps were released by the reducers and stop.
+            const u32 end = *reinterpret_cast<volatile u32*>(&sh.end_round);
+            if (r >= end) {
+                if (r == end && lane == 0) mbar_arrive(&sh.prefixed[b]);
                 return;
             }
+            const u32 t = sh.tile[b];
             T agg = 0;
 #pragma unroll
             for (int c = 0; c < CONS; ++c) agg += sh.seg_total[b][c];
@@ -187,18 +193,25 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
                 while (true) {
                     // Lane l reads slots at - l*WIN - j, nearest first; stops at its first
                     // inclusive prefix.
+                    // All WIN slots asked for at once (one round trip); a slot found invalid
+                    // is polled again alone.
+                    T v[WIN];
+                    int st[WIN];
+#pragma unroll
+                    for (int j = 0; j < WIN; ++j) {
+                        const long long p = at - (long long)lane * WIN - j;
+                        v[j] = 0;
+                        st[j] = p >= 0 ? status.poll((u64)p, v[j]) : INCLUSIVE;
+                    }
                     T part = 0;
                     bool inc = false;
 #pragma unroll
                     for (int j = 0; j < WIN; ++j) {
-                        const long long p = at - (long long)lane * WIN - j;
                         if (!inc) {
-                            T v = 0;
-                            int s = INCLUSIVE;
-                            if (p >= 0)
-                                while ((s = status.poll((u64)p, v)) == INVALID) {}
-                            part += v;
-                            inc = s == INCLUSIVE;
+                            const long long p = at - (long long)lane * WIN - j;
+                            while (st[j] == INVALID) st[j] = status.poll((u64)p, v[j]);
+                            part += v[j];
+                            inc = st[j] == INCLUSIVE;
                         }
                     }
                     const u32 m = __ballot_sync(0xffffffffu, inc);
@@ -241,13 +254,20 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
             // Reducer warps meet (named barrier 1), then one publishes the aggregate.
             asm volatile("bar.sync 1, %0;" ::"n"(32 * AGG) : "memory");
             if (a == 0 && lane == 0) {
-                if (t != END && t > 0) {
-                    T agg = 0;
+                if (t == END) {
+                    // Every look-back warp waits on a round of its own: release the end round
+                    // and the LB - 1 after it (their barriers' previous rounds are done).
+                    *reinterpret_cast<volatile u32*>(&sh.end_round) = r;
+                    for (int j = 0; j < LB; ++j) mbar_arrive(&sh.reduced[(r + j) % NBUF]);
+                } else {
+                    if (t > 0) {
+                        T agg = 0;
 #pragma unroll
-                    for (int c = 0; c < CONS; ++c) agg += sh.seg_total[b][c];
-                    status.publish_aggregate(t, agg);
+                        for (int c = 0; c < CONS; ++c) agg += sh.seg_total[b][c];
+                        status.publish_aggregate(t, agg);
+                    }
+                    mbar_arrive(&sh.reduced[b]);
                 }
-                mbar_arrive(&sh.reduced[b]);
             }
             if (t == END) return;
         }
