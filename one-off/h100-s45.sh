@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (branch s44-narrow-auto's gpu binary
 # and report, of 5129258, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
-# (default "land before" on an H100, "land ws half" on an H200):
-#   land    the gpu binary whole (GPU_PRIMS_REQUIRE_GPU=1), then the report at 2^28, f16 and
-#           bf16, w 3/5/7/9: auto against warpgroup and the FMA kernels
+# (default "gpu small before" on an H100, "ws gpu half" on an H200):
+#   gpu     the gpu binary whole (GPU_PRIMS_REQUIRE_GPU=1)
+#   small   the report at 2^28, f16 and bf16, w 3/5/7/9: auto against warpgroup and the FMA
+#           kernels
 #   half    issue 24's 16-bit rows (for the H200): PyTorch then the report at 2^28, f16 and bf16,
 #           sum, max, cumsum, conv1d w 3/5/7/9/31/127 (the narrow-mask crossing included)
 #   ws      issue 24's scan lead: one-off/ws-scan-harness.cu (warp-specialised look-back scan)
-#           beside the shipped tile (scan-epoch-harness.cu -DBASE_ONLY), 2^24/2^26/2^28
+#           beside the shipped tile (scan-epoch-harness.cu -DBASE_ONLY), 2^24 and 2^28
 #   before  issue 24's H100 before/after: peers (PyTorch, CuPy, CUB), then this build's report
 #           and fd370b1's alternating (ROUNDS, default "new old new old"), each alone on the GPU
 # Steps past DEADLINE (570 s) are skipped with a line; results in $OUT/s45.tgz.
@@ -20,13 +21,14 @@ trap '(cd "$OUT" && tar czf s45.tgz s45 && rm -rf s45)' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
 rows() { grep -E "\| (copy|auto|warpgroup|register_tiled|cub|pytorch|cupy) \|" "$1" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10; }
 # Default: what the GPU found needs (an H200 gets the 16-bit rows, an H100 the before/after).
-grep -q H200 "$R/gpu.txt" && dflt="land ws half" || dflt="land before"
+grep -q H200 "$R/gpu.txt" && dflt="ws gpu half" || dflt="gpu small before"
 for p in ${PART:-$dflt}; do
   case $p in
-    land)
+    gpu)
       export GPU_PRIMS_REQUIRE_GPU=1
       step gpu 150 "$C/gpu-conv1d__gpu"
-      grep -h "^test result\|panicked\|FAILED" "$R/gpu.out" "$R/gpu.log" | head
+      grep -h "^test result\|panicked\|FAILED" "$R/gpu.out" "$R/gpu.log" | head ;;
+    small)
       step small-28 120 "$C/benches__report" --device-only --only core,conv1d \
         --sizes 28 --types f16,bf16 --widths 3,5,7,9 --cpu-reps 1 --out "$R/small-28"
       rows "$R/small-28/report.md" ;;
@@ -54,12 +56,15 @@ for p in ${PART:-$dflt}; do
         grep -E "\| (copy|auto) \|" "$R/report-$i-$v/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10 | head -60
       done ;;
     ws)
-      nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ws-scan one-off/ws-scan-harness.cu > "$R/nvcc-ws.log" 2>&1 &&
-        nvcc -O3 -std=c++17 -arch=sm_90a -DBASE_ONLY -I kernels/include -o /tmp/scan-base one-off/scan-epoch-harness.cu >> "$R/nvcc-ws.log" 2>&1 ||
-        { echo "nvcc failed"; tail -20 "$R/nvcc-ws.log"; continue; }
-      step ws 150 /tmp/ws-scan 20 24,26,28
+      nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ws-scan one-off/ws-scan-harness.cu > "$R/nvcc-ws.log" 2>&1 &
+      nvcc -O3 -std=c++17 -arch=sm_90a -DBASE_ONLY -I kernels/include -o /tmp/scan-base \
+        one-off/scan-epoch-harness.cu > "$R/nvcc-base.log" 2>&1 &
+      wait
+      echo "compiled at $(( $(date +%s) - T0 ))s"
+      [ -x /tmp/ws-scan ] && [ -x /tmp/scan-base ] || { echo "nvcc failed"; tail -20 "$R"/nvcc-*.log; continue; }
+      step ws 150 /tmp/ws-scan 20 24,28
       cat "$R/ws.out"; tail -5 "$R/ws.log"
-      step scan-base 90 /tmp/scan-base 20 24,26,28
+      step scan-base 90 /tmp/scan-base 20 24,28
       grep -E "copy|epoch" "$R/scan-base.out" ;;
     *) echo "unknown part $p" ;;
   esac
