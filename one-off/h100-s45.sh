@@ -9,6 +9,7 @@
 #           sum, max, cumsum, conv1d w 3/5/7/9/31/127 (the narrow-mask crossing included)
 #   ws      issue 24's scan lead: one-off/ws-scan-harness.cu (warp-specialised look-back scan)
 #           beside the shipped tile (scan-epoch-harness.cu -DBASE_ONLY), 2^24 and 2^28
+#           (WS_SIZES; WS_FLAGS=-DFEW for four shapes only)
 #   before  issue 24's H100 before/after: peers (PyTorch, CuPy, CUB), then this build's report
 #           and fd370b1's alternating (ROUNDS, default "new old new old"), each alone on the GPU
 # Steps past DEADLINE (570 s) are skipped with a line; results in $OUT/s45.tgz.
@@ -56,15 +57,15 @@ for p in ${PART:-$dflt}; do
         grep -E "\| (copy|auto) \|" "$R/report-$i-$v/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10 | head -60
       done ;;
     ws)
-      nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ws-scan one-off/ws-scan-harness.cu > "$R/nvcc-ws.log" 2>&1 &
+      nvcc -O3 -std=c++17 -arch=sm_90a ${WS_FLAGS:-} -o /tmp/ws-scan one-off/ws-scan-harness.cu > "$R/nvcc-ws.log" 2>&1 &
       nvcc -O3 -std=c++17 -arch=sm_90a -DBASE_ONLY -I kernels/include -o /tmp/scan-base \
         one-off/scan-epoch-harness.cu > "$R/nvcc-base.log" 2>&1 &
       wait
       echo "compiled at $(( $(date +%s) - T0 ))s"
       [ -x /tmp/ws-scan ] && [ -x /tmp/scan-base ] || { echo "nvcc failed"; tail -20 "$R"/nvcc-*.log; continue; }
-      step ws 150 /tmp/ws-scan 20 24,28
+      step ws 150 /tmp/ws-scan 20 "${WS_SIZES:-24,28}"
       cat "$R/ws.out"; tail -5 "$R/ws.log"
-      step scan-base 90 /tmp/scan-base 20 24,28
+      step scan-base 90 /tmp/scan-base 20 "${WS_SIZES:-24,28}"
       grep -E "copy|epoch" "$R/scan-base.out" ;;
     *) echo "unknown part $p" ;;
   esac

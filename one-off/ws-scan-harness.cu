@@ -414,6 +414,11 @@ template <class T> static void suite(u64 n, int reps, double copy_us) {
     Suite<T> s(n, reps, copy_us);
 #ifdef QUICK
     s.template run<8192, 6, 8, 2, 1>();
+#elif defined(FEW)  // a short call: four shapes
+    s.template run<8192, 6, 8, 2, 4>();
+    s.template run<8192, 6, 8, 2, 4, 2>();
+    s.template run<16384, 3, 8, 2, 4>();
+    s.template run<4096, 12, 8, 2, 4, 2>();
 #else
     s.template run<8192, 6, 8, 2, 1>();     // 32 KiB tiles (f32), 192 KiB in flight an SM
     s.template run<8192, 6, 8, 2, 4>();
