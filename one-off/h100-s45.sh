@@ -57,7 +57,7 @@ for p in ${PART:-$dflt}; do
         grep -E "\| (copy|auto) \|" "$R/report-$i-$v/report.md" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10 | head -60
       done ;;
     ws)
-      nvcc -O3 -std=c++17 -arch=sm_90a ${WS_FLAGS:-} -o /tmp/ws-scan one-off/ws-scan-harness.cu > "$R/nvcc-ws.log" 2>&1 &
+      nvcc -O3 -std=c++17 -arch=sm_90a ${WS_FLAGS:-} -I kernels/include -o /tmp/ws-scan one-off/ws-scan-harness.cu > "$R/nvcc-ws.log" 2>&1 &
       nvcc -O3 -std=c++17 -arch=sm_90a -DBASE_ONLY -I kernels/include -o /tmp/scan-base \
         one-off/scan-epoch-harness.cu > "$R/nvcc-base.log" 2>&1 &
       wait

@@ -16,9 +16,14 @@
 // No role waits on one that waits on it: a tile's index is taken only when its load is issued,
 // so every taken tile publishes its aggregate without waiting, and every look-back ends.
 // Full tiles only (n a multiple of the tile), i32 and f32 sums, checked against the CPU.
-// One GPU, one process, the same-run copy at each size. nvcc -O3 -arch=sm_90a.
+// The status words, warp pieces and vectors are the library's (gpu_prims: ScanEpochStatus,
+// warp_reduce, warp_inclusive_scan, Vec). One GPU, one process, the same-run copy at each size.
+// nvcc -O3 -arch=sm_90a -I kernels/include.
 //
 // usage: ws-scan-harness <reps> <log2 sizes, comma-separated>
+#include <gpu_prims/lookback_epoch.cuh>
+#include <gpu_prims/scan_tile.cuh>
+
 #ifndef __CUDACC_RTC__
 #include <algorithm>
 #include <cmath>
@@ -37,35 +42,8 @@
         }                                                                                    \
     } while (0)
 
-typedef unsigned u32;
-typedef unsigned long long u64;
-
-template <class T> __device__ __forceinline__ u32 bits(T v) { return __float_as_uint(v); }
-template <> __device__ __forceinline__ u32 bits<int>(int v) { return (u32)v; }
-template <class T> __device__ __forceinline__ T from_bits(u32 b) { return __uint_as_float(b); }
-template <> __device__ __forceinline__ int from_bits<int>(u32 b) { return (int)b; }
-
-// Status words tagged with the launch's epoch (as the library's): value in the low half.
-enum { INVALID = 0, AGGREGATE = 1, INCLUSIVE = 2 };
-template <class T> struct Status {
-    u64* aggs;
-    u64* incs;
-    u32 epoch;
-    __device__ void publish_aggregate(u64 t, T v) const {
-        *reinterpret_cast<volatile u64*>(aggs + t) = ((u64)epoch << 32) | bits(v);
-    }
-    __device__ void publish_inclusive(u64 t, T v) const {
-        *reinterpret_cast<volatile u64*>(incs + t) = ((u64)epoch << 32) | bits(v);
-    }
-    // Both words asked for before either is looked at: one L2 round trip a poll.
-    __device__ int poll(u64 t, T& v) const {
-        const u64 inc = *reinterpret_cast<volatile u64*>(incs + t);
-        const u64 agg = *reinterpret_cast<volatile u64*>(aggs + t);
-        if ((u32)(inc >> 32) == epoch) { v = from_bits<T>((u32)inc); return INCLUSIVE; }
-        if ((u32)(agg >> 32) == epoch) { v = from_bits<T>((u32)agg); return AGGREGATE; }
-        return INVALID;
-    }
-};
+using gp::u32;
+using gp::u64;
 
 __device__ __forceinline__ u32 smem_u32(const void* p) { return (u32)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void mbar_init(u64* bar, u32 count) {
@@ -86,30 +64,6 @@ __device__ __forceinline__ void mbar_wait(u64* bar, u32 parity) {
                      : "=r"(done) : "r"(smem_u32(bar)), "r"(parity) : "memory");
     }
 }
-__device__ __forceinline__ void store_streaming(float4* p, float4 v) {
-    asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
-}
-__device__ __forceinline__ void store_streaming(int4* p, int4 v) {
-    asm volatile("st.global.cs.v4.s32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
-}
-template <class T> struct V4;
-template <> struct V4<float> { typedef float4 type; };
-template <> struct V4<int> { typedef int4 type; };
-
-template <class T> __device__ __forceinline__ T warp_sum(T v) {
-#pragma unroll
-    for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-template <class T> __device__ __forceinline__ T warp_inclusive(T v, unsigned lane) {
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const T u = __shfl_up_sync(0xffffffffu, v, o);
-        if (lane >= (unsigned)o) v += u;
-    }
-    return v;
-}
-
 constexpr u32 END = 0xffffffffu;
 
 // TILE values a tile (a multiple of 128 * CONS), NBUF buffers, CONS consumer warps, AGG reducer
@@ -136,12 +90,13 @@ template <class T, int TILE, int NBUF, int CONS, int AGG, int WIN, int LB>
 __global__ void __launch_bounds__(Ws<T, TILE, NBUF, CONS, AGG, WIN, LB>::THREADS, 1)
 ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 epoch, u32 base) {
     typedef Ws<T, TILE, NBUF, CONS, AGG, WIN, LB> P;
-    typedef typename V4<T>::type Vec;
+    typedef gp::Vec<T> Vec;
+    gp::Sum<T> op;
     extern __shared__ __align__(128) unsigned char smem[];
     typename P::Shared& sh = *reinterpret_cast<typename P::Shared*>(smem);
     T* data = reinterpret_cast<T*>(smem + P::DATA_OFFSET);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const Status<T> status{aggs, incs, epoch};
+    const gp::ScanEpochStatus<T> status(nullptr, aggs, incs, epoch);
     static_assert(LB <= NBUF, "the end reaches every look-back warp");
     if (threadIdx.x == 0) {
         sh.end_round = END;
@@ -201,7 +156,7 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
                     for (int j = 0; j < WIN; ++j) {
                         const long long p = at - (long long)lane * WIN - j;
                         v[j] = 0;
-                        st[j] = p >= 0 ? status.poll((u64)p, v[j]) : INCLUSIVE;
+                        st[j] = p >= 0 ? status.poll((u64)p, v[j]) : gp::SCAN_TILE_INCLUSIVE;
                     }
                     T part = 0;
                     bool inc = false;
@@ -209,14 +164,14 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
                     for (int j = 0; j < WIN; ++j) {
                         if (!inc) {
                             const long long p = at - (long long)lane * WIN - j;
-                            while (st[j] == INVALID) st[j] = status.poll((u64)p, v[j]);
+                            while (st[j] == gp::SCAN_TILE_INVALID) st[j] = status.poll((u64)p, v[j]);
                             part += v[j];
-                            inc = st[j] == INCLUSIVE;
+                            inc = st[j] == gp::SCAN_TILE_INCLUSIVE;
                         }
                     }
                     const u32 m = __ballot_sync(0xffffffffu, inc);
                     const unsigned stop = m ? __ffs(m) - 1 : 31;
-                    prefix += warp_sum(lane <= stop ? part : T(0));
+                    prefix += gp::warp_reduce(lane <= stop ? part : T(0), op);  // valid in lane 0
                     if (m) break;
                     at -= 32 * WIN;
                 }
@@ -245,9 +200,9 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
 #pragma unroll 4
                     for (int k = 0; k < P::ROWS; ++k) {
                         const Vec x = v[(c * P::ROWS + k) * 32 + lane];
-                        acc += (x.x + x.y) + (x.z + x.w);
+                        acc += (x.v[0] + x.v[1]) + (x.v[2] + x.v[3]);
                     }
-                    acc = warp_sum(acc);
+                    acc = gp::warp_reduce(acc, op);
                     if (lane == 0) sh.seg_total[b][c] = acc;
                 }
             }
@@ -282,21 +237,17 @@ ws_scan(const T* in, T* out, u64 tiles, u32* counter, u64* aggs, u64* incs, u32 
             T carry = sh.tile_prefix[b];
             for (int k = 0; k < c; ++k) carry += sh.seg_total[b][k];
             const Vec* v = reinterpret_cast<const Vec*>(data + (size_t)b * TILE);
-            Vec* o = reinterpret_cast<Vec*>(out + (u64)t * TILE);
 #pragma unroll 2
             for (int k = 0; k < P::ROWS; ++k) {
                 const int at = (c * P::ROWS + k) * 32 + lane;
                 Vec x = v[at];
-                x.y += x.x;
-                x.z += x.y;
-                x.w += x.z;
-                const T incl = warp_inclusive(x.w, lane);
-                const T before = carry + incl - x.w;
-                x.x += before;
-                x.y += before;
-                x.z += before;
-                x.w += before;
-                store_streaming(o + at, x);
+#pragma unroll
+                for (int e = 1; e < 4; ++e) x.v[e] += x.v[e - 1];
+                const T incl = gp::warp_inclusive_scan(x.v[3], op);
+                const T before = carry + incl - x.v[3];
+#pragma unroll
+                for (int e = 0; e < 4; ++e) x.v[e] += before;
+                gp::store_vec_streaming(out + (u64)t * TILE + (u64)at * 4, x);
                 carry += __shfl_sync(0xffffffffu, incl, 31);
             }
             __syncwarp();
