@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (branch s44-narrow-auto's gpu binary
 # and report, of 5129258, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
-# (default "gpu small before" on an H100, "ws gpu half" on an H200):
+# (default "gpu san small before" on an H100, "ws gpu san half" on an H200):
 #   gpu     the gpu binary whole (GPU_PRIMS_REQUIRE_GPU=1)
+#   san     memcheck, racecheck and synccheck over the warpgroup cross-product test (f16)
 #   small   the report at 2^28, f16 and bf16, w 3/5/7/9: auto against warpgroup and the FMA
 #           kernels
 #   half    issue 24's 16-bit rows (for the H200): PyTorch then the report at 2^28, f16 and bf16,
@@ -22,13 +23,20 @@ trap '(cd "$OUT" && tar czf s45.tgz s45 && rm -rf s45)' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
 rows() { grep -E "\| (copy|auto|warpgroup|register_tiled|cub|pytorch|cupy) \|" "$1" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10; }
 # Default: what the GPU found needs (an H200 gets the 16-bit rows, an H100 the before/after).
-grep -q H200 "$R/gpu.txt" && dflt="ws gpu half" || dflt="gpu small before"
+grep -q H200 "$R/gpu.txt" && dflt="ws gpu san half" || dflt="gpu san small before"
 for p in ${PART:-$dflt}; do
   case $p in
     gpu)
       export GPU_PRIMS_REQUIRE_GPU=1
       step gpu 150 "$C/gpu-conv1d__gpu"
       grep -h "^test result\|panicked\|FAILED" "$R/gpu.out" "$R/gpu.log" | head ;;
+    san)
+      # The warpgroup kernel (its swizzle written once in bc9597a) under the three sanitizers.
+      for t in memcheck racecheck synccheck; do
+        step "san-$t" 90 compute-sanitizer --tool $t --error-exitcode 9 "$C/gpu-conv1d__gpu" \
+          gpu_cross_warpgroup_f16 --exact --test-threads=1
+        grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|test result" "$R/san-$t.out" "$R/san-$t.log" | head -3
+      done ;;
     small)
       step small-28 120 "$C/benches__report" --device-only --only core,conv1d \
         --sizes 28 --types f16,bf16 --widths 3,5,7,9 --cpu-reps 1 --out "$R/small-28"
