@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (branch s44-narrow-auto's gpu binary
-# and report, of 5129258, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
+# and report, built by one-off/carry-s45.sh, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
 # (default "gpu san small before" on an H100, "ws gpu san half" on an H200):
 #   gpu     the gpu binary whole (GPU_PRIMS_REQUIRE_GPU=1)
 #   san     memcheck, racecheck and synccheck over the warpgroup cross-product test (f16)
