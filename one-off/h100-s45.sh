@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (branch s44-narrow-auto's gpu binary
 # and report, built by one-off/carry-s45.sh, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
-# (default "gpu san small before" on an H100, "ws gpu san half" on an H200):
+# (default "gpu san small before" on an H100, "gpu san ws half" on an H200):
 #   gpu     the gpu binary whole (GPU_PRIMS_REQUIRE_GPU=1)
 #   san     memcheck, racecheck and synccheck over the warpgroup cross-product test (f16)
 #   small   the report at 2^28, f16 and bf16, w 3/5/7/9: auto against warpgroup and the FMA
@@ -23,7 +23,7 @@ trap '(cd "$OUT" && tar czf s45.tgz s45 && rm -rf s45)' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
 rows() { grep -E "\| (copy|auto|warpgroup|register_tiled|cub|pytorch|cupy) \|" "$1" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10; }
 # Default: what the GPU found needs (an H200 gets the 16-bit rows, an H100 the before/after).
-grep -q H200 "$R/gpu.txt" && dflt="ws gpu san half" || dflt="gpu san small before"
+grep -q H200 "$R/gpu.txt" && dflt="gpu san ws half" || dflt="gpu san small before"
 for p in ${PART:-$dflt}; do
   case $p in
     gpu)
