@@ -26,6 +26,8 @@
 
 #ifndef __CUDACC_RTC__
 #include <algorithm>
+#include <chrono>
+#include <unistd.h>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -345,6 +347,24 @@ template <class T> struct Suite {
             base += (u32)(tiles + grid);  // every producer takes one index past the end
         };
         CK(cudaMemset(out, 0xff, n * sizeof(T)));
+        // One launch watched first: a hang ends the process in 3 s (its context goes with it)
+        // instead of the call's time limit.
+        {
+            cudaEvent_t done;
+            CK(cudaEventCreate(&done));
+            launch();
+            CK(cudaEventRecord(done));
+            const auto t0 = std::chrono::steady_clock::now();
+            while (cudaEventQuery(done) == cudaErrorNotReady) {
+                if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(3)) {
+                    printf("scan %s TILE %d NBUF %d CONS %d AGG %d WIN %d LB %d: HANG (3 s)\n", tn, TILE,
+                           NBUF, CONS, AGG, WIN, LB);
+                    fflush(stdout);
+                    _exit(3);
+                }
+            }
+            CK(cudaEventSynchronize(done));
+        }
         const double us = median_us(reps, launch);
         CK(cudaGetLastError());
         CK(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
