@@ -61,12 +61,11 @@ struct WarpgroupLayout {
     }
     // Shared address of the span: the first 1024-byte boundary past A's rows.
     __device__ __forceinline__ u32 b_base(u32 base) const { return (base + a_bytes + 1023u) & ~1023u; }
-    // Byte offset of the span's 16-byte granule g: row g / 8, its chunk swizzled by the row.
-    static __device__ __forceinline__ u32 b_granule(u32 g) {
-        return 128u * (g >> 3) + 16u * ((g & 7u) ^ ((g >> 3) & 7u));
+    // Element offset of staged input q within the span: row q / 64, its 16-byte chunk swizzled.
+    static __device__ __forceinline__ u32 b_element(u32 q) {
+        const u32 row = q >> 6;
+        return 64u * row + 8u * (((q >> 3) & 7u) ^ (row & 7u)) + (q & 7u);
     }
-    // Element offset of staged input q within the span (16-bit values, 8 a granule).
-    static __device__ __forceinline__ u32 b_element(u32 q) { return b_granule(q >> 3) / 2u + (q & 7u); }
 };
 
 // The outputs as gp::conv1d_store_tile reads them: slot q at q + 8 (q / 64), which spreads the
@@ -109,7 +108,8 @@ __device__ __forceinline__ void conv_wgmma(const T* __restrict__ x, const f32* _
             const u32 granules = (u32)L.span / 8;
             const uint4* src = reinterpret_cast<const uint4*>(xr + p_tile);
             for (u32 g = threadIdx.x; g < granules; g += WG_BLOCK)
-                gp::async_copy_16_shared(b_base + L.b_granule(g), src + g);
+                gp::async_copy_16_shared(b_base + 128u * (g >> 3) + 16u * ((g & 7u) ^ ((g >> 3) & 7u)),
+                                         src + g);
             gp::async_copy_wait_all();
             // Each thread checks the granules it copied (its own copies are the ones it waited for).
             u32 acc = P::CHECK_START;

@@ -31,7 +31,7 @@ for p in ${PART:-$dflt}; do
       step gpu 150 "$C/gpu-conv1d__gpu"
       grep -h "^test result\|panicked\|FAILED" "$R/gpu.out" "$R/gpu.log" | head ;;
     san)
-      # The warpgroup kernel (its swizzle written once in bc9597a) under the three sanitizers.
+      # The warpgroup kernel under the three sanitizers.
       for t in memcheck racecheck synccheck; do
         step "san-$t" 90 compute-sanitizer --tool $t --error-exitcode 9 "$C/gpu-conv1d__gpu" \
           gpu_cross_warpgroup_f16 --exact --test-threads=1
