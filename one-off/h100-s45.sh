@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (branch s44-narrow-auto's gpu binary
 # and report, built by one-off/carry-s45.sh, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
-# (default "gpu san small before" on an H100, "gpu san ws half" on an H200):
+# (default "gpu san small before" on an H100, "gpu san ws half" on an H200; PART for either,
+# PARTS_H100 / PARTS_H200 for the GPU that comes):
 #   gpu     the gpu binary whole (GPU_PRIMS_REQUIRE_GPU=1)
 #   san     memcheck, racecheck and synccheck over the warpgroup cross-product test (f16)
 #   small   the report at 2^28, f16 and bf16, w 3/5/7/9: auto against warpgroup and the FMA
@@ -11,6 +12,7 @@
 #   ws      issue 24's scan lead: one-off/ws-scan-harness.cu (warp-specialised look-back scan)
 #           beside the shipped tile (scan-epoch-harness.cu -DBASE_ONLY), 2^24 and 2^28
 #           (WS_SIZES; WS_FLAGS=-DFEW for four shapes only)
+#   reduce  the reduce rows alone (2^24, 2^28), this build and fd370b1's alternating three times
 #   before  issue 24's H100 before/after: peers (PyTorch, CuPy, CUB), then this build's report
 #           and fd370b1's alternating (ROUNDS, default "new old new old"), each alone on the GPU
 # Steps past DEADLINE (570 s) are skipped with a line; results in $OUT/s45.tgz.
@@ -23,7 +25,7 @@ trap '(cd "$OUT" && tar czf s45.tgz s45 && rm -rf s45)' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.txt"
 rows() { grep -E "\| (copy|auto|warpgroup|register_tiled|cub|pytorch|cupy) \|" "$1" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10; }
 # Default: what the GPU found needs (an H200 gets the 16-bit rows, an H100 the before/after).
-grep -q H200 "$R/gpu.txt" && dflt="gpu san ws half" || dflt="gpu san small before"
+grep -q H200 "$R/gpu.txt" && dflt=${PARTS_H200:-gpu san ws half} || dflt=${PARTS_H100:-gpu san small before}
 for p in ${PART:-$dflt}; do
   case $p in
     gpu)
@@ -49,6 +51,16 @@ for p in ${PART:-$dflt}; do
       # shellcheck disable=SC2086
       step report-half 200 "$C/benches__report" $H --out "$R/report-half"
       rows "$R/report-half/report.md" ;;
+    reduce)
+      # The reduce rows alone, this build and fd370b1's alternating: is a 1 % gap noise?
+      A="--device-only --only core,reduce --sizes 24,28 --types i32,f32 --cpu-reps 1"
+      i=0
+      for v in new old new old new old; do
+        i=$((i + 1)); B=$C/benches__report; [ $v = old ] && B=$C/report-fd370b1
+        # shellcheck disable=SC2086
+        step "reduce-$i-$v" 40 "$B" $A --out "$R/reduce-$i-$v"
+        rows "$R/reduce-$i-$v/report.md" | grep "2^28"
+      done ;;
     before)
       step peers 150 python3 scripts/peers.py --sizes 20,24,28 --types i32,f32 --ops sum,max,cumsum,conv1d \
         --widths 3,7,31,127 --out "$R/peers.json"
