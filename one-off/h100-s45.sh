@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (branch s44-narrow-auto's gpu binary
+# Forty-fifth session, one H100, carry gpu-carry2/s45.tar.xz (main's gpu binary
 # and report, built by one-off/carry-s45.sh, beside fd370b1's report from gpu-carry3/close.tar.xz). PART picks
 # (default "gpu san small before" on an H100, "gpu san ws half" on an H200; PART for either,
 # PARTS_H100 / PARTS_H200 for the GPU that comes):
