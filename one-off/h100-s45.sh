@@ -12,6 +12,8 @@
 #   ws      issue 24's scan lead: one-off/ws-scan-harness.cu (warp-specialised look-back scan)
 #           beside the shipped tile (scan-epoch-harness.cu -DBASE_ONLY), 2^24 and 2^28
 #           (WS_SIZES; WS_FLAGS=-DFEW for four shapes only)
+#   tf32    issue 24's conv1d lead: one-off/tf32-conv-harness.cu (3xTF32 on warpgroup tensor cores)
+#           beside the shipped FMA kernels, w 7/15/31 at 2^28 (and 7/31 at 2^24), with accuracy
 #   reduce  the reduce rows alone (2^24, 2^28), this build and fd370b1's alternating three times
 #   before  issue 24's H100 before/after: peers (PyTorch, CuPy, CUB), then this build's report
 #           and fd370b1's alternating (ROUNDS, default "new old new old"), each alone on the GPU
@@ -26,6 +28,11 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/gpu.t
 rows() { grep -E "\| (copy|auto|warpgroup|register_tiled|cub|pytorch|cupy) \|" "$1" | grep -vE "with copies|block=|rayon" | cut -d'|' -f2-10; }
 # Default: what the GPU found needs (an H200 gets the 16-bit rows, an H100 the before/after).
 grep -q H200 "$R/gpu.txt" && dflt=${PARTS_H200:-gpu san ws half} || dflt=${PARTS_H100:-gpu san small before}
+# The tf32 harness builds in the background from the start (CPU only), ready for its part.
+case " ${PART:-$dflt} " in *" tf32 "*)
+  nvcc -O3 -std=c++17 -arch=sm_90a -I kernels/include -o /tmp/tf32-conv one-off/tf32-conv-harness.cu \
+    > "$R/nvcc-tf32.log" 2>&1 & TF32_BUILD=$! ;;
+esac
 for p in ${PART:-$dflt}; do
   case $p in
     gpu)
@@ -87,6 +94,13 @@ for p in ${PART:-$dflt}; do
       cat "$R/ws.out"; tail -5 "$R/ws.log"
       step scan-base 90 /tmp/scan-base 20 "${WS_SIZES:-24,28}"
       grep -E "copy|epoch" "$R/scan-base.out" ;;
+    tf32)
+      wait "$TF32_BUILD"; echo "tf32 built at $(( $(date +%s) - T0 ))s"
+      [ -x /tmp/tf32-conv ] || { echo "nvcc failed"; tail -20 "$R/nvcc-tf32.log"; continue; }
+      step tf32-28 150 /tmp/tf32-conv 28 20 all 7,15,31
+      cat "$R/tf32-28.out"; tail -3 "$R/tf32-28.log"
+      step tf32-24 60 /tmp/tf32-conv 24 50 ship16,ship24,tf32 7,31
+      cat "$R/tf32-24.out"; tail -3 "$R/tf32-24.log" ;;
     *) echo "unknown part $p" ;;
   esac
 done
