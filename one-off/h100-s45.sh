@@ -30,7 +30,7 @@ rows() { grep -E "\| (copy|auto|warpgroup|register_tiled|cub|pytorch|cupy) \|" "
 grep -q H200 "$R/gpu.txt" && dflt=${PARTS_H200:-gpu san ws half} || dflt=${PARTS_H100:-gpu san small before}
 # The tf32 harness builds in the background from the start (CPU only), ready for its part.
 case " ${PART:-$dflt} " in *" tf32 "*)
-  nvcc -O3 -std=c++17 -arch=sm_90a -I kernels/include -o /tmp/tf32-conv one-off/tf32-conv-harness.cu \
+  nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I kernels/include -o /tmp/tf32-conv one-off/tf32-conv-harness.cu \
     > "$R/nvcc-tf32.log" 2>&1 & TF32_BUILD=$! ;;
 esac
 for p in ${PART:-$dflt}; do
@@ -65,7 +65,7 @@ for p in ${PART:-$dflt}; do
       for v in new old new old new old; do
         i=$((i + 1)); B=$C/benches__report; [ $v = old ] && B=$C/report-fd370b1
         # shellcheck disable=SC2086
-        step "reduce-$i-$v" 40 "$B" $A --out "$R/reduce-$i-$v"
+        step "reduce-$i-$v" 75 "$B" $A --out "$R/reduce-$i-$v"
         rows "$R/reduce-$i-$v/report.md" | grep "2^28"
       done ;;
     before)
