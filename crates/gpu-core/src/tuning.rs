@@ -297,6 +297,16 @@ pub const KEYS: &[Key] = &[
         7 << 10,
     ),
     count_key(
+        "scan.warp_specialized_from",
+        "values from which the flat scans of sum, prod, min and max over 4- and 8-byte values \
+         run the warp-specialised kernel, where input and output are 16-byte aligned and the \
+         block and tile staging are left to the device (compute capability 9.0+; 2^40: never)",
+        1,
+        1 << 40,
+        1 << 24,
+        1 << 24,
+    ),
+    count_key(
         "scan.column_staged_from",
         "values from which the long-span columns scans hold 32 more vector rows a thread in \
          shared memory, spans twice as long (compute capability 9.0+; 2^40: never)",

@@ -65,6 +65,19 @@ pub const STAGED_MIN_COMPUTE: (u32, u32) = (8, 0);
 /// bulk prefetch).
 pub const PREFETCH_MIN_COMPUTE: (u32, u32) = (9, 0);
 
+/// Lowest compute capability with the warp-specialised flat scan (`kernels/scan_sm90.cu`:
+/// cp.async.bulk and mbarrier waits).
+pub const WARP_SPECIALIZED_MIN_COMPUTE: (u32, u32) = (9, 0);
+/// Values per tile of the warp-specialised flat scan: 32 KiB (`WsScanShape` in
+/// `gpu_prims/scan_warp_specialized.cuh`).
+pub const WARP_SPECIALIZED_TILE_BYTES: usize = 32768;
+/// Threads per block of the warp-specialised flat scan (12 warps: producer, look-back, two
+/// reducers, eight consumers).
+pub const WARP_SPECIALIZED_BLOCK: u32 = 384;
+/// Dynamic shared memory of one warp-specialised block: six tile buffers after 1 KiB for their
+/// barriers and totals (the kernel's `SMEM` is at most this: `WsScanShape` asserts it).
+pub const WARP_SPECIALIZED_SHARED_BYTES: usize = 1024 + 6 * WARP_SPECIALIZED_TILE_BYTES;
+
 /// Scratch regions start on this alignment (bytes).
 const ALIGN: usize = 256;
 
@@ -158,6 +171,11 @@ pub struct LookbackTuning {
     /// as long (`scan.column_staged_from`; compute capability 9.0+, the kernels of
     /// `kernels/scan_sm90.cu`).
     pub column_staged_from: usize,
+    /// Flat scans of at least this many values whose operator and type have a warp-specialised
+    /// kernel (sum, prod, min and max of 4- and 8-byte values) run it where input and output are
+    /// 16-byte aligned and the options leave block and staging to the device
+    /// (`scan.warp_specialized_from`; compute capability 9.0+: `kernels/scan_sm90.cu`).
+    pub warp_specialized_from: usize,
 }
 
 impl Default for LookbackTuning {
@@ -175,6 +193,7 @@ impl Default for LookbackTuning {
             shaped_prefetch_from: 1 << 27,
             prefetch_bytes: 7 << 20,
             column_staged_from: 1 << 24,
+            warp_specialized_from: 1 << 24,
         }
     }
 }
@@ -196,6 +215,7 @@ impl LookbackTuning {
             shaped_prefetch_from: count("scan.shaped_prefetch_from"),
             prefetch_bytes: value("scan.prefetch_kib").saturating_mul(1024),
             column_staged_from: count("scan.column_staged_from"),
+            warp_specialized_from: count("scan.warp_specialized_from"),
         }
     }
 
@@ -255,6 +275,12 @@ impl LookbackTuning {
     /// (`gpu_core::LanePlan::with_staged_spans`).
     pub fn column_staged(&self, n: u64, compute: (u32, u32)) -> bool {
         n >= self.column_staged_from as u64 && compute >= PREFETCH_MIN_COMPUTE
+    }
+
+    /// Whether a flat scan of `n` values on a device of `compute` capability takes the
+    /// warp-specialised kernel (the caller checks the operator, type, alignment and options).
+    pub fn warp_specialized(&self, n: u64, compute: (u32, u32)) -> bool {
+        n >= self.warp_specialized_from as u64 && compute >= WARP_SPECIALIZED_MIN_COMPUTE
     }
 
     /// The staged tiles' block for `n` values.

@@ -202,6 +202,24 @@ impl<'s> Scan<'s> {
         self.plan_for(crate::gpu::Combo::op_accumulated::<T>(op)?, n)
     }
 
+    /// Whether a flat scan of `n` values of `T` with `op` runs the warp-specialised kernel on
+    /// this device, for input and output on 16-byte boundaries (as every allocation of this
+    /// crate's is): sum, prod, min and max of 4- and 8-byte values, the look-back algorithms,
+    /// block and staging left to the device, and the device's tuning taking it at `n`
+    /// (`scan.warp_specialized_from`, compute capability 9.0+: docs/scan.md).
+    ///
+    /// ```no_run
+    /// # fn main() -> gpu_core::Result<()> {
+    /// let gpu = gpu_core::Gpu::default_device()?;
+    /// let ws = gpu_scan::Scan::new(&gpu).warp_specialized::<f32>(1 << 28, gpu_core::Op::Sum)?;
+    /// println!("warp-specialised: {ws}");
+    /// # Ok(()) }
+    /// ```
+    pub fn warp_specialized<T: Element>(&self, n: usize, op: Op) -> Result<bool> {
+        let combo = crate::gpu::Combo::op::<T>(op)?;
+        Ok(crate::gpu::warp_specialized_on(&self.gpu, &combo, &self.options, n))
+    }
+
     fn plan_for(
         &self,
         combo: crate::gpu::Combo,

@@ -12,7 +12,7 @@ use super::status_epochs::RunEpoch;
 use super::{cpu_algorithm_async, Scanner, HELPER_BLOCK};
 use crate::kernels::{SCAN_PTX, SCAN_SM80_PTX, SCAN_SM90_PTX};
 use crate::plan::{self, Level, LookbackPlan, RecursivePlan, StatusLayout};
-use crate::{is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions};
+use crate::{is_exact, Algorithm, ScanKind, ScanMonoid, ScanOptions, TileStaging};
 
 /// What the kernel names and the plans need to know about (operator, value type).
 pub(crate) struct Combo {
@@ -31,6 +31,9 @@ pub(crate) struct Combo {
     lookback_only: bool,
     /// 16-bit values with f32 results (their staged tile has another shape).
     to_f32: bool,
+    /// Whether `scan_sm90.cu` has a warp-specialised flat kernel for it (sum, prod, min and max
+    /// of 4- and 8-byte values; their fixed-order twins for the f32 and f64 sums and products).
+    warp_specialized: bool,
 }
 
 impl Combo {
@@ -62,6 +65,9 @@ impl Combo {
             staged_kernel: true,
             lookback_only: wider,
             to_f32: wider && out == f32::NAME,
+            warp_specialized: !wider
+                && matches!(std::mem::size_of::<T>(), 4 | 8)
+                && matches!(op, Op::Sum | Op::Product | Op::Min | Op::Max),
         })
     }
 
@@ -74,6 +80,7 @@ impl Combo {
             staged_kernel: false,
             lookback_only: false,
             to_f32: false,
+            warp_specialized: false,
         }
     }
 }
@@ -199,17 +206,22 @@ impl Scanner {
                 if n == 0 {
                     return Ok(());
                 }
+                let warp_specialized = self.takes_warp_specialized(combo, options, input, output, n);
                 self.in_order(stream, |s| {
-                    s.lookback(
-                        combo,
-                        deterministic,
-                        &plan,
-                        input,
-                        output,
-                        n,
-                        options.kind,
-                        stream,
-                    )
+                    if warp_specialized {
+                        s.warp_specialized(combo, deterministic, input, output, n, options.kind, stream)
+                    } else {
+                        s.lookback(
+                            combo,
+                            deterministic,
+                            &plan,
+                            input,
+                            output,
+                            n,
+                            options.kind,
+                            stream,
+                        )
+                    }
                 })
             }
             Algorithm::HillisSteele | Algorithm::Blelloch | Algorithm::BlellochPadded => {
@@ -425,6 +437,71 @@ impl Scanner {
     ) -> Result<()> {
         let run = self.lookback_begin(combo, deterministic, plan, kind, None, stream)?;
         self.lookback_tiles(&run, input, output, n, plan.tiles, stream)
+    }
+
+    fn takes_warp_specialized(
+        &self,
+        combo: &Combo,
+        options: &ScanOptions,
+        input: u64,
+        output: u64,
+        n: usize,
+    ) -> bool {
+        warp_specialized_on(&self.gpu, combo, options, n) && input % 16 == 0 && output % 16 == 0
+    }
+
+    /// Enqueues the warp-specialised flat scan of `n > 0` values at `input` into `output`
+    /// (distinct, or the same array; see [`takes_warp_specialized`](Self::takes_warp_specialized)):
+    /// one persistent block per SM (or per tile, if fewer), epoch-tagged status as the
+    /// look-back's.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn warp_specialized(
+        &mut self,
+        combo: &Combo,
+        deterministic: bool,
+        input: u64,
+        output: u64,
+        n: usize,
+        kind: ScanKind,
+        stream: &Stream,
+    ) -> Result<()> {
+        let tile = (plan::WARP_SPECIALIZED_TILE_BYTES / combo.size) as u64;
+        let tiles = (n as u64).div_ceil(tile);
+        let det = if deterministic { "det_" } else { "" };
+        let kernel = self
+            .gpu
+            .kernel(&SCAN_SM90_PTX, &format!("scan_ws_{det}{}", combo.suffix))?;
+        self.check_kernel(&kernel, plan::WARP_SPECIALIZED_BLOCK)?;
+        kernel.set_max_dynamic_shared(plan::WARP_SPECIALIZED_SHARED_BYTES)?;
+        let grid = self.grid(tiles.min(u64::from(self.gpu.properties().sm_count)).max(1))?;
+        let (status, epoch) = self.epoch_status(tiles, combo.size, stream)?;
+        let LookbackStatus {
+            counter,
+            flags,
+            aggregates,
+            inclusives,
+        } = status;
+        let config = LaunchConfig::new(grid, plan::WARP_SPECIALIZED_BLOCK)
+            .with_shared_bytes(plan::WARP_SPECIALIZED_SHARED_BYTES as u32);
+        // The arguments are pointers to these locals, which outlive the launch.
+        let (n, exclusive) = (n as u64, u32::from(kind == ScanKind::Exclusive));
+        let (epoch_tag, base) = (epoch.epoch, epoch.base);
+        let args = kernel_args![
+            input, output, n, exclusive, counter, flags, aggregates, inclusives, epoch_tag, base
+        ];
+        // SAFETY: scan_ws_[det_]<op>_<type>(const V* in, V* out, u64 n, u32 exclusive,
+        // u32* counter, u32* flags, void* aggs, void* incs, u32 epoch, u32 base), V the value
+        // type of `combo` (4 or 8 bytes): `in` and `out` hold at least n values (checked by the
+        // callers; they may be the same array) and are 16-byte aligned (takes_warp_specialized),
+        // `grid` blocks of WARP_SPECIALIZED_BLOCK threads with WARP_SPECIALIZED_SHARED_BYTES of
+        // dynamic shared memory (at least the kernel's WsScanShape::SMEM) take tiles of
+        // WARP_SPECIALIZED_TILE_BYTES from the counter until it passes ⌈n / tile⌉ (one index
+        // past it each), and the scratch holds the counter and the status of at least `tiles`
+        // tiles as the run's layout places them, every word zero or tagged by an earlier epoch
+        // of that layout, the counter at `base` (lookback_epoch.cuh's preconditions).
+        let launched = unsafe { kernel.launch(config, stream, &args) };
+        // Each block's producer takes one index past the last tile.
+        self.counted(launched, tiles + u64::from(grid))
     }
 
     /// Enqueues the scan of `n` values at `input` into `output` (distinct, or the same array)
@@ -720,6 +797,25 @@ impl SeedValue {
         };
         Ok(Self(words))
     }
+}
+
+/// Whether the flat scan of `n` values on `gpu` runs the warp-specialised kernel where its
+/// input and output are 16-byte aligned (its bulk copies and vector stores): the operator and
+/// type have one, the algorithm is a look-back one, the options leave block and staging to the
+/// device, and the device's tuning takes it at this length (`scan.warp_specialized_from`,
+/// compute capability 9.0+) with the shared memory it needs.
+pub(crate) fn warp_specialized_on(gpu: &Gpu, combo: &Combo, options: &ScanOptions, n: usize) -> bool {
+    let props = gpu.properties();
+    let tuning = plan::LookbackTuning::from_keys(|k| gpu.tuned(k));
+    combo.warp_specialized
+        && matches!(
+            options.algorithm.resolve(combo.exact),
+            Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto
+        )
+        && options.block_size.is_none()
+        && options.staging == TileStaging::Auto
+        && tuning.warp_specialized(n as u64, props.compute_capability)
+        && props.shared_memory_per_block_optin >= plan::WARP_SPECIALIZED_SHARED_BYTES
 }
 
 /// The look-back plan of `n` values on `gpu` (tile staging and block as `options` ask, else as

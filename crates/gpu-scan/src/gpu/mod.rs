@@ -17,7 +17,7 @@ mod segments_host;
 mod status_epochs;
 
 pub(crate) use lanes::{LaneIo, LaneKind};
-pub(crate) use launch::{lookback_plan_on, Combo, SeedValue};
+pub(crate) use launch::{lookback_plan_on, warp_specialized_on, Combo, SeedValue};
 
 use crate::cpu::{self, check_output, check_recurrence};
 use crate::kernels::SCAN_PTX;

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds gpu-carry2/s47.tar.xz for one-off/h100-s47.sh: gpu-scan's test binaries that touch the
+# flat scans (release, features `cuda`; fault_injection with `fault-injection`) and the report,
+# of this checkout (branch s47-ws-scan), beside main's report (94a63a4's, from
+# gpu-carry2/s45.tar.xz, which this replaces).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source one-off/carry-lib.sh
+[ -f gpu-carry2/s45.tar.xz ] || { echo "gpu-carry2/s45.tar.xz is missing"; exit 1; }
+rm -rf /tmp/s45-main && mkdir -p /tmp/s45-main && tar -C /tmp/s45-main -xJf gpu-carry2/s45.tar.xz s45/benches__report
+carry_begin s47
+for t in warp_specialized_gpu gpu status_reuse_gpu prefetch_gpu tuning_gpu host_pipeline; do
+  cargo test -p gpu-scan --release --features cuda --test "$t" --no-run --message-format=json 2>/dev/null |
+    carry_collect s47
+done
+cargo test -p gpu-scan --release --features cuda --lib --no-run --message-format=json 2>/dev/null |
+  carry_collect s47
+cargo test -p gpu-scan --release --features cuda,fault-injection --test fault_injection --no-run \
+  --message-format=json 2>/dev/null | carry_collect s47
+cargo build --release -p gpu-prims-benches --features cuda --bin report --message-format=json 2>/dev/null |
+  carry_collect s47
+cp /tmp/s45-main/s45/benches__report gpu-carry2/s47/report-main
+ls -la gpu-carry2/s47
+carry_pack s47
