@@ -5,7 +5,7 @@
 # 70000), with one-off/mbar-racecheck-probe.cu under racecheck beside it (does racecheck follow
 # mbarrier ordering?); gpu-scan's other flat-scan test binaries; then the report's scan rows,
 # this build's and main's alternating. Steps past DEADLINE (default 570 s) are skipped with a
-# line; results in $OUT/s47.tgz.
+# line; results in $OUT/s47.tgz. Knobs: SAN_MAX_LEN, TESTS, REPORT_SIZES, ROUNDS, REPORT_NEEDS.
 set -u
 cd "$(dirname "$0")/.."
 source one-off/step-lib.sh
@@ -18,7 +18,7 @@ nvcc -O3 -arch=sm_90a -lineinfo -o /tmp/mbar-probe one-off/mbar-racecheck-probe.
 step ws-tests 120 "$C/gpu-scan__warp_specialized_gpu" --nocapture
 grep -hE "test result|cases match|panicked|SKIPPED" "$R/ws-tests.out" "$R/ws-tests.log" | head -5
 for t in memcheck synccheck racecheck; do
-  step "san-$t" 120 env WS_TEST_MAX_LEN=70000 compute-sanitizer --tool $t --error-exitcode 9 \
+  step "san-$t" 90 env WS_TEST_MAX_LEN=${SAN_MAX_LEN:-70000} compute-sanitizer --tool $t --error-exitcode 9 \
     "$C/gpu-scan__warp_specialized_gpu" --nocapture
   grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|test result|cases match" "$R/san-$t.out" "$R/san-$t.log" | head -4
 done
@@ -26,14 +26,14 @@ grep -o "scan_warp_specialized.cuh:[0-9]*" "$R/san-racecheck.out" | sort | uniq 
 wait
 [ -x /tmp/mbar-probe ] && step probe 40 compute-sanitizer --tool racecheck /tmp/mbar-probe
 grep -hE "done|read|RACECHECK SUMMARY|Race reported" "$R/probe.out" "$R/probe.log" | head -8
-for t in gpu status_reuse_gpu prefetch_gpu tuning_gpu gpu_scan host_pipeline fault_injection; do
+for t in ${TESTS:-gpu status_reuse_gpu prefetch_gpu tuning_gpu gpu_scan host_pipeline fault_injection}; do
   step "t-$t" 90 "$C/gpu-scan__$t"
   grep -hE "test result|panicked" "$R/t-$t.out" "$R/t-$t.log" | head -3
 done
-A="--device-only --only core,scan --sizes 20,22,24,26,28 --types i32,f32 --cpu-reps 1"
-for v in new main new; do
+A="--device-only --only core,scan --sizes ${REPORT_SIZES:-20,22,24,26,28} --types i32,f32 --cpu-reps 1"
+for v in ${ROUNDS:-new main new}; do
   B=$C/benches__report; [ $v = main ] && B=$C/report-main
-  [ "$(left)" -gt 110 ] || { echo "report $v skipped: deadline"; continue; }
+  [ "$(left)" -gt "${REPORT_NEEDS:-110}" ] || { echo "report $v skipped: deadline"; continue; }
   # shellcheck disable=SC2086
   step "report-$v" 100 "$B" $A --out "$R/report-$v-$(left)"
   grep -hE "\| (copy|auto) \|" "$R"/report-$v-*/report.md 2>/dev/null | grep -vE "with copies|block=|rayon" |
