@@ -217,7 +217,12 @@ impl<'s> Scan<'s> {
     /// ```
     pub fn warp_specialized<T: Element>(&self, n: usize, op: Op) -> Result<bool> {
         let combo = crate::gpu::Combo::op::<T>(op)?;
-        Ok(crate::gpu::warp_specialized_on(&self.gpu, &combo, &self.options, n))
+        Ok(crate::gpu::warp_specialized_on(
+            &self.gpu,
+            &combo,
+            &self.options,
+            n,
+        ))
     }
 
     fn plan_for(

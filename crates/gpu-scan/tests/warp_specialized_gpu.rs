@@ -117,7 +117,14 @@ fn gpu_warp_specialized_scans_match_the_cpu() {
         // Options that fix the block or the staging keep the look-back tiles.
         let n = 3 * 8192 + 1;
         check::<i32>(&scan.clone().block_size(1024), n, Op::Sum, 5, false, &what);
-        check::<f32>(&scan.clone().staging(TileStaging::Staged), n, Op::Sum, 6, false, &what);
+        check::<f32>(
+            &scan.clone().staging(TileStaging::Staged),
+            n,
+            Op::Sum,
+            6,
+            false,
+            &what,
+        );
         cases += 2;
     }
     // One Scan across the threshold and back: the warp-specialised kernel (whose blocks each
@@ -148,7 +155,14 @@ fn gpu_warp_specialized_scans_match_the_cpu() {
     let builtin = gpu.tuned("scan.warp_specialized_from") as usize <= n;
     if n <= max_len {
         check::<i32>(&Scan::new(&gpu), n, Op::Sum, 9001, builtin, "built-in");
-        check::<f32>(&Scan::new(&gpu).exclusive(), n, Op::Sum, 9002, builtin, "built-in");
+        check::<f32>(
+            &Scan::new(&gpu).exclusive(),
+            n,
+            Op::Sum,
+            9002,
+            builtin,
+            "built-in",
+        );
         cases += 2;
     }
     eprintln!("warp-specialised scans: {cases} cases match the CPU (built-in rule at 2^24 + 3: {builtin})");

@@ -206,10 +206,19 @@ impl Scanner {
                 if n == 0 {
                     return Ok(());
                 }
-                let warp_specialized = self.takes_warp_specialized(combo, options, input, output, n);
+                let warp_specialized =
+                    self.takes_warp_specialized(combo, options, input, output, n);
                 self.in_order(stream, |s| {
                     if warp_specialized {
-                        s.warp_specialized(combo, deterministic, input, output, n, options.kind, stream)
+                        s.warp_specialized(
+                            combo,
+                            deterministic,
+                            input,
+                            output,
+                            n,
+                            options.kind,
+                            stream,
+                        )
                     } else {
                         s.lookback(
                             combo,
@@ -804,7 +813,12 @@ impl SeedValue {
 /// type have one, the algorithm is a look-back one, the options leave block and staging to the
 /// device, and the device's tuning takes it at this length (`scan.warp_specialized_from`,
 /// compute capability 9.0+) with the shared memory it needs.
-pub(crate) fn warp_specialized_on(gpu: &Gpu, combo: &Combo, options: &ScanOptions, n: usize) -> bool {
+pub(crate) fn warp_specialized_on(
+    gpu: &Gpu,
+    combo: &Combo,
+    options: &ScanOptions,
+    n: usize,
+) -> bool {
     let props = gpu.properties();
     let tuning = plan::LookbackTuning::from_keys(|k| gpu.tuned(k));
     combo.warp_specialized
