@@ -19,7 +19,7 @@
 // spans later). Sum, prod, min and max, as their twins. The look-back rows gained nothing from
 // it (docs/tuning.md, "L2 prefetch").
 //
-// scan_ws_[det_]<op>_<type>: the warp-specialised flat scan (below; gpu_prims/
+// scan_ws_<op>_<type>: the warp-specialised flat scan (below; gpu_prims/
 // scan_warp_specialized.cuh), for long inputs on GPUs whose tuning asks for it.
 //
 // scan_columns_staged_<op>_<type>: the long-span columns scan with spans twice as long, each
@@ -108,11 +108,13 @@ SCAN_STAGED_PF_HALF(f16, gp::f16)
 SCAN_STAGED_PF_HALF(bf16, gp::bf16)
 
 // ---- The warp-specialised flat scan ----------------------------------------------------------
-// scan_ws_[det_]<op>_<type>(in, out, n, exclusive, counter, flags, aggs, incs, epoch, base): the
+// scan_ws_<op>_<type>(in, out, n, exclusive, counter, flags, aggs, incs, epoch, base): the
 // look-back kernels' arguments and status, persistent blocks of WsScanShape<T>::THREADS threads
 // (one per SM: WsScanShape<T>::SMEM bytes of dynamic shared memory), `in` and `out` 16-byte
 // aligned (gpu_prims/scan_warp_specialized.cuh). Sum, prod, min and max of the 4- and 8-byte
-// types; det_: the fixed-order look-back for f32 and f64 sums and products.
+// types, with the plain look-back: the fixed-order one promises the look-back tiles' bits for
+// float sums and products (docs/scan.md), which these tiles, grouping values otherwise, would not
+// keep.
 #define SCAN_WS_NAMED(name, OpT, T, DET)                                                       \
     extern "C" __global__ void __launch_bounds__(gp::WsScanShape<T>::THREADS, 1)               \
         name(const T* in, T* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,              \
@@ -122,10 +124,6 @@ SCAN_STAGED_PF_HALF(bf16, gp::bf16)
     }
 #define SCAN_WS_ENTRY(opname, OpT, tname, T) SCAN_WS_NAMED(scan_ws_##opname##_##tname, OpT, T, false)
 GP_FOR_EACH_ARITH_OP_TYPE(SCAN_WS_ENTRY)
-SCAN_WS_NAMED(scan_ws_det_sum_f32, gp::Sum, gp::f32, true)
-SCAN_WS_NAMED(scan_ws_det_sum_f64, gp::Sum, gp::f64, true)
-SCAN_WS_NAMED(scan_ws_det_prod_f32, gp::Prod, gp::f32, true)
-SCAN_WS_NAMED(scan_ws_det_prod_f64, gp::Prod, gp::f64, true)
 
 // ---- Shaped scans ----------------------------------------------------------------------------
 

@@ -141,7 +141,9 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
         }
     } else if (warp < 2 + AGG) {
         // Reducers: reducer a takes segments a, a + AGG, ...; values past the tile's count are
-        // left out (the last tile's buffer holds an earlier tile's values there).
+        // left out (the last tile's buffer holds an earlier tile's values there). Each lane's
+        // fold starts from its first value, not the identity (0 + -0 is +0: a segment of
+        // negative zeros keeps its sign, as the CPU's fold does).
         const int a = warp - 2;
         for (u32 r = 0;; ++r) {
             const int b = r % NBUF;
@@ -153,14 +155,20 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
 #pragma unroll 1
                 for (int c = a; c < CONS; c += AGG) {
                     T acc = Op::identity();
+                    bool has = false;
 #pragma unroll 4
                     for (int k = 0; k < S::ROWS; ++k) {
                         const u32 at = (u32)((c * S::ROWS + k) * 32 + (int)lane);
                         const V x = v[at];
 #pragma unroll
                         for (int e = 0; e < VEC; ++e)
-                            if (at * VEC + e < m) acc = op(acc, x.v[e]);
+                            if (at * VEC + e < m) {
+                                acc = has ? op(acc, x.v[e]) : x.v[e];
+                                has = true;
+                            }
                     }
+                    // Lanes without a value (past the count) hold the identity and come after
+                    // every lane with one, so they only touch a total no stored output reads.
                     acc = warp_reduce(acc, op);
                     if (lane == 0) sh.seg_total[b][c] = acc;
                 }

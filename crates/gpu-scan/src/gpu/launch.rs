@@ -32,7 +32,7 @@ pub(crate) struct Combo {
     /// 16-bit values with f32 results (their staged tile has another shape).
     to_f32: bool,
     /// Whether `scan_sm90.cu` has a warp-specialised flat kernel for it (sum, prod, min and max
-    /// of 4- and 8-byte values; their fixed-order twins for the f32 and f64 sums and products).
+    /// of 4- and 8-byte values, plain look-back).
     warp_specialized: bool,
 }
 
@@ -210,15 +210,7 @@ impl Scanner {
                     self.takes_warp_specialized(combo, options, input, output, n);
                 self.in_order(stream, |s| {
                     if warp_specialized {
-                        s.warp_specialized(
-                            combo,
-                            deterministic,
-                            input,
-                            output,
-                            n,
-                            options.kind,
-                            stream,
-                        )
+                        s.warp_specialized(combo, input, output, n, options.kind, stream)
                     } else {
                         s.lookback(
                             combo,
@@ -467,7 +459,6 @@ impl Scanner {
     pub(super) fn warp_specialized(
         &mut self,
         combo: &Combo,
-        deterministic: bool,
         input: u64,
         output: u64,
         n: usize,
@@ -476,10 +467,9 @@ impl Scanner {
     ) -> Result<()> {
         let tile = (plan::WARP_SPECIALIZED_TILE_BYTES / combo.size) as u64;
         let tiles = (n as u64).div_ceil(tile);
-        let det = if deterministic { "det_" } else { "" };
         let kernel = self
             .gpu
-            .kernel(&SCAN_SM90_PTX, &format!("scan_ws_{det}{}", combo.suffix))?;
+            .kernel(&SCAN_SM90_PTX, &format!("scan_ws_{}", combo.suffix))?;
         self.check_kernel(&kernel, plan::WARP_SPECIALIZED_BLOCK)?;
         kernel.set_max_dynamic_shared(plan::WARP_SPECIALIZED_SHARED_BYTES)?;
         let grid = self.grid(tiles.min(u64::from(self.gpu.properties().sm_count)).max(1))?;
@@ -498,7 +488,7 @@ impl Scanner {
         let args = kernel_args![
             input, output, n, exclusive, counter, flags, aggregates, inclusives, epoch_tag, base
         ];
-        // SAFETY: scan_ws_[det_]<op>_<type>(const V* in, V* out, u64 n, u32 exclusive,
+        // SAFETY: scan_ws_<op>_<type>(const V* in, V* out, u64 n, u32 exclusive,
         // u32* counter, u32* flags, void* aggs, void* incs, u32 epoch, u32 base), V the value
         // type of `combo` (4 or 8 bytes): `in` and `out` hold at least n values (checked by the
         // callers; they may be the same array) and are 16-byte aligned (takes_warp_specialized),
@@ -822,10 +812,14 @@ pub(crate) fn warp_specialized_on(
     let props = gpu.properties();
     let tuning = plan::LookbackTuning::from_keys(|k| gpu.tuned(k));
     combo.warp_specialized
-        && matches!(
-            options.algorithm.resolve(combo.exact),
-            Algorithm::LookBack | Algorithm::LookBackDeterministic | Algorithm::Auto
-        )
+        // Where grouping matters (float sums and products) only for the plain look-back: the
+        // fixed-order one (Auto's for them) promises the look-back tiles' bits, which the host
+        // pipeline and unaligned data keep, and these tiles group values otherwise.
+        && match options.algorithm.resolve(combo.exact) {
+            Algorithm::LookBack => true,
+            Algorithm::LookBackDeterministic => combo.exact,
+            _ => false,
+        }
         && options.block_size.is_none()
         && options.staging == TileStaging::Auto
         && tuning.warp_specialized(n as u64, props.compute_capability)
