@@ -440,6 +440,7 @@ impl Scanner {
         self.lookback_tiles(&run, input, output, n, plan.tiles, stream)
     }
 
+    /// [`warp_specialized_on`] for these addresses: both on 16-byte boundaries.
     fn takes_warp_specialized(
         &self,
         combo: &Combo,
