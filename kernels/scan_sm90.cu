@@ -115,14 +115,14 @@ SCAN_STAGED_PF_HALF(bf16, gp::bf16)
 // types, with the plain look-back: the fixed-order one promises the look-back tiles' bits for
 // float sums and products (docs/scan.md), which these tiles, grouping values otherwise, would not
 // keep.
-#define SCAN_WS_NAMED(name, OpT, T, DET)                                                       \
+#define SCAN_WS_ENTRY(opname, OpT, tname, T)                                                   \
     extern "C" __global__ void __launch_bounds__(gp::WsScanShape<T>::THREADS, 1)               \
-        name(const T* in, T* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,              \
-             gp::u32* flags, void* aggs, void* incs, gp::u32 epoch, gp::u32 base) {            \
-        gp::warp_specialized_scan<OpT<T>, DET>(in, out, n, exclusive, counter, flags, aggs,    \
-                                                incs, epoch, base, scan_staged_smem);          \
+        scan_ws_##opname##_##tname(const T* in, T* out, gp::u64 n, gp::u32 exclusive,          \
+                                   gp::u32* counter, gp::u32* flags, void* aggs, void* incs,   \
+                                   gp::u32 epoch, gp::u32 base) {                              \
+        gp::warp_specialized_scan<OpT<T>>(in, out, n, exclusive, counter, flags, aggs, incs,   \
+                                          epoch, base, scan_staged_smem);                      \
     }
-#define SCAN_WS_ENTRY(opname, OpT, tname, T) SCAN_WS_NAMED(scan_ws_##opname##_##tname, OpT, T, false)
 GP_FOR_EACH_ARITH_OP_TYPE(SCAN_WS_ENTRY)
 
 // ---- Shaped scans ----------------------------------------------------------------------------

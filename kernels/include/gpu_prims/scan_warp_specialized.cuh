@@ -63,7 +63,7 @@ template <class T> struct WsScanShape {
                   "mirrored by gpu_scan::plan");
 };
 
-template <class Op, bool DETERMINISTIC>
+template <class Op>
 __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_type* in,
                                                       typename Op::value_type* out, u64 n,
                                                       u32 exclusive, u32* counter, u32* flags,
@@ -129,8 +129,7 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
             if (t == 0) {
                 if (lane == 0) status.publish_inclusive(0, agg);
             } else {
-                const T prefix = DETERMINISTIC ? scan_lookback_deterministic(status, t, op)
-                                               : scan_lookback(status, t, op);
+                const T prefix = scan_lookback(status, t, op);
                 if (lane == 0) {
                     status.publish_inclusive(t, op(prefix, agg));
                     sh.tile_prefix[b] = prefix;
