@@ -14,7 +14,6 @@
 #           (WS_SIZES; WS_FLAGS=-DFEW for four shapes only)
 #   tf32    issue 24's conv1d lead: one-off/tf32-conv-harness.cu (3xTF32 on warpgroup tensor cores)
 #           beside the shipped FMA kernels, w 7/15/31 at 2^28 (and 7/31 at 2^24), with accuracy
-#   probe   one-off/mbar-racecheck-probe.cu under racecheck: does it follow mbarrier ordering?
 #   reduce  the reduce rows alone (2^24, 2^28), this build and fd370b1's alternating three times
 #   before  issue 24's H100 before/after: peers (PyTorch, CuPy, CUB), then this build's report
 #           and fd370b1's alternating (ROUNDS, default "new old new old"), each alone on the GPU
@@ -102,11 +101,6 @@ for p in ${PART:-$dflt}; do
       cat "$R/tf32-28.out"; tail -3 "$R/tf32-28.log"
       step tf32-24 60 /tmp/tf32-conv 24 50 ship16,ship24,tf32 7,31
       cat "$R/tf32-24.out"; tail -3 "$R/tf32-24.log" ;;
-    probe)
-      nvcc -O3 -arch=sm_90a -lineinfo -o /tmp/mbar-probe one-off/mbar-racecheck-probe.cu > "$R/nvcc-probe.log" 2>&1 ||
-        { echo "nvcc failed"; tail -5 "$R/nvcc-probe.log"; continue; }
-      step probe 40 compute-sanitizer --tool racecheck /tmp/mbar-probe
-      grep -hE "done|read|RACECHECK SUMMARY|Race reported|hazard" "$R/probe.out" "$R/probe.log" | head -12 ;;
     *) echo "unknown part $p" ;;
   esac
 done
