@@ -51,7 +51,6 @@ template <class T> struct WsScanShape {
         u64 full[NBUF], reduced[NBUF], prefixed[NBUF], empty[NBUF];
         u32 tile[NBUF];   // the buffer's tile index, END past the last
         u32 count[NBUF];  // its values (TILE but in the last tile)
-        u32 end_round;    // the round whose index ran past the end
         T seg_total[NBUF][CONS];
         T tile_agg[NBUF];
         T tile_prefix[NBUF];
@@ -81,7 +80,6 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
     const unsigned lane = lane_id(), warp = warp_id();
     const u64 tiles = (n + S::TILE - 1) / S::TILE;
     if (threadIdx.x == 0) {
-        sh.end_round = END;
         for (int b = 0; b < NBUF; ++b) {
             mbarrier_init(&sh.full[b], 1);
             mbarrier_init(&sh.reduced[b], 1);
@@ -120,11 +118,13 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
         for (u32 r = 0;; ++r) {
             const int b = r % NBUF;
             mbarrier_wait(&sh.reduced[b], (r / NBUF) & 1);
-            if (*reinterpret_cast<volatile u32*>(&sh.end_round) == r) {
+            // The producer's tile index, ordered through full → reduced (a word the reducers
+            // wrote in the end round would race with this read in every earlier round).
+            const u32 t = sh.tile[b];
+            if (t == END) {
                 if (lane == 0) mbarrier_arrive(&sh.prefixed[b]);
                 return;
             }
-            const u64 t = sh.tile[b];
             const T agg = sh.tile_agg[b];
             if (t == 0) {
                 if (lane == 0) status.publish_inclusive(0, agg);
@@ -175,9 +175,7 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
             // The reducers meet (named barrier 1), then one publishes the tile's aggregate.
             asm volatile("bar.sync 1, %0;" ::"n"(32 * AGG) : "memory");
             if (a == 0 && lane == 0) {
-                if (t == END) {
-                    *reinterpret_cast<volatile u32*>(&sh.end_round) = r;
-                } else {
+                if (t != END) {
                     T agg = sh.seg_total[b][0];
 #pragma unroll
                     for (int c = 1; c < CONS; ++c) agg = op(agg, sh.seg_total[b][c]);
