@@ -32,6 +32,10 @@
 //! - `scan.prefetch_*` (compute capability 9.0+): the default inclusive sum of f32 and i32 at
 //!   2^24 … 2^28 without the L2 prefetch and with it at 3.5, 7 and 14 MiB ahead; the distance
 //!   best at the longest length, and the shortest length from which it wins at every longer one.
+//! - `scan.warp_specialized_from` (compute capability 9.0+): the look-back tiles against the
+//!   warp-specialised kernel at 2^21 … 2^28 (2^17 … 2^24 with `--quick`), i32 `Auto` and f32
+//!   `Algorithm::LookBack` inclusive sums; the shortest length from which the kernel wins
+//!   (geometric mean) there and at every longer one. The prefetch sweep runs with it off.
 //! - `scan.column_staged_from` (`--only columns`; compute capability 9.0+): cumsum along axis 0 of C-order
 //!   matrices of 64 and 1024 columns, f32 and i32, at 2^22 … 2^28 (2^18 … 2^24 with `--quick`),
 //!   the staged long column spans off and on; the shortest length from which they win
@@ -70,8 +74,10 @@ mod run {
         best_index, crossover, geo_mean, prefetch_choice, wins_from,
     };
     use gpu_reduce::{Reduce, Workspace};
-    use gpu_scan::{Scan, ScanKind, ScanOptions, TileStaging};
+    use gpu_scan::{Algorithm, Scan, ScanKind, ScanOptions, TileStaging};
     use serde_json::{json, Value};
+
+    const WS_KEY: &str = "scan.warp_specialized_from";
 
     struct Args {
         out: String,
@@ -554,12 +560,15 @@ mod run {
                 ));
                 return Ok(());
             }
-            // No prefetch (the key at 2^40), then each distance from any length on.
+            // No prefetch (the key at 2^40), then each distance from any length on; the
+            // warp-specialised kernel off throughout (it takes long i32 sums, without prefetch).
             let mut off = Tuning::new();
             off.set(from_key, 1 << 40)?;
+            off.set(WS_KEY, 1 << 40)?;
             let mut candidates = vec![("no prefetch".to_string(), off, ScanOptions::inclusive())];
             for &k in kibs {
                 let mut t = Tuning::new();
+                t.set(WS_KEY, 1 << 40)?;
                 t.set(from_key, 1)?;
                 t.set(kib_key, k)?;
                 candidates.push((format!("prefetch {k} KiB"), t, ScanOptions::inclusive()));
@@ -589,6 +598,59 @@ mod run {
                 )
             });
             Ok(())
+        }
+
+        /// `scan.warp_specialized_from`: the look-back tiles (the key at 2^40) against the
+        /// warp-specialised kernel (the key at 1) at `logs` lengths, i32 `Auto` and f32
+        /// `Algorithm::LookBack` inclusive sums (`Auto`'s f32 sum keeps the fixed-order look-back
+        /// tiles); the shortest length from which the kernel wins (geometric mean of the two
+        /// types) there and at every longer one.
+        fn tune_scan_warp_specialized(&mut self, logs: &[u32]) -> gpu_core::Result<()> {
+            if self.gpu.properties().compute_capability
+                < gpu_scan::plan::WARP_SPECIALIZED_MIN_COMPUTE
+            {
+                self.notes.push(format!(
+                    "{WS_KEY}: no warp-specialised scan below compute capability 9.0"
+                ));
+                return Ok(());
+            }
+            let with = |from: u64| -> gpu_core::Result<Tuning> {
+                let mut t = Tuning::new();
+                t.set(WS_KEY, from)?;
+                Ok(t)
+            };
+            let plain = ScanOptions::inclusive().algorithm(Algorithm::LookBack);
+            let ints = [
+                (
+                    "look-back tiles".to_string(),
+                    with(1 << 40)?,
+                    ScanOptions::inclusive(),
+                ),
+                (
+                    "warp-specialised".to_string(),
+                    with(1)?,
+                    ScanOptions::inclusive(),
+                ),
+            ];
+            let floats = [
+                (
+                    "look-back tiles, plain look-back".to_string(),
+                    with(1 << 40)?,
+                    plain,
+                ),
+                (
+                    "warp-specialised, plain look-back".to_string(),
+                    with(1)?,
+                    plain,
+                ),
+            ];
+            let mut wins = Vec::new();
+            for &lg in logs {
+                let a = self.scan_candidates::<i32>(1 << lg, &ints)?;
+                let b = self.scan_candidates::<f32>(1 << lg, &floats)?;
+                wins.push(geo_mean(&[a[1], b[1]]) > geo_mean(&[a[0], b[0]]));
+            }
+            self.set_wins_from(WS_KEY, logs, &wins, "warp-specialised blocks")
         }
 
         /// The inclusive sum along axis 0 of a C-order matrix of `1 << lg` values in `cols`
@@ -861,6 +923,8 @@ mod run {
                 t.tune_scan(&logs)?;
                 let prefetch_logs: Vec<u32> = (big - 4..=big).collect();
                 t.tune_scan_prefetch(&prefetch_logs, &[3584, 7168, 14336])?;
+                let ws_logs: Vec<u32> = (big - 7..=big).collect();
+                t.tune_scan_warp_specialized(&ws_logs)?;
             }
             if a.only.iter().any(|o| o == "columns") {
                 let staged_logs: Vec<u32> = (big - 6..=big).step_by(2).collect();
