@@ -19,7 +19,7 @@
 // spans later). Sum, prod, min and max, as their twins. The look-back rows gained nothing from
 // it (docs/tuning.md, "L2 prefetch").
 //
-// scan_ws_<op>_<type>: the warp-specialised flat scan (below; gpu_prims/
+// scan_ws_[det_]<op>_<type>: the warp-specialised flat scan (below; gpu_prims/
 // scan_warp_specialized.cuh), for long inputs on GPUs whose tuning asks for it.
 //
 // scan_columns_staged_<op>_<type>: the long-span columns scan with spans twice as long, each
@@ -108,22 +108,28 @@ SCAN_STAGED_PF_HALF(f16, gp::f16)
 SCAN_STAGED_PF_HALF(bf16, gp::bf16)
 
 // ---- The warp-specialised flat scan ----------------------------------------------------------
-// scan_ws_<op>_<type>(in, out, n, exclusive, counter, flags, aggs, incs, epoch, base): the
-// look-back kernels' arguments and status, persistent blocks of WsScanShape<T>::THREADS threads
-// (one per SM: WsScanShape<T>::SMEM bytes of dynamic shared memory), `in` and `out` 16-byte
-// aligned (gpu_prims/scan_warp_specialized.cuh). Sum, prod, min and max of the 4- and 8-byte
-// types, with the plain look-back: the fixed-order one promises the look-back tiles' bits for
-// float sums and products (docs/scan.md), which these tiles, grouping values otherwise, would not
-// keep.
-#define SCAN_WS_ENTRY(opname, OpT, tname, T)                                                   \
+// scan_ws_[det_]<op>_<type>(in, out, n, exclusive, counter, flags, aggs, incs, epoch, base,
+// first_tile): the look-back kernels' arguments and status, plus the status index of the
+// launch's first tile (0 but for a host pipeline's later chunks); persistent blocks of
+// WsScanShape<T>::THREADS threads (one per SM: WsScanShape<T>::SMEM bytes of dynamic shared
+// memory), `in` and `out` 16-byte aligned (gpu_prims/scan_warp_specialized.cuh). Sum, prod, min
+// and max of the 4- and 8-byte types with the plain look-back; `det_`: f32 and f64 sums and
+// products with the fixed-order one (docs/scan.md, "Float determinism").
+#define SCAN_WS_KERNEL(name, OpT, T, DET)                                                      \
     extern "C" __global__ void __launch_bounds__(gp::WsScanShape<T>::THREADS, 1)               \
-        scan_ws_##opname##_##tname(const T* in, T* out, gp::u64 n, gp::u32 exclusive,          \
-                                   gp::u32* counter, gp::u32* flags, void* aggs, void* incs,   \
-                                   gp::u32 epoch, gp::u32 base) {                              \
-        gp::warp_specialized_scan<OpT<T>>(in, out, n, exclusive, counter, flags, aggs, incs,   \
-                                          epoch, base, scan_staged_smem);                      \
+        name(const T* in, T* out, gp::u64 n, gp::u32 exclusive, gp::u32* counter,              \
+             gp::u32* flags, void* aggs, void* incs, gp::u32 epoch, gp::u32 base,              \
+             gp::u64 first_tile) {                                                             \
+        gp::warp_specialized_scan<OpT<T>, DET>(in, out, n, exclusive, counter, flags, aggs,    \
+                                               incs, epoch, base, first_tile,                  \
+                                               scan_staged_smem);                              \
     }
+#define SCAN_WS_ENTRY(opname, OpT, tname, T) SCAN_WS_KERNEL(scan_ws_##opname##_##tname, OpT, T, false)
 GP_FOR_EACH_ARITH_OP_TYPE(SCAN_WS_ENTRY)
+SCAN_WS_KERNEL(scan_ws_det_sum_f32, gp::Sum, gp::f32, true)
+SCAN_WS_KERNEL(scan_ws_det_prod_f32, gp::Prod, gp::f32, true)
+SCAN_WS_KERNEL(scan_ws_det_sum_f64, gp::Sum, gp::f64, true)
+SCAN_WS_KERNEL(scan_ws_det_prod_f64, gp::Prod, gp::f64, true)
 
 // ---- Shaped scans ----------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds gpu-carry2/s47.tar.xz for one-off/h100-s47.sh: gpu-scan's test binaries that touch the
 # flat scans (release, features `cuda`; fault_injection with `fault-injection`) and the report,
-# of this checkout (branch s47-ws-scan), beside main's report (94a63a4's, from s45.tar.xz in
+# of this checkout (s47-ws-scan, later s48-ws-float), beside the report of main before the
+# warp-specialised kernel (94a63a4's, from s45.tar.xz in
 # gpu-carry4/ or gpu-carry2/; gpu-carry2 is replaced).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -13,7 +13,8 @@ extern __shared__ __align__(16) unsigned char ws_smem[];
 template <class T>
 __global__ void __launch_bounds__(gp::WsScanShape<T>::THREADS, 1)
     ws(const T* in, T* out, gp::u64 n, gp::u32* counter, gp::u32* flags, void* aggs, void* incs) {
-    gp::warp_specialized_scan<gp::Sum<T>>(in, out, n, 0, counter, flags, aggs, incs, 1, 0, ws_smem);
+    gp::warp_specialized_scan<gp::Sum<T>, false>(in, out, n, 0, counter, flags, aggs, incs, 1, 0, 0,
+                                                 ws_smem);
 }
 
 template <class T> int run(size_t n, int grid_cap) {

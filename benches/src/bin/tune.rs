@@ -33,8 +33,8 @@
 //!   2^24 … 2^28 without the L2 prefetch and with it at 3.5, 7 and 14 MiB ahead; the distance
 //!   best at the longest length, and the shortest length from which it wins at every longer one.
 //! - `scan.warp_specialized_from` (compute capability 9.0+): the look-back tiles against the
-//!   warp-specialised kernel at 2^21 … 2^28 (2^17 … 2^24 with `--quick`), i32 `Auto` and f32
-//!   `Algorithm::LookBack` inclusive sums; the shortest length from which the kernel wins
+//!   warp-specialised kernel at 2^21 … 2^28 (2^17 … 2^24 with `--quick`), the default inclusive
+//!   sums of i32 and f32; the shortest length from which the kernel wins
 //!   (geometric mean) there and at every longer one. The prefetch sweep runs with it off.
 //! - `scan.column_staged_from` (`--only columns`; compute capability 9.0+): cumsum along axis 0 of C-order
 //!   matrices of 64 and 1024 columns, f32 and i32, at 2^22 … 2^28 (2^18 … 2^24 with `--quick`),
@@ -74,7 +74,7 @@ mod run {
         best_index, crossover, geo_mean, prefetch_choice, wins_from,
     };
     use gpu_reduce::{Reduce, Workspace};
-    use gpu_scan::{Algorithm, Scan, ScanKind, ScanOptions, TileStaging};
+    use gpu_scan::{Scan, ScanKind, ScanOptions, TileStaging};
     use serde_json::{json, Value};
 
     const WS_KEY: &str = "scan.warp_specialized_from";
@@ -561,7 +561,7 @@ mod run {
                 return Ok(());
             }
             // No prefetch (the key at 2^40), then each distance from any length on; the
-            // warp-specialised kernel off throughout (it takes long i32 sums, without prefetch).
+            // warp-specialised kernel off throughout (it takes long sums, without prefetch).
             let mut off = Tuning::new();
             off.set(from_key, 1 << 40)?;
             off.set(WS_KEY, 1 << 40)?;
@@ -601,10 +601,9 @@ mod run {
         }
 
         /// `scan.warp_specialized_from`: the look-back tiles (the key at 2^40) against the
-        /// warp-specialised kernel (the key at 1) at `logs` lengths, i32 `Auto` and f32
-        /// `Algorithm::LookBack` inclusive sums (`Auto`'s f32 sum keeps the fixed-order look-back
-        /// tiles); the shortest length from which the kernel wins (geometric mean of the two
-        /// types) there and at every longer one.
+        /// warp-specialised kernel (the key at 1) at `logs` lengths, the default (`Auto`)
+        /// inclusive sums of i32 and f32 (the fixed-order look-back); the shortest length from
+        /// which the kernel wins (geometric mean of the two types) there and at every longer one.
         fn tune_scan_warp_specialized(&mut self, logs: &[u32]) -> gpu_core::Result<()> {
             if self.gpu.properties().compute_capability
                 < gpu_scan::plan::WARP_SPECIALIZED_MIN_COMPUTE
@@ -619,8 +618,7 @@ mod run {
                 t.set(WS_KEY, from)?;
                 Ok(t)
             };
-            let plain = ScanOptions::inclusive().algorithm(Algorithm::LookBack);
-            let ints = [
+            let candidates = [
                 (
                     "look-back tiles".to_string(),
                     with(1 << 40)?,
@@ -632,22 +630,10 @@ mod run {
                     ScanOptions::inclusive(),
                 ),
             ];
-            let floats = [
-                (
-                    "look-back tiles, plain look-back".to_string(),
-                    with(1 << 40)?,
-                    plain,
-                ),
-                (
-                    "warp-specialised, plain look-back".to_string(),
-                    with(1)?,
-                    plain,
-                ),
-            ];
             let mut wins = Vec::new();
             for &lg in logs {
-                let a = self.scan_candidates::<i32>(1 << lg, &ints)?;
-                let b = self.scan_candidates::<f32>(1 << lg, &floats)?;
+                let a = self.scan_candidates::<i32>(1 << lg, &candidates)?;
+                let b = self.scan_candidates::<f32>(1 << lg, &candidates)?;
                 wins.push(geo_mean(&[a[1], b[1]]) > geo_mean(&[a[0], b[0]]));
             }
             self.set_wins_from(WS_KEY, logs, &wins, "warp-specialised blocks")

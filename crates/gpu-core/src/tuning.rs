@@ -299,7 +299,7 @@ pub const KEYS: &[Key] = &[
     count_key(
         "scan.warp_specialized_from",
         "values from which the flat scans of sum, prod, min and max over 4- and 8-byte values \
-         (float sums and products with Algorithm::LookBack only) run the warp-specialised \
+         (float sums and products with either look-back) run the warp-specialised \
          kernel, where input and output are 16-byte aligned and the block and tile staging are \
          left to the device (compute capability 9.0+; 2^40: never)",
         1,

@@ -172,8 +172,8 @@ pub struct LookbackTuning {
     /// `kernels/scan_sm90.cu`).
     pub column_staged_from: usize,
     /// Flat scans of at least this many values whose operator and type have a warp-specialised
-    /// kernel (sum, prod, min and max of 4- and 8-byte values; float sums and products with
-    /// `Algorithm::LookBack` only) run it where input and output are
+    /// kernel (sum, prod, min and max of 4- and 8-byte values, float sums and products with
+    /// either look-back) run it where input and output are
     /// 16-byte aligned and the options leave block and staging to the device
     /// (`scan.warp_specialized_from`; compute capability 9.0+: `kernels/scan_sm90.cu`).
     pub warp_specialized_from: usize,

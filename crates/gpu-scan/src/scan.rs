@@ -205,9 +205,9 @@ impl<'s> Scan<'s> {
     /// Whether a flat scan of `n` values of `T` with `op` runs the warp-specialised kernel on
     /// this device, for input and output on 16-byte boundaries (as every allocation of this
     /// crate's is): sum, prod, min and max of 4- and 8-byte values, the look-back algorithms
-    /// (for float sums and products `Algorithm::LookBack` only: the fixed-order look-back,
-    /// `Auto`'s for them, keeps the look-back tiles' bits), block and staging left to the
-    /// device, and the device's tuning taking it at `n`
+    /// (float sums and products with either look-back; the fixed-order one, `Auto`'s for them,
+    /// keeps its bits run after run and through the host pipeline), block and staging left to
+    /// the device, and the device's tuning taking it at `n`
     /// (`scan.warp_specialized_from`, compute capability 9.0+: docs/scan.md).
     ///
     /// ```no_run

@@ -2,9 +2,10 @@
 //! 9.0+, `scan.warp_specialized_from`): forced on at every length through the tuning key, it
 //! gives the CPU scan's results bit for bit (data on which every grouping is exact) for every
 //! operator and type it has a kernel for (sum, prod, min and max of 4- and 8-byte values; float
-//! sums and products with the plain look-back only: the fixed-order one, `Auto`'s for them,
-//! keeps the look-back tiles), inclusive and exclusive, in place too, at the edge lengths
-//! of its tiles (8192 4-byte values, 4096 8-byte ones) and past one tile per SM; one `Scan`
+//! sums and products with the plain look-back and the fixed-order one, `Auto`'s for them),
+//! inclusive and exclusive, in place too, at the edge lengths of its tiles (8192 4-byte values,
+//! 4096 8-byte ones) and past one tile per SM; float sums with rounding repeat bit for bit and
+//! a host input's pipelined chunks give the one-shot bits; one `Scan`
 //! alternates between it and the look-back tiles (the same epoch-tagged status and counter);
 //! options that fix the block or the staging keep the look-back tiles. Skipped (visibly) without
 //! a GPU or below compute capability 9.0; failing with GPU_PRIMS_REQUIRE_GPU=1 without a GPU.
@@ -107,14 +108,15 @@ fn gpu_warp_specialized_scans_match_the_cpu() {
             check::<f64>(&plain, n, Op::Product, seed + 7, true, &what);
             check::<f32>(&plain, n, Op::Sum, seed + 10, true, &what);
             check::<u64>(&plain, n, Op::Sum, seed + 11, true, &what);
-            // Float sums with the fixed-order look-back (Auto's) keep the look-back tiles.
-            check::<f32>(&scan, n, Op::Sum, seed + 8, false, &what);
-            check::<f64>(&det, n, Op::Sum, seed + 9, false, &what);
+            // Float sums and products with the fixed-order look-back (Auto's): scan_ws_det_*.
+            check::<f32>(&scan, n, Op::Sum, seed + 8, true, &what);
+            check::<f64>(&det, n, Op::Sum, seed + 9, true, &what);
+            check::<f32>(&det, n, Op::Product, seed + 15, true, &what);
             check_in_place::<i32>(&scan, n, Op::Sum, seed + 12, &what);
             check_in_place::<f64>(&scan, n, Op::Max, seed + 13, &what);
             // No kernel of its own: bitwise operators take the look-back tiles.
             check::<u32>(&scan, n, Op::BitXor, seed + 14, false, &what);
-            cases += 15;
+            cases += 16;
         }
         // Options that fix the block or the staging keep the look-back tiles.
         let n = 3 * 8192 + 1;
@@ -151,16 +153,62 @@ fn gpu_warp_specialized_scans_match_the_cpu() {
         check::<f64>(&scan, n, Op::Min, 7200 + k as u64, ws, "threshold");
         cases += 3;
     }
+    // Float sums with rounding, with the fixed-order look-back (Auto's): the same bits on
+    // every run, and a host input's pipelined chunks (the same kernel over each chunk's tiles,
+    // continuing the status) give the one-shot scan's bits, within the tests' float tolerance
+    // of the f64 scan.
+    tune(&gpu, 1);
+    let n = max_len.min(3 * (8 << 20) / 4 + 12345);
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let scan = Scan::new(&gpu).kind(kind);
+        let x: Vec<f32> = gpu_core::data::typical(n, 31 + kind as u64);
+        let bits = |v: &[f32]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+        let d = gpu.upload(&x).unwrap();
+        let mut y = gpu.alloc::<f32>(n).unwrap();
+        scan.scan_into(&d, &mut y, Op::Sum).unwrap();
+        let one_shot = bits(&y.to_vec().unwrap());
+        scan.scan_into(&d, &mut y, Op::Sum).unwrap();
+        assert_eq!(
+            one_shot,
+            bits(&y.to_vec().unwrap()),
+            "{kind:?} f32 sum: runs differ"
+        );
+        let piped = scan
+            .clone()
+            .pipelining(gpu_core::Pipelining::Always)
+            .scan(&x, Op::Sum)
+            .unwrap();
+        assert_eq!(
+            one_shot,
+            bits(&piped),
+            "{kind:?} f32 sum: pipelined bits differ"
+        );
+        let y64 = gpu_scan::cpu::scan(
+            &x.iter().map(|&v| f64::from(v)).collect::<Vec<_>>(),
+            Op::Sum,
+            kind,
+        )
+        .unwrap();
+        let mut bound = 0f64;
+        for (i, (&g, &w)) in piped.iter().zip(&y64).enumerate() {
+            bound += f64::from(x[i].abs());
+            let err = (f64::from(g) - w).abs();
+            assert!(
+                err <= 64.0 * f64::from(f32::EPSILON) / 2.0 * bound.max(f64::MIN_POSITIVE),
+                "{kind:?} f32 sum at {i}: {g} against {w}"
+            );
+        }
+        cases += 2;
+    }
     // The built-in rule.
     gpu.set_tuning(Tuning::new()).unwrap();
     let n = (1usize << 24) + 3;
     let builtin = gpu.tuned("scan.warp_specialized_from") as usize <= n;
     if n <= max_len {
         check::<i32>(&Scan::new(&gpu), n, Op::Sum, 9001, builtin, "built-in");
-        // Float sums: with the plain look-back only (Auto's is the fixed-order one).
         let plain = Scan::new(&gpu).exclusive().algorithm(Algorithm::LookBack);
         check::<f32>(&plain, n, Op::Sum, 9002, builtin, "built-in");
-        check::<f32>(&Scan::new(&gpu), n, Op::Sum, 9003, false, "built-in");
+        check::<f32>(&Scan::new(&gpu), n, Op::Sum, 9003, builtin, "built-in");
         cases += 3;
     }
     eprintln!("warp-specialised scans: {cases} cases match the CPU (built-in rule at 2^24 + 3: {builtin})");

@@ -62,12 +62,16 @@ template <class T> struct WsScanShape {
                   "mirrored by gpu_scan::plan");
 };
 
-template <class Op>
+// DETERMINISTIC: the fixed-order look-back (lookback.cuh's scan_lookback_deterministic), so float
+// sums and products group every value the same way on every run. `first_tile`: the status
+// index of the launch's tile 0 (a host pipeline's chunk continues the status of the chunks
+// before it; `in`, `out` and `n` are the chunk's).
+template <class Op, bool DETERMINISTIC>
 __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_type* in,
                                                       typename Op::value_type* out, u64 n,
                                                       u32 exclusive, u32* counter, u32* flags,
                                                       void* aggs, void* incs, u32 epoch, u32 base,
-                                                      unsigned char* smem) {
+                                                      u64 first_tile, unsigned char* smem) {
     typedef typename Op::value_type T;
     typedef WsScanShape<T> S;
     typedef Vec<T> V;
@@ -126,12 +130,14 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
                 return;
             }
             const T agg = sh.tile_agg[b];
-            if (t == 0) {
+            const u64 g = first_tile + t;  // the tile's status index
+            if (g == 0) {
                 if (lane == 0) status.publish_inclusive(0, agg);
             } else {
-                const T prefix = scan_lookback(status, t, op);
+                const T prefix = DETERMINISTIC ? scan_lookback_deterministic(status, g, op)
+                                               : scan_lookback(status, g, op);
                 if (lane == 0) {
-                    status.publish_inclusive(t, op(prefix, agg));
+                    status.publish_inclusive(g, op(prefix, agg));
                     sh.tile_prefix[b] = prefix;
                 }
             }
@@ -180,7 +186,7 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
 #pragma unroll
                     for (int c = 1; c < CONS; ++c) agg = op(agg, sh.seg_total[b][c]);
                     sh.tile_agg[b] = agg;
-                    if (t > 0) status.publish_aggregate(t, agg);
+                    if (first_tile + t > 0) status.publish_aggregate(first_tile + t, agg);
                 }
                 mbarrier_arrive(&sh.reduced[b]);
             }
@@ -195,7 +201,7 @@ __device__ __forceinline__ void warp_specialized_scan(const typename Op::value_t
             const u32 t = sh.tile[b];
             if (t == END) return;
             const u32 m = sh.count[b];
-            bool has = t > 0;
+            bool has = first_tile + t > 0;  // a prefix from earlier tiles (the look-back's)
             T carry = has ? sh.tile_prefix[b] : Op::identity();
             for (int k = 0; k < c; ++k) {
                 carry = has ? op(carry, sh.seg_total[b][k]) : sh.seg_total[b][k];

@@ -32,7 +32,7 @@ pub(crate) struct Combo {
     /// 16-bit values with f32 results (their staged tile has another shape).
     to_f32: bool,
     /// Whether `scan_sm90.cu` has a warp-specialised flat kernel for it (sum, prod, min and max
-    /// of 4- and 8-byte values, plain look-back).
+    /// of 4- and 8-byte values; float sums and products also with the fixed-order look-back).
     warp_specialized: bool,
 }
 
@@ -210,7 +210,8 @@ impl Scanner {
                     self.takes_warp_specialized(combo, options, input, output, n);
                 self.in_order(stream, |s| {
                     if warp_specialized {
-                        s.warp_specialized(combo, input, output, n, options.kind, stream)
+                        let run = s.warp_specialized_begin(combo, deterministic, n, stream)?;
+                        s.warp_specialized_tiles(&run, input, output, n, 0, options.kind, stream)
                     } else {
                         s.lookback(
                             combo,
@@ -282,6 +283,9 @@ impl Scanner {
         }
         let n = input.len();
         let (plan, deterministic) = self.lookback_plan(&combo, algorithm, options, n)?;
+        if n > 0 && warp_specialized_on(&self.gpu, &combo, options, n) {
+            return self.scan_host_pipelined_ws(&combo, deterministic, input, output, options);
+        }
         // Each chunk's tiles sit in a ring slot of their own: nothing to prefetch ahead.
         let plan = LookbackPlan {
             prefetch_tiles: 0,
@@ -320,6 +324,43 @@ impl Scanner {
                 }
                 let run = run.as_ref().expect("begun above");
                 s.lookback_tiles(run, data, data, n, tiles, stream)
+            })
+        })
+    }
+
+    /// [`scan_host_pipelined`](Self::scan_host_pipelined) where the one-shot scan of a device
+    /// copy of `input` would take the warp-specialised kernel: the same kernel over each
+    /// chunk's whole tiles (the ring's slots start on 32 KiB boundaries), each launch
+    /// continuing the run's status from the chunk before, so the bits are that scan's.
+    fn scan_host_pipelined_ws<T: Element>(
+        &mut self,
+        combo: &Combo,
+        deterministic: bool,
+        input: &[T],
+        output: &mut [MaybeUninit<T>],
+        options: &ScanOptions,
+    ) -> Result<bool> {
+        let n = input.len();
+        let size = std::mem::size_of::<T>();
+        let tile = plan::WARP_SPECIALIZED_TILE_BYTES / size;
+        let chunk = (PIPELINE_CHUNK_BYTES / plan::WARP_SPECIALIZED_TILE_BYTES * tile)
+            .min(n.next_multiple_of(tile));
+        let gpu = self.gpu.clone();
+        let mut ring = gpu.alloc::<T>(PIPELINE_RING_SLOTS * chunk)?;
+        // As the look-back pipeline: streams made for this call, no wait on the scratch.
+        self.release_scratch()?;
+        let mut run: Option<WarpSpecializedRun> = None;
+        gpu.host_pipeline_ring(input, output, &mut ring, chunk, |range, data, stream| {
+            // `data` stands for element 0: this chunk's values start range.start on, a whole
+            // number of tiles in.
+            let at = data.wrapping_add((range.start * size) as u64);
+            let first_tile = (range.start / tile) as u64;
+            self.in_order(stream, |s| {
+                if run.is_none() {
+                    run = Some(s.warp_specialized_begin(combo, deterministic, n, stream)?);
+                }
+                let run = run.as_ref().expect("begun above");
+                s.warp_specialized_tiles(run, at, at, range.len(), first_tile, options.kind, stream)
             })
         })
     }
@@ -452,54 +493,82 @@ impl Scanner {
         warp_specialized_on(&self.gpu, combo, options, n) && input % 16 == 0 && output % 16 == 0
     }
 
-    /// Enqueues the warp-specialised flat scan of `n > 0` values at `input` into `output`
-    /// (distinct, or the same array; see [`takes_warp_specialized`](Self::takes_warp_specialized)):
-    /// one persistent block per SM (or per tile, if fewer), epoch-tagged status as the
-    /// look-back's.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn warp_specialized(
+    /// Loads the warp-specialised kernel for `combo` (the fixed-order look-back where
+    /// `deterministic` and grouping matters) and takes the status of a run of `n` values (one
+    /// launch, or a host pipeline's chunks, each continuing the status of those before it).
+    pub(super) fn warp_specialized_begin(
         &mut self,
         combo: &Combo,
+        deterministic: bool,
+        n: usize,
+        stream: &Stream,
+    ) -> Result<WarpSpecializedRun> {
+        let tile = (plan::WARP_SPECIALIZED_TILE_BYTES / combo.size) as u64;
+        let det = if deterministic && !combo.exact {
+            "det_"
+        } else {
+            ""
+        };
+        let kernel = self
+            .gpu
+            .kernel(&SCAN_SM90_PTX, &format!("scan_ws_{det}{}", combo.suffix))?;
+        self.check_kernel(&kernel, plan::WARP_SPECIALIZED_BLOCK)?;
+        kernel.set_max_dynamic_shared(plan::WARP_SPECIALIZED_SHARED_BYTES)?;
+        let (status, epoch) = self.epoch_status((n as u64).div_ceil(tile), combo.size, stream)?;
+        Ok(WarpSpecializedRun {
+            kernel,
+            tile,
+            status,
+            epoch: epoch.epoch,
+        })
+    }
+
+    /// Enqueues the warp-specialised scan of the `n > 0` values at `input` into `output`
+    /// (distinct, or the same array; see [`takes_warp_specialized`](Self::takes_warp_specialized)),
+    /// whose first tile is tile `first_tile` of `run` (0 for a whole input): one persistent
+    /// block per SM (or per tile, if fewer).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn warp_specialized_tiles(
+        &mut self,
+        run: &WarpSpecializedRun,
         input: u64,
         output: u64,
         n: usize,
+        first_tile: u64,
         kind: ScanKind,
         stream: &Stream,
     ) -> Result<()> {
-        let tile = (plan::WARP_SPECIALIZED_TILE_BYTES / combo.size) as u64;
-        let tiles = (n as u64).div_ceil(tile);
-        let kernel = self
-            .gpu
-            .kernel(&SCAN_SM90_PTX, &format!("scan_ws_{}", combo.suffix))?;
-        self.check_kernel(&kernel, plan::WARP_SPECIALIZED_BLOCK)?;
-        kernel.set_max_dynamic_shared(plan::WARP_SPECIALIZED_SHARED_BYTES)?;
+        let tiles = (n as u64).div_ceil(run.tile);
         let grid = self.grid(tiles.min(u64::from(self.gpu.properties().sm_count)).max(1))?;
-        let (status, epoch) = self.epoch_status(tiles, combo.size, stream)?;
         let LookbackStatus {
             counter,
             flags,
             aggregates,
             inclusives,
-        } = status;
+        } = run.status;
         let config = LaunchConfig::new(grid, plan::WARP_SPECIALIZED_BLOCK)
             .with_shared_bytes(plan::WARP_SPECIALIZED_SHARED_BYTES as u32);
-        // The arguments are pointers to these locals, which outlive the launch.
+        // The arguments are pointers to these locals, which outlive the launch. The counter
+        // stands where the run's earlier launches left it.
         let (n, exclusive) = (n as u64, u32::from(kind == ScanKind::Exclusive));
-        let (epoch_tag, base) = (epoch.epoch, epoch.base);
+        let (epoch, base) = (run.epoch, self.epochs.counter());
         let args = kernel_args![
-            input, output, n, exclusive, counter, flags, aggregates, inclusives, epoch_tag, base
+            input, output, n, exclusive, counter, flags, aggregates, inclusives, epoch, base,
+            first_tile
         ];
-        // SAFETY: scan_ws_<op>_<type>(const V* in, V* out, u64 n, u32 exclusive,
-        // u32* counter, u32* flags, void* aggs, void* incs, u32 epoch, u32 base), V the value
-        // type of `combo` (4 or 8 bytes): `in` and `out` hold at least n values (checked by the
-        // callers; they may be the same array) and are 16-byte aligned (takes_warp_specialized),
-        // `grid` blocks of WARP_SPECIALIZED_BLOCK threads with WARP_SPECIALIZED_SHARED_BYTES of
-        // dynamic shared memory (at least the kernel's WsScanShape::SMEM) take tiles of
-        // WARP_SPECIALIZED_TILE_BYTES from the counter until it passes ⌈n / tile⌉ (one index
-        // past it each), and the scratch holds the counter and the status of at least `tiles`
-        // tiles as the run's layout places them, every word zero or tagged by an earlier epoch
-        // of that layout, the counter at `base` (lookback_epoch.cuh's preconditions).
-        let launched = unsafe { kernel.launch(config, stream, &args) };
+        // SAFETY: scan_ws_[det_]<op>_<type>(const V* in, V* out, u64 n, u32 exclusive,
+        // u32* counter, u32* flags, void* aggs, void* incs, u32 epoch, u32 base, u64 first_tile),
+        // V the value type of `combo` (4 or 8 bytes): `in` and `out` hold at least n values
+        // (checked by the callers; they may be the same array) and are 16-byte aligned
+        // (takes_warp_specialized; a pipeline's slots hold whole 32 KiB tiles), `grid` blocks of
+        // WARP_SPECIALIZED_BLOCK threads with WARP_SPECIALIZED_SHARED_BYTES of dynamic shared
+        // memory (at least the kernel's WsScanShape::SMEM) take tiles of `run.tile` values from
+        // the counter until it passes ⌈n / tile⌉ (one index past it each), publishing status
+        // slots first_tile.. of the run, whose earlier slots the launches before (same stream)
+        // publish; the scratch holds the counter and the status of every tile of the run as its
+        // layout places them, every word zero or tagged by an earlier epoch of that layout, the
+        // counter at `base` (lookback_epoch.cuh's preconditions).
+        let launched = unsafe { run.kernel.launch(config, stream, &args) };
         // Each block's producer takes one index past the last tile.
         self.counted(launched, tiles + u64::from(grid))
     }
@@ -737,6 +806,15 @@ impl Scanner {
 }
 
 /// A look-back scan ready to launch tile range by tile range ([`Scanner::lookback_begin`]).
+/// A warp-specialised run's kernel, tile and status (`Scanner::warp_specialized_begin`).
+pub(super) struct WarpSpecializedRun {
+    kernel: Kernel,
+    /// Values a tile.
+    tile: u64,
+    status: LookbackStatus,
+    epoch: u32,
+}
+
 pub(super) struct LookbackRun {
     kernel: Kernel,
     plan: LookbackPlan,
@@ -813,14 +891,12 @@ pub(crate) fn warp_specialized_on(
     let props = gpu.properties();
     let tuning = plan::LookbackTuning::from_keys(|k| gpu.tuned(k));
     combo.warp_specialized
-        // Where grouping matters (float sums and products) only for the plain look-back: the
-        // fixed-order one (Auto's for them) promises the look-back tiles' bits, which the host
-        // pipeline and unaligned data keep, and these tiles group values otherwise.
-        && match options.algorithm.resolve(combo.exact) {
-            Algorithm::LookBack => true,
-            Algorithm::LookBackDeterministic => combo.exact,
-            _ => false,
-        }
+        // Float sums and products with the fixed-order look-back too (`scan_ws_det_*`); the
+        // host pipeline runs the same tiles chunk by chunk, so its bits are the one-shot scan's.
+        && matches!(
+            options.algorithm.resolve(combo.exact),
+            Algorithm::LookBack | Algorithm::LookBackDeterministic
+        )
         && options.block_size.is_none()
         && options.staging == TileStaging::Auto
         && tuning.warp_specialized(n as u64, props.compute_capability)

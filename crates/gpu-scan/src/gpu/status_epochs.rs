@@ -69,6 +69,11 @@ impl StatusEpochs {
     }
 
     /// `tiles` more blocks were launched, each taking one tile from the counter.
+    /// The counter's value now: the `base` of the next launch of the current run.
+    pub(super) fn counter(&self) -> u32 {
+        self.counter
+    }
+
     pub(super) fn launched(&mut self, tiles: u64) {
         // A launch has fewer than 2^32 blocks; the counter wraps as the kernels' does.
         self.counter = self.counter.wrapping_add(tiles as u32);
