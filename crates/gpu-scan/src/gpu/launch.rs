@@ -805,8 +805,7 @@ impl Scanner {
     }
 }
 
-/// A look-back scan ready to launch tile range by tile range ([`Scanner::lookback_begin`]).
-/// A warp-specialised run's kernel, tile and status (`Scanner::warp_specialized_begin`).
+/// A warp-specialised run's kernel, tile and status ([`Scanner::warp_specialized_begin`]).
 pub(super) struct WarpSpecializedRun {
     kernel: Kernel,
     /// Values a tile.
@@ -815,6 +814,7 @@ pub(super) struct WarpSpecializedRun {
     epoch: u32,
 }
 
+/// A look-back scan ready to launch tile range by tile range ([`Scanner::lookback_begin`]).
 pub(super) struct LookbackRun {
     kernel: Kernel,
     plan: LookbackPlan,
