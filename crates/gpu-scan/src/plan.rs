@@ -68,7 +68,7 @@ pub const PREFETCH_MIN_COMPUTE: (u32, u32) = (9, 0);
 /// Lowest compute capability with the warp-specialised flat scan (`kernels/scan_sm90.cu`:
 /// cp.async.bulk and mbarrier waits).
 pub const WARP_SPECIALIZED_MIN_COMPUTE: (u32, u32) = (9, 0);
-/// Values per tile of the warp-specialised flat scan: 32 KiB (`WsScanShape` in
+/// Bytes per tile of the warp-specialised flat scan: 32 KiB (`WsScanShape` in
 /// `gpu_prims/scan_warp_specialized.cuh`).
 pub const WARP_SPECIALIZED_TILE_BYTES: usize = 32768;
 /// Threads per block of the warp-specialised flat scan (12 warps: producer, look-back, two

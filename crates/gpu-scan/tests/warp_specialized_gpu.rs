@@ -34,15 +34,11 @@ fn check_in_place<T: Element>(scan: &Scan, n: usize, op: Op, seed: u64, what: &s
     let mut d = scan.gpu().upload(&x).unwrap();
     scan.scan_in_place(&mut d, op).unwrap();
     let want = gpu_scan::cpu::scan(&x, op, scan.scan_options().kind).unwrap();
-    let got = d.to_vec().unwrap();
-    if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
-        panic!(
-            "{what}: in place {} {op} n={n}: first difference at {i}: got {:?}, want {:?}",
-            T::NAME,
-            got[i],
-            want[i]
-        );
-    }
+    common::assert_equal_values(
+        &d.to_vec().unwrap(),
+        &want,
+        format_args!("{what}: in place {} {op} n={n}", T::NAME),
+    );
 }
 
 fn tune(gpu: &Gpu, from: u64) {

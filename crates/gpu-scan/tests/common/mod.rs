@@ -38,13 +38,19 @@ pub fn check_scan<T: Element>(
     let mut out = gpu.alloc::<T>(n).unwrap();
     scan.scan_into(&dx, &mut out, op).unwrap();
     let want = gpu_scan::cpu::scan(&x, op, scan.scan_options().kind).unwrap();
-    let got = out.to_vec().unwrap();
-    if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
+    assert_equal_values(
+        &out.to_vec().unwrap(),
+        &want,
+        format_args!("{what}: {} {op} n={n}", T::NAME),
+    );
+}
+
+/// Panics naming `label` and the first index where `got` and `want` differ.
+pub fn assert_equal_values<T: Element>(got: &[T], want: &[T], label: std::fmt::Arguments) {
+    if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
         panic!(
-            "{what}: {} {op} n={n}: first difference at {i}: got {:?}, want {:?}",
-            T::NAME,
-            got[i],
-            want[i]
+            "{label}: first difference at {i}: got {:?}, want {:?}",
+            got[i], want[i]
         );
     }
 }
