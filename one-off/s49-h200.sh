@@ -39,7 +39,7 @@ for v in ${ROUNDS:-new main}; do
 done
 run conv-gpu 100 /tmp/c/s45/gpu-conv1d__gpu
 grep -h "^test result\|panicked\|FAILED" "$R/conv-gpu.out" "$R/conv-gpu.log" | head
-for w in 7 31 127; do
+for w in ${CONV_WIDTHS:-31 7 127}; do
   run "conv-w$w" 60 "$C/benches__report" --device-only --only core,conv1d --sizes 28 --types f32 \
     --widths $w --cpu-reps 1 --out "$R/conv-w$w"
   grep -hE "\| (copy|auto) \|" "$R/conv-w$w"/report.md 2>/dev/null | grep -vE "with copies|block=|rayon" |
