@@ -25,7 +25,7 @@ st() { echo "$(date +%H:%M:%S.%N | cut -c1-12) $*" >> "$R/steps.txt"; }
 run() { local l=$1; st "start $l"; step "$@"; st "end $l"; }
 run ws-tests 60 "$C/gpu-scan__warp_specialized_gpu" --nocapture
 grep -hE "test result|cases match|panicked" "$R/ws-tests.out" "$R/ws-tests.log" | head -3
-for t in gpu status_reuse_gpu; do
+for t in ${SCAN_TESTS-gpu status_reuse_gpu}; do
   run "t-$t" 60 "$C/gpu-scan__$t"; grep -hE "test result|panicked" "$R/t-$t.out" "$R/t-$t.log" | head -2
 done
 A="--device-only --only core,scan --sizes ${REPORT_SIZES:-22,23,24,26,28} --types i32,f32 --cpu-reps 1"
