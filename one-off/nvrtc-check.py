@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compiles one .cu (device code only: host code behind #ifndef __CUDACC_RTC__) with the
-repository's NVRTC for compute_80, then ptxas -v for sm_90: registers and spills per kernel."""
+repository's NVRTC for compute_80 (or the arch given), then ptxas -v for sm_90 (or $SM):
+registers and spills per kernel."""
 import os, subprocess, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))

@@ -42,6 +42,17 @@ def nvdisasm() -> Path:
     return found[0]
 
 
+def disassemble(cubin: bytes) -> str:
+    """nvdisasm's listing of one kernel's cubin (dies on failure)."""
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        r = subprocess.run([str(nvdisasm()), "-c", f.name], capture_output=True, text=True)
+    if r.returncode != 0:
+        ptx.die(f"nvdisasm failed: {r.stderr.strip()}")
+    return r.stdout
+
+
 # An instruction line: /*offset*/ [@predicate] OPCODE.modifiers ...
 INSTRUCTION = re.compile(r"^\s+/\*[0-9a-f]+\*/\s+(?:@!?U?P[0-9T]+\s+)?([A-Z][A-Z0-9_]*)")
 
@@ -62,16 +73,11 @@ def main() -> int:
     raw = next((r for n, _, r in entries if n == a.kernel), None)
     if raw is None:
         ptx.die(f"no kernel {a.kernel} in {a.archive}")
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-        f.write(raw)
-        f.flush()
-        r = subprocess.run([str(nvdisasm()), "-c", f.name], capture_output=True, text=True)
-    if r.returncode != 0:
-        ptx.die(f"nvdisasm failed: {r.stderr.strip()}")
+    listing = disassemble(raw)
     if not a.mix:
-        sys.stdout.write(r.stdout)
+        sys.stdout.write(listing)
         return 0
-    mix = collections.Counter(m.group(1) for m in map(INSTRUCTION.match, r.stdout.splitlines()) if m)
+    mix = collections.Counter(m.group(1) for m in map(INSTRUCTION.match, listing.splitlines()) if m)
     print(f"{a.kernel} (sm_{arch}): {sum(mix.values())} instructions")
     for op, n in mix.most_common():
         print(f"{n:7d}  {op}")
