@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds gpu-carry2/s50b.tar.xz (beside s50.tar.xz, which it keeps) from this checkout (branch
+# s50-store-interior): gpu-conv1d's gpu and tuning_gpu test binaries and the report (release,
+# features `cuda`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source one-off/carry-lib.sh
+[ -f gpu-carry2/s50.tar.xz ] && mv gpu-carry2/s50.tar.xz /tmp/s50.tar.xz.keep
+carry_begin s50b
+[ -f /tmp/s50.tar.xz.keep ] && mv /tmp/s50.tar.xz.keep gpu-carry2/s50.tar.xz
+for t in gpu tuning_gpu; do
+  cargo test -p gpu-conv1d --release --features cuda --test "$t" --no-run --message-format=json 2>/dev/null |
+    carry_collect s50b
+done
+cargo build --release -p gpu-prims-benches --features cuda --bin report --message-format=json 2>/dev/null |
+  carry_collect s50b
+ls -la gpu-carry2/s50b
+carry_pack s50b
