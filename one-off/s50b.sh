@@ -8,7 +8,8 @@
 #   the conv1d f32 rows at 2^28 (2^24 too on an H100), w 31 and 7, branch and main alternating;
 #   on an H200: warp_specialized_gpu and the scan rows with the kernel on and off (a tuning
 #     table, scan.warp_specialized_from = 2^40), then issue 24's 16-bit rows with PyTorch;
-#   on an H100: memcheck, racecheck and synccheck over tuning_gpu's wide-tile cases.
+#   on an H100: memcheck, racecheck and synccheck over tuning_gpu (the fixed-width tiles), then
+#     memcheck and racecheck over the warpgroup kernel's f16 cross product.
 # DEADLINE (default 560 s) bounds the whole call; results in $OUT/s50b.tgz.
 set -u
 cd "$(dirname "$0")/.."
@@ -61,8 +62,14 @@ if [ $H200 = 1 ]; then
   fi
 else
   for s in memcheck racecheck synccheck; do
-    run "san-$s" 100 compute-sanitizer --tool $s "$B/gpu-conv1d__tuning_gpu"
+    run "san-$s" 100 compute-sanitizer --tool $s --error-exitcode 9 "$B/gpu-conv1d__tuning_gpu"
     grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|test result" "$R/san-$s.out" "$R/san-$s.log" | head -3
+  done
+  # The warpgroup kernel's interior store (rows of 3 tiles + 5 among the lengths).
+  for s in memcheck racecheck; do
+    run "san-wg-$s" 90 compute-sanitizer --tool $s --error-exitcode 9 "$B/gpu-conv1d__gpu" \
+      gpu_cross_warpgroup_f16 --exact --test-threads=1
+    grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|test result" "$R/san-wg-$s.out" "$R/san-wg-$s.log" | head -3
   done
 fi
 echo "all done at $(( $(date +%s) - T0 ))s"
