@@ -5,7 +5,8 @@
 # throttle reasons every 100 ms (smi-*.csv; steps stamped in steps.txt; one-off/smi-steps.py).
 # In order, each step alone on the GPU:
 #   the branch's gpu-conv1d `gpu` and `tuning_gpu` binaries;
-#   the conv1d f32 rows at 2^28 (2^24 too on an H100), w 31 and 7, branch and main alternating;
+#   the conv1d rows at 2^28 (2^24 too on an H100), f32 and f16 (CONV_TYPES), w 31 and 7 (f16
+#     w 31: the warpgroup kernel), branch and main alternating;
 #   on an H200: warp_specialized_gpu and the scan rows with the kernel on and off (a tuning
 #     table, scan.warp_specialized_from = 2^40), then issue 24's 16-bit rows with PyTorch;
 #   on an H100: memcheck, racecheck and synccheck over tuning_gpu (the fixed-width tiles), then
@@ -38,7 +39,7 @@ i=0
 for v in ${CONV_ROUNDS:-new main new main}; do
   i=$((i + 1)); X=$B/benches__report; [ $v = main ] && X=$M/benches__report
   [ "$(left)" -gt 150 ] || { echo "conv $i-$v skipped: deadline"; continue; }
-  run "conv-$i-$v" 90 "$X" --device-only --only core,conv1d --sizes $S --types f32 --widths 31,7 \
+  run "conv-$i-$v" 90 "$X" --device-only --only core,conv1d --sizes $S --types ${CONV_TYPES:-f32,f16} --widths 31,7 \
     --cpu-reps 1 --out "$R/conv-$i-$v"
   rows "$R/conv-$i-$v/report.md" | grep -iE "device to device|conv"
 done
