@@ -63,7 +63,7 @@ if [ $H200 = 1 ]; then
   fi
 else
   for s in memcheck racecheck synccheck; do
-    run "san-$s" 100 compute-sanitizer --tool $s --error-exitcode 9 "$B/gpu-conv1d__tuning_gpu"
+    run "san-$s" $([ $s = racecheck ] && echo 300 || echo 100) compute-sanitizer --tool $s --error-exitcode 9 "$B/gpu-conv1d__tuning_gpu"
     grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|test result" "$R/san-$s.out" "$R/san-$s.log" | head -3
   done
   # The warpgroup kernel's interior store (rows of 3 tiles + 5 among the lengths).
