@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Shared by the one-off carry-*.sh builders: source it from the repository root.
 #   carry_begin NAME         fresh gpu-carry2/NAME/ (the stub libcuda on the link path)
+#   carry_add NAME           the same, keeping the other carries in gpu-carry2/
 #   ... cargo --message-format=json ... | carry_collect NAME
 #                            copies each built executable as <package>__<target>
 #   carry_pack NAME          strips them and packs gpu-carry2/NAME.tar.xz: one xz stream with a
@@ -9,6 +10,7 @@ set -euo pipefail
 source scripts/cuda-stub-env.sh
 
 carry_begin() { rm -rf gpu-carry2 && mkdir -p "gpu-carry2/$1"; }
+carry_add() { rm -rf "gpu-carry2/$1" "gpu-carry2/$1.tar.xz" && mkdir -p "gpu-carry2/$1"; }
 
 carry_collect() {
   python3 -c '

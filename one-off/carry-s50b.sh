@@ -5,9 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source one-off/carry-lib.sh
-[ -f gpu-carry2/s50.tar.xz ] && mv gpu-carry2/s50.tar.xz /tmp/s50.tar.xz.keep
-carry_begin s50b
-[ -f /tmp/s50.tar.xz.keep ] && mv /tmp/s50.tar.xz.keep gpu-carry2/s50.tar.xz
+carry_add s50b
 for t in gpu tuning_gpu; do
   cargo test -p gpu-conv1d --release --features cuda --test "$t" --no-run --message-format=json 2>/dev/null |
     carry_collect s50b

@@ -13,12 +13,8 @@ cd "$(dirname "$0")/.."
 source one-off/step-lib.sh
 mkdir -p /tmp/c && { [ -d /tmp/c/s50 ] || tar -C /tmp/c -xJf gpu-carry2/s50.tar.xz; }; C=/tmp/c/s50
 R="$OUT/s50h"; mkdir -p "$R"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv | tee "$R/gpu.txt"
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu \
-  --format=csv,noheader -lms 100 > "$R/smi-clocks.csv" 2>&1 & P1=$!
-nvidia-smi --query-gpu=timestamp,clocks_throttle_reasons.active --format=csv,noheader -lms 100 \
-  > "$R/smi-reasons.csv" 2>&1 & P2=$!
-trap 'kill $P1 $P2 2>/dev/null; (cd "$OUT" && tar czf s50h.tgz s50h && rm -rf s50h)' EXIT
+smi_sample
+trap 'kill $SMI_PIDS 2>/dev/null; (cd "$OUT" && tar czf s50h.tgz s50h && rm -rf s50h)' EXIT
 export GPU_PRIMS_REQUIRE_GPU=1
 st() { echo "$(date +%H:%M:%S.%N | cut -c1-12) $*" >> "$R/steps.txt"; }
 run() { local l=$1; st "start $l"; step "$@"; st "end $l"; }
@@ -47,7 +43,7 @@ for w in ${CONV_WIDTHS:-31 7 127}; do
   grep -hE "\| (copy|auto) \|" "$R/conv-w$w"/report.md 2>/dev/null | grep -vE "with copies|block=|rayon" |
     grep -iE "device to device|conv" | cut -d"|" -f2-8 | head -6
 done
-kill $P1 $P2 2>/dev/null
+kill $SMI_PIDS 2>/dev/null
 if [ "$(left)" -gt 120 ]; then
   mkdir -p /tmp/c/s45 && ln -sf "$C/benches__report" /tmp/c/s45/benches__report
   DEADLINE=$(left) PART="half" bash one-off/h100-s45.sh

@@ -19,12 +19,8 @@ mkdir -p /tmp/c
 for t in s50 s50b; do [ -d /tmp/c/$t ] || tar -C /tmp/c -xJf gpu-carry2/$t.tar.xz; done
 M=/tmp/c/s50; B=/tmp/c/s50b
 R="$OUT/s50b"; mkdir -p "$R"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv | tee "$R/gpu.txt"
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu \
-  --format=csv,noheader -lms 100 > "$R/smi-clocks.csv" 2>&1 & P1=$!
-nvidia-smi --query-gpu=timestamp,clocks_throttle_reasons.active --format=csv,noheader -lms 100 \
-  > "$R/smi-reasons.csv" 2>&1 & P2=$!
-trap 'kill $P1 $P2 2>/dev/null; (cd "$OUT" && tar czf s50b.tgz s50b && rm -rf s50b)' EXIT
+smi_sample
+trap 'kill $SMI_PIDS 2>/dev/null; (cd "$OUT" && tar czf s50b.tgz s50b && rm -rf s50b)' EXIT
 export GPU_PRIMS_REQUIRE_GPU=1
 H200=0; grep -q H200 "$R/gpu.txt" && H200=1
 st() { echo "$(date +%H:%M:%S.%N | cut -c1-12) $*" >> "$R/steps.txt"; }
@@ -55,7 +51,7 @@ if [ $H200 = 1 ]; then
       --sizes 24,28 --types i32,f32 --cpu-reps 1 --out "$R/scan-$i-$v"
     rows "$R/scan-$i-$v/report.md" | grep -E "device to device|inclusive"
   done
-  kill $P1 $P2 2>/dev/null
+  kill $SMI_PIDS 2>/dev/null
   if [ "$(left)" -gt 120 ]; then
     mkdir -p /tmp/c/s45 && ln -sf "$B/benches__report" /tmp/c/s45/benches__report
     DEADLINE=$(left) PART="half" bash one-off/h100-s45.sh

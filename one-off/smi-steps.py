@@ -12,7 +12,6 @@ import csv
 import statistics
 import sys
 from collections import Counter
-from datetime import datetime
 from pathlib import Path
 
 
