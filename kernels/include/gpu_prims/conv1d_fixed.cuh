@@ -159,6 +159,47 @@ __device__ __forceinline__ void conv1d_store_tile(T* __restrict__ y, const T* ys
     }
 }
 
+// conv1d_store_tile for a tile whose slots [s, s + TILE) all hold this row's outputs (every tile
+// but a row's first and last), the fixed-width layout (padded groups of K). Vector m of the tile
+// is m = j * BLOCK + tid; its padded group m / (K / V) is the thread's own plus a compile-time
+// step plus one where r0 passes a compile-time bound, so each vector is one compare, a shared
+// load and a global store at constant offsets, with no bounds to check (the general loop forms
+// a division, a 64-bit address and two bounds per vector: a sixth of the w = 31 tile's
+// instructions, docs/tuning.md). Only vectors 0 and TILE / V are partial (when s > 0).
+template <class T, int K, int BLOCK, int TILE>
+__device__ __forceinline__ void conv1d_fixed_store_interior(T* __restrict__ y, const T* ys, i64 yt) {
+    constexpr int V = 16 / (int)sizeof(T), G = K / V, MAIN = TILE / V / BLOCK;
+    static_assert(TILE == MAIN * V * BLOCK, "conv1d fixed: whole vectors per thread");
+    const int s = (int)floor_mod(yt, V);
+    T* yb = y + (yt - s);
+    // The thread's constants formed here, not hoisted out of the tile loop: live across the
+    // window's FMAs they would spill at the wide tile's 48 registers.
+    int tid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    const int g0 = tid / G, r0 = tid - g0 * G;
+    const T* src = ys + (tid + g0) * V;  // phys(tid * V)
+    T* dst = yb + tid * V;
+#pragma unroll
+    for (int j = 0; j < MAIN; ++j) {
+        const int jq = (j * BLOCK) / G, jr = (j * BLOCK) % G;  // j * BLOCK = jq * G + jr
+        const int step = j * BLOCK * V + jq * V + (r0 >= G - jr ? V : 0);
+        if (j == 0 && tid == 0 && s != 0) {
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                if (e >= s) yb[e] = ys[e];  // slots [s, V) of group 0
+        } else {
+            *reinterpret_cast<Vec<T>*>(dst + j * BLOCK * V) = *reinterpret_cast<const Vec<T>*>(src + step);
+        }
+    }
+    if (tid == 0 && s != 0) {
+        // Vector TILE / V: slots [TILE, TILE + s), group TILE / K.
+        constexpr int base = TILE + (TILE / K) * V;
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            if (e < s) yb[TILE + e] = ys[base + e];
+    }
+}
+
 template <class T, int W, int K, int BLOCK>
 __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restrict__ y, u64 rows,
                                              u64 n, u64 n_out, i64 off, int bmode,
@@ -192,7 +233,10 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
         __syncthreads();  // every window read of xs is done
         conv1d_fixed_stage<T, K, V>(xs, acc, s);
         __syncthreads();
-        conv1d_store_tile<T, S, BLOCK>(y, xs, yt, o_tile, n_out);
+        if (o_tile >= 0 && o_tile + S::TILE <= (i64)n_out)
+            conv1d_fixed_store_interior<T, K, BLOCK, S::TILE>(y, xs, yt);
+        else
+            conv1d_store_tile<T, S, BLOCK>(y, xs, yt, o_tile, n_out);
     }
 }
 
