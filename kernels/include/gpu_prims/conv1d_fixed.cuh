@@ -161,11 +161,11 @@ __device__ __forceinline__ void conv1d_store_tile(T* __restrict__ y, const T* ys
 
 // conv1d_store_tile for a tile whose slots [s, s + TILE) all hold this row's outputs (every tile
 // but a row's first and last), the fixed-width layout (padded groups of K). Vector m of the tile
-// is m = j * BLOCK + tid; its padded group m / (K / V) is the thread's own plus a compile-time
-// step plus one where r0 passes a compile-time bound, so each vector is one compare, a shared
-// load and a global store at constant offsets, with no bounds to check (the general loop forms
-// a division, a 64-bit address and two bounds per vector: a sixth of the w = 31 tile's
-// instructions, docs/tuning.md). Only vectors 0 and TILE / V are partial (when s > 0).
+// is m = j * BLOCK + tid; its padded group m / (K / V) is the thread's own, plus a compile-time
+// step, plus one where r0 passes a compile-time bound: with j unrolled each vector is a compare,
+// a shared load and a global store at constant offsets, with no bounds to check (the general
+// loop forms a division, a 64-bit address and two bounds a vector: a sixth of the w = 31 tile's
+// instructions, docs/tuning.md). Only vectors 0 and TILE / V can be partial (when s > 0).
 template <class T, int K, int BLOCK, int TILE>
 __device__ __forceinline__ void conv1d_fixed_store_interior(T* __restrict__ y, const T* ys, i64 yt) {
     constexpr int V = 16 / (int)sizeof(T), G = K / V, MAIN = TILE / V / BLOCK;
@@ -188,7 +188,8 @@ __device__ __forceinline__ void conv1d_fixed_store_interior(T* __restrict__ y, c
             for (int e = 0; e < V; ++e)
                 if (e >= s) yb[e] = ys[e];  // slots [s, V) of group 0
         } else {
-            *reinterpret_cast<Vec<T>*>(dst + j * BLOCK * V) = *reinterpret_cast<const Vec<T>*>(src + step);
+            *reinterpret_cast<Vec<T>*>(dst + j * BLOCK * V) =
+                *reinterpret_cast<const Vec<T>*>(src + step);
         }
     }
     if (tid == 0 && s != 0) {
