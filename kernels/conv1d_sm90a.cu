@@ -74,6 +74,16 @@ struct WarpgroupOutputs {
     static constexpr int TILE = WG_TILE;
     static constexpr int V = 8;
     static __device__ __forceinline__ int phys(int q) { return q + 8 * (q >> 6); }
+    // Interior tiles: vector j * BLOCK + tid starts slot q = 8 tid + 8 BLOCK j, and 8 BLOCK is a
+    // multiple of 64, so phys(q) = phys(8 tid) + 8 BLOCK j + 8 (8 BLOCK j / 64) = phys(8 tid) +
+    // 9 BLOCK j.
+    static constexpr bool WALK = true;
+    struct Walk {
+        static_assert(8 * WG_BLOCK % 64 == 0, "whole 64-slot groups a step");
+        int tid, first;
+        __device__ __forceinline__ Walk() : tid(gp::conv1d_store_tid()), first(phys(8 * tid)) {}
+        __device__ __forceinline__ int offset(int j) const { return 9 * WG_BLOCK * j; }
+    };
 };
 
 extern __shared__ __align__(128) unsigned char conv1d_wgmma_smem[];

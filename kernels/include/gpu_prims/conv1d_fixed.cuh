@@ -41,6 +41,15 @@ template <class A, int W> struct Conv1dFixedMask {
     A m[W];
 };
 
+// threadIdx.x for a conv1d_store_tile walk, read through a volatile move where the walk starts:
+// as plain threadIdx.x the compiler hoists the walk's thread constants out of the tile loop,
+// where they stay live across the window's FMAs and spill the 48-register wide tiles.
+__device__ __forceinline__ int conv1d_store_tid() {
+    int tid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    return tid;
+}
+
 template <class T, int W, int K, int BLOCK> struct Conv1dFixedShape {
     typedef typename Accumulator<T>::type A;                     // what products are summed in
     static constexpr int V = 16 / (int)sizeof(T);                // elements per 16-byte vector
@@ -57,6 +66,26 @@ template <class T, int W, int K, int BLOCK> struct Conv1dFixedShape {
     static_assert(HV <= BLOCK, "conv1d fixed: halo wider than one vector per thread");
     // Shared-memory position of logical slot q (q / K groups of K, each padded by V).
     static __device__ __forceinline__ int phys(int q) { return q + (q / K) * V; }
+
+    static constexpr bool WALK = true;
+    // conv1d_store_tile's walk over vectors m = j * BLOCK + tid: phys(m * V) = (m + m / G) * V
+    // with G = K / V vectors a group, and m / G = g0 + (j * BLOCK) / G + (r0 >= G - (j * BLOCK) %
+    // G) for g0 = tid / G, r0 = tid % G: a constant once j is unrolled, but for one compare.
+    struct Walk {
+        static constexpr int G = K / V;
+        int tid, r0, first;  // first: phys(tid * V)
+        __device__ __forceinline__ Walk() {
+            tid = conv1d_store_tid();
+            const int g0 = tid / G;
+            r0 = tid - g0 * G;
+            first = (tid + g0) * V;
+        }
+        // phys((j * BLOCK + tid) * V) - first
+        __device__ __forceinline__ int offset(int j) const {
+            const int jq = (j * BLOCK) / G, jr = (j * BLOCK) % G;  // j * BLOCK = jq * G + jr
+            return (j * BLOCK + jq) * V + (r0 >= G - jr ? V : 0);
+        }
+    };
 };
 
 // Stages inputs at row positions [p, p + SPAN) into xs. x_row + p is on a 16-byte boundary
@@ -131,14 +160,53 @@ __device__ __forceinline__ void conv1d_fixed_stage(T* ys, const typename Accumul
     conv1d_fixed_stage_shift<T, K, V, SH>(ys, acc);
 }
 
+// A tile whose slots [s, s + TILE) all hold this row's outputs (every tile but a row's first
+// and last): thread tid stores vectors m = j * BLOCK + tid, at Layout::Walk's offsets, which are
+// constants once j is unrolled (the general loop below forms a division, a 64-bit address and
+// two bounds a vector: a sixth of the w = 31 fixed tile's instructions, docs/tuning.md). Only
+// vectors 0 and TILE / V can be partial (when s > 0); thread 0 stores them element by element.
+template <class T, class Layout, int BLOCK>
+__device__ __forceinline__ void conv1d_store_interior(T* __restrict__ y, const T* ys, i64 yt) {
+    constexpr int V = Layout::V, TILE = Layout::TILE, MAIN = TILE / V / BLOCK;
+    const int s = (int)floor_mod(yt, V);
+    T* yb = y + (yt - s);
+    const typename Layout::Walk walk;
+    const T* src = ys + walk.first;
+    T* dst = yb + walk.tid * V;
+#pragma unroll
+    for (int j = 0; j < MAIN; ++j) {
+        if (j == 0 && walk.tid == 0 && s != 0) {
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                if (e >= s) yb[e] = ys[Layout::phys(e)];  // slots [s, V)
+        } else {
+            *reinterpret_cast<Vec<T>*>(dst + j * BLOCK * V) =
+                *reinterpret_cast<const Vec<T>*>(src + walk.offset(j));
+        }
+    }
+    if (walk.tid == 0 && s != 0) {
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            if (e < s) yb[TILE + e] = ys[Layout::phys(TILE + e)];  // slots [TILE, TILE + s)
+    }
+}
+
 // Slot q of ys (at Layout::phys(q)) holds flat output yt - s + q (s = yt mod V), so whole slot
 // vectors leave as aligned 16-byte stores; only slots holding this row's outputs [0, n_out) are
-// written. Layout gives the tile (TILE outputs, V per 16 bytes) and where slot q sits in shared
-// memory; shared by the fixed-width and the tensor-core kernels.
+// written. Layout gives the tile (TILE outputs, V per 16 bytes), where slot q sits in shared
+// memory and, where WALK, a Walk (the interior tiles' positions of vectors j * BLOCK + tid);
+// shared by the fixed-width and the tensor-core kernels.
 template <class T, class Layout, int BLOCK>
 __device__ __forceinline__ void conv1d_store_tile(T* __restrict__ y, const T* ys, i64 yt,
                                                   i64 o_tile, u64 n_out) {
     constexpr int V = Layout::V, TILE = Layout::TILE;
+    if constexpr (Layout::WALK) {
+        static_assert(TILE % (V * BLOCK) == 0, "conv1d tiles: whole vectors per thread");
+        if (o_tile >= 0 && o_tile + TILE <= (i64)n_out) {
+            conv1d_store_interior<T, Layout, BLOCK>(y, ys, yt);
+            return;
+        }
+    }
     const int s = (int)floor_mod(yt, V);
     T* yb = y + (yt - s);
     // Slots [qlo, qhi), clamped to the tile's slot range so 32 bits suffice.
@@ -156,48 +224,6 @@ __device__ __forceinline__ void conv1d_store_tile(T* __restrict__ y, const T* ys
             for (int e = 0; e < V; ++e)
                 if (q + e >= qlo && q + e < qhi) yb[q + e] = ys[Layout::phys(q + e)];
         }
-    }
-}
-
-// conv1d_store_tile for a tile whose slots [s, s + TILE) all hold this row's outputs (every tile
-// but a row's first and last), the fixed-width layout (padded groups of K). Vector m of the tile
-// is m = j * BLOCK + tid; its padded group m / (K / V) is the thread's own, plus a compile-time
-// step, plus one where r0 passes a compile-time bound: with j unrolled each vector is a compare,
-// a shared load and a global store at constant offsets, with no bounds to check (the general
-// loop forms a division, a 64-bit address and two bounds a vector: a sixth of the w = 31 tile's
-// instructions, docs/tuning.md). Only vectors 0 and TILE / V can be partial (when s > 0).
-template <class T, int K, int BLOCK, int TILE>
-__device__ __forceinline__ void conv1d_fixed_store_interior(T* __restrict__ y, const T* ys, i64 yt) {
-    constexpr int V = 16 / (int)sizeof(T), G = K / V, MAIN = TILE / V / BLOCK;
-    static_assert(TILE == MAIN * V * BLOCK, "conv1d fixed: whole vectors per thread");
-    const int s = (int)floor_mod(yt, V);
-    T* yb = y + (yt - s);
-    // The thread's constants formed here, not hoisted out of the tile loop: live across the
-    // window's FMAs they would spill at the wide tile's 48 registers.
-    int tid;
-    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
-    const int g0 = tid / G, r0 = tid - g0 * G;
-    const T* src = ys + (tid + g0) * V;  // phys(tid * V)
-    T* dst = yb + tid * V;
-#pragma unroll
-    for (int j = 0; j < MAIN; ++j) {
-        const int jq = (j * BLOCK) / G, jr = (j * BLOCK) % G;  // j * BLOCK = jq * G + jr
-        const int step = j * BLOCK * V + jq * V + (r0 >= G - jr ? V : 0);
-        if (j == 0 && tid == 0 && s != 0) {
-#pragma unroll
-            for (int e = 0; e < V; ++e)
-                if (e >= s) yb[e] = ys[e];  // slots [s, V) of group 0
-        } else {
-            *reinterpret_cast<Vec<T>*>(dst + j * BLOCK * V) =
-                *reinterpret_cast<const Vec<T>*>(src + step);
-        }
-    }
-    if (tid == 0 && s != 0) {
-        // Vector TILE / V: slots [TILE, TILE + s), group TILE / K.
-        constexpr int base = TILE + (TILE / K) * V;
-#pragma unroll
-        for (int e = 0; e < V; ++e)
-            if (e < s) yb[TILE + e] = ys[base + e];
     }
 }
 
@@ -234,10 +260,7 @@ __device__ __forceinline__ void conv1d_fixed(const T* __restrict__ x, T* __restr
         __syncthreads();  // every window read of xs is done
         conv1d_fixed_stage<T, K, V>(xs, acc, s);
         __syncthreads();
-        if (o_tile >= 0 && o_tile + S::TILE <= (i64)n_out)
-            conv1d_fixed_store_interior<T, K, BLOCK, S::TILE>(y, xs, yt);
-        else
-            conv1d_store_tile<T, S, BLOCK>(y, xs, yt, o_tile, n_out);
+        conv1d_store_tile<T, S, BLOCK>(y, xs, yt, o_tile, n_out);
     }
 }
 
