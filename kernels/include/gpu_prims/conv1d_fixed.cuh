@@ -67,7 +67,10 @@ template <class T, int W, int K, int BLOCK> struct Conv1dFixedShape {
     // Shared-memory position of logical slot q (q / K groups of K, each padded by V).
     static __device__ __forceinline__ int phys(int q) { return q + (q / K) * V; }
 
-    static constexpr bool WALK = true;
+    // The walk for the wide and the 16-bit tiles; the 16-output f32 and the f64 tiles keep the
+    // general loop (on an H100 the walk cost the 16-output f32 tile 1.2 % at w = 31, 2^28: its
+    // registers fell from 64 to 56; docs/tuning.md).
+    static constexpr bool WALK = sizeof(T) == 2 || K > 16;
     // conv1d_store_tile's walk over vectors m = j * BLOCK + tid: phys(m * V) = (m + m / G) * V
     // with G = K / V vectors a group, and m / G = g0 + (j * BLOCK) / G + (r0 >= G - (j * BLOCK) %
     // G) for g0 = tid / G, r0 = tid % G: a constant once j is unrolled, but for one compare.
