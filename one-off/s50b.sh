@@ -7,7 +7,7 @@
 #   the branch's gpu-conv1d `gpu` and `tuning_gpu` binaries;
 #   the conv1d rows at 2^28 (2^24 too on an H100), f32 and f16 (CONV_TYPES), w 31 and 7 (f16
 #     w 31: the warpgroup kernel), branch and main alternating;
-#   on an H200: warp_specialized_gpu and the scan rows with the kernel on and off (a tuning
+#   on an H200: warp_specialized_gpu (and gpu-scan's SCAN_TESTS, e.g. "gpu status_reuse_gpu") and the scan rows with the kernel on and off (a tuning
 #     table, scan.warp_specialized_from = 2^40), then issue 24's 16-bit rows with PyTorch;
 #   on an H100: memcheck, racecheck and synccheck over tuning_gpu (the fixed-width tiles), then
 #     memcheck and racecheck over the warpgroup kernel's f16 cross product.
@@ -42,6 +42,10 @@ done
 if [ $H200 = 1 ]; then
   run ws-tests 60 "$M/gpu-scan__warp_specialized_gpu" --nocapture
   grep -hE "test result|cases match|panicked" "$R/ws-tests.out" "$R/ws-tests.log" | head -3
+  for t in ${SCAN_TESTS-}; do
+    [ "$(left)" -gt 200 ] || { echo "t-$t skipped: deadline"; continue; }
+    run "t-$t" 60 "$M/gpu-scan__$t"; grep -hE "test result|panicked" "$R/t-$t.out" "$R/t-$t.log" | head -2
+  done
   printf 'scan.warp_specialized_from = 1099511627776\n' > /tmp/ws-off.tune
   i=0
   for v in ${SCAN_ROUNDS:-on off}; do
